@@ -1,0 +1,154 @@
+import { Act } from "./act.js";
+import type { Schema, Schemas, State } from "./types/action.js";
+import type {
+  EventRegister,
+  Reaction,
+  ReactionHandler,
+  ReactionOptions,
+  ReactionResolver,
+  Registry,
+} from "./types/reaction.js";
+
+/**
+ * The step after `.on(event).do(handler)`: optionally say where the reaction
+ * runs — `.to("stream")`, `.to(event => ({ target, source? }))` — or
+ * `.void()` for nowhere; by default it runs on the event's own stream.
+ *
+ * @example
+ * ```ts
+ * act().with(Ticket)
+ *   .on("TicketOpened").do(assign).to((e) => ({ target: `assign-${e.stream}` }))
+ *   .build();
+ * ```
+ */
+export type ReactionStep<S extends Schemas, E extends Schemas, A extends Schemas, K extends keyof E> = ActBuilder<
+  S,
+  E,
+  A
+> & {
+  /** Runs the reaction on a fixed stream, or on the stream a resolver picks per event. */
+  to(resolver: ReactionResolver<E, K> | string): ActBuilder<S, E, A>;
+  /** Registers the reaction without a target stream: it never runs. */
+  void(): ActBuilder<S, E, A>;
+};
+
+/**
+ * The app builder returned by {@link act}: register states with `.with`,
+ * reactions with `.on(event).do(handler)`, then `.build()` the {@link Act}.
+ *
+ * @typeParam S - the state type of each action so far
+ * @typeParam E - the events so far
+ * @typeParam A - the actions so far
+ * @example
+ * ```ts
+ * const app = act()
+ *   .with(Counter)
+ *   .on("Incremented").do(async (event) => console.log(event.data.by))
+ *   .build();
+ * ```
+ */
+export type ActBuilder<S extends Schemas, E extends Schemas, A extends Schemas> = {
+  /**
+   * Registers a state: its actions and events join the app's types. A state
+   * added twice counts once; an action or event name owned by another state throws.
+   */
+  with<SX extends Schema, EX extends Schemas, AX extends Schemas>(
+    state: State<SX, EX, AX>
+  ): ActBuilder<S & { [K in keyof AX]: SX }, E & EX, A & AX>;
+  /** Starts a reaction to the event `event` (a name this app's states emit). */
+  on<K extends keyof E & string>(
+    event: K
+  ): {
+    /**
+     * Sets the handler, with options (defaults `blockOnError: true`, `maxRetries: 3`).
+     */
+    do(handler: ReactionHandler<E, K, A>, options?: Partial<ReactionOptions>): ReactionStep<S, E, A, K>;
+  };
+  /** Returns the app. */
+  build(): Act<S, E, A>;
+};
+
+const defaults: ReactionOptions = { blockOnError: true, maxRetries: 3 };
+
+function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
+  registry: Registry<S, E, A>,
+  states: Set<State<any, any, any>>
+): ActBuilder<S, E, A> {
+  return {
+    with(state) {
+      if (states.has(state)) return builder(registry as never, states);
+      const actions: Record<string, State<any, any, any>> = { ...registry.actions };
+      const schemas: Record<string, unknown> = { ...registry.schemas };
+      const events: Record<string, unknown> = { ...registry.events };
+      for (const name of Object.keys(state.actions)) {
+        if (actions[name])
+          throw new Error(`Action "${name}" of state "${state.name}" is already handled by state "${actions[name].name}"`);
+        actions[name] = state;
+        schemas[name] = state.actions[name];
+      }
+      const owners = new Map([...states].flatMap((s) => Object.keys(s.events).map((e) => [e, s.name] as const)));
+      for (const name of Object.keys(state.events)) {
+        if (owners.has(name))
+          throw new Error(`Event "${name}" of state "${state.name}" is already emitted by state "${owners.get(name)}"`);
+        events[name] = { schema: state.events[name], reactions: new Map() };
+      }
+      return builder({ actions, schemas, events } as never, new Set([...states, state]));
+    },
+    on(event) {
+      return {
+        do(handler, options) {
+          const register = registry.events[event];
+          // One key per registration; `.to`/`.void` replace the default resolver under it.
+          const key = `${handler.name || "reaction"}#${register.reactions.size + 1}`;
+          const reaction = (resolver: ReactionResolver<E, typeof event>) => {
+            register.reactions.set(key, {
+              handler,
+              resolver,
+              options: { ...defaults, ...options },
+            } as Reaction<E, typeof event, A>);
+          };
+          reaction((e) => ({ target: e.stream, source: e.stream }));
+          const self = builder(registry, states);
+          return {
+            ...self,
+            to(resolver) {
+              const fn = typeof resolver === "string" ? () => ({ target: resolver }) : resolver;
+              reaction(fn);
+              return self;
+            },
+            void() {
+              reaction(() => undefined);
+              return self;
+            },
+          };
+        },
+      };
+    },
+    build: () => new Act(registry),
+  };
+}
+
+/**
+ * Starts building an app. Register states with `.with(State)` and reactions
+ * with `.on("Event").do(handler)`, then `.build()`. Action and event names
+ * are typed end to end: a typo does not compile, and `app.do` infers each
+ * action's payload.
+ *
+ * @returns an empty {@link ActBuilder}
+ * @example
+ * ```ts
+ * import { act } from "@act-root/act";
+ *
+ * const app = act()
+ *   .with(Counter)
+ *   .on("Incremented")
+ *   .do(async (event, _stream, app) => {
+ *     await app.do("increment", { stream: "audit", actor: { id: "bot", name: "bot" } }, { by: 1 }, event);
+ *   })
+ *   .to("audit")
+ *   .build();
+ * ```
+ */
+export function act(): ActBuilder<{}, {}, {}> {
+  return builder<{}, {}, {}>({ actions: {}, schemas: {}, events: {} } as Registry<{}, {}, {}>, new Set());
+}

@@ -1,0 +1,315 @@
+import { config } from "./config.js";
+import { correlate } from "./correlate.js";
+import { fetch, handle } from "./drain.js";
+import { action, load } from "./event-sourcing.js";
+import { logger, store } from "./ports.js";
+import { build_tracer } from "./tracer.js";
+import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
+import { ValidationError } from "./types/errors.js";
+import type { Dispatcher, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
+import { type Query, QuerySchema, type Target } from "./types/schemas.js";
+import { uuid, validate } from "./utils.js";
+
+/** The lifecycle events an app emits, with their payloads. */
+type Lifecycle<S extends Schemas, E extends Schemas, A extends Schemas> = {
+  /** After `do` committed events: one snapshot per committed event. */
+  committed: Snapshot<S[keyof S], E>[];
+  /** After a drain moved reaction watermarks. */
+  acked: Lease[];
+  /** After a drain blocked reaction streams. */
+  blocked: Array<Lease & { error: string }>;
+};
+
+/**
+ * An app: the states and reactions registered with {@link act}, bound to the
+ * {@link store} port. It handles actions (`do`), rebuilds state (`load`),
+ * reads the log (`query`), runs reactions (`drain`, `correlate`) and tells
+ * listeners what happened (`on("committed" | "acked" | "blocked")`).
+ *
+ * @typeParam S - the state type of each action, by action name
+ * @typeParam E - the event schemas
+ * @typeParam A - the action schemas
+ * @example
+ * ```ts
+ * const app = act().with(Counter).build();
+ * const actor = { id: "u-1", name: "Ada" };
+ * const [snap] = await app.do("increment", { stream: "c-1", actor }, { by: 2 });
+ * console.log(snap.state.count); // 2
+ * ```
+ */
+export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implements Dispatcher<A> {
+  /** Identifies this app's drainer in leases. */
+  private readonly drainer = uuid();
+  private readonly listeners = new Map<keyof Lifecycle<S, E, A>, Set<(payload: any) => void>>();
+  private draining = false;
+  /** Last event id the resolvers have seen. */
+  private correlated = -1;
+  private correlations?: ReturnType<typeof setInterval>;
+  private readonly tracer = build_tracer(config().logLevel);
+
+  /**
+   * @param registry - the states, schemas and reactions (built by {@link act})
+   */
+  constructor(public readonly registry: Registry<S, E, A>) {}
+
+  /**
+   * Listens to a lifecycle event: `"committed"` (snapshots after `do`),
+   * `"acked"` and `"blocked"` (leases after `drain`).
+   *
+   * @example
+   * ```ts
+   * app.on("committed", (snapshots) => console.log(snapshots.length));
+   * ```
+   */
+  on<K extends keyof Lifecycle<S, E, A>>(event: K, listener: (payload: Lifecycle<S, E, A>[K]) => void): this {
+    const set = this.listeners.get(event) ?? new Set();
+    set.add(listener);
+    this.listeners.set(event, set);
+    return this;
+  }
+
+  /**
+   * Stops listening.
+   *
+   * @example
+   * ```ts
+   * app.off("committed", onCommitted);
+   * ```
+   */
+  off<K extends keyof Lifecycle<S, E, A>>(event: K, listener: (payload: Lifecycle<S, E, A>[K]) => void): this {
+    this.listeners.get(event)?.delete(listener);
+    return this;
+  }
+
+  private emit<K extends keyof Lifecycle<S, E, A>>(event: K, payload: Lifecycle<S, E, A>[K]) {
+    for (const listener of this.listeners.get(event) ?? []) {
+      try {
+        listener(payload);
+      } catch (error) {
+        logger.error(error, `"${String(event)}" listener threw`);
+      }
+    }
+  }
+
+  /**
+   * Handles an action: validates the payload, loads the stream, checks the
+   * invariants, runs the handler, validates and commits the events it emits,
+   * and writes a snapshot when the state's `.snap` rule says so.
+   *
+   * @param name - the action name
+   * @param target - stream, actor and optional `expectedVersion`
+   * @param payload - the action payload (type inferred from the action)
+   * @param reactingTo - the event a reaction is handling; keeps its correlation id
+   * @param skipValidation - skip zod validation of payload and events (trusted input only)
+   * @returns one snapshot per committed event (plus one for a snapshot written), or `[current]` when nothing was emitted
+   * @throws {@link ValidationError} for an unknown action, a bad target, payload or event data
+   * @throws {@link InvariantError} when an invariant fails
+   * @throws {@link ConcurrencyError} when the stream moved since it was loaded (or is not at `expectedVersion`)
+   * @example
+   * ```ts
+   * const [snap] = await app.do("increment", { stream: "c-1", actor }, { by: 1 });
+   * ```
+   */
+  async do<K extends keyof A & string>(
+    name: K,
+    target: Target,
+    payload: Readonly<A[K]>,
+    reactingTo?: CommittedOf<Schemas>,
+    skipValidation = false
+  ): Promise<Snapshot<S[K & keyof S], E>[]> {
+    const me = this.registry.actions[name];
+    if (!me)
+      throw new ValidationError("action", name, [
+        {
+          path: "",
+          message: `unknown action "${String(name)}"; known actions: ${Object.keys(this.registry.actions).join(", ")}`,
+        },
+      ]);
+    const snapshots = await action(me, name, target, payload, reactingTo, skipValidation);
+    if (snapshots.length && snapshots[snapshots.length - 1].event) this.emit("committed", snapshots as never);
+    return snapshots as Snapshot<S[K & keyof S], E>[];
+  }
+
+  /**
+   * Rebuilds a stream's state from its latest snapshot and the events after it.
+   *
+   * @param state - the state to fold with
+   * @param stream - the stream name
+   * @param callback - called with the snapshot after each event
+   * @returns the current snapshot (`init()` for an empty stream)
+   * @example
+   * ```ts
+   * const { state, event } = await app.load(Counter, "c-1");
+   * ```
+   */
+  async load<SX extends Schema, EX extends Schemas, AX extends Schemas>(
+    state: State<SX, EX, AX>,
+    stream: string,
+    callback?: (snapshot: Snapshot<SX, EX>) => void
+  ): Promise<Snapshot<SX, EX>> {
+    return load(state, stream, callback);
+  }
+
+  /**
+   * Reads the log: calls `callback` for each matching event and returns the
+   * first and last events and the count.
+   *
+   * @param query - filters (see {@link Query})
+   * @param callback - called for each event
+   * @throws {@link ValidationError} for a malformed query
+   * @example
+   * ```ts
+   * const { count, last } = await app.query({ stream: "c-1" });
+   * ```
+   */
+  async query(
+    query: Query,
+    callback?: (event: CommittedOf<E>) => void
+  ): Promise<{ first?: CommittedOf<E>; last?: CommittedOf<E>; count: number }> {
+    let first: CommittedOf<E> | undefined;
+    let last: CommittedOf<E> | undefined;
+    const count = await store().query<E>(
+      (event) => {
+        first ??= event as CommittedOf<E>;
+        last = event as CommittedOf<E>;
+        callback?.(event as CommittedOf<E>);
+      },
+      validate("query", query, QuerySchema)
+    );
+    return { first, last, count };
+  }
+
+  /**
+   * Reads the log into an array. Mind `limit` on large logs.
+   *
+   * @param query - filters (see {@link Query})
+   * @example
+   * ```ts
+   * const events = await app.query_array({ stream: "c-1", backward: true, limit: 5 });
+   * ```
+   */
+  async query_array(query: Query): Promise<CommittedOf<E>[]> {
+    const events: CommittedOf<E>[] = [];
+    await this.query(query, (event) => events.push(event));
+    return events;
+  }
+
+  /**
+   * Runs the reaction resolvers over events not seen yet and registers the
+   * streams they target, so `drain` finds them. `drain` calls it first; call
+   * it yourself (or {@link Act.start_correlations}) to discover streams sooner.
+   *
+   * @param query - which events to scan (default: the next 1,000 after the last one scanned)
+   * @returns the registered streams and the last event id scanned
+   * @example
+   * ```ts
+   * const { leased, last_id } = await app.correlate();
+   * ```
+   */
+  async correlate(query: Query = { after: this.correlated, limit: 1000 }): Promise<{ leased: Lease[]; last_id: number }> {
+    const result = await correlate(this.registry.events, this.drainer, query);
+    this.correlated = Math.max(this.correlated, result.last_id);
+    if (result.leased.length) this.tracer.correlated(result.leased);
+    return result;
+  }
+
+  /**
+   * Calls {@link Act.correlate} every `frequency` ms until
+   * {@link Act.stop_correlations}.
+   *
+   * @param query - passed to correlate (default: events after the last one scanned)
+   * @param frequency - interval in ms (default 10,000)
+   * @param callback - called with the streams registered by each run
+   * @returns false when correlations were already running
+   * @example
+   * ```ts
+   * app.start_correlations({}, 1_000, (leased) => console.log(leased.length));
+   * ```
+   */
+  start_correlations(query: Query = {}, frequency = 10_000, callback?: (leased: Lease[]) => void): boolean {
+    if (this.correlations) return false;
+    const { limit = 1000, ...rest } = query;
+    this.correlations = setInterval(() => {
+      this.correlate({ ...rest, after: Math.max(this.correlated, rest.after ?? -1), limit })
+        .then(({ leased }) => leased.length && callback?.(leased))
+        .catch((error) => logger.error(error, "correlation failed"));
+    }, frequency);
+    (this.correlations as { unref?: () => void }).unref?.();
+    return true;
+  }
+
+  /**
+   * Stops the timer started by {@link Act.start_correlations}.
+   *
+   * @example
+   * ```ts
+   * app.stop_correlations();
+   * ```
+   */
+  stop_correlations(): void {
+    clearInterval(this.correlations);
+    this.correlations = undefined;
+  }
+
+  /**
+   * Runs pending reactions once: registers new reaction streams, polls the
+   * streams with events after their watermark (half the most lagging, half the
+   * most leading), fetches their next events, leases them, runs the handlers
+   * in order, then acknowledges (or, after `maxRetries` failures, blocks) each
+   * stream. One drain runs at a time per app; leases keep other processes off
+   * the same streams.
+   *
+   * @param options - stream and event limits, lease length
+   * @returns what was fetched, leased, acknowledged and blocked
+   * @example
+   * ```ts
+   * let drained;
+   * do drained = await app.drain(); while (drained.acked.length);
+   * ```
+   */
+  async drain({ streamLimit = 10, eventLimit = 10, leaseMillis = 10_000 }: DrainOptions = {}): Promise<Drain<E>> {
+    const none: Drain<E> = { fetched: [], leased: [], acked: [], blocked: [] };
+    if (this.draining) return none;
+    this.draining = true;
+    try {
+      await this.correlate();
+      const lagging = Math.ceil(streamLimit / 2);
+      const polled = await store().poll(lagging, streamLimit - lagging);
+      if (!polled.length) return none;
+      const { fetched, jobs } = await fetch(this.registry.events, polled, eventLimit);
+      this.tracer.fetched(fetched);
+      const wanted = fetched
+        .filter(({ events }) => events.length)
+        .map(({ stream, source, lagging, events }) => ({
+          stream,
+          source,
+          lagging,
+          by: this.drainer,
+          at: events[events.length - 1].id,
+          retry: 0,
+        }));
+      const leased = wanted.length ? await store().lease(wanted, leaseMillis) : [];
+      if (!leased.length) return { ...none, fetched };
+      this.tracer.leased(leased);
+      const from = new Map(polled.map((p) => [p.stream, p.at]));
+      const outcomes = await Promise.all(
+        leased.map((lease) => handle(lease, from.get(lease.stream)!, jobs.get(lease.stream) ?? [], this, leaseMillis))
+      );
+      const toAck = outcomes.flatMap((o) => (o.ack ? [o.ack] : []));
+      const toBlock = outcomes.flatMap((o) => (o.block ? [o.block] : []));
+      const acked = toAck.length ? await store().ack(toAck) : [];
+      const blocked = toBlock.length ? await store().block(toBlock) : [];
+      if (acked.length) {
+        this.tracer.acked(acked);
+        this.emit("acked", acked);
+      }
+      if (blocked.length) {
+        this.tracer.blocked(blocked);
+        this.emit("blocked", blocked);
+      }
+      return { fetched, leased, acked, blocked };
+    } finally {
+      this.draining = false;
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { store } from "./ports.js";
+import type { Committed, Schemas } from "./types/action.js";
+import type { EventRegister, Lease } from "./types/reaction.js";
+import type { Query } from "./types/schemas.js";
+
+/**
+ * Runs the reaction resolvers over the events matching `query` and registers
+ * every target stream they name (a lease of 0 ms only registers). A new
+ * stream's watermark starts just before the first event that reacts into it.
+ */
+export async function correlate<E extends Schemas>(
+  events: EventRegister<E, any>,
+  by: string,
+  query: Query
+): Promise<{ leased: Lease[]; last_id: number }> {
+  const targets = new Map<string, Lease>();
+  let last_id = query.after ?? -1;
+  await store().query<E>((event) => {
+    last_id = Math.max(last_id, event.id);
+    const register = events[event.name];
+    if (!register) return;
+    for (const reaction of register.reactions.values()) {
+      const resolved = reaction.resolver(event as Committed<E, typeof event.name>);
+      if (resolved && !targets.has(resolved.target))
+        targets.set(resolved.target, {
+          stream: resolved.target,
+          source: resolved.source,
+          by,
+          at: event.id - 1,
+          retry: 0,
+        });
+    }
+  }, query);
+  const leased = targets.size ? await store().lease([...targets.values()], 0) : [];
+  return { leased, last_id };
+}

@@ -1,0 +1,183 @@
+import { logger, store } from "./ports.js";
+import type {
+  Committed,
+  CommittedOf,
+  Emitted,
+  Message,
+  Schema,
+  Schemas,
+  Snapshot,
+  State,
+} from "./types/action.js";
+import { InvariantError, ValidationError } from "./types/errors.js";
+import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./types/schemas.js";
+import { patch, uuid, validate } from "./utils.js";
+
+/** Folds one event into a snapshot; a throwing patch handler names its state and event. */
+function fold<S extends Schema, E extends Schemas>(
+  me: State<S, E, any>,
+  snapshot: Snapshot<S, E>,
+  event: Committed<E, keyof E>
+): Snapshot<S, E> {
+  if (event.name === SNAP_EVENT)
+    return { state: event.data as S, event: event as CommittedOf<E>, patches: 0, snaps: snapshot.snaps + 1 };
+  const handler = me.patch[event.name];
+  // Events of other states sharing the stream have no patch here: they only move the version.
+  if (!handler) return { ...snapshot, event: event as CommittedOf<E> };
+  let changes;
+  try {
+    changes = handler(event as Committed<E, typeof event.name>, snapshot.state);
+  } catch (error) {
+    throw new Error(
+      `Patch handler of event "${String(event.name)}" in state "${me.name}" threw on stream "${event.stream}": ${(error as Error).message}`,
+      { cause: error }
+    );
+  }
+  return {
+    state: patch(snapshot.state, changes) as S,
+    event: event as CommittedOf<E>,
+    patches: snapshot.patches + 1,
+    snaps: snapshot.snaps,
+  };
+}
+
+/**
+ * Rebuilds a stream's state: starts at its latest snapshot (or `init()`) and
+ * folds only the events after it.
+ */
+export async function load<S extends Schema, E extends Schemas>(
+  me: State<S, E, any>,
+  stream: string,
+  callback?: (snapshot: Snapshot<S, E>) => void
+): Promise<Snapshot<S, E>> {
+  let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
+  await store().query<E>(
+    (event) => {
+      snapshot = fold(me, snapshot, event);
+      callback?.(snapshot);
+    },
+    { stream, with_snaps: false, from_snapshot: true }
+  );
+  return snapshot;
+}
+
+/** Writes a snapshot event; only an optimisation, so a failure is logged and ignored. */
+async function snap<S extends Schema, E extends Schemas>(
+  snapshot: Snapshot<S, E>,
+  meta: EventMeta
+): Promise<Snapshot<S, E>> {
+  const event = snapshot.event!;
+  try {
+    const [committed] = await store().commit(
+      event.stream,
+      [{ name: SNAP_EVENT, data: snapshot.state }],
+      meta,
+      event.version
+    );
+    return {
+      state: snapshot.state,
+      event: committed as CommittedOf<E>,
+      patches: 0,
+      snaps: snapshot.snaps + 1,
+    };
+  } catch (error) {
+    logger.error(error, `snapshot of stream "${event.stream}" not written`);
+    return snapshot;
+  }
+}
+
+/** Asks the state's `.snap` rule; a throwing rule is logged, since the events are already committed. */
+function wantsSnap<S extends Schema, E extends Schemas>(me: State<S, E, any>, snapshot: Snapshot<S, E>) {
+  try {
+    return me.snap!(snapshot);
+  } catch (error) {
+    logger.error(error, `snap rule of state "${me.name}" threw; no snapshot written`);
+    return false;
+  }
+}
+
+/** Runs a step of an action and names the action and stream if user code throws. */
+function guard<T>(what: string, action: string, stream: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof ValidationError || error instanceof InvariantError) throw error;
+    throw new Error(
+      `${what} of action "${action}" on stream "${stream}" threw: ${(error as Error).message}`,
+      { cause: error }
+    );
+  }
+}
+
+/**
+ * Handles one action: validate, load, check invariants, emit, validate
+ * events, commit, fold, snapshot. Nothing is committed unless every step
+ * before the commit succeeds.
+ */
+export async function action<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A & string>(
+  me: State<S, E, A>,
+  name: K,
+  target: Target,
+  payload: Readonly<A[K]>,
+  reactingTo?: CommittedOf<Schemas>,
+  skipValidation = false
+): Promise<Snapshot<S, E>[]> {
+  const { stream, expectedVersion, actor } = validate(
+    `target of action "${name}"`,
+    target,
+    TargetSchema
+  );
+  const data: Readonly<A[K]> = skipValidation
+    ? payload
+    : validate(`payload of action "${name}"`, payload, me.actions[name]);
+  const current = await load(me as State<S, E, any>, stream);
+  for (const rule of me.given[name] ?? []) {
+    const valid = guard(`Invariant "${rule.description}"`, name, stream, () =>
+      rule.valid(current.state, actor)
+    );
+    if (!valid) throw new InvariantError(name, data, target, current as Snapshot<Schema, Schemas>, rule.description);
+  }
+  const result = guard("Handler", name, stream, () => me.on[name](data, current, target));
+  if (!result) return [current];
+  const tuples = (Array.isArray(result[0]) ? result : [result]) as Emitted<E>[];
+  if (!tuples.length) return [current];
+  const messages: Message<E, keyof E>[] = tuples.map(([event, eventData]) => {
+    const schema = me.events[event];
+    if (!schema)
+      throw new ValidationError(`event emitted by action "${name}"`, event, [
+        { path: "", message: `"${String(event)}" is not an event of state "${me.name}"` },
+      ]);
+    return {
+      name: event,
+      data: skipValidation ? eventData : validate(`data of event "${String(event)}"`, eventData, schema),
+    };
+  });
+  // Dry-run the patches so a throwing patch handler fails before the commit.
+  const version = current.event?.version ?? -1;
+  messages.reduce(
+    (snapshot, message, i) =>
+      fold(me as State<S, E, any>, snapshot, {
+        ...message,
+        id: -1,
+        stream,
+        version: version + 1 + i,
+        created: new Date(),
+        meta: { correlation: "", causation: {} },
+      } as Committed<E, keyof E>),
+    current
+  );
+  const meta: EventMeta = {
+    correlation: reactingTo?.meta.correlation ?? uuid(),
+    causation: {
+      action: { name, ...target },
+      ...(reactingTo && {
+        event: { id: reactingTo.id, name: reactingTo.name, stream: reactingTo.stream },
+      }),
+    },
+  };
+  const committed = await store().commit<E>(stream, messages, meta, expectedVersion ?? version);
+  let snapshot = current;
+  const snapshots = committed.map((event) => (snapshot = fold(me as State<S, E, any>, snapshot, event)));
+  if (me.snap && wantsSnap(me, snapshot)) snapshots.push(await snap(snapshot, meta));
+  return snapshots;
+}

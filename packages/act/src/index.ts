@@ -1,0 +1,17 @@
+/**
+ * Act — Fluent Event Sourcing for TypeScript.
+ *
+ * Build states with {@link state}, compose them into an app with {@link act},
+ * and run it against the {@link store} port (in memory by default).
+ *
+ * @packageDocumentation
+ */
+export * from "./types/index.js";
+export { patch, validate, extend, sleep } from "./utils.js";
+export { config } from "./config.js";
+export { port, store, logger, dispose, disposeAndExit } from "./ports.js";
+export { InMemoryStore } from "./stores/in-memory.js";
+export { build_tracer } from "./tracer.js";
+export { Act } from "./act.js";
+export { state, type StateBuilder, type ActionBuilder } from "./state-builder.js";
+export { act, type ActBuilder, type ReactionStep } from "./act-builder.js";

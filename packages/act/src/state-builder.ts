@@ -1,0 +1,149 @@
+import type { z } from "zod";
+import type {
+  ActionHandler,
+  ActionHandlers,
+  GivenHandlers,
+  Invariant,
+  PatchHandlers,
+  Schema,
+  Schemas,
+  Snapshot,
+  State,
+  ZodTypes,
+} from "./types/action.js";
+
+/** Infers the payload types of a map of zod schemas. */
+type Infer<Z extends Record<string, z.ZodType>> = { [K in keyof Z]: z.infer<Z[K]> & Schema };
+
+/**
+ * The step after `.on(action, schema)`: optional invariants with `.given`,
+ * then the required `.emit` handler.
+ *
+ * @typeParam S - state, E - events, A - actions so far, K - the new action
+ * @example
+ * ```ts
+ * state("Ticket", Ticket).init(init).emits(events).patch(patches)
+ *   .on("close", ZodEmpty)
+ *   .given([{ description: "Ticket must be open", valid: (s) => s.open }])
+ *   .emit(() => ["Closed", {}]);
+ * ```
+ */
+export type ActionBuilder<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A> = {
+  /**
+   * Adds the invariants checked before the action runs; the first that
+   * fails throws an {@link InvariantError} with its description.
+   */
+  given(rules: Invariant<S>[]): { emit(handler: ActionHandler<S, E, A, K>): StateBuilder<S, E, A> };
+  /** Sets what the action emits: a `[name, data]` tuple, an array of them, or nothing. */
+  emit(handler: ActionHandler<S, E, A, K>): StateBuilder<S, E, A>;
+};
+
+/**
+ * The step after `.patch`: add actions with `.on`, an optional `.snap` rule,
+ * and `.build()` the {@link State}.
+ *
+ * @example
+ * ```ts
+ * const builder: StateBuilder<{ count: number }, { Incremented: { by: number } }, {}> =
+ *   state("Counter", z.object({ count: z.number() }))
+ *     .init(() => ({ count: 0 }))
+ *     .emits({ Incremented: z.object({ by: z.number() }) })
+ *     .patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) });
+ * ```
+ */
+export type StateBuilder<S extends Schema, E extends Schemas, A extends Schemas> = {
+  /**
+   * Declares an action and its payload schema. The name must be new: a
+   * duplicate throws (and is a compile error).
+   */
+  on<K extends string, Z extends z.ZodType<Schema>>(
+    action: K extends keyof A ? never : K,
+    schema: Z
+  ): ActionBuilder<S, E, A & { [P in K]: z.infer<Z> }, K>;
+  /**
+   * Commits a snapshot of the state after an action whenever `rule` returns
+   * true, so loads start there. Typical: `(s) => s.patches >= 50`.
+   */
+  snap(rule: (snapshot: Snapshot<S, E>) => boolean): { build(): State<S, E, A> };
+  /** Returns the built state. */
+  build(): State<S, E, A>;
+};
+
+function builder<S extends Schema, E extends Schemas, A extends Schemas>(
+  base: Omit<State<S, E, A>, "actions" | "on" | "given" | "snap">,
+  actions: ZodTypes<A>,
+  on: ActionHandlers<S, E, A>,
+  given: GivenHandlers<S, A>
+): StateBuilder<S, E, A> {
+  const build = (snap?: State<S, E, A>["snap"]): State<S, E, A> => ({ ...base, actions, on, given, snap });
+  return {
+    on(action, schema) {
+      if (Object.hasOwn(actions, action))
+        throw new Error(`Duplicate action "${String(action)}" in state "${base.name}"`);
+      type A2 = A & { [P in typeof action]: z.infer<typeof schema> };
+      const next = { ...actions, [action]: schema } as unknown as ZodTypes<A2>;
+      const emit = (handler: ActionHandler<S, E, A2, typeof action>, rules?: Invariant<S>[]) =>
+        builder<S, E, A2>(
+          base as never,
+          next,
+          { ...on, [action]: handler } as unknown as ActionHandlers<S, E, A2>,
+          (rules ? { ...given, [action]: rules } : given) as GivenHandlers<S, A2>
+        );
+      return {
+        given: (rules) => ({ emit: (handler) => emit(handler, rules) }),
+        emit: (handler) => emit(handler),
+      };
+    },
+    snap: (rule) => ({ build: () => build(rule) }),
+    build: () => build(),
+  };
+}
+
+/**
+ * Starts building a state: the model of one kind of stream. Chain
+ * `.init(() => initial)`, `.emits({ Event: zod })`, `.patch({ Event: handler })`
+ * (one per event, or it does not compile), then `.on("action", zod)` with an
+ * optional `.given([...])` and a required `.emit(...)` per action, an optional
+ * `.snap(...)`, and `.build()`.
+ *
+ * @param name - the state's name, used in errors and logs
+ * @param schema - zod schema of the state
+ * @returns the next step, `.init`
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { state } from "@act-root/act";
+ *
+ * export const Counter = state("Counter", z.object({ count: z.number() }))
+ *   .init(() => ({ count: 0 }))
+ *   .emits({ Incremented: z.object({ by: z.number().int() }) })
+ *   .patch({ Incremented: (event, state) => ({ count: state.count + event.data.by }) })
+ *   .on("increment", z.object({ by: z.number().int().positive() }))
+ *   .emit(({ by }) => ["Incremented", { by }])
+ *   .build();
+ * ```
+ */
+export function state<S extends Schema>(name: string, schema: z.ZodType<S>) {
+  return {
+    /** Sets the state of a stream with no events yet. */
+    init(init: () => Readonly<S>) {
+      return {
+        /** Declares the events the state emits, with a zod schema for each one's data. */
+        emits<Z extends Record<string, z.ZodType<Schema>>>(events: Z) {
+          type E = Infer<Z>;
+          return {
+            /** Says how each event changes the state — one handler per event, all required. */
+            patch(patch: PatchHandlers<S, E>): StateBuilder<S, E, {}> {
+              return builder<S, E, {}>(
+                { name, state: schema, init, events: events as unknown as ZodTypes<E>, patch },
+                {} as ZodTypes<{}>,
+                {} as ActionHandlers<S, E, {}>,
+                {}
+              );
+            },
+          };
+        },
+      };
+    },
+  };
+}

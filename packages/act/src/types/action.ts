@@ -1,0 +1,340 @@
+import type { z } from "zod";
+import type { Actor, CommittedMeta, Target } from "./schemas.js";
+
+/**
+ * A plain object: the shape of a state, an action payload or an event's data.
+ *
+ * @example
+ * ```ts
+ * type Counter = { count: number } satisfies Schema;
+ * ```
+ */
+export type Schema = Record<string, any>;
+
+/**
+ * Named payload shapes: event names to event data, or action names to action payloads.
+ *
+ * @example
+ * ```ts
+ * type Events = { Incremented: { by: number }; Reset: {} };
+ * ```
+ */
+export type Schemas = Record<string, Schema>;
+
+/**
+ * The type of an empty payload (matches {@link ZodEmpty}).
+ *
+ * @example
+ * ```ts
+ * const none: EmptySchema = {};
+ * ```
+ */
+export type EmptySchema = Record<string, never>;
+
+/**
+ * One zod schema per name: how a state declares its events or actions.
+ *
+ * @typeParam T - names to payload types
+ * @example
+ * ```ts
+ * const events: ZodTypes<{ Incremented: { by: number } }> = {
+ *   Incremented: z.object({ by: z.number() }),
+ * };
+ * ```
+ */
+export type ZodTypes<T extends Schemas> = { [K in keyof T]: z.ZodType<T[K]> };
+
+/**
+ * An event before it is committed: its name and data.
+ *
+ * @typeParam E - the event schemas
+ * @typeParam K - the event name
+ * @example
+ * ```ts
+ * const m: Message<{ Incremented: { by: number } }, "Incremented"> = { name: "Incremented", data: { by: 1 } };
+ * ```
+ */
+export type Message<E extends Schemas, K extends keyof E> = {
+  /** Event name. */
+  readonly name: K;
+  /** Event data, validated against the event's schema. */
+  readonly data: Readonly<E[K]>;
+};
+
+/**
+ * What an action handler returns for one event: a `[name, data]` tuple.
+ *
+ * @typeParam E - the event schemas
+ * @example
+ * ```ts
+ * const e: Emitted<{ Incremented: { by: number } }> = ["Incremented", { by: 1 }];
+ * ```
+ */
+export type Emitted<E extends Schemas> = {
+  [K in keyof E]: readonly [K, Readonly<E[K]>];
+}[keyof E];
+
+/**
+ * A committed event of name `K`: its message plus what the store added
+ * (`id`, `stream`, `version`, `created`, `meta`).
+ *
+ * @typeParam E - the event schemas
+ * @typeParam K - the event name
+ * @example
+ * ```ts
+ * function show(e: Committed<{ Incremented: { by: number } }, "Incremented">) {
+ *   return `${e.stream}@${e.version}: +${e.data.by}`;
+ * }
+ * ```
+ */
+export type Committed<E extends Schemas, K extends keyof E> = Message<E, K> &
+  Readonly<CommittedMeta>;
+
+/**
+ * Any committed event of `E`: the union of {@link Committed} over every event name,
+ * so `switch (event.name)` narrows `event.data`.
+ *
+ * @typeParam E - the event schemas
+ * @example
+ * ```ts
+ * type Events = { Incremented: { by: number }; Reset: {} };
+ * function apply(e: CommittedOf<Events>) {
+ *   if (e.name === "Incremented") return e.data.by; // narrowed
+ *   return 0;
+ * }
+ * ```
+ */
+export type CommittedOf<E extends Schemas> = {
+  [K in keyof E]: Committed<E, K>;
+}[keyof E];
+
+/**
+ * A deep partial of a state: what a patch handler returns. Nested plain
+ * objects are merged; a key set to `undefined` or `null` is removed; arrays
+ * and other values replace. See {@link patch}.
+ *
+ * @typeParam T - the state type
+ * @example
+ * ```ts
+ * const p: Patch<{ user: { name: string; age: number } }> = { user: { age: 37 } };
+ * ```
+ */
+export type Patch<T> = {
+  [K in keyof T]?: T[K] extends Schema
+    ? T[K] extends readonly unknown[] | Date | Map<any, any> | Set<any>
+      ? T[K] | null
+      : Patch<T[K]> | null
+    : T[K] | null;
+};
+
+/**
+ * Folds one committed event into the state by returning the part that changes.
+ *
+ * @typeParam S - the state type
+ * @typeParam E - the event schemas
+ * @typeParam K - the event name
+ * @example
+ * ```ts
+ * const onIncremented: PatchHandler<{ count: number }, { Incremented: { by: number } }, "Incremented"> =
+ *   (event, state) => ({ count: state.count + event.data.by });
+ * ```
+ */
+export type PatchHandler<S extends Schema, E extends Schemas, K extends keyof E> = (
+  event: Committed<E, K>,
+  state: Readonly<S>
+) => Readonly<Patch<S>>;
+
+/**
+ * One {@link PatchHandler} for every event a state emits — a missing one is a
+ * compile error.
+ *
+ * @example
+ * ```ts
+ * const patches: PatchHandlers<{ count: number }, { Incremented: { by: number } }> = {
+ *   Incremented: (e, s) => ({ count: s.count + e.data.by }),
+ * };
+ * ```
+ */
+export type PatchHandlers<S extends Schema, E extends Schemas> = {
+  [K in keyof E]: PatchHandler<S, E, K>;
+};
+
+/**
+ * The state of a stream as `load` and `do` return it: the folded state, the
+ * last event read or written, how many patches were applied since the last
+ * snapshot, and how many snapshots were read or written.
+ *
+ * @typeParam S - the state type
+ * @typeParam E - the event schemas
+ * @example
+ * ```ts
+ * const [snap] = await app.do("increment", target, { by: 1 });
+ * console.log(snap.state.count, snap.event?.version, snap.patches, snap.snaps);
+ * ```
+ */
+export type Snapshot<S extends Schema, E extends Schemas> = {
+  /** The state after the event. */
+  readonly state: S;
+  /** The last event folded into `state` (undefined for a stream that has none). */
+  readonly event?: CommittedOf<E>;
+  /** Events folded since the last snapshot (or since the start of the stream). */
+  readonly patches: number;
+  /** Snapshots read by the load plus those written since. */
+  readonly snaps: number;
+};
+
+/**
+ * A business rule checked before an action runs. When `valid` returns false
+ * the action fails with an {@link InvariantError} carrying `description`.
+ *
+ * @typeParam S - the state type
+ * @example
+ * ```ts
+ * const mustBeOpen: Invariant<{ status: string }> = {
+ *   description: "Ticket must be open",
+ *   valid: (state) => state.status === "open",
+ * };
+ * ```
+ */
+export type Invariant<S extends Schema> = {
+  /** Says, in words a user can read, what must hold. */
+  description: string;
+  /** Returns true when the rule holds for this state and actor. */
+  valid: (state: Readonly<S>, actor?: Actor) => boolean;
+};
+
+/**
+ * The invariants of each action, by action name.
+ *
+ * @example
+ * ```ts
+ * const given: GivenHandlers<{ status: string }, { close: {} }> = {
+ *   close: [{ description: "Ticket must be open", valid: (s) => s.status === "open" }],
+ * };
+ * ```
+ */
+export type GivenHandlers<S extends Schema, A extends Schemas> = {
+  [K in keyof A]?: Invariant<S>[];
+};
+
+/**
+ * Decides what an action does: receives the validated payload, the current
+ * snapshot and the target, and returns the events to commit (one tuple, an
+ * array of tuples, or nothing).
+ *
+ * @example
+ * ```ts
+ * const increment: ActionHandler<{ count: number }, { Incremented: { by: number } }, { increment: { by: number } }, "increment"> =
+ *   ({ by }) => ["Incremented", { by }];
+ * ```
+ */
+export type ActionHandler<
+  S extends Schema,
+  E extends Schemas,
+  A extends Schemas,
+  K extends keyof A,
+> = (
+  action: Readonly<A[K]>,
+  snapshot: Readonly<Snapshot<S, E>>,
+  target: Target
+) => Emitted<E> | Emitted<E>[] | undefined;
+
+/**
+ * One {@link ActionHandler} per action name.
+ *
+ * @example
+ * ```ts
+ * const on: ActionHandlers<{ count: number }, { Incremented: { by: number } }, { increment: { by: number } }> = {
+ *   increment: ({ by }) => ["Incremented", { by }],
+ * };
+ * ```
+ */
+export type ActionHandlers<S extends Schema, E extends Schemas, A extends Schemas> = {
+  [K in keyof A]: ActionHandler<S, E, A, K>;
+};
+
+/**
+ * The zod schema of a state's own shape.
+ *
+ * @example
+ * ```ts
+ * const Counter: StateSchema<{ count: number }> = z.object({ count: z.number() });
+ * ```
+ */
+export type StateSchema<S extends Schema> = z.ZodType<S>;
+
+/**
+ * Every zod schema a state declares: its own shape, its events and its actions.
+ *
+ * @example
+ * ```ts
+ * const schemas: StateSchemas<{ count: number }, { Incremented: { by: number } }, { increment: { by: number } }> = {
+ *   state: z.object({ count: z.number() }),
+ *   events: { Incremented: z.object({ by: z.number() }) },
+ *   actions: { increment: z.object({ by: z.number() }) },
+ * };
+ * ```
+ */
+export type StateSchemas<S extends Schema, E extends Schemas, A extends Schemas> = {
+  /** Schema of the state. */
+  readonly state: StateSchema<S>;
+  /** Schema of each event's data. */
+  readonly events: ZodTypes<E>;
+  /** Schema of each action's payload. */
+  readonly actions: ZodTypes<A>;
+};
+
+/**
+ * A built state: its name, schemas, initial value, patch handlers, action
+ * handlers, invariants and snapshot rule. Built with {@link state}; registered
+ * with `act().with(...)`.
+ *
+ * @typeParam S - the state type
+ * @typeParam E - the event schemas
+ * @typeParam A - the action schemas
+ * @example
+ * ```ts
+ * const Counter: State<{ count: number }, { Incremented: { by: number } }, { increment: { by: number } }> =
+ *   state("Counter", z.object({ count: z.number() }))
+ *     .init(() => ({ count: 0 }))
+ *     .emits({ Incremented: z.object({ by: z.number() }) })
+ *     .patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) })
+ *     .on("increment", z.object({ by: z.number() }))
+ *     .emit(({ by }) => ["Incremented", { by }])
+ *     .build();
+ * ```
+ */
+export type State<S extends Schema, E extends Schemas, A extends Schemas> = StateSchemas<
+  S,
+  E,
+  A
+> & {
+  /** Name of the state (used in errors and logs). */
+  readonly name: string;
+  /** Returns the state of a stream that has no events. */
+  readonly init: () => Readonly<S>;
+  /** How each event changes the state. */
+  readonly patch: PatchHandlers<S, E>;
+  /** What each action emits. */
+  readonly on: ActionHandlers<S, E, A>;
+  /** Invariants checked before each action. */
+  readonly given: GivenHandlers<S, A>;
+  /** When it returns true after a commit, a snapshot of the state is committed. */
+  readonly snap?: (snapshot: Snapshot<S, E>) => boolean;
+};
+
+/**
+ * The committed event type of event `K` of a built state — handy for typing
+ * reaction handlers declared away from the builder.
+ *
+ * @typeParam T - a built state (`typeof MyState`)
+ * @typeParam K - one of its event names
+ * @example
+ * ```ts
+ * async function notify(event: AsCommitted<typeof Ticket, "TicketOpened">) {
+ *   console.log(event.data.title, event.stream);
+ * }
+ * ```
+ */
+export type AsCommitted<T extends State<any, any, any>, K extends keyof T["events"]> =
+  T extends State<any, infer E, any> ? (K extends keyof E ? Committed<E, K> : never) : never;

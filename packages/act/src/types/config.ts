@@ -1,0 +1,89 @@
+/**
+ * The environments `NODE_ENV` may name.
+ *
+ * @example
+ * ```ts
+ * if (config().env === Environments[2]) { ... } // "production"
+ * ```
+ */
+export const Environments = ["development", "test", "staging", "production"] as const;
+
+/**
+ * One of {@link Environments}.
+ * @example `const env: Environment = "production";`
+ */
+export type Environment = (typeof Environments)[number];
+
+/**
+ * The log levels `LOG_LEVEL` may name, from quietest to loudest.
+ *
+ * @example
+ * ```ts
+ * LogLevels.includes("debug"); // true
+ * ```
+ */
+export const LogLevels = ["fatal", "error", "warn", "info", "debug", "trace"] as const;
+
+/**
+ * One of {@link LogLevels}.
+ * @example `const level: LogLevel = "debug";`
+ */
+export type LogLevel = (typeof LogLevels)[number];
+
+/**
+ * The ways a process can be told to end: `"EXIT"` (clean) or `"ERROR"`.
+ *
+ * @example
+ * ```ts
+ * await disposeAndExit(ExitCodes[1]); // "EXIT"
+ * ```
+ */
+export const ExitCodes = ["ERROR", "EXIT"] as const;
+
+/**
+ * One of {@link ExitCodes}.
+ * @example `const code: ExitCode = "EXIT";`
+ */
+export type ExitCode = (typeof ExitCodes)[number];
+
+/**
+ * The facts read from the app's `package.json`.
+ *
+ * @example
+ * ```ts
+ * const { name, version }: Package = config();
+ * ```
+ */
+export type Package = {
+  /** Package name (empty when there is no package.json). */
+  name: string;
+  /** Package version. */
+  version: string;
+  /** Package description. */
+  description?: string;
+  /** Author, as a string or `{ name, email }`. */
+  author?: string | { name: string; email?: string };
+  /** License identifier. */
+  license?: string;
+  /** Runtime dependencies by name. */
+  dependencies?: Record<string, string>;
+};
+
+/**
+ * The app's configuration: {@link Package} facts plus settings from the environment.
+ *
+ * @example
+ * ```ts
+ * const { env, logLevel, sleepMs }: Config = config();
+ * ```
+ */
+export type Config = Package & {
+  /** `NODE_ENV` (default `development`). */
+  env: Environment;
+  /** `LOG_LEVEL` (default `error` in test, `info` in production, `debug` otherwise). */
+  logLevel: LogLevel;
+  /** `LOG_SINGLE_LINE`: pretty logs on one line (default true). */
+  logSingleLine: boolean;
+  /** `SLEEP_MS`: default delay of {@link sleep}, in ms (default 100). */
+  sleepMs: number;
+};

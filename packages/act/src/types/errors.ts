@@ -1,0 +1,128 @@
+import type { Message, Schema, Schemas, Snapshot } from "./action.js";
+import type { Target } from "./schemas.js";
+
+/**
+ * The code of each error Act throws, by error name. Every Act error carries
+ * its code in `name`, so callers can branch without `instanceof`.
+ *
+ * @example
+ * ```ts
+ * try { await app.do("close", target, {}); }
+ * catch (error) {
+ *   if (error instanceof Error && error.name === Errors.InvariantError) { ... }
+ * }
+ * ```
+ */
+export const Errors = {
+  ValidationError: "ERR_VALIDATION",
+  InvariantError: "ERR_INVARIANT",
+  ConcurrencyError: "ERR_CONCURRENCY",
+} as const;
+
+/** One readable problem found by validation: where (`path`) and what (`message`). */
+type Issue = { path: string; message: string };
+
+/**
+ * Thrown when a payload does not match its zod schema: an action payload, an
+ * event's data, a target, a query or the configuration.
+ *
+ * `details` lists each problem with the path of the bad field, and the message
+ * says which action, event or variable was being validated.
+ *
+ * @example
+ * ```ts
+ * try { await app.do("increment", target, { by: "one" }); }
+ * catch (error) {
+ *   if (error instanceof ValidationError) console.log(error.details); // [{ path: "by", message: "..." }]
+ * }
+ * ```
+ */
+export class ValidationError extends Error {
+  /**
+   * @param target - what was validated, e.g. `action "increment"`
+   * @param payload - the rejected value
+   * @param details - one entry per problem, with the path of the bad field
+   */
+  constructor(
+    public readonly target: string,
+    public readonly payload: unknown,
+    public readonly details: Issue[]
+  ) {
+    super(
+      `Invalid ${target}: ${details
+        .map((d) => (d.path ? `${d.path}: ${d.message}` : d.message))
+        .join("; ")}`
+    );
+    this.name = Errors.ValidationError;
+  }
+}
+
+/**
+ * Thrown when an action's invariant does not hold for the current state. It
+ * carries the action, the payload, the target, the snapshot it was checked
+ * against and the failed rule's `description`. Nothing is committed.
+ *
+ * @example
+ * ```ts
+ * try { await app.do("close", target, {}); }
+ * catch (error) {
+ *   if (error instanceof InvariantError) console.log(error.description); // "Ticket must be open"
+ * }
+ * ```
+ */
+export class InvariantError extends Error {
+  /**
+   * @param action - the action name
+   * @param payload - the validated payload
+   * @param target - the target of the action
+   * @param snapshot - the state the rule was checked against
+   * @param description - the failed rule's description
+   */
+  constructor(
+    public readonly action: string,
+    public readonly payload: Schema,
+    public readonly target: Target,
+    public readonly snapshot: Snapshot<Schema, Schemas>,
+    public readonly description: string
+  ) {
+    super(
+      `Action "${action}" on stream "${target.stream}" failed invariant: ${description}`
+    );
+    this.name = Errors.InvariantError;
+  }
+}
+
+/**
+ * Thrown by a commit when the stream is not at the expected version — someone
+ * else committed to it since it was loaded. Nothing is committed; load again
+ * and retry if the action still makes sense.
+ *
+ * @example
+ * ```ts
+ * try { await app.do("increment", { ...target, expectedVersion: 3 }, { by: 1 }); }
+ * catch (error) {
+ *   if (error instanceof ConcurrencyError) console.log(error.lastVersion); // e.g. 5
+ * }
+ * ```
+ */
+export class ConcurrencyError extends Error {
+  /**
+   * @param stream - the stream of the commit
+   * @param lastVersion - the stream's actual last version (-1 when empty)
+   * @param events - the messages that were not committed
+   * @param expectedVersion - the version the caller expected
+   */
+  constructor(
+    public readonly stream: string,
+    public readonly lastVersion: number,
+    public readonly events: Message<Schemas, string>[],
+    public readonly expectedVersion: number
+  ) {
+    super(
+      `Concurrency conflict on stream "${stream}": expected version ${expectedVersion} but the stream is at ${lastVersion} (events not committed: ${events
+        .map((e) => e.name)
+        .join(", ")})`
+    );
+    this.name = Errors.ConcurrencyError;
+  }
+}

@@ -1,0 +1,117 @@
+import type { Committed, Message, Schemas } from "./action.js";
+import type { Lease, Poll } from "./reaction.js";
+import type { EventMeta, Query } from "./schemas.js";
+
+/**
+ * Anything holding resources that must be released: stores, loggers, servers.
+ *
+ * @example
+ * ```ts
+ * const cache: Disposable = { dispose: async () => map.clear() };
+ * ```
+ */
+export type Disposable = {
+  /** Releases the resources. */
+  dispose(): Promise<void>;
+};
+
+/**
+ * A clean-up function registered with {@link dispose}.
+ *
+ * @example
+ * ```ts
+ * const closeServer: Disposer = async () => server.close();
+ * dispose(closeServer);
+ * ```
+ */
+export type Disposer = () => Promise<void>;
+
+/**
+ * The logger port: the methods Act and your code log with. The default
+ * adapter is pino.
+ *
+ * @example
+ * ```ts
+ * logger.info({ stream: "calc-1" }, "loaded");
+ * ```
+ */
+export type Logger = Disposable & {
+  [L in "fatal" | "error" | "warn" | "info" | "debug" | "trace"]: (
+    objOrMsg: unknown,
+    msg?: string
+  ) => void;
+};
+
+/**
+ * The store port: where events are committed and read, and where reaction
+ * watermarks and leases live. {@link InMemoryStore} is the default adapter;
+ * `PostgresStore` (package `@act-root/act-pg`) is the production one. Both
+ * pass the same conformance suite.
+ *
+ * @example
+ * ```ts
+ * const s: Store = store();
+ * await s.seed();
+ * const count = await s.query((e) => console.log(e.name), { stream: "calc-1" });
+ * ```
+ */
+export interface Store extends Disposable {
+  /** Creates what the store needs (tables, indexes); idempotent. */
+  seed(): Promise<void>;
+  /** Removes everything `seed` created, events included. */
+  drop(): Promise<void>;
+  /**
+   * Appends `messages` to `stream`, all or nothing.
+   *
+   * @param stream - the stream name
+   * @param messages - the events to append, in order
+   * @param meta - correlation and causation stored with each event
+   * @param expectedVersion - the version the stream must be at (-1 for a new stream); omitted, no check
+   * @returns the committed events, with ids, versions and creation time
+   * @throws {@link ConcurrencyError} when the stream is not at `expectedVersion`
+   */
+  commit<E extends Schemas>(
+    stream: string,
+    messages: Message<E, keyof E>[],
+    meta: EventMeta,
+    expectedVersion?: number
+  ): Promise<Committed<E, keyof E>[]>;
+  /**
+   * Calls `callback` with each event matching `query`, in global order
+   * (reverse with `backward`). Snapshot events only with `with_snaps`.
+   *
+   * @returns how many events were passed to the callback
+   */
+  query<E extends Schemas>(
+    callback: (event: Committed<E, keyof E>) => void,
+    query?: Query
+  ): Promise<number>;
+  /**
+   * Lists reaction streams that have events after their watermark, are not
+   * blocked and not leased: up to `lagging` with the lowest watermarks and up
+   * to `leading` with the highest.
+   */
+  poll(lagging: number, leading: number): Promise<Poll[]>;
+  /**
+   * Registers the leases' streams (idempotent) and, when `millis` > 0, leases
+   * each one to `lease.by` for `millis` unless another drainer holds it or it
+   * is blocked. `millis` = 0 only registers.
+   *
+   * @returns the leases obtained (with the stored `retry`), or all registered ones when `millis` is 0
+   */
+  lease(leases: Lease[], millis: number): Promise<Lease[]>;
+  /**
+   * Moves each leased stream's watermark to `lease.at`, stores `lease.retry`
+   * and releases the lease — only where `lease.by` still holds it.
+   *
+   * @returns the leases acknowledged
+   */
+  ack(leases: Lease[]): Promise<Lease[]>;
+  /**
+   * Blocks each leased stream (no more polling) with the error that caused it —
+   * only where `lease.by` still holds it.
+   *
+   * @returns the leases blocked
+   */
+  block(leases: Array<Lease & { error: string }>): Promise<Array<Lease & { error: string }>>;
+}

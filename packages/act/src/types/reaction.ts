@@ -1,0 +1,256 @@
+import type { z } from "zod";
+import type { Committed, CommittedOf, Schemas, Snapshot, State } from "./action.js";
+import type { Target } from "./schemas.js";
+
+/**
+ * What a reaction handler gets as its third argument: the app's `do`, so it
+ * can ask for actions — pass the event as `reactingTo` to keep the correlation.
+ *
+ * @typeParam A - the action schemas of the app
+ * @example
+ * ```ts
+ * const handler: ReactionHandler<Events, "TicketOpened", Actions> = async (event, stream, app) => {
+ *   await app.do("assign", { stream: event.stream, actor: bot }, { agent: "ada" }, event);
+ * };
+ * ```
+ */
+export type Dispatcher<A extends Schemas> = {
+  do<K extends keyof A & string>(
+    action: K,
+    target: Target,
+    payload: Readonly<A[K]>,
+    reactingTo?: CommittedOf<Schemas>,
+    skipValidation?: boolean
+  ): Promise<Snapshot<any, any>[]>;
+};
+
+/**
+ * The event a reaction handles: the committed event of name `K`.
+ *
+ * @example
+ * ```ts
+ * const payload: ReactionPayload<{ Opened: { title: string } }, "Opened"> = event;
+ * ```
+ */
+export type ReactionPayload<E extends Schemas, K extends keyof E> = Committed<E, K>;
+
+/**
+ * Runs after an event of name `K` is committed, when the app drains. It gets
+ * the event, the stream the reaction is leased on, and the app to act with.
+ * A throw (or not finishing within the lease) is retried, then blocks the
+ * stream after `maxRetries` when `blockOnError` is set.
+ *
+ * @example
+ * ```ts
+ * const onOpened: ReactionHandler<{ Opened: { title: string } }, "Opened", { assign: { agent: string } }> =
+ *   async (event, _stream, app) => {
+ *     await app.do("assign", { stream: event.stream, actor: bot }, { agent: "ada" }, event);
+ *   };
+ * ```
+ */
+export type ReactionHandler<E extends Schemas, K extends keyof E, A extends Schemas = Schemas> = (
+  event: ReactionPayload<E, K>,
+  stream: string,
+  app: Dispatcher<A>
+) => Promise<unknown>;
+
+/**
+ * Picks the stream a reaction runs on for a given event: `target` is the
+ * stream whose lease serialises the handling, `source` (optional) the only
+ * stream whose events it reads. Returning `undefined` means "nowhere".
+ *
+ * @example
+ * ```ts
+ * const toAudit: ReactionResolver<{ Opened: { title: string } }, "Opened"> =
+ *   (event) => ({ target: `audit-${event.stream}`, source: event.stream });
+ * ```
+ */
+export type ReactionResolver<E extends Schemas, K extends keyof E> = (
+  event: Committed<E, K>
+) => { target: string; source?: string } | undefined;
+
+/**
+ * Options of a reaction.
+ *
+ * @example
+ * ```ts
+ * const options: ReactionOptions = { blockOnError: true, maxRetries: 5 };
+ * ```
+ */
+export type ReactionOptions = {
+  /** Block the stream after `maxRetries` failures (default true); otherwise skip the event. */
+  readonly blockOnError: boolean;
+  /** Failures tolerated before blocking or skipping (default 3). */
+  readonly maxRetries: number;
+};
+
+/**
+ * A registered reaction: handler, resolver and options.
+ *
+ * @example
+ * ```ts
+ * const r: Reaction<{ Opened: {} }, "Opened"> = {
+ *   handler: async () => {},
+ *   resolver: (e) => ({ target: e.stream, source: e.stream }),
+ *   options: { blockOnError: true, maxRetries: 3 },
+ * };
+ * ```
+ */
+export type Reaction<E extends Schemas, K extends keyof E, A extends Schemas = Schemas> = {
+  /** What to do. */
+  readonly handler: ReactionHandler<E, K, A>;
+  /** Where to do it. */
+  readonly resolver: ReactionResolver<E, K>;
+  /** How to treat failures. */
+  readonly options: ReactionOptions;
+};
+
+/**
+ * Every event an app knows, with its schema and the reactions registered on it, by reaction name.
+ *
+ * @example
+ * ```ts
+ * const reactions = app.registry.events.TicketOpened.reactions; // Map<string, Reaction>
+ * ```
+ */
+export type EventRegister<E extends Schemas, A extends Schemas = Schemas> = {
+  [K in keyof E]: {
+    /** The event's data schema. */
+    readonly schema: z.ZodType<E[K]>;
+    /** Reactions by handler name (or a generated one). */
+    readonly reactions: Map<string, Reaction<E, K, A>>;
+  };
+};
+
+/**
+ * Every action an app knows, with the payload schema it validates against.
+ *
+ * @example
+ * ```ts
+ * const schema = app.registry.schemas.increment; // zod schema of the payload
+ * ```
+ */
+export type SchemaRegister<A extends Schemas> = { [K in keyof A]: z.ZodType<A[K]> };
+
+/**
+ * What an app is made of: the state that handles each action, each action's
+ * payload schema, and each event with its reactions.
+ *
+ * @example
+ * ```ts
+ * const Counter = app.registry.actions.increment; // the State handling "increment"
+ * ```
+ */
+export type Registry<S extends Schemas, E extends Schemas, A extends Schemas> = {
+  /** The state handling each action. */
+  readonly actions: { [K in keyof A]: State<S[K & keyof S], E, A> };
+  /** The payload schema of each action. */
+  readonly schemas: SchemaRegister<A>;
+  /** Events and their reactions. */
+  readonly events: EventRegister<E, A>;
+};
+
+/**
+ * A stream with reactions pending, as `poll` returns it: its watermark `at`
+ * (last acknowledged event id), its optional `source`, and whether it was
+ * picked as one of the most lagging streams.
+ *
+ * @example
+ * ```ts
+ * const polled: Poll[] = await store().poll(5, 5);
+ * ```
+ */
+export type Poll = {
+  /** The reaction stream. */
+  readonly stream: string;
+  /** The only stream whose events it reads (all streams when absent). */
+  readonly source?: string;
+  /** Id of the last event acknowledged (-1 when none). */
+  readonly at: number;
+  /** Picked among the most lagging (true) or the most leading (false). */
+  readonly lagging: boolean;
+};
+
+/**
+ * A drainer's claim on a reaction stream: who holds it (`by`), the event id it
+ * will acknowledge up to (`at`), and the failures so far (`retry`).
+ *
+ * @example
+ * ```ts
+ * const lease: Lease = { stream: "ticket-1", by: "drainer-1", at: 42, retry: 0, lagging: true };
+ * ```
+ */
+export type Lease = {
+  /** The reaction stream. */
+  readonly stream: string;
+  /** The only stream whose events it reads (all streams when absent). */
+  readonly source?: string;
+  /** Identifies the drainer holding the lease. */
+  readonly by: string;
+  /** Event id handled up to (ack) or to be handled up to (lease). */
+  readonly at: number;
+  /** Consecutive failed attempts. */
+  readonly retry: number;
+  /** Whether the stream was polled as lagging. */
+  readonly lagging?: boolean;
+  /** Why the stream was blocked (set by `block`). */
+  readonly error?: string;
+};
+
+/**
+ * Events fetched by one drain, per leased stream.
+ *
+ * @example
+ * ```ts
+ * const { fetched } = await app.drain();
+ * fetched.forEach(({ stream, events }) => console.log(stream, events.length));
+ * ```
+ */
+export type Fetch<E extends Schemas> = Array<{
+  /** The reaction stream. */
+  readonly stream: string;
+  /** Its source stream, if any. */
+  readonly source?: string;
+  /** Whether it was polled as lagging. */
+  readonly lagging: boolean;
+  /** Events read after its watermark. */
+  readonly events: CommittedOf<E>[];
+}>;
+
+/**
+ * What one `drain` did: the events it fetched, the leases it got, and the
+ * leases it acknowledged or blocked.
+ *
+ * @example
+ * ```ts
+ * const { acked, blocked } = await app.drain();
+ * if (blocked.length) console.error(blocked.map((b) => b.error));
+ * ```
+ */
+export type Drain<E extends Schemas> = {
+  /** Events read, per stream. */
+  readonly fetched: Fetch<E>;
+  /** Leases obtained. */
+  readonly leased: Lease[];
+  /** Leases acknowledged (watermark moved). */
+  readonly acked: Lease[];
+  /** Streams blocked after too many failures, with the error. */
+  readonly blocked: Array<Lease & { readonly error: string }>;
+};
+
+/**
+ * How much one `drain` does.
+ *
+ * @example
+ * ```ts
+ * await app.drain({ streamLimit: 20, eventLimit: 50, leaseMillis: 5_000 });
+ * ```
+ */
+export type DrainOptions = {
+  /** Streams handled per drain (default 10), split between the most lagging and the most leading. */
+  readonly streamLimit?: number;
+  /** Events fetched per stream (default 10). */
+  readonly eventLimit?: number;
+  /** How long a lease is exclusive, in ms (default 10,000); a handler running longer fails. */
+  readonly leaseMillis?: number;
+};

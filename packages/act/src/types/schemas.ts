@@ -1,0 +1,200 @@
+import { z } from "zod";
+
+/**
+ * The zod schema of an empty payload: an object with no keys.
+ *
+ * Use it for actions or events that carry no data.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { state, ZodEmpty } from "@act-root/act";
+ * const Light = state("Light", z.object({ on: z.boolean() }))
+ *   .init(() => ({ on: false }))
+ *   .emits({ SwitchedOn: ZodEmpty })
+ *   .patch({ SwitchedOn: () => ({ on: true }) })
+ *   .on("switchOn", ZodEmpty)
+ *   .emit(() => ["SwitchedOn", {}])
+ *   .build();
+ * ```
+ */
+export const ZodEmpty = z.record(z.string(), z.never());
+
+/**
+ * Schema of an {@link Actor}: who asks for an action.
+ *
+ * @example
+ * ```ts
+ * ActorSchema.parse({ id: "u-1", name: "Ada" }); // ok
+ * ```
+ */
+export const ActorSchema = z.object({
+  /** Stable identifier of the actor (a user id, a service name). */
+  id: z.string(),
+  /** Human-readable name, used in logs and invariants. */
+  name: z.string(),
+});
+
+/**
+ * Schema of a {@link Target}: the stream an action is addressed to, who asks
+ * for it and, optionally, the version the caller expects the stream to be at.
+ *
+ * @example
+ * ```ts
+ * TargetSchema.parse({ stream: "ticket-1", actor: { id: "u-1", name: "Ada" } });
+ * ```
+ */
+export const TargetSchema = z.object({
+  /** Name of the stream (exact match; must not be empty). */
+  stream: z.string().min(1, "stream name must not be empty"),
+  /** Who asks for the action. */
+  actor: ActorSchema,
+  /** The version the caller last saw; the commit fails with a ConcurrencyError if the stream moved. */
+  expectedVersion: z.number().int().min(-1).optional(),
+});
+
+/**
+ * Schema of a {@link CausationEvent}: the committed event a reaction was
+ * handling when it caused a new action.
+ *
+ * @example
+ * ```ts
+ * CausationEventSchema.parse({ id: 7, name: "TicketOpened", stream: "ticket-1" });
+ * ```
+ */
+export const CausationEventSchema = z.object({
+  /** Global position of the causing event. */
+  id: z.number().int(),
+  /** Name of the causing event. */
+  name: z.string(),
+  /** Stream of the causing event. */
+  stream: z.string(),
+});
+
+/**
+ * Schema of {@link EventMeta}: the metadata stored with every committed event —
+ * its correlation id and what caused it.
+ *
+ * @example
+ * ```ts
+ * EventMetaSchema.parse({ correlation: "c-1", causation: {} });
+ * ```
+ */
+export const EventMetaSchema = z.object({
+  /** Shared by every event of one causal chain (an action and all the reactions it triggers). */
+  correlation: z.string(),
+  /** What caused the event. */
+  causation: z.object({
+    /** The action (name and target) whose handler emitted the event. */
+    action: TargetSchema.extend({ name: z.string() }).optional(),
+    /** The event a reaction was handling when it asked for that action. */
+    event: CausationEventSchema.optional(),
+  }),
+});
+
+/**
+ * Schema of {@link CommittedMeta}: what the store adds to an event when it
+ * commits it — global position, stream, version, time and metadata.
+ *
+ * @example
+ * ```ts
+ * CommittedMetaSchema.parse({
+ *   id: 0, stream: "a", version: 0, created: new Date(),
+ *   meta: { correlation: "c-1", causation: {} },
+ * });
+ * ```
+ */
+export const CommittedMetaSchema = z.object({
+  /** Global position in the store, strictly increasing. */
+  id: z.number().int(),
+  /** Stream the event belongs to. */
+  stream: z.string(),
+  /** Position within the stream: 0, 1, 2… without gaps. */
+  version: z.number().int(),
+  /** When the event was committed. */
+  created: z.date(),
+  /** Correlation and causation. */
+  meta: EventMetaSchema,
+});
+
+/**
+ * Schema of a {@link Query} over the event log. Every filter is optional and
+ * they combine with AND.
+ *
+ * @example
+ * ```ts
+ * QuerySchema.parse({ stream: "ticket-1", backward: true, limit: 10 });
+ * ```
+ */
+export const QuerySchema = z.object({
+  /** Only events of this stream (exact name). */
+  stream: z.string().optional(),
+  /** Only events with one of these names. */
+  names: z.array(z.string()).optional(),
+  /** Only events with an id lower than this. */
+  before: z.number().int().optional(),
+  /** Only events with an id greater than this. */
+  after: z.number().int().optional(),
+  /** At most this many events. */
+  limit: z.number().int().min(1).optional(),
+  /** Only events created before this time. */
+  created_before: z.date().optional(),
+  /** Only events created after this time. */
+  created_after: z.date().optional(),
+  /** Newest first instead of oldest first. */
+  backward: z.boolean().optional(),
+  /** Only events of this correlation id. */
+  correlation: z.string().optional(),
+  /** Include snapshot events (excluded by default). */
+  with_snaps: z.boolean().optional(),
+  /**
+   * With `stream`: start at the stream's latest snapshot event (included) and
+   * return the events after it — what `load` reads. The whole stream when it
+   * has no snapshot.
+   */
+  from_snapshot: z.boolean().optional(),
+});
+
+/** Who asks for an action. See {@link ActorSchema}. @example `const ada: Actor = { id: "u-1", name: "Ada" };` */
+export type Actor = z.infer<typeof ActorSchema>;
+/**
+ * Where an action goes: the stream, the actor and an optional expected version.
+ * See {@link TargetSchema}.
+ * @example
+ * ```ts
+ * const target: Target = { stream: "calc-1", actor: { id: "u-1", name: "Ada" }, expectedVersion: 3 };
+ * ```
+ */
+export type Target = z.infer<typeof TargetSchema>;
+/** The event a reaction handled when it caused an action. See {@link CausationEventSchema}. @example `const cause: CausationEvent = { id: 7, name: "TicketOpened", stream: "ticket-1" };` */
+export type CausationEvent = z.infer<typeof CausationEventSchema>;
+/**
+ * Correlation and causation stored with every event. See {@link EventMetaSchema}.
+ * @example
+ * ```ts
+ * const meta: EventMeta = { correlation: "c-1", causation: { event: { id: 7, name: "Opened", stream: "t-1" } } };
+ * ```
+ */
+export type EventMeta = z.infer<typeof EventMetaSchema>;
+/** What the store adds to a committed event. See {@link CommittedMetaSchema}. @example `const { id, stream, version, created, meta }: CommittedMeta = event;` */
+export type CommittedMeta = z.infer<typeof CommittedMetaSchema>;
+/**
+ * Filters for reading the event log. See {@link QuerySchema}.
+ * @example
+ * ```ts
+ * const lastTen: Query = { stream: "calc-1", backward: true, limit: 10 };
+ * ```
+ */
+export type Query = z.infer<typeof QuerySchema>;
+
+/**
+ * The name of snapshot events: when a state's `.snap` rule holds, its state is
+ * committed to the stream as an event of this name, so later loads start there.
+ * Queries skip these events unless `with_snaps` is set.
+ *
+ * @example
+ * ```ts
+ * await app.query_array({ stream: "calc-1", with_snaps: true, names: [SNAP_EVENT] });
+ * ```
+ */
+export const SNAP_EVENT = "__snapshot__";

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { state, ZodEmpty } from "../src/index.js";
+
+export const actor = { id: "u-1", name: "Ada" };
+
+/** A small counter used across the tests. */
+export const Counter = state("Counter", z.object({ count: z.number(), tags: z.array(z.string()) }))
+  .init(() => ({ count: 0, tags: [] }))
+  .emits({
+    Incremented: z.object({ by: z.number().int() }),
+    Tagged: z.object({ tag: z.string().min(1) }),
+    Reset: ZodEmpty,
+  })
+  .patch({
+    Incremented: (event, state) => ({ count: state.count + event.data.by }),
+    Tagged: (event, state) => ({ tags: [...state.tags, event.data.tag] }),
+    Reset: () => ({ count: 0 }),
+  })
+  .on("increment", z.object({ by: z.number().int().positive() }))
+  .emit(({ by }) => ["Incremented", { by }])
+  .on("tag", z.object({ tags: z.array(z.string()) }))
+  .emit(({ tags }) => tags.map((tag) => ["Tagged", { tag }] as const))
+  .on("reset", ZodEmpty)
+  .given([{ description: "Counter must not be zero", valid: (s) => s.count !== 0 }])
+  .emit(() => ["Reset", {}])
+  .build();

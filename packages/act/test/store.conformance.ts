@@ -1,0 +1,264 @@
+/**
+ * The store conformance suite: one set of tests every Store adapter must pass.
+ * `packages/act-pg` runs this same module against PostgresStore.
+ */
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { ConcurrencyError, type EventMeta, type Lease, SNAP_EVENT, type Store } from "../src/index.js";
+
+const meta = (correlation = "c-1"): EventMeta => ({ correlation, causation: {} });
+const msg = (name: string, data: Record<string, unknown> = {}) => ({ name, data });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Registers the conformance tests for a store.
+ *
+ * @param name - shown in the test names
+ * @param factory - returns a fresh, seeded-or-not store; `drop` + `seed` run before each test
+ */
+export function storeConformance(name: string, factory: () => Store | Promise<Store>) {
+  describe(`Store conformance: ${name}`, () => {
+    let store: Store;
+
+    beforeEach(async () => {
+      store ??= await factory();
+      await store.drop();
+      await store.seed();
+    });
+
+    afterAll(async () => {
+      await store?.dispose();
+    });
+
+    const all = async (query?: Parameters<Store["query"]>[1]) => {
+      const events: any[] = [];
+      await store.query((e) => events.push(e), query);
+      return events;
+    };
+
+    describe("seed and drop", () => {
+      it("seed is idempotent and keeps the events", async () => {
+        await store.commit("a", [msg("A")], meta());
+        await store.seed();
+        expect(await all()).toHaveLength(1);
+      });
+
+      it("drop removes every event and watermark", async () => {
+        await store.commit("a", [msg("A")], meta());
+        await store.lease([{ stream: "r", by: "d", at: -1, retry: 0 }], 0);
+        await store.drop();
+        await store.seed();
+        expect(await all()).toHaveLength(0);
+        expect(await store.poll(10, 10)).toEqual([]);
+      });
+    });
+
+    describe("commit", () => {
+      it("assigns increasing ids, versions from 0 and the creation time", async () => {
+        const before = Date.now();
+        const first = await store.commit("a", [msg("A", { n: 1 }), msg("B", { n: 2 })], meta());
+        const second = await store.commit("b", [msg("A", { n: 3 })], meta());
+        const third = await store.commit("a", [msg("C")], meta());
+        expect(first.map((e) => e.version)).toEqual([0, 1]);
+        expect(second[0].version).toBe(0);
+        expect(third[0].version).toBe(2);
+        const ids = [...first, ...second, ...third].map((e) => e.id);
+        expect([...ids].sort((x, y) => x - y)).toEqual(ids);
+        expect(new Set(ids).size).toBe(4);
+        expect(first[0].created).toBeInstanceOf(Date);
+        expect(first[0].created.getTime()).toBeGreaterThanOrEqual(before - 1000);
+        expect(first[1]).toMatchObject({ stream: "a", name: "B", data: { n: 2 }, meta: meta() });
+      });
+
+      it("checks the expected version and commits nothing on a conflict", async () => {
+        await store.commit("a", [msg("A")], meta(), -1);
+        await store.commit("a", [msg("A")], meta(), 0);
+        const error = await store.commit("a", [msg("X"), msg("Y")], meta(), 0).catch((e) => e);
+        expect(error).toBeInstanceOf(ConcurrencyError);
+        expect(error).toMatchObject({ stream: "a", lastVersion: 1, expectedVersion: 0 });
+        expect(error.events.map((e: any) => e.name)).toEqual(["X", "Y"]);
+        expect((await all({ stream: "a" })).map((e) => e.name)).toEqual(["A", "A"]);
+      });
+
+      it("rejects an expected version for a stream that does not exist", async () => {
+        await expect(store.commit("new", [msg("A")], meta(), 3)).rejects.toBeInstanceOf(ConcurrencyError);
+        expect(await all()).toHaveLength(0);
+      });
+
+      it("lets exactly one of two concurrent commits with the same expected version win", async () => {
+        await store.commit("a", [msg("A")], meta());
+        const results = await Promise.allSettled([
+          store.commit("a", [msg("B")], meta(), 0),
+          store.commit("a", [msg("C")], meta(), 0),
+        ]);
+        const won = results.filter((r) => r.status === "fulfilled");
+        const lost = results.filter((r) => r.status === "rejected") as PromiseRejectedResult[];
+        expect(won).toHaveLength(1);
+        expect(lost).toHaveLength(1);
+        expect(lost[0].reason).toBeInstanceOf(ConcurrencyError);
+        expect((await all({ stream: "a" })).map((e) => e.version)).toEqual([0, 1]);
+      });
+
+      it("round-trips data, dates inside data and causation metadata", async () => {
+        const when = new Date("2025-01-02T03:04:05.678Z");
+        const causation: EventMeta = {
+          correlation: "corr",
+          causation: {
+            action: { name: "go", stream: "a", actor: { id: "u", name: "U" }, expectedVersion: 2 },
+            event: { id: 7, name: "Went", stream: "b" },
+          },
+        };
+        const data = { text: "héllo ✓ 世界", nested: { list: [1, 2, { x: null }], when }, flag: false };
+        await store.commit("a", [msg("A", data)], causation);
+        const [event] = await all();
+        expect(event.data).toEqual(data);
+        expect(event.data.nested.when).toBeInstanceOf(Date);
+        expect(event.meta).toEqual(causation);
+      });
+    });
+
+    describe("query", () => {
+      beforeEach(async () => {
+        await store.commit("a", [msg("A1"), msg("A2")], meta("c-a"));
+        await store.commit("ab", [msg("B1")], meta("c-b"));
+        await store.commit("a", [msg("A3")], meta("c-a"));
+        await store.commit("c", [msg("C1"), msg("C2")], meta("c-c"));
+      });
+
+      it("returns every event in global order and the count", async () => {
+        const events: any[] = [];
+        const count = await store.query((e) => events.push(e));
+        expect(count).toBe(6);
+        expect(events.map((e) => e.name)).toEqual(["A1", "A2", "B1", "A3", "C1", "C2"]);
+      });
+
+      it("filters a stream by its exact name", async () => {
+        expect((await all({ stream: "a" })).map((e) => e.name)).toEqual(["A1", "A2", "A3"]);
+        expect((await all({ stream: "ab" })).map((e) => e.name)).toEqual(["B1"]);
+        expect(await all({ stream: "missing" })).toEqual([]);
+      });
+
+      it("reads backward and limits", async () => {
+        expect((await all({ backward: true })).map((e) => e.name)).toEqual(["C2", "C1", "A3", "B1", "A2", "A1"]);
+        expect((await all({ stream: "a", backward: true, limit: 2 })).map((e) => e.name)).toEqual(["A3", "A2"]);
+        expect((await all({ limit: 2 })).map((e) => e.name)).toEqual(["A1", "A2"]);
+      });
+
+      it("filters by names, after and before", async () => {
+        const ids = (await all()).map((e) => e.id);
+        expect((await all({ names: ["A2", "C1"] })).map((e) => e.name)).toEqual(["A2", "C1"]);
+        expect((await all({ after: ids[2] })).map((e) => e.name)).toEqual(["A3", "C1", "C2"]);
+        expect((await all({ before: ids[2] })).map((e) => e.name)).toEqual(["A1", "A2"]);
+        expect((await all({ after: ids[0], before: ids[3] })).map((e) => e.name)).toEqual(["A2", "B1"]);
+        expect((await all({ stream: "a", after: ids[1] })).map((e) => e.name)).toEqual(["A3"]);
+        expect((await all({ after: ids[5] }))).toEqual([]);
+      });
+
+      it("filters by correlation", async () => {
+        expect((await all({ correlation: "c-c" })).map((e) => e.name)).toEqual(["C1", "C2"]);
+      });
+
+      it("filters by creation time", async () => {
+        const events = await all();
+        const cut = events[0].created;
+        await sleep(15);
+        const later = new Date();
+        await sleep(15);
+        await store.commit("d", [msg("D1")], meta());
+        expect((await all({ created_after: later })).map((e) => e.name)).toEqual(["D1"]);
+        expect((await all({ created_before: later })).map((e) => e.name)).toHaveLength(6);
+        expect(await all({ created_before: cut })).toEqual([]);
+      });
+
+      it("skips snapshot events unless with_snaps", async () => {
+        await store.commit("a", [msg(SNAP_EVENT, { count: 3 })], meta());
+        await store.commit("a", [msg("A4")], meta());
+        expect((await all({ stream: "a" })).map((e) => e.name)).toEqual(["A1", "A2", "A3", "A4"]);
+        expect((await all({ stream: "a", with_snaps: true })).map((e) => e.name)).toEqual([
+          "A1", "A2", "A3", SNAP_EVENT, "A4",
+        ]);
+      });
+
+      it("reads from the latest snapshot with from_snapshot", async () => {
+        expect((await all({ stream: "a", from_snapshot: true })).map((e) => e.name)).toEqual(["A1", "A2", "A3"]);
+        await store.commit("a", [msg(SNAP_EVENT, { n: 1 })], meta());
+        await store.commit("a", [msg("A4"), msg(SNAP_EVENT, { n: 2 }), msg("A5")], meta());
+        const events = await all({ stream: "a", from_snapshot: true });
+        expect(events.map((e) => e.name)).toEqual([SNAP_EVENT, "A5"]);
+        expect(events[0].data).toEqual({ n: 2 });
+      });
+    });
+
+    describe("reaction watermarks", () => {
+      const lease = (stream: string, by: string, at: number, source?: string): Lease => ({
+        stream, source, by, at, retry: 0,
+      });
+
+      it("registers streams with a 0 ms lease, idempotently, and polls those with pending events", async () => {
+        const [e] = await store.commit("s", [msg("A")], meta());
+        const registered = await store.lease([lease("r1", "d", -1, "s"), lease("r2", "d", e.id)], 0);
+        expect(registered.map((l) => l.stream).sort()).toEqual(["r1", "r2"]);
+        await store.lease([lease("r1", "d", 99)], 0); // does not move an existing watermark
+        const polled = await store.poll(10, 10);
+        expect(polled).toEqual([{ stream: "r1", source: "s", at: -1, lagging: true }]);
+      });
+
+      it("splits poll results between the most lagging and the most leading", async () => {
+        const events = await store.commit("s", [msg("A"), msg("A"), msg("A"), msg("A"), msg("A")], meta());
+        await store.lease(events.map((e, i) => lease(`r${i}`, "d", e.id - 1)), 0);
+        const polled = await store.poll(2, 1);
+        expect(polled.map((p) => [p.stream, p.lagging])).toEqual([["r0", true], ["r1", true], ["r4", false]]);
+        const many = await store.poll(10, 10);
+        expect(many).toHaveLength(5);
+      });
+
+      it("leases exclusively until the lease expires, and skips leased streams when polling", async () => {
+        await store.commit("s", [msg("A")], meta());
+        await store.lease([lease("r", "d1", -1, "s")], 0);
+        const first = await store.lease([lease("r", "d1", 0, "s")], 200);
+        expect(first).toHaveLength(1);
+        expect(await store.lease([lease("r", "d2", 0, "s")], 200)).toEqual([]);
+        expect(await store.poll(10, 10)).toEqual([]);
+        await sleep(300);
+        expect(await store.poll(10, 10)).toHaveLength(1);
+        const taken = await store.lease([lease("r", "d2", 0, "s")], 200);
+        expect(taken.map((l) => l.by)).toEqual(["d2"]);
+        expect(await store.ack([lease("r", "d1", 0, "s")])).toEqual([]); // d1 lost it
+      });
+
+      it("acks: moves the watermark, stores retry and releases the lease", async () => {
+        const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
+        await store.lease([lease("r", "d", -1, "s")], 0);
+        await store.lease([lease("r", "d", b.id, "s")], 10_000);
+        const acked = await store.ack([{ ...lease("r", "d", a.id, "s"), retry: 2 }]);
+        expect(acked).toHaveLength(1);
+        expect(await store.poll(10, 10)).toEqual([{ stream: "r", source: "s", at: a.id, lagging: true }]);
+        const [again] = await store.lease([lease("r", "d", b.id, "s")], 10_000);
+        expect(again.retry).toBe(2);
+        await store.ack([lease("r", "d", b.id, "s")]);
+        expect(await store.poll(10, 10)).toEqual([]);
+        await store.commit("other", [msg("X")], meta());
+        expect(await store.poll(10, 10)).toEqual([]); // only its source counts
+        await store.commit("s", [msg("C")], meta());
+        expect(await store.poll(10, 10)).toHaveLength(1);
+      });
+
+      it("a stream without source sees events of every stream", async () => {
+        await store.lease([lease("all", "d", -1)], 0);
+        expect(await store.poll(10, 10)).toEqual([]);
+        await store.commit("x", [msg("X")], meta());
+        expect(await store.poll(10, 10)).toEqual([{ stream: "all", at: -1, lagging: true }].map((p) => expect.objectContaining(p)));
+      });
+
+      it("blocks: a blocked stream is neither polled nor leased, and only the holder can block", async () => {
+        await store.commit("s", [msg("A")], meta());
+        await store.lease([lease("r", "d", -1, "s")], 0);
+        await store.lease([lease("r", "d", 0, "s")], 10_000);
+        expect(await store.block([{ ...lease("r", "other", -1, "s"), error: "x" }])).toEqual([]);
+        const blocked = await store.block([{ ...lease("r", "d", -1, "s"), retry: 4, error: "boom" }]);
+        expect(blocked).toEqual([expect.objectContaining({ stream: "r", error: "boom" })]);
+        expect(await store.poll(10, 10)).toEqual([]);
+        expect(await store.lease([lease("r", "d", 0, "s")], 10_000)).toEqual([]);
+      });
+    });
+  });
+}
