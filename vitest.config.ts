@@ -1,11 +1,10 @@
 import { defineConfig } from "vitest/config";
 
+// One project per workspace package (each has its own vitest.config.ts);
+// coverage is collected across all of them and printed by `npm test`.
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts"],
-    env: { NODE_ENV: "test" },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    projects: ["packages/*/vitest.config.ts"],
     coverage: {
       provider: "v8",
       include: ["packages/act/src/**/*.ts", "packages/act-pg/src/**/*.ts"],

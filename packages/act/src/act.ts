@@ -125,8 +125,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
           message: `unknown action "${String(name)}"; known actions: ${Object.keys(this.registry.actions).join(", ")}`,
         },
       ]);
-    const snapshots = await action(me, name, target, payload, reactingTo, skipValidation);
-    if (snapshots.length && snapshots[snapshots.length - 1].event) this.emit("committed", snapshots as never);
+    const { snapshots, committed } = await action(me, name, target, payload, reactingTo, skipValidation);
+    if (committed) this.emit("committed", snapshots as never);
     return snapshots as Snapshot<S[K & keyof S], E>[];
   }
 

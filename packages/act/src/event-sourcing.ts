@@ -112,7 +112,7 @@ function guard<T>(what: string, action: string, stream: string, run: () => T): T
 /**
  * Handles one action: validate, load, check invariants, emit, validate
  * events, commit, fold, snapshot. Nothing is committed unless every step
- * before the commit succeeds.
+ * before the commit succeeds. `committed` is false when nothing was emitted.
  */
 export async function action<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A & string>(
   me: State<S, E, A>,
@@ -121,7 +121,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   payload: Readonly<A[K]>,
   reactingTo?: CommittedOf<Schemas>,
   skipValidation = false
-): Promise<Snapshot<S, E>[]> {
+): Promise<{ snapshots: Snapshot<S, E>[]; committed: boolean }> {
   const { stream, expectedVersion, actor } = validate(
     `target of action "${name}"`,
     target,
@@ -138,9 +138,10 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     if (!valid) throw new InvariantError(name, data, target, current as Snapshot<Schema, Schemas>, rule.description);
   }
   const result = guard("Handler", name, stream, () => me.on[name](data, current, target));
-  if (!result) return [current];
-  const tuples = (Array.isArray(result[0]) ? result : [result]) as Emitted<E>[];
-  if (!tuples.length) return [current];
+  if (!result) return { snapshots: [current], committed: false };
+  // A tuple starts with the event name; a list of tuples (maybe empty) does not.
+  const tuples = (typeof result[0] === "string" ? [result] : result) as Emitted<E>[];
+  if (!tuples.length) return { snapshots: [current], committed: false };
   const messages: Message<E, keyof E>[] = tuples.map(([event, eventData]) => {
     const schema = me.events[event];
     if (!schema)
@@ -179,5 +180,5 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   let snapshot = current;
   const snapshots = committed.map((event) => (snapshot = fold(me as State<S, E, any>, snapshot, event)));
   if (me.snap && wantsSnap(me, snapshot)) snapshots.push(await snap(snapshot, meta));
-  return snapshots;
+  return { snapshots, committed: true };
 }

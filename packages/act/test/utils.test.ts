@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { extend, patch, sleep, validate, ValidationError } from "../src/index.js";
+
+describe("patch", () => {
+  it("deep-merges plain objects without mutating the inputs", () => {
+    const original = { a: 1, b: { c: 2, d: { e: 3 } } };
+    const partial = { b: { d: { f: 4 } } };
+    const merged = patch<any>(original, partial);
+    expect(merged).toEqual({ a: 1, b: { c: 2, d: { e: 3, f: 4 } } });
+    expect(original).toEqual({ a: 1, b: { c: 2, d: { e: 3 } } });
+    expect(partial).toEqual({ b: { d: { f: 4 } } });
+    expect(merged.b).not.toBe(original.b);
+  });
+
+  it("removes keys set to undefined or null", () => {
+    expect(patch<any>({ a: 1, b: 2, c: { d: 1, e: 2 } }, { a: undefined, c: { d: null } })).toEqual({ b: 2, c: { e: 2 } });
+  });
+
+  it("replaces arrays, dates, maps, sets, typed arrays and class instances", () => {
+    class Money { constructor(public cents: number) {} }
+    const date = new Date(0);
+    const next = {
+      list: [3],
+      when: new Date(1),
+      map: new Map([["b", 2]]),
+      set: new Set([2]),
+      bytes: new Uint8Array([2]),
+      money: new Money(2),
+    };
+    const merged = patch<any>(
+      { list: [1, 2], when: date, map: new Map([["a", 1]]), set: new Set([1]), bytes: new Uint8Array([1]), money: new Money(1) },
+      next
+    );
+    for (const key of Object.keys(next)) expect(merged[key]).toBe((next as any)[key]);
+  });
+
+  it("replaces a plain object with a primitive and back", () => {
+    expect(patch<any>({ a: { b: 1 } }, { a: 5 })).toEqual({ a: 5 });
+    expect(patch<any>({ a: 5 }, { a: { b: 1 } })).toEqual({ a: { b: 1 } });
+  });
+
+  it("merges objects without a prototype", () => {
+    const bare = Object.assign(Object.create(null), { x: 1 });
+    expect(patch<any>({ o: bare }, { o: { y: 2 } })).toEqual({ o: { x: 1, y: 2 } });
+  });
+});
+
+describe("validate", () => {
+  const Point = z.object({ x: z.number(), nested: z.object({ y: z.string() }) });
+
+  it("returns the parsed payload", () => {
+    expect(validate("point", { x: 1, nested: { y: "a" }, extra: true }, Point)).toEqual({ x: 1, nested: { y: "a" } });
+  });
+
+  it("returns the payload as is without a schema", () => {
+    const payload = { any: 1 };
+    expect(validate("anything", payload)).toBe(payload);
+  });
+
+  it("throws a ValidationError whose details name each bad field", () => {
+    const error = (() => {
+      try {
+        validate("point", { x: "1", nested: { y: 2 } }, Point);
+      } catch (e) {
+        return e as ValidationError;
+      }
+    })()!;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.name).toBe("ERR_VALIDATION");
+    expect(error.details.map((d) => d.path)).toEqual(["x", "nested.y"]);
+    expect(error.message).toMatch(/^Invalid point: x: .*number.*; nested\.y: .*string/);
+    expect(error.payload).toEqual({ x: "1", nested: { y: 2 } });
+  });
+});
+
+describe("extend", () => {
+  it("validates the source and merges it over the target", () => {
+    const schema = z.object({ port: z.number() });
+    expect(extend({ port: 8080 }, schema, { host: "localhost", port: 1 })).toEqual({ host: "localhost", port: 8080 });
+    expect(extend({ port: 1 }, schema)).toEqual({ port: 1 });
+    expect(() => extend({ port: "x" } as any, schema)).toThrow(/port/);
+  });
+});
+
+describe("sleep", () => {
+  it("resolves after the delay", async () => {
+    const start = Date.now();
+    await sleep(20);
+    expect(Date.now() - start).toBeGreaterThanOrEqual(15);
+  });
+
+  it("defaults to SLEEP_MS", async () => {
+    process.env.SLEEP_MS = "1";
+    const start = Date.now();
+    await sleep();
+    delete process.env.SLEEP_MS;
+    expect(Date.now() - start).toBeLessThan(90);
+  });
+});
