@@ -57,7 +57,7 @@ export function config(): Config {
   const env = globalThis.process?.env ?? {};
   const pkg = validate<Package>("package.json", readPackage(), PackageSchema as z.ZodType<Package>);
   const nodeEnv = variable("NODE_ENV", env.NODE_ENV, z.enum(Environments)) ?? "development";
-  const defaultLevel = nodeEnv === "test" ? "error" : nodeEnv === "production" ? "info" : "debug";
+  const defaultLevel = nodeEnv === "test" ? "fatal" : nodeEnv === "production" ? "info" : "debug";
   return {
     ...pkg,
     env: nodeEnv,

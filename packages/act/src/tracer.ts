@@ -41,11 +41,11 @@ export function build_tracer(logLevel: LogLevel) {
   const list = (leases: Lease[]) => leases.map(({ stream, at, retry }) => `${stream}@${at}#${retry}`).join(" ");
   return {
     fetched: (fetched) =>
-      logger.trace(fetched.map(({ stream, events }) => `${stream}:${events.length}`).join(" "), "⚡️ fetched"),
-    correlated: (leases) => logger.trace(list(leases), "⚡️ correlated"),
-    leased: (leases) => logger.trace(list(leases), "⚡️ leased"),
-    acked: (leases) => logger.trace(list(leases), "⚡️ acked"),
+      logger.trace({ streams: fetched.map(({ stream, events }) => `${stream}:${events.length}`).join(" ") }, "⚡️ fetched"),
+    correlated: (leases) => logger.trace({ leases: list(leases) }, "⚡️ correlated"),
+    leased: (leases) => logger.trace({ leases: list(leases) }, "⚡️ leased"),
+    acked: (leases) => logger.trace({ leases: list(leases) }, "⚡️ acked"),
     blocked: (leases) =>
-      logger.trace(leases.map(({ stream, error }) => `${stream}: ${error}`).join(" "), "⚡️ blocked"),
+      logger.trace({ blocked: leases.map(({ stream, error }) => `${stream}: ${error}`) }, "⚡️ blocked"),
   } satisfies Traced;
 }

@@ -35,7 +35,7 @@ describe("config", () => {
     delete process.env.SLEEP_MS;
     delete process.env.LOG_SINGLE_LINE;
     process.env.NODE_ENV = "test";
-    expect(config()).toMatchObject({ name: "", version: "0.0.0", env: "test", logLevel: "error", logSingleLine: true, sleepMs: 100 });
+    expect(config()).toMatchObject({ name: "", version: "0.0.0", env: "test", logLevel: "fatal", logSingleLine: true, sleepMs: 100 });
     delete process.env.NODE_ENV;
     expect(config()).toMatchObject({ env: "development", logLevel: "debug" });
     process.env.NODE_ENV = "production";

@@ -80,7 +80,7 @@ export type Package = {
 export type Config = Package & {
   /** `NODE_ENV` (default `development`). */
   env: Environment;
-  /** `LOG_LEVEL` (default `error` in test, `info` in production, `debug` otherwise). */
+  /** `LOG_LEVEL` (default `fatal` in test, `info` in production, `debug` otherwise). */
   logLevel: LogLevel;
   /** `LOG_SINGLE_LINE`: pretty logs on one line (default true). */
   logSingleLine: boolean;

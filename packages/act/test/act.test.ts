@@ -1,0 +1,312 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { act, type Committed, dispose, type Schemas, sleep, state, store, ZodEmpty } from "../src/index.js";
+import { actor, Counter } from "./fixtures.js";
+
+beforeEach(async () => {
+  await dispose()();
+});
+
+/** Drains until a drain acknowledges nothing. */
+async function settle(app: { drain: (o?: any) => Promise<{ acked: unknown[]; blocked: unknown[] }> }, options?: object) {
+  for (let i = 0; i < 100; i++) {
+    const { acked, blocked } = await app.drain(options);
+    if (!acked.length && !blocked.length) return;
+  }
+  throw new Error("drain did not settle");
+}
+
+describe("reactions", () => {
+  /** Order → Payment → Shipment: two reactions chained across three streams. */
+  const Order = state("Order", z.object({ placed: z.boolean() }))
+    .init(() => ({ placed: false }))
+    .emits({ OrderPlaced: z.object({ total: z.number() }) })
+    .patch({ OrderPlaced: () => ({ placed: true }) })
+    .on("placeOrder", z.object({ total: z.number() }))
+    .emit(({ total }) => ["OrderPlaced", { total }])
+    .build();
+  const Payment = state("Payment", z.object({ paid: z.number() }))
+    .init(() => ({ paid: 0 }))
+    .emits({ PaymentTaken: z.object({ amount: z.number(), order: z.string() }) })
+    .patch({ PaymentTaken: (e) => ({ paid: e.data.amount }) })
+    .on("takePayment", z.object({ amount: z.number(), order: z.string() }))
+    .emit((p) => ["PaymentTaken", p])
+    .build();
+  const Shipment = state("Shipment", z.object({ shipped: z.boolean() }))
+    .init(() => ({ shipped: false }))
+    .emits({ Shipped: z.object({ order: z.string() }) })
+    .patch({ Shipped: () => ({ shipped: true }) })
+    .on("ship", z.object({ order: z.string() }))
+    .emit(({ order }) => ["Shipped", { order }])
+    .build();
+
+  let app: ReturnType<typeof build>;
+  beforeEach(() => {
+    app = build();
+  });
+  const build = () => act()
+    .with(Order)
+    .with(Payment)
+    .with(Shipment)
+    .on("OrderPlaced")
+    .do(async function pay(event, _stream, app) {
+      await app.do("takePayment", { stream: `payment-${event.stream}`, actor }, { amount: event.data.total, order: event.stream }, event);
+    })
+    .on("PaymentTaken")
+    .do(async function ship(event, _stream, app) {
+      await app.do("ship", { stream: `shipment-${event.data.order}`, actor }, { order: event.data.order }, event);
+    })
+    .build();
+
+  it("runs two chained reactions across three streams with correlation and causation on every event", async () => {
+    const [placed] = await app.do("placeOrder", { stream: "order-1", actor }, { total: 42 });
+    await settle(app);
+    const events = await app.query_array({});
+    expect(events.map((e) => [e.stream, e.name])).toEqual([
+      ["order-1", "OrderPlaced"],
+      ["payment-order-1", "PaymentTaken"],
+      ["shipment-order-1", "Shipped"],
+    ]);
+    const correlation = placed.event!.meta.correlation;
+    expect(events.every((e) => e.meta.correlation === correlation)).toBe(true);
+    const [order, payment, shipment] = events;
+    expect(order.meta.causation).toEqual({ action: { name: "placeOrder", stream: "order-1", actor } });
+    expect(payment.meta.causation).toEqual({
+      action: { name: "takePayment", stream: "payment-order-1", actor },
+      event: { id: order.id, name: "OrderPlaced", stream: "order-1" },
+    });
+    expect(shipment.meta.causation).toEqual({
+      action: { name: "ship", stream: "shipment-order-1", actor },
+      event: { id: payment.id, name: "PaymentTaken", stream: "payment-order-1" },
+    });
+    expect(await app.query({ correlation })).toMatchObject({ count: 3 });
+  });
+
+  it("reports fetched, leased and acked, emits acked, and handles each event once", async () => {
+    const acked: string[] = [];
+    app.on("acked", (leases) => acked.push(...leases.map((l) => l.stream)));
+    await app.do("placeOrder", { stream: "order-2", actor }, { total: 1 });
+    const first = await app.drain();
+    expect(first.fetched.map((f) => [f.stream, f.events.length])).toEqual([["order-2", 1]]);
+    expect(first.leased.map((l) => l.stream)).toEqual(["order-2"]);
+    expect(first.acked).toEqual([expect.objectContaining({ stream: "order-2", at: first.fetched[0].events[0].id, retry: 0 })]);
+    expect(acked).toEqual(["order-2"]);
+    await settle(app);
+    expect(await app.drain()).toEqual({ fetched: [], leased: [], acked: [], blocked: [] });
+    expect((await app.query_array({ names: ["PaymentTaken"] })).length).toBe(1);
+  });
+
+  it("runs one drain at a time per app", async () => {
+    await app.do("placeOrder", { stream: "order-3", actor }, { total: 1 });
+    const [a, b] = await Promise.all([app.drain(), app.drain()]);
+    expect([a.acked.length, b.acked.length].sort()).toEqual([0, 1]);
+  });
+});
+
+describe("failing reactions", () => {
+  const Thing = state("Thing", z.object({ n: z.number() }))
+    .init(() => ({ n: 0 }))
+    .emits({ Happened: z.object({ i: z.number() }) })
+    .patch({ Happened: (_, s) => ({ n: s.n + 1 }) })
+    .on("happen", z.object({ i: z.number() }))
+    .emit(({ i }) => ["Happened", { i }])
+    .build();
+
+  it("retries, then blocks the stream after maxRetries and emits blocked", async () => {
+    const calls: number[] = [];
+    const app = act()
+      .with(Thing)
+      .on("Happened")
+      .do(
+        async function fails(event) {
+          calls.push(event.data.i);
+          if (event.data.i === 2) throw new Error("downstream is down");
+        },
+        { maxRetries: 2 }
+      )
+      .build();
+    const blockedSeen = vi.fn();
+    app.on("blocked", blockedSeen);
+    for (const i of [1, 2, 3]) await app.do("happen", { stream: "t", actor }, { i });
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await app.drain());
+    expect(results.map((r) => r.acked.map((a) => a.retry))).toEqual([[1], [2], [], []]);
+    expect(results[2].blocked).toEqual([
+      expect.objectContaining({
+        stream: "t",
+        retry: 3,
+        error: expect.stringMatching(/Reaction "fails" to event "Happened" #1 on stream "t" failed: downstream is down/),
+      }),
+    ]);
+    // event 1 handled once (acked past it on the first failure), event 2 tried 3 times, event 3 never
+    expect(calls).toEqual([1, 2, 2, 2]);
+    expect(blockedSeen).toHaveBeenCalledTimes(1);
+  });
+
+  it("skips the failing event after maxRetries when blockOnError is off", async () => {
+    const handled: number[] = [];
+    const app = act()
+      .with(Thing)
+      .on("Happened")
+      .do(
+        async (event) => {
+          if (event.data.i === 1) throw new Error("bad event");
+          handled.push(event.data.i);
+        },
+        { blockOnError: false, maxRetries: 1 }
+      )
+      .build();
+    await app.do("happen", { stream: "t", actor }, { i: 1 });
+    await app.do("happen", { stream: "t", actor }, { i: 2 });
+    await settle(app);
+    expect(handled).toEqual([2]);
+  });
+
+  it("fails a handler that outlives its lease, then blocks", async () => {
+    const app = act()
+      .with(Thing)
+      .on("Happened")
+      .do(function hangs() {
+        return new Promise(() => {});
+      }, { maxRetries: 0 })
+      .build();
+    await app.do("happen", { stream: "t", actor }, { i: 1 });
+    const { blocked } = await app.drain({ leaseMillis: 50 });
+    expect(blocked[0].error).toMatch(/did not finish within its 50 ms lease/);
+  });
+
+  it("leaves a stream leased by another drainer alone until the lease expires", async () => {
+    const handled = vi.fn(async () => {});
+    const build = () => act().with(Thing).on("Happened").do(handled).build();
+    const [one, two] = [build(), build()];
+    await one.do("happen", { stream: "t", actor }, { i: 1 });
+    await one.correlate();
+    await store().lease([{ stream: "t", by: "someone-else", at: 0, retry: 0 }], 100);
+    expect((await two.drain()).acked).toEqual([]);
+    expect(handled).not.toHaveBeenCalled();
+    await sleep(150);
+    expect((await two.drain()).acked).toHaveLength(1);
+    expect(handled).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("resolvers and correlation", () => {
+  const Note = state("Note", z.object({ text: z.string() }))
+    .init(() => ({ text: "" }))
+    .emits({ Written: z.object({ text: z.string() }), Archived: ZodEmpty })
+    .patch({ Written: (e) => ({ text: e.data.text }), Archived: () => ({ text: "" }) })
+    .on("write", z.object({ text: z.string() }))
+    .emit(({ text }) => ["Written", { text }])
+    .on("archive", ZodEmpty)
+    .emit(() => ["Archived", {}])
+    .build();
+
+  it("routes to a static stream, a resolved stream, or nowhere", async () => {
+    const seen: Array<[string, string]> = [];
+    const record = (label: string) => async (e: Committed<Schemas, string>, stream: string) => {
+      seen.push([label, `${stream}<-${e.stream}`]);
+    };
+    const app = act()
+      .with(Note)
+      .on("Written").do(record("audit")).to("audit")
+      .on("Written").do(record("mirror")).to((e) => ({ target: `mirror-${e.stream}`, source: e.stream }))
+      .on("Archived").do(record("never")).void()
+      .build();
+    await app.do("write", { stream: "n1", actor }, { text: "a" });
+    await app.do("write", { stream: "n2", actor }, { text: "b" });
+    await app.do("archive", { stream: "n2", actor }, {});
+    await settle(app);
+    expect(seen.sort()).toEqual([
+      ["audit", "audit<-n1"],
+      ["audit", "audit<-n2"],
+      ["mirror", "mirror-n1<-n1"],
+      ["mirror", "mirror-n2<-n2"],
+    ]);
+  });
+
+  it("correlate registers target streams once and reports the last id scanned", async () => {
+    const app = act().with(Note).on("Written").do(async () => {}).to((e) => ({ target: `t-${e.data.text}` })).build();
+    await app.do("write", { stream: "n", actor }, { text: "x" });
+    await app.do("write", { stream: "n", actor }, { text: "y" });
+    const first = await app.correlate();
+    expect(first.leased.map((l) => l.stream).sort()).toEqual(["t-x", "t-y"]);
+    expect(first.last_id).toBe(1);
+    expect(await app.correlate()).toEqual({ leased: [], last_id: 1 });
+    expect((await store().poll(10, 10)).map((p) => [p.stream, p.at]).sort()).toEqual([["t-x", -1], ["t-y", 0]]);
+  });
+
+  it("start_correlations registers streams on a timer until stopped", async () => {
+    const app = act().with(Note).on("Written").do(async () => {}).to("audit").build();
+    const callback = vi.fn();
+    expect(app.start_correlations({}, 20, callback)).toBe(true);
+    expect(app.start_correlations({}, 20)).toBe(false);
+    await app.do("write", { stream: "n", actor }, { text: "x" });
+    await vi.waitFor(() => expect(callback).toHaveBeenCalledWith([expect.objectContaining({ stream: "audit" })]));
+    app.stop_correlations();
+    await app.do("write", { stream: "n", actor }, { text: "y" });
+    await sleep(60);
+    expect(callback).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("the act builder", () => {
+  it("counts a state added twice once", async () => {
+    const app = act().with(Counter).with(Counter).build();
+    expect(Object.keys(app.registry.actions)).toEqual(["increment", "tag", "reset"]);
+  });
+
+  it("throws when two states share an action or an event name", () => {
+    const Twin = state("Twin", z.object({}))
+      .init(() => ({}))
+      .emits({ Other: ZodEmpty })
+      .patch({ Other: () => ({}) })
+      .on("increment", z.object({ by: z.number() }))
+      .emit(() => ["Other", {}])
+      .build();
+    expect(() => act().with(Counter).with(Twin)).toThrow('Action "increment" of state "Twin" is already handled by state "Counter"');
+    const Echo = state("Echo", z.object({}))
+      .init(() => ({}))
+      .emits({ Incremented: z.object({ by: z.number() }) })
+      .patch({ Incremented: () => ({}) })
+      .on("echo", ZodEmpty)
+      .emit(() => ["Incremented", { by: 1 }])
+      .build();
+    expect(() => act().with(Counter).with(Echo)).toThrow('Event "Incremented" of state "Echo" is already emitted by state "Counter"');
+  });
+
+  it("applies reaction option defaults", () => {
+    const app = act().with(Counter).on("Incremented").do(async () => {}).build();
+    const [reaction] = app.registry.events.Incremented.reactions.values();
+    expect(reaction.options).toEqual({ blockOnError: true, maxRetries: 3 });
+  });
+});
+
+describe("the state builder", () => {
+  it("throws on a duplicate action name", () => {
+    const builder = state("S", z.object({}))
+      .init(() => ({}))
+      .emits({ E: ZodEmpty })
+      .patch({ E: () => ({}) })
+      .on("go", ZodEmpty)
+      .emit(() => ["E", {}]);
+    expect(() => (builder as any).on("go", ZodEmpty)).toThrow('Duplicate action "go" in state "S"');
+  });
+
+  it("builds the state with its schemas, handlers, invariants and snap rule", () => {
+    const rule = () => true;
+    const built = state("S", z.object({ n: z.number() }))
+      .init(() => ({ n: 1 }))
+      .emits({ E: ZodEmpty })
+      .patch({ E: () => ({}) })
+      .on("go", ZodEmpty)
+      .given([{ description: "d", valid: () => true }])
+      .emit(() => ["E", {}])
+      .snap(rule)
+      .build();
+    expect(built.name).toBe("S");
+    expect(built.init()).toEqual({ n: 1 });
+    expect(Object.keys(built.actions)).toEqual(["go"]);
+    expect(built.given.go?.[0].description).toBe("d");
+    expect(built.snap).toBe(rule);
+  });
+});

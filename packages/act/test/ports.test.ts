@@ -1,0 +1,139 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { build_tracer, dispose, disposeAndExit, InMemoryStore, logger, port, store, type Logger } from "../src/index.js";
+
+const saved = { ...process.env };
+afterEach(async () => {
+  process.env = { ...saved };
+  vi.restoreAllMocks();
+  await disposeAndExit();
+});
+
+describe("port", () => {
+  it("creates the adapter once, on first use, and returns it after", () => {
+    const injector = vi.fn((adapter?: { dispose: () => Promise<void>; id: number }) => adapter ?? { id: 1, dispose: async () => {} });
+    const get = port(injector);
+    expect(injector).not.toHaveBeenCalled();
+    const first = get({ id: 7, dispose: async () => {} });
+    expect(first.id).toBe(7);
+    expect(get().id).toBe(7);
+    expect(get({ id: 9, dispose: async () => {} }).id).toBe(7);
+    expect(injector).toHaveBeenCalledTimes(1);
+  });
+
+  it("store defaults to an InMemoryStore and accepts another adapter first", async () => {
+    expect(store()).toBeInstanceOf(InMemoryStore);
+    await disposeAndExit();
+    const custom = new InMemoryStore();
+    expect(store(custom)).toBe(custom);
+    expect(store()).toBe(custom);
+  });
+});
+
+describe("dispose and disposeAndExit", () => {
+  it("runs the disposers, then disposes adapters newest first, and does not exit under test", async () => {
+    const order: string[] = [];
+    const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
+    port(function first() {
+      return { dispose: async () => void order.push("first adapter") };
+    })();
+    port(function second() {
+      return { dispose: async () => void order.push("second adapter") };
+    })();
+    const returned = dispose(async () => void order.push("disposer"));
+    expect(returned).toBe(disposeAndExit);
+    await returned();
+    expect(order).toEqual(["disposer", "second adapter", "first adapter"]);
+    expect(exit).not.toHaveBeenCalled();
+  });
+
+  it("keeps going when a disposer or an adapter fails", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const later = vi.fn(async () => {});
+    dispose(async () => {
+      throw new Error("disposer failed");
+    });
+    port(function broken() {
+      return { dispose: async () => Promise.reject(new Error("adapter failed")) };
+    })();
+    port(function fine() {
+      return { dispose: later };
+    })();
+    await disposeAndExit();
+    expect(later).toHaveBeenCalled();
+    expect(errors).toHaveBeenCalledTimes(2);
+  });
+
+  it.each([
+    ["EXIT", "development", 0],
+    ["ERROR", "development", 1],
+    ["EXIT", "production", 0],
+  ] as const)("exits %s in %s with code %i", async (code, env, exitCode) => {
+    const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
+    process.env.NODE_ENV = env;
+    await disposeAndExit(code);
+    expect(exit).toHaveBeenCalledWith(exitCode);
+  });
+
+  it("does not stop a production process on ERROR", async () => {
+    const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
+    const adapter = vi.fn(async () => {});
+    port(function kept() {
+      return { dispose: adapter };
+    })();
+    const quiet: Logger = { fatal() {}, error: vi.fn(), warn() {}, info() {}, debug() {}, trace() {}, dispose: async () => {} };
+    port(function logger(a?: Logger) {
+      return a ?? quiet;
+    });
+    process.env.NODE_ENV = "production";
+    await disposeAndExit("ERROR");
+    expect(exit).not.toHaveBeenCalled();
+    expect(adapter).not.toHaveBeenCalled();
+    process.env.NODE_ENV = "test";
+  });
+
+  it("disposes on SIGTERM", async () => {
+    const disposer = vi.fn(async () => {});
+    dispose(disposer);
+    process.emit("SIGTERM");
+    await vi.waitFor(() => expect(disposer).toHaveBeenCalledTimes(1));
+  });
+});
+
+describe("logger", () => {
+  it("logs through pino at the configured level", () => {
+    const write = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    process.env.LOG_LEVEL = "info";
+    logger.info({ stream: "s" }, "hello");
+    logger.debug("hidden");
+    const lines = write.mock.calls.map(([chunk]) => String(chunk));
+    write.mockRestore();
+    const entries = lines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    expect(entries).toEqual([expect.objectContaining({ level: 30, msg: "hello", stream: "s" })]);
+  });
+
+  it("logs in development, pretty-printed when pino-pretty is installed", async () => {
+    process.env.NODE_ENV = "development";
+    process.env.LOG_LEVEL = "warn";
+    expect(() => logger.warn("still works")).not.toThrow();
+    await logger.dispose();
+  });
+});
+
+describe("build_tracer", () => {
+  it("traces each drain step at trace level and is silent otherwise", () => {
+    const write = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    process.env.LOG_LEVEL = "trace";
+    const lease = { stream: "s", by: "d", at: 3, retry: 1 };
+    const tracer = build_tracer("trace");
+    tracer.fetched([{ stream: "s", events: [1, 2] }]);
+    tracer.correlated([lease]);
+    tracer.leased([lease]);
+    tracer.acked([lease]);
+    tracer.blocked([{ ...lease, error: "boom" }]);
+    const quiet = build_tracer("info");
+    quiet.acked([lease]);
+    const messages = write.mock.calls.map(([c]) => JSON.parse(String(c)).msg);
+    write.mockRestore();
+    expect(messages).toEqual(["⚡️ fetched", "⚡️ correlated", "⚡️ leased", "⚡️ acked", "⚡️ blocked"]);
+  });
+});
