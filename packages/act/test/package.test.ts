@@ -1,0 +1,64 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
+  execFileSync(cmd, args, { cwd, encoding: "utf8", env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+
+/** A consumer that exercises the published entry point: build, act, commit, load. */
+const program = (load: string) => `
+${load}
+const { z } = zod;
+const Counter = act.state("Counter", z.object({ n: z.number() }))
+  .init(() => ({ n: 0 }))
+  .emits({ Added: z.object({ by: z.number() }) })
+  .patch({ Added: (e, s) => ({ n: s.n + e.data.by }) })
+  .on("add", z.object({ by: z.number() }))
+  .emit(({ by }) => ["Added", { by }])
+  .build();
+const app = act.act().with(Counter).build();
+(async () => {
+  await app.do("add", { stream: "s", actor: { id: "1", name: "a" } }, { by: 2 });
+  const { state } = await app.load(Counter, "s");
+  const bad = await app.do("add", { stream: "s", actor: { id: "1", name: "a" } }, { by: "x" }).catch((e) => e.name);
+  console.log(JSON.stringify({ n: state.n, bad, exports: Object.keys(act).filter((k) => k !== 'default').sort() }));
+  await act.disposeAndExit("EXIT");
+})();
+`;
+
+/** Every runtime export of the contract (types vanish at run time). */
+const values = [
+  "Act", "ConcurrencyError", "InvariantError", "ValidationError", "InMemoryStore",
+  "act", "build_tracer", "config", "dispose", "disposeAndExit", "extend", "patch", "port", "sleep", "state", "validate",
+  "ActorSchema", "CausationEventSchema", "CommittedMetaSchema", "Environments", "Errors", "EventMetaSchema",
+  "ExitCodes", "logger", "LogLevels", "QuerySchema", "SNAP_EVENT", "store", "TargetSchema", "ZodEmpty",
+];
+
+describe("the published package", () => {
+  let consumer: string;
+
+  beforeAll(() => {
+    run("npm", ["run", "build"], root);
+    const packDir = mkdtempSync(join(tmpdir(), "act-pack-"));
+    const tarball = run("npm", ["pack", "--silent", "--pack-destination", packDir], root).trim().split("\n").pop()!;
+    consumer = mkdtempSync(join(tmpdir(), "act-consumer-"));
+    writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
+    run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--omit=dev", join(packDir, tarball), "zod@^4"], consumer);
+    writeFileSync(join(consumer, "esm.mjs"), program(`import * as act from "@act-root/act"; import * as zod from "zod";`));
+    writeFileSync(join(consumer, "cjs.cjs"), program(`const act = require("@act-root/act"); const zod = require("zod");`));
+  }, 180_000);
+
+  // Run from an empty folder (no package.json) with NODE_ENV=production and no pino-pretty installed.
+  it.each(["esm.mjs", "cjs.cjs"])("imports and runs from %s", (file) => {
+    const elsewhere = mkdtempSync(join(tmpdir(), "act-cwd-"));
+    const out = run("node", [join(consumer, file)], elsewhere, { NODE_ENV: "production", LOG_LEVEL: "fatal" });
+    const result = JSON.parse(out.trim().split("\n").pop()!);
+    expect(result.n).toBe(2);
+    expect(result.bad).toBe("ERR_VALIDATION");
+    expect(result.exports).toEqual([...values].sort());
+  });
+});
