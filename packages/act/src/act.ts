@@ -1,3 +1,4 @@
+import { SnapshotCache } from "./cache.js";
 import { config } from "./config.js";
 import { correlate } from "./correlate.js";
 import { fetch, handle } from "./drain.js";
@@ -46,6 +47,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   private correlated = -1;
   private correlations?: ReturnType<typeof setInterval>;
   private readonly tracer = build_tracer(config().logLevel);
+  /** Latest snapshot per stream, so actions read only new events. */
+  private readonly cache = new SnapshotCache();
 
   /**
    * @param registry - the states, schemas and reactions (built by {@link act})
@@ -125,7 +128,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
           message: `unknown action "${String(name)}"; known actions: ${Object.keys(this.registry.actions).join(", ")}`,
         },
       ]);
-    const { snapshots, committed } = await action(me, name, target, payload, reactingTo, skipValidation);
+    const { snapshots, committed } = await action(me, name, target, payload, reactingTo, skipValidation, this.cache);
     if (committed) this.emit("committed", snapshots as never);
     return snapshots as Snapshot<S[K & keyof S], E>[];
   }

@@ -1,3 +1,4 @@
+import type { SnapshotCache } from "./cache.js";
 import { logger, store } from "./ports.js";
 import type {
   Committed,
@@ -43,20 +44,24 @@ function fold<S extends Schema, E extends Schemas>(
 
 /**
  * Rebuilds a stream's state: starts at its latest snapshot (or `init()`) and
- * folds only the events after it.
+ * folds only the events after it. Given a snapshot it already holds, it folds
+ * only the events committed after that one.
  */
 export async function load<S extends Schema, E extends Schemas>(
   me: State<S, E, any>,
   stream: string,
-  callback?: (snapshot: Snapshot<S, E>) => void
+  callback?: (snapshot: Snapshot<S, E>) => void,
+  from?: Snapshot<S, E>
 ): Promise<Snapshot<S, E>> {
-  let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
+  let snapshot: Snapshot<S, E> = from ?? { state: me.init() as S, patches: 0, snaps: 0 };
   await store().query<E>(
     (event) => {
       snapshot = fold(me, snapshot, event);
       callback?.(snapshot);
     },
-    { stream, with_snaps: false, from_snapshot: true }
+    from?.event
+      ? { stream, after: from.event.id, with_snaps: true }
+      : { stream, from_snapshot: true }
   );
   return snapshot;
 }
@@ -113,14 +118,16 @@ function guard<T>(what: string, action: string, stream: string, run: () => T): T
  * Handles one action: validate, load, check invariants, emit, validate
  * events, commit, fold, snapshot. Nothing is committed unless every step
  * before the commit succeeds. `committed` is false when nothing was emitted.
+ * `cache` keeps each stream's latest snapshot between actions.
  */
 export async function action<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A & string>(
   me: State<S, E, A>,
   name: K,
   target: Target,
   payload: Readonly<A[K]>,
-  reactingTo?: CommittedOf<Schemas>,
-  skipValidation = false
+  reactingTo: CommittedOf<Schemas> | undefined,
+  skipValidation: boolean,
+  cache: SnapshotCache
 ): Promise<{ snapshots: Snapshot<S, E>[]; committed: boolean }> {
   const { stream, expectedVersion, actor } = validate(
     `target of action "${name}"`,
@@ -130,7 +137,9 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   const data: Readonly<A[K]> = skipValidation
     ? payload
     : validate(`payload of action "${name}"`, payload, me.actions[name]);
-  const current = await load(me as State<S, E, any>, stream);
+  const key = `${me.name}\u0000${stream}`;
+  const cached = cache.get(store(), key) as Snapshot<S, E> | undefined;
+  const current = await load(me as State<S, E, any>, stream, undefined, cached);
   for (const rule of me.given[name] ?? []) {
     const valid = guard(`Invariant "${rule.description}"`, name, stream, () =>
       rule.valid(current.state, actor)
@@ -176,9 +185,15 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
       }),
     },
   };
-  const committed = await store().commit<E>(stream, messages, meta, expectedVersion ?? version);
+  const committed = await store()
+    .commit<E>(stream, messages, meta, expectedVersion ?? version)
+    .catch((error) => {
+      cache.delete(key);
+      throw error;
+    });
   let snapshot = current;
   const snapshots = committed.map((event) => (snapshot = fold(me as State<S, E, any>, snapshot, event)));
   if (me.snap && wantsSnap(me, snapshot)) snapshots.push(await snap(snapshot, meta));
+  cache.set(key, snapshots[snapshots.length - 1] as Snapshot<Schema, Schemas>);
   return { snapshots, committed: true };
 }

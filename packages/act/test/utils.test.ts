@@ -1,6 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { webcrypto } from "node:crypto";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { extend, patch, sleep, validate, ValidationError } from "../src/index.js";
+import { uuid } from "../src/utils.js";
 
 describe("patch", () => {
   it("deep-merges plain objects without mutating the inputs", () => {
@@ -96,5 +98,17 @@ describe("sleep", () => {
     await sleep();
     delete process.env.SLEEP_MS;
     expect(Date.now() - start).toBeLessThan(90);
+  });
+});
+
+describe("uuid", () => {
+  it("is a v4 UUID, also where crypto.randomUUID is missing", () => {
+    const v4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect(uuid()).toMatch(v4);
+    vi.stubGlobal("crypto", { getRandomValues: (a: Uint8Array) => webcrypto.getRandomValues(a) });
+    const ids = new Set(Array.from({ length: 50 }, () => uuid()));
+    vi.unstubAllGlobals();
+    expect(ids.size).toBe(50);
+    for (const id of ids) expect(id).toMatch(v4);
   });
 });

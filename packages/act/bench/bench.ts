@@ -1,0 +1,113 @@
+/**
+ * Core benchmark (no assertions): actions, loads and drained reactions on the
+ * in-memory store. Prints a table and a JSON line. Run: `npm run bench`.
+ */
+import { z } from "zod";
+import { act, dispose, state, store } from "../src/index.js";
+
+const actor = { id: "bench", name: "bench" };
+
+const counter = (snapEvery?: number) => {
+  const builder = state("Counter", z.object({ count: z.number() }))
+    .init(() => ({ count: 0 }))
+    .emits({ Incremented: z.object({ by: z.number() }) })
+    .patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) })
+    .on("increment", z.object({ by: z.number() }))
+    .emit(({ by }) => ["Incremented", { by }]);
+  return snapEvery ? builder.snap((s) => s.patches >= snapEvery).build() : builder.build();
+};
+
+const Mirror = state("Mirror", z.object({ count: z.number() }))
+  .init(() => ({ count: 0 }))
+  .emits({ Mirrored: z.object({ by: z.number() }) })
+  .patch({ Mirrored: (e, s) => ({ count: s.count + e.data.by }) })
+  .on("mirror", z.object({ by: z.number() }))
+  .emit(({ by }) => ["Mirrored", { by }])
+  .build();
+
+async function time(run: () => Promise<void>) {
+  const start = performance.now();
+  await run();
+  return (performance.now() - start) / 1000;
+}
+
+async function fresh() {
+  await dispose()();
+}
+
+async function main() {
+  process.env.NODE_ENV ??= "test";
+  const results: Record<string, number> = {};
+
+  // Warm the JIT so the first measurement is not penalised.
+  await fresh();
+  const warm = act().with(counter()).build();
+  for (let i = 0; i < 2_000; i++) await warm.do("increment", { stream: `w-${i % 10}`, actor }, { by: 1 });
+
+  await fresh();
+  const one = act().with(counter()).build();
+  const n1 = 10_000;
+  const t1 = await time(async () => {
+    for (let i = 0; i < n1; i++) await one.do("increment", { stream: "one", actor }, { by: 1 });
+  });
+  results["actions/s, 1 stream x 10,000"] = n1 / t1;
+
+  await fresh();
+  const many = act().with(counter()).build();
+  const t2 = await time(async () => {
+    for (let s = 0; s < 1_000; s++)
+      for (let i = 0; i < 10; i++) await many.do("increment", { stream: `s-${s}`, actor }, { by: 1 });
+  });
+  results["actions/s, 1,000 streams x 10"] = 10_000 / t2;
+  results["ratio many/one (want <= 2)"] = results["actions/s, 1,000 streams x 10"] / results["actions/s, 1 stream x 10,000"];
+
+  for (const snapEvery of [0, 100]) {
+    await fresh();
+    const State = counter(snapEvery || undefined);
+    const app = act().with(State).build();
+    for (let i = 0; i < 5_000; i++) await app.do("increment", { stream: "long", actor }, { by: 1 });
+    const loads = 200;
+    let read = 0;
+    const t = await time(async () => {
+      for (let i = 0; i < loads; i++) {
+        read = 0;
+        await app.load(State, "long", () => read++);
+      }
+    });
+    const label = snapEvery ? "with .snap every 100" : "no snapshots";
+    results[`loads/s, 5,000 events, ${label}`] = loads / t;
+    results[`events read per load, ${label}`] = read;
+  }
+
+  await fresh();
+  const reacting = act()
+    .with(counter())
+    .with(Mirror)
+    .on("Incremented")
+    .do(async (event, _stream, app) => {
+      await app.do("mirror", { stream: `mirror-${event.stream}`, actor }, { by: event.data.by }, event);
+    })
+    .build();
+  for (let i = 0; i < 1_000; i++) await reacting.do("increment", { stream: `r-${i}`, actor }, { by: 1 });
+  let reactions = 0;
+  const t5 = await time(async () => {
+    for (;;) {
+      const { acked } = await reacting.drain({ streamLimit: 100, eventLimit: 10 });
+      if (!acked.length) break;
+      reactions += acked.length;
+    }
+  });
+  results["reactions/s drained (1,000 events)"] = reactions / t5;
+  results["peak RSS (MB)"] = process.resourceUsage().maxRSS / 1024;
+
+  const rows = Object.entries(results).map(([metric, value]) => ({
+    metric,
+    value: Number(value.toFixed(value < 10 ? 2 : 0)),
+  }));
+  console.log("\n@act-root/act — in-memory store");
+  console.table(rows);
+  console.log(JSON.stringify({ package: "@act-root/act", store: "in-memory", node: process.version, results: Object.fromEntries(rows.map((r) => [r.metric, r.value])) }));
+  await dispose()();
+}
+
+void main();

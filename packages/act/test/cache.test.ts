@@ -1,0 +1,58 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { SnapshotCache } from "../src/cache.js";
+import { act, ConcurrencyError, dispose, InMemoryStore, store } from "../src/index.js";
+import { actor, Counter } from "./fixtures.js";
+
+beforeEach(async () => {
+  await dispose()();
+});
+
+describe("SnapshotCache", () => {
+  const snap = (n: number) => ({ state: { n }, patches: 0, snaps: 0 });
+
+  it("keeps the most recently used entries up to its size", () => {
+    const owner = new InMemoryStore();
+    const cache = new SnapshotCache(2);
+    cache.set("a", snap(1));
+    cache.set("b", snap(2));
+    cache.get(owner, "a"); // first get binds the store and clears
+    cache.set("a", snap(1));
+    cache.set("b", snap(2));
+    cache.get(owner, "a"); // a is now the most recent
+    cache.set("c", snap(3)); // evicts b
+    expect(cache.get(owner, "b")).toBeUndefined();
+    expect(cache.get(owner, "a")?.state).toEqual({ n: 1 });
+    expect(cache.get(owner, "c")?.state).toEqual({ n: 3 });
+  });
+
+  it("empties when the store changes", () => {
+    const cache = new SnapshotCache();
+    const first = new InMemoryStore();
+    cache.get(first, "x");
+    cache.set("x", snap(1));
+    expect(cache.get(first, "x")).toBeDefined();
+    expect(cache.get(new InMemoryStore(), "x")).toBeUndefined();
+  });
+});
+
+describe("actions with cached snapshots", () => {
+  it("fold events another writer committed since", async () => {
+    const app = act().with(Counter).build();
+    await app.do("increment", { stream: "s", actor }, { by: 1 });
+    await store().commit("s", [{ name: "Incremented", data: { by: 10 } }], { correlation: "x", causation: {} });
+    const [snap] = await app.do("increment", { stream: "s", actor }, { by: 1 });
+    expect(snap.state.count).toBe(12);
+    expect(snap.event?.version).toBe(2);
+  });
+
+  it("recover after a conflict proves the cache stale", async () => {
+    const app = act().with(Counter).build();
+    await app.do("increment", { stream: "s", actor }, { by: 1 });
+    await app.do("increment", { stream: "s", actor }, { by: 1 });
+    await store().drop(); // the log is gone, the cached snapshot is not
+    await expect(app.do("increment", { stream: "s", actor }, { by: 1 })).rejects.toBeInstanceOf(ConcurrencyError);
+    const [snap] = await app.do("increment", { stream: "s", actor }, { by: 1 });
+    expect(snap.state.count).toBe(1);
+    expect(snap.event?.version).toBe(0);
+  });
+});
