@@ -42,7 +42,7 @@ async function main() {
   // Warm the JIT so the first measurement is not penalised.
   await fresh();
   const warm = act().with(counter()).build();
-  for (let i = 0; i < 2_000; i++) await warm.do("increment", { stream: `w-${i % 10}`, actor }, { by: 1 });
+  for (let i = 0; i < 20_000; i++) await warm.do("increment", { stream: `w-${i % 100}`, actor }, { by: 1 });
 
   await fresh();
   const one = act().with(counter()).build();
