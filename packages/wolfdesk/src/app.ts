@@ -1,0 +1,40 @@
+/**
+ * The WolfDesk app: both states and the reactions that tie them together.
+ */
+import { act } from "@act-root/act";
+import { Escalations } from "./escalations.js";
+import { autoAssign, escalateWaiting, queueEscalation } from "./reactions.js";
+import { ESCALATIONS } from "./schemas.js";
+import { Ticket } from "./ticket.js";
+
+export const app = act()
+  .with(Ticket)
+  .with(Escalations)
+  // Runs on the ticket's own stream (the default).
+  .on("TicketOpened")
+  .do(autoAssign)
+  .on("MessageAdded")
+  .do(escalateWaiting)
+  // Runs on the escalations stream: one lease serialises the whole queue.
+  .on("TicketEscalated")
+  .do(queueEscalation)
+  .to(ESCALATIONS)
+  .build();
+
+/**
+ * Drains until no reaction is left to run — what a worker does in a loop,
+ * and what tests and the demo do after each step.
+ *
+ * @returns how many stream leases were acknowledged
+ * @throws when a reaction stream gets blocked
+ */
+export async function settle(maxRounds = 50): Promise<number> {
+  let acknowledged = 0;
+  for (let round = 0; round < maxRounds; round++) {
+    const { acked, blocked } = await app.drain({ streamLimit: 20, eventLimit: 50 });
+    if (blocked.length) throw new Error(`Reactions blocked: ${blocked.map((b) => b.error).join("; ")}`);
+    if (!acked.length) return acknowledged;
+    acknowledged += acked.length;
+  }
+  return acknowledged;
+}

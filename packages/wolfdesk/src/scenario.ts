@@ -1,0 +1,69 @@
+/**
+ * A day at the help desk, told through the app: a customer opens a ticket,
+ * the desk assigns it, the customer waits, the desk escalates, a supervisor
+ * resolves, the customer closes. Prints what happens and the event log.
+ */
+import { type Actor, InvariantError, type Target } from "@act-root/act";
+import { app, settle } from "./app.js";
+import { Escalations } from "./escalations.js";
+import { SUPERVISOR } from "./reactions.js";
+import { customer, ESCALATIONS } from "./schemas.js";
+import { Ticket } from "./ticket.js";
+
+/** Runs the story on ticket `stream`; returns the ticket's final state. */
+export async function run(print: (line: string) => void, stream = `ticket-${Date.now().toString(36)}`) {
+  const carla = customer("carla", "Carla");
+  const as = (actor: Actor): Target => ({ stream, actor });
+  const step = async (what: string, act: () => Promise<unknown>) => {
+    try {
+      await act();
+      print(`✓ ${what}`);
+    } catch (error) {
+      if (!(error instanceof InvariantError)) throw error;
+      print(`✗ ${what}: ${error.description}`);
+    }
+  };
+
+  await step("Carla opens a ticket", () =>
+    app.do("OpenTicket", as(carla), { title: "Printer on fire", message: "It smokes.", priority: "normal" })
+  );
+  await settle();
+  const { state: assigned } = await app.load(Ticket, stream);
+  const agent: Actor = { id: assigned.agent!, name: assigned.agent!.split(":")[1] };
+  print(`  the desk assigned it to ${assigned.agent}`);
+
+  await step("Carla tries to resolve her own ticket", () =>
+    app.do("ResolveTicket", as(carla), { resolution: "Fixed it myself" })
+  );
+  await step("Carla writes again", () => app.do("AddMessage", as(carla), { body: "Now it beeps." }));
+  await step("and again", () => app.do("AddMessage", as(carla), { body: "Hello?" }));
+  await settle();
+  const { state: escalated } = await app.load(Ticket, stream);
+  print(`  escalated: ${escalated.escalated}, priority: ${escalated.priority}`);
+  const { state: queue } = await app.load(Escalations, ESCALATIONS);
+  print(`  supervisors' queue: ${queue.queue.map((e) => `${e.ticket} (${e.reason})`).join(", ")}`);
+
+  await step(`${agent.id} replies`, () => app.do("AddMessage", as(agent), { body: "On my way with a fire extinguisher." }));
+  await step(`${SUPERVISOR.id} resolves it`, () =>
+    app.do("ResolveTicket", as(SUPERVISOR), { resolution: "Replaced the printer" })
+  );
+  await step("Carla writes after the resolution", () => app.do("AddMessage", as(carla), { body: "Thanks!" }));
+  await step("Carla closes the ticket", () => app.do("CloseTicket", as(carla), {}));
+  await settle();
+
+  print("");
+  print(`events of ${stream}:`);
+  const events = await app.query_array({ stream });
+  const correlations = new Map<string, string>();
+  for (const event of events) {
+    const id = correlations.get(event.meta.correlation) ?? `c${correlations.size + 1}`;
+    correlations.set(event.meta.correlation, id);
+    const actor = event.meta.causation.action?.actor.id ?? "?";
+    const cause = event.meta.causation.event ? ` ← ${event.meta.causation.event.name} #${event.meta.causation.event.id}` : "";
+    print(`  #${event.version} ${String(event.name).padEnd(16)} by ${actor.padEnd(16)} [${id}]${cause}`);
+  }
+  const { state } = await app.load(Ticket, stream);
+  print("");
+  print(`final: ${state.status}, resolved by "${state.resolution}", ${state.messages} messages`);
+  return state;
+}

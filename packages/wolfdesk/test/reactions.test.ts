@@ -1,0 +1,122 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { app, ESCALATE_AFTER, Escalations, ESCALATIONS, pickAgent, settle, Ticket } from "../src/index.js";
+import { ada, by, carla, newTicket, sam } from "./helpers.js";
+
+let t: string;
+beforeEach(async () => {
+  t = newTicket();
+  await app.do("OpenTicket", by(carla, t), { title: "Laptop", message: "Won't boot" });
+});
+
+describe("auto-assignment", () => {
+  it("assigns an opened ticket to an agent when the app drains", async () => {
+    expect((await app.load(Ticket, t)).state.agent).toBeUndefined();
+    await settle();
+    const { state } = await app.load(Ticket, t);
+    expect(state.agent).toBe(pickAgent(t).id);
+    expect(state.agent).toMatch(/^agent:/);
+  });
+
+  it("leaves a ticket a supervisor assigned before the drain alone", async () => {
+    await app.do("AssignTicket", by(sam, t), { agent: sam.id });
+    await settle();
+    expect((await app.load(Ticket, t)).state.agent).toBe(sam.id);
+    expect((await app.query({ stream: t, names: ["TicketAssigned"] })).count).toBe(1);
+  });
+
+  it("picks agents deterministically across the rota", () => {
+    const agents = new Set(Array.from({ length: 30 }, (_, i) => pickAgent(`ticket-${i}`).id));
+    expect(agents.size).toBeGreaterThan(1);
+    expect(pickAgent("ticket-7")).toEqual(pickAgent("ticket-7"));
+  });
+});
+
+describe("escalation", () => {
+  /** Carla writes until ESCALATE_AFTER messages wait (the opening one counts). */
+  const waitForReply = async () => {
+    for (let i = 1; i < ESCALATE_AFTER; i++) await app.do("AddMessage", by(carla, t), { body: `ping ${i}` });
+  };
+
+  it("escalates after unanswered customer messages and queues the ticket for supervisors", async () => {
+    await waitForReply();
+    await settle();
+    const { state } = await app.load(Ticket, t);
+    expect(state).toMatchObject({ escalated: true, priority: "high" });
+    const { state: escalations } = await app.load(Escalations, ESCALATIONS);
+    expect(escalations.queue).toContainEqual({
+      ticket: t,
+      reason: `${ESCALATE_AFTER} customer messages without a reply`,
+    });
+  });
+
+  it("does not escalate when staff replied in between", async () => {
+    await app.do("AddMessage", by(carla, t), { body: "ping" });
+    await settle();
+    const agent = (await app.load(Ticket, t)).state.agent!;
+    await app.do("AddMessage", by({ id: agent, name: "Agent" }, t), { body: "Here" });
+    await app.do("AddMessage", by(carla, t), { body: "ping" });
+    await settle();
+    expect((await app.load(Ticket, t)).state.escalated).toBe(false);
+  });
+
+  it("a reaction that comes too late (ticket already resolved) is dropped, not retried", async () => {
+    await app.do("AssignTicket", by(sam, t), { agent: ada.id });
+    await waitForReply();
+    await app.do("ResolveTicket", by(ada, t), { resolution: "Rebooted" });
+    await settle(); // throws if a stream gets blocked
+    const { state } = await app.load(Ticket, t);
+    expect(state).toMatchObject({ status: "resolved", escalated: false });
+  });
+
+  it("queues each ticket once even if the escalation reaction runs again", async () => {
+    await waitForReply();
+    await settle();
+    const [escalated] = await app.query_array({ stream: t, names: ["TicketEscalated"] });
+    // Replay the reaction by hand, as a redelivery after a crash would.
+    await app.do("QueueEscalation", { stream: ESCALATIONS, actor: { id: "system:wolfdesk", name: "WolfDesk" } }, {
+      ticket: t,
+      reason: escalated.data.reason,
+    });
+    const { state } = await app.load(Escalations, ESCALATIONS);
+    expect(state.queue.filter((e) => e.ticket === t)).toHaveLength(1);
+  });
+});
+
+describe("correlation", () => {
+  it("events caused by reactions share the correlation of the action that started the chain", async () => {
+    await settle(); // auto-assign
+    const opened = (await app.query_array({ stream: t, names: ["TicketOpened"] }))[0];
+    const assigned = (await app.query_array({ stream: t, names: ["TicketAssigned"] }))[0];
+    expect(assigned.meta.correlation).toBe(opened.meta.correlation);
+    expect(assigned.meta.causation.event).toEqual({ id: opened.id, name: "TicketOpened", stream: t });
+    expect(assigned.meta.causation.action).toMatchObject({ name: "AssignTicket", actor: { id: "system:wolfdesk" } });
+
+    for (let i = 1; i < ESCALATE_AFTER; i++) await app.do("AddMessage", by(carla, t), { body: `ping ${i}` });
+    await settle();
+    const [, ...rest] = await app.query_array({ stream: t, names: ["MessageAdded"] });
+    const trigger = rest[rest.length - 1];
+    // One chain across two streams: the message, the escalation, the queue entry.
+    const chain = await app.query_array({ correlation: trigger.meta.correlation });
+    expect(chain.map((e) => [e.stream, e.name])).toEqual([
+      [t, "MessageAdded"],
+      [t, "TicketEscalated"],
+      [ESCALATIONS, "EscalationQueued"],
+    ]);
+    expect(chain[1].meta.causation.event).toMatchObject({ id: trigger.id, name: "MessageAdded" });
+    expect(chain[2].meta.causation.event).toMatchObject({ id: chain[1].id, name: "TicketEscalated", stream: t });
+    // Every other action started its own chain.
+    expect(new Set(rest.map((e) => e.meta.correlation)).size).toBe(rest.length);
+    expect(opened.meta.correlation).not.toBe(trigger.meta.correlation);
+  });
+
+  it("the drain reports what it did", async () => {
+    const acked: string[] = [];
+    const listener = (leases: { stream: string }[]) => acked.push(...leases.map((l) => l.stream));
+    app.on("acked", listener);
+    await settle();
+    app.off("acked", listener);
+    expect(acked).toContain(t);
+    const { acked: none } = await app.drain();
+    expect(none).toEqual([]);
+  });
+});

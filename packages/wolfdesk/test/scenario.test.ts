@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { connect, postgresOptions, run, wantsPostgres } from "../src/index.js";
+
+describe("store selection", () => {
+  it("uses Postgres only when the environment names a database", () => {
+    expect(wantsPostgres({})).toBe(false);
+    expect(wantsPostgres({ DATABASE_URL: "postgres://localhost/app" })).toBe(true);
+    expect(wantsPostgres({ PGHOST: "db" })).toBe(true);
+    expect(wantsPostgres({ PGDATABASE: "app" })).toBe(true);
+  });
+
+  it("reads the connection settings from the environment", () => {
+    expect(postgresOptions({ PGHOST: "db", PGPORT: "6543", PGUSER: "me" })).toEqual({
+      host: "db",
+      port: 6543,
+      user: "me",
+      schema: "wolfdesk",
+    });
+    expect(postgresOptions({ DATABASE_URL: "postgres://x/y", WOLFDESK_SCHEMA: "desk" })).toEqual({
+      connectionString: "postgres://x/y",
+      schema: "desk",
+    });
+  });
+
+  it("falls back to the in-memory store", async () => {
+    expect(await connect({})).toBe("memory");
+  });
+});
+
+describe("the command-line story", () => {
+  it("runs from open to close, with the refusals it stages", async () => {
+    const lines: string[] = [];
+    const state = await run((line) => lines.push(line), "ticket-story");
+    expect(state).toMatchObject({ status: "closed", escalated: true, resolution: "Replaced the printer" });
+    expect(lines.filter((l) => l.startsWith("✗"))).toEqual([
+      "✗ Carla tries to resolve her own ticket: Only the assigned agent resolves (or a supervisor, once escalated)",
+      "✗ Carla writes after the resolution: Only open tickets accept messages",
+    ]);
+    expect(lines.some((l) => l.includes("TicketAssigned") && l.includes("← TicketOpened #0"))).toBe(true);
+  });
+});
