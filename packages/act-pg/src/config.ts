@@ -1,0 +1,100 @@
+/**
+ * Configuration of a {@link PostgresStore}: where the database is, and which
+ * schema and table hold the events. Every field is optional.
+ *
+ * Connection fields left out fall back to the standard `PG*` environment
+ * variables (`PGHOST`, `PGPORT`, `PGDATABASE`, `PGUSER`, `PGPASSWORD`), then
+ * to a local default: `localhost:5432`, database and user `postgres`. A
+ * `connectionString` takes precedence over the separate connection fields for
+ * every part it specifies (the `pg` driver's rule).
+ *
+ * `schema` and `table` must be plain SQL identifiers — a letter or `_`, then
+ * letters, digits or `_` (the table name at most 48 characters, so the names
+ * derived from it fit PostgreSQL's 63-character limit). They are used
+ * case-sensitively. The watermark table is named `<table>_watermarks`.
+ *
+ * @example
+ * ```ts
+ * const config: PostgresStoreConfig = {
+ *   host: "db.internal",
+ *   database: "orders",
+ *   user: "app",
+ *   password: process.env.DB_PASSWORD,
+ *   schema: "act",
+ *   table: "events",
+ *   max: 20,
+ * };
+ * const store = new PostgresStore(config);
+ * ```
+ */
+export type PostgresStoreConfig = {
+  /** A `postgres://user:password@host:port/database` URL; its parts win over the separate fields. */
+  readonly connectionString?: string;
+  /** Server host name or address (default `PGHOST`, else `localhost`). */
+  readonly host?: string;
+  /** Server port (default `PGPORT`, else 5432). */
+  readonly port?: number;
+  /** Database name (default `PGDATABASE`, else `postgres`). */
+  readonly database?: string;
+  /** User name (default `PGUSER`, else `postgres`). */
+  readonly user?: string;
+  /** Password (default `PGPASSWORD`, else none). */
+  readonly password?: string;
+  /** Schema holding the tables (default `public`); created by `seed()` if missing. */
+  readonly schema?: string;
+  /** Events table name (default `events`); the watermark table is `<table>_watermarks`. */
+  readonly table?: string;
+  /** Maximum connections in the pool (default 10). */
+  readonly max?: number;
+  /** Close connections idle for this many ms (default 10,000). */
+  readonly idleTimeoutMillis?: number;
+  /** Give up connecting after this many ms (default 10,000). */
+  readonly connectionTimeoutMillis?: number;
+  /** `application_name` reported to the server (default `act-pg`). */
+  readonly applicationName?: string;
+};
+
+/** What a name must look like: a plain, unquoted SQL identifier. */
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Checks a schema or table name and returns it double-quoted for SQL.
+ *
+ * @param field - the configuration field, for the error message
+ * @param value - the name
+ * @param max - longest allowed name
+ * @throws Error naming the field when the name is not a plain identifier
+ */
+export function identifier(field: string, value: unknown, max = 63): string {
+  if (typeof value !== "string" || !IDENTIFIER.test(value) || value.length > max)
+    throw new Error(
+      `Invalid PostgresStore ${field} ${JSON.stringify(value)}: expected a plain SQL identifier ` +
+        `(a letter or "_", then letters, digits or "_", at most ${max} characters)`
+    );
+  return `"${value}"`;
+}
+
+/** Environment variable, ignoring empty values. */
+const env = (name: string) => {
+  const value = globalThis.process?.env?.[name];
+  return value === undefined || value === "" ? undefined : value;
+};
+
+/** The connection settings handed to `pg.Pool`, defaults applied. */
+export function connection(config: PostgresStoreConfig) {
+  const port = config.port ?? (env("PGPORT") ? Number(env("PGPORT")) : 5432);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535)
+    throw new Error(`Invalid PostgresStore port ${JSON.stringify(config.port ?? env("PGPORT"))}: expected an integer 1-65535`);
+  return {
+    ...(config.connectionString ? { connectionString: config.connectionString } : {}),
+    host: config.host ?? env("PGHOST") ?? "localhost",
+    port,
+    database: config.database ?? env("PGDATABASE") ?? "postgres",
+    user: config.user ?? env("PGUSER") ?? "postgres",
+    password: config.password ?? env("PGPASSWORD"),
+    max: config.max ?? 10,
+    idleTimeoutMillis: config.idleTimeoutMillis ?? 10_000,
+    connectionTimeoutMillis: config.connectionTimeoutMillis ?? 10_000,
+    application_name: config.applicationName ?? "act-pg",
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * A disposable PostgreSQL server for the tests and the benchmark.
+ *
+ * Uses the server binaries of the machine (Debian's `postgresql-15`, found
+ * with `pg_config --bindir` or under `/usr/lib/postgresql/<n>/bin`). The data
+ * directory is a fresh temporary folder, the server listens on 127.0.0.1 on a
+ * free port with its socket in that folder, and it is removed on `stop()`.
+ * PostgreSQL refuses to run as root, so when this process is root the server
+ * runs as the `postgres` OS user (created if missing).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Server settings: `durable` keeps fsync and synchronous commit (benchmarks); off by default for speed. */
+export type ServerOptions = {
+  /** Keep PostgreSQL's durable defaults (fsync, synchronous_commit, full_page_writes). */
+  durable?: boolean;
+  /** Extra `-c name=value` settings. */
+  settings?: Record<string, string | number>;
+};
+
+/** A running disposable server. */
+export type PgServer = {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  url: string;
+  host: string;
+  port: number;
+  /** Temporary folder holding `data/`, the socket and `server.log`. */
+  dir: string;
+  /** The server log file. */
+  logFile: string;
+  /** Stops the server (fast shutdown) and removes its folder. */
+  stop(): Promise<void>;
+  /** Stops and starts the server again on the same port and data. */
+  restart(): void;
+  /** Stops the server without removing its data (use `start` to bring it back). */
+  halt(): void;
+  /** Starts a halted server. */
+  start(): void;
+};
+
+/** The folder with `initdb`, `pg_ctl` and `postgres`. */
+export function findBinDir(): string {
+  const candidates: string[] = [];
+  try {
+    candidates.push(execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim());
+  } catch {
+    // pg_config not installed: look in Debian's standard place.
+  }
+  const root = "/usr/lib/postgresql";
+  if (existsSync(root))
+    for (const v of readdirSync(root).sort((a, b) => Number(b) - Number(a))) candidates.push(join(root, v, "bin"));
+  const found = candidates.find((dir) => existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl")));
+  if (!found)
+    throw new Error(
+      "No PostgreSQL server binaries found (initdb, pg_ctl). Install Debian's postgresql-15 package " +
+        "(apt-get install postgresql-15) or set DATABASE_URL to an existing server."
+    );
+  return found;
+}
+
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
+
+/** Runs a server binary, as `postgres` when we are root. */
+function run(bin: string, args: string[], what: string) {
+  const [cmd, argv] = isRoot() ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
+  const result = spawnSync(cmd, argv, { encoding: "utf8", timeout: 60_000 });
+  if (result.status !== 0)
+    throw new Error(`${what} failed (exit ${result.status}): ${result.stderr || result.stdout || result.error}`);
+  return result.stdout;
+}
+
+/** Makes sure the `postgres` OS user exists when we run as root. */
+function ensureUser() {
+  if (!isRoot()) return;
+  if (spawnSync("id", ["-u", "postgres"]).status === 0) return;
+  const made = spawnSync("useradd", ["--system", "--user-group", "--no-create-home", "postgres"], { encoding: "utf8" });
+  if (made.status !== 0) throw new Error(`cannot create the postgres OS user: ${made.stderr}`);
+}
+
+/** Owner ids of the `postgres` user. */
+function postgresIds(): { uid: number; gid: number } {
+  const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+  return { uid, gid };
+}
+
+/**
+ * Creates a data directory and starts a server on a free port.
+ *
+ * @param options - durability and extra settings
+ */
+export async function startServer(options: ServerOptions = {}): Promise<PgServer> {
+  const bin = findBinDir();
+  ensureUser();
+  const dir = mkdtempSync(join(tmpdir(), "act-pg-"));
+  if (isRoot()) {
+    const { uid, gid } = postgresIds();
+    chownSync(dir, uid, gid);
+  }
+  const data = join(dir, "data");
+  const logFile = join(dir, "server.log");
+  run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], "initdb");
+  const port = await freePort();
+  const settings: Record<string, string | number> = {
+    listen_addresses: "127.0.0.1",
+    port,
+    unix_socket_directories: dir,
+    max_connections: 200,
+    ...(options.durable ? {} : { fsync: "off", synchronous_commit: "off", full_page_writes: "off" }),
+    ...options.settings,
+  };
+  const opts = Object.entries(settings)
+    .map(([k, v]) => `-c ${k}=${String(v).includes(" ") ? `'${v}'` : v}`)
+    .join(" ");
+  const pgCtl = join(bin, "pg_ctl");
+  const start = () => run(pgCtl, ["-D", data, "-l", logFile, "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start");
+  const halt = () => run(pgCtl, ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"], "pg_ctl stop");
+  try {
+    start();
+  } catch (error) {
+    const log = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`${(error as Error).message}\n${log}`);
+  }
+  let stopped = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    host: "127.0.0.1",
+    port,
+    dir,
+    logFile,
+    restart() {
+      halt();
+      start();
+    },
+    halt,
+    start,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        halt();
+      } catch {
+        // already stopped (e.g. halted by a test)
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
