@@ -17,7 +17,9 @@ import type {
  * @example
  * ```ts
  * act().with(Ticket)
- *   .on("TicketOpened").do(assign).to((e) => ({ target: `assign-${e.stream}` }))
+ *   .on("TicketOpened")
+ *   .do(async (event) => console.log(`assign ${event.data.title}`))
+ *   .to((e) => ({ target: `assign-${e.stream}` }))
  *   .build();
  * ```
  */

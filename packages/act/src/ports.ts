@@ -55,6 +55,8 @@ export function port<T extends Disposable>(injector: (adapter?: T) => T): (adapt
  * @returns the store in use
  * @example
  * ```ts
+ * import { PostgresStore } from "@act-root/act-pg";
+ *
  * store(new PostgresStore({ database: "app" })); // at start-up
  * await store().seed();
  * ```

@@ -22,8 +22,11 @@ type Infer<Z extends Record<string, z.ZodType>> = { [K in keyof Z]: z.infer<Z[K]
  * @typeParam S - state, E - events, A - actions so far, K - the new action
  * @example
  * ```ts
- * state("Ticket", Ticket).init(init).emits(events).patch(patches)
- *   .on("close", ZodEmpty)
+ * state("Ticket", z.object({ open: z.boolean() }))
+ *   .init(() => ({ open: true }))
+ *   .emits({ Closed: ZodEmpty })
+ *   .patch({ Closed: () => ({ open: false }) })
+ *   .on("close", ZodEmpty) // ← an ActionBuilder
  *   .given([{ description: "Ticket must be open", valid: (s) => s.open }])
  *   .emit(() => ["Closed", {}]);
  * ```

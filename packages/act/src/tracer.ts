@@ -33,7 +33,8 @@ const quiet: Traced = {
  * @example
  * ```ts
  * const tracer = build_tracer(config().logLevel);
- * tracer.acked(drain.acked);
+ * const drained = await app.drain();
+ * tracer.acked(drained.acked);
  * ```
  */
 export function build_tracer(logLevel: LogLevel) {

@@ -6,7 +6,7 @@ import type { Actor, CommittedMeta, Target } from "./schemas.js";
  *
  * @example
  * ```ts
- * type Counter = { count: number } satisfies Schema;
+ * const counter: Schema = { count: 0, tags: ["a"] };
  * ```
  */
 export type Schema = Record<string, any>;

@@ -3,7 +3,7 @@
  *
  * @example
  * ```ts
- * if (config().env === Environments[2]) { ... } // "production"
+ * const production = config().env === Environments[3]; // "production"
  * ```
  */
 export const Environments = ["development", "test", "staging", "production"] as const;

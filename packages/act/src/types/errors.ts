@@ -7,9 +7,10 @@ import type { Target } from "./schemas.js";
  *
  * @example
  * ```ts
- * try { await app.do("close", target, {}); }
+ * try { await app.do("increment", target, { by: 1 }); }
  * catch (error) {
- *   if (error instanceof Error && error.name === Errors.InvariantError) { ... }
+ *   if (error instanceof Error && error.name === Errors.InvariantError) console.warn(error.message);
+ *   else throw error;
  * }
  * ```
  */
@@ -31,7 +32,8 @@ type Issue = { path: string; message: string };
  *
  * @example
  * ```ts
- * try { await app.do("increment", target, { by: "one" }); }
+ * const untrusted = JSON.parse('{ "by": "one" }');
+ * try { await app.do("increment", target, untrusted); }
  * catch (error) {
  *   if (error instanceof ValidationError) console.log(error.details); // [{ path: "by", message: "..." }]
  * }

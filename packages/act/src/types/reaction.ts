@@ -106,19 +106,38 @@ export type Reaction<E extends Schemas, K extends keyof E, A extends Schemas = S
 };
 
 /**
+ * The reactions registered on one event, by reaction key (the handler's name
+ * and its position, e.g. `assign#1`).
+ *
+ * @example
+ * ```ts
+ * const reactions: ReactionsRegister<{ Opened: { title: string } }, "Opened"> = new Map();
+ * reactions.set("notify#1", {
+ *   handler: async (event) => console.log(event.data.title),
+ *   resolver: (event) => ({ target: event.stream, source: event.stream }),
+ *   options: { blockOnError: true, maxRetries: 3 },
+ * });
+ * ```
+ */
+export type ReactionsRegister<E extends Schemas, K extends keyof E, A extends Schemas = Schemas> = Map<
+  string,
+  Reaction<E, K, A>
+>;
+
+/**
  * Every event an app knows, with its schema and the reactions registered on it, by reaction name.
  *
  * @example
  * ```ts
- * const reactions = app.registry.events.TicketOpened.reactions; // Map<string, Reaction>
+ * const reactions = app.registry.events.Incremented.reactions; // Map<string, Reaction>
  * ```
  */
 export type EventRegister<E extends Schemas, A extends Schemas = Schemas> = {
   [K in keyof E]: {
     /** The event's data schema. */
     readonly schema: z.ZodType<E[K]>;
-    /** Reactions by handler name (or a generated one). */
-    readonly reactions: Map<string, Reaction<E, K, A>>;
+    /** The reactions registered on the event. */
+    readonly reactions: ReactionsRegister<E, K, A>;
   };
 };
 
