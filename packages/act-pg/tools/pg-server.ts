@@ -8,7 +8,7 @@
  * PostgreSQL refuses to run as root, so when this process is root the server
  * runs as the `postgres` OS user (created if missing).
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -34,12 +34,12 @@ export type PgServer = {
   logFile: string;
   /** Stops the server (fast shutdown) and removes its folder. */
   stop(): Promise<void>;
-  /** Stops and starts the server again on the same port and data. */
-  restart(): void;
+  /** Stops (fast) and starts the server again on the same port and data. */
+  restart(): Promise<void>;
   /** Stops the server without removing its data (use `start` to bring it back). */
-  halt(): void;
+  halt(): Promise<void>;
   /** Starts a halted server. */
-  start(): void;
+  start(): Promise<void>;
 };
 
 /** The folder with `initdb`, `pg_ctl` and `postgres`. */
@@ -78,13 +78,15 @@ export function freePort(): Promise<number> {
 
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
-/** Runs a server binary, as `postgres` when we are root. */
-function run(bin: string, args: string[], what: string) {
+/** Runs a server binary, as `postgres` when we are root (without blocking the event loop). */
+function run(bin: string, args: string[], what: string): Promise<string> {
   const [cmd, argv] = isRoot() ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
-  const result = spawnSync(cmd, argv, { encoding: "utf8", timeout: 60_000 });
-  if (result.status !== 0)
-    throw new Error(`${what} failed (exit ${result.status}): ${result.stderr || result.stdout || result.error}`);
-  return result.stdout;
+  return new Promise((resolve, reject) => {
+    execFile(cmd, argv as string[], { encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${what} failed (${error.code ?? error.signal}): ${stderr || stdout || error.message}`));
+      else resolve(stdout);
+    });
+  });
 }
 
 /** Makes sure the `postgres` OS user exists when we run as root. */
@@ -117,7 +119,7 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
   }
   const data = join(dir, "data");
   const logFile = join(dir, "server.log");
-  run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], "initdb");
+  await run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], "initdb");
   const port = await freePort();
   const settings: Record<string, string | number> = {
     listen_addresses: "127.0.0.1",
@@ -131,10 +133,10 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
     .map(([k, v]) => `-c ${k}=${String(v).includes(" ") ? `'${v}'` : v}`)
     .join(" ");
   const pgCtl = join(bin, "pg_ctl");
-  const start = () => run(pgCtl, ["-D", data, "-l", logFile, "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start");
-  const halt = () => run(pgCtl, ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"], "pg_ctl stop");
+  const start = async () => void (await run(pgCtl, ["-D", data, "-l", logFile, "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start"));
+  const halt = async () => void (await run(pgCtl, ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"], "pg_ctl stop"));
   try {
-    start();
+    await start();
   } catch (error) {
     const log = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
     rmSync(dir, { recursive: true, force: true });
@@ -147,9 +149,9 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
     port,
     dir,
     logFile,
-    restart() {
-      halt();
-      start();
+    async restart() {
+      await halt();
+      await start();
     },
     halt,
     start,
@@ -157,7 +159,7 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
       if (stopped) return;
       stopped = true;
       try {
-        halt();
+        await halt();
       } catch {
         // already stopped (e.g. halted by a test)
       }

@@ -1,0 +1,48 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { connection, identifier } from "../src/config.js";
+import { PostgresStore } from "../src/index.js";
+
+describe("configuration", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("refuses a table name that would inject SQL, naming the field", () => {
+    expect(() => new PostgresStore({ table: 'events"; DROP TABLE x; --' })).toThrow(
+      /Invalid PostgresStore table "events\\"; DROP TABLE x; --": expected a plain SQL identifier/
+    );
+  });
+
+  it("refuses bad schema names and over-long table names", () => {
+    expect(() => new PostgresStore({ schema: "a b" })).toThrow(/Invalid PostgresStore schema "a b"/);
+    expect(() => new PostgresStore({ schema: "1abc" })).toThrow(/schema/);
+    expect(() => new PostgresStore({ schema: "" })).toThrow(/schema/);
+    expect(() => new PostgresStore({ table: "t".repeat(49) })).toThrow(/table .* at most 48 characters/);
+    expect(() => new PostgresStore({ table: "é" })).toThrow(/table/);
+  });
+
+  it("refuses a port that is not a port", () => {
+    expect(() => new PostgresStore({ port: 70_000 })).toThrow(/Invalid PostgresStore port 70000/);
+  });
+
+  it("quotes valid identifiers", () => {
+    expect(identifier("table", "Events_2")).toBe('"Events_2"');
+  });
+
+  it("uses local defaults, then PG* variables, then explicit fields", () => {
+    vi.stubEnv("PGHOST", "");
+    vi.stubEnv("PGPORT", "");
+    vi.stubEnv("PGDATABASE", "");
+    vi.stubEnv("PGUSER", "");
+    vi.stubEnv("PGPASSWORD", "");
+    expect(connection({})).toMatchObject({ host: "localhost", port: 5432, database: "postgres", user: "postgres", max: 10 });
+    vi.stubEnv("PGHOST", "db");
+    vi.stubEnv("PGPORT", "6543");
+    vi.stubEnv("PGDATABASE", "app");
+    vi.stubEnv("PGUSER", "me");
+    vi.stubEnv("PGPASSWORD", "pw");
+    expect(connection({})).toMatchObject({ host: "db", port: 6543, database: "app", user: "me", password: "pw" });
+    expect(connection({ host: "h", port: 1, database: "d", user: "u", password: "p", max: 3 })).toMatchObject({
+      host: "h", port: 1, database: "d", user: "u", password: "p", max: 3,
+    });
+    expect(connection({ connectionString: "postgres://x@y/z" })).toMatchObject({ connectionString: "postgres://x@y/z" });
+  });
+});

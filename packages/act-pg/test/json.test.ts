@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { parseJson, stringifyJson } from "../src/json.js";
+
+describe("stringifyJson", () => {
+  it("serialises plain data, dates as ISO strings", () => {
+    const when = new Date("2025-01-02T03:04:05.678Z");
+    expect(stringifyJson({ a: [1, "x", null, true], when }, "data")).toBe(
+      '{"a":[1,"x",null,true],"when":"2025-01-02T03:04:05.678Z"}'
+    );
+  });
+
+  it.each([
+    ["a function", { nested: { fn: () => 1 } }, /data\.nested\.fn is a function/],
+    ["a symbol", { s: Symbol("x") }, /data\.s is a symbol/],
+    ["a bigint", { list: [1, 2n] }, /data\.list\[1\] is a bigint/],
+    ["NaN", { n: Number.NaN }, /data\.n is NaN/],
+    ["Infinity", { n: Number.POSITIVE_INFINITY }, /data\.n is Infinity/],
+    ["a Map", { m: new Map([["k", 1]]) }, /data\.m is a Map/],
+    ["a Set", { s: new Set([1]) }, /data\.s is a Set/],
+    ["a class instance", { u: new Uint8Array(2) }, /data\.u is a Uint8Array/],
+    ["a NUL character", { t: "a\u0000b" }, /data\.t contains a NUL character/],
+    ["a NUL character in a key", { "a\u0000": 1 }, /NUL character/],
+  ])("refuses %s, naming its path", (_, value, message) => {
+    expect(() => stringifyJson(value, "data")).toThrow(message);
+    expect(() => stringifyJson(value, "data")).toThrow(TypeError);
+  });
+
+  it("refuses circular structures and undefined", () => {
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = cycle;
+    expect(() => stringifyJson(cycle, "data")).toThrow(/data is a circular structure/);
+    expect(() => stringifyJson(undefined, "data")).toThrow(/data is undefined/);
+  });
+
+  it("accepts objects with toJSON that return plain values and null prototypes", () => {
+    const bare = Object.assign(Object.create(null), { x: 1 });
+    expect(stringifyJson({ bare, v: { toJSON: () => "v" } }, "data")).toBe('{"bare":{"x":1},"v":"v"}');
+  });
+});
+
+describe("parseJson", () => {
+  it("revives Date#toJSON strings as dates, anywhere", () => {
+    const value = parseJson('{"a":{"when":"2025-01-02T03:04:05.678Z"},"list":["1999-12-31T23:59:59.999Z"]}') as any;
+    expect(value.a.when).toBeInstanceOf(Date);
+    expect(value.a.when.toISOString()).toBe("2025-01-02T03:04:05.678Z");
+    expect(value.list[0]).toBeInstanceOf(Date);
+  });
+
+  it("leaves other strings alone", () => {
+    const value = parseJson('{"d":"2025-01-02","t":"2025-01-02T03:04:05Z","x":"2025-13-45T99:99:99.999Z","s":"hello"}') as any;
+    expect(value).toEqual({ d: "2025-01-02", t: "2025-01-02T03:04:05Z", x: "2025-13-45T99:99:99.999Z", s: "hello" });
+  });
+});

@@ -1,0 +1,261 @@
+import { act, ConcurrencyError, type EventMeta, SNAP_EVENT, state, store } from "@act-root/act";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { PostgresStore } from "../src/index.js";
+import * as q from "../src/sql.js";
+import { makeStore, sleep, sql } from "./support.js";
+
+const meta = (correlation = "c"): EventMeta => ({ correlation, causation: {} });
+const msg = (name: string, data: Record<string, unknown> = {}) => ({ name, data });
+
+let pg: PostgresStore;
+const all = async (query?: Parameters<PostgresStore["query"]>[1]) => {
+  const events: any[] = [];
+  await pg.query((e) => events.push(e), query);
+  return events;
+};
+
+/** Tables, indexes and the schema present in `schema`. */
+const catalog = (schema: string) =>
+  sql<{ kind: string; name: string }>(
+    `SELECT 'schema' AS kind, nspname AS name FROM pg_namespace WHERE nspname = $1
+     UNION ALL SELECT CASE relkind WHEN 'r' THEN 'table' ELSE 'index' END, relname FROM pg_class c
+       JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND relkind IN ('r', 'i')
+     ORDER BY 1, 2`,
+    [schema]
+  );
+
+const Counter = state("Counter", z.object({ count: z.number(), at: z.date().optional() }))
+  .init(() => ({ count: 0 }))
+  .emits({ Incremented: z.object({ by: z.number(), at: z.date() }) })
+  .patch({ Incremented: (e, s) => ({ count: s.count + e.data.by, at: e.data.at }) })
+  .on("increment", z.object({ by: z.number() }))
+  .emit(({ by }) => ["Incremented", { by, at: new Date() }])
+  .snap((s) => s.patches >= 3)
+  .build();
+
+beforeAll(async () => {
+  pg = makeStore({ schema: "store_tests", table: "events" });
+  store(pg);
+});
+
+afterAll(async () => {
+  await pg.drop();
+  await pg.dispose();
+});
+
+beforeEach(async () => {
+  await pg.drop();
+  await pg.seed();
+});
+
+describe("seed and drop", () => {
+  it("creates the schema, both tables and the indexes, idempotently, and drop removes them", async () => {
+    await pg.seed();
+    await Promise.all([pg.seed(), pg.seed(), makeStore({ schema: "store_tests" }).seed()]);
+    expect(await catalog("store_tests")).toEqual([
+      { kind: "index", name: "events_pkey" },
+      { kind: "index", name: "events_snapshots" },
+      { kind: "index", name: "events_stream_id" },
+      { kind: "index", name: "events_stream_version" },
+      { kind: "index", name: "events_watermarks_pkey" },
+      { kind: "schema", name: "store_tests" },
+      { kind: "table", name: "events" },
+      { kind: "table", name: "events_watermarks" },
+    ]);
+    await pg.drop();
+    expect(await catalog("store_tests")).toEqual([]);
+    await pg.drop(); // idempotent too
+  });
+
+  it("keeps a schema that holds other objects, and never drops public", async () => {
+    await sql(`CREATE TABLE store_tests.keep_me (x int)`);
+    await pg.drop();
+    expect(await catalog("store_tests")).toEqual([
+      { kind: "schema", name: "store_tests" },
+      { kind: "table", name: "keep_me" },
+    ]);
+    await sql(`DROP TABLE store_tests.keep_me`);
+    const pub = makeStore({ table: "public_probe" });
+    await pub.seed();
+    await pub.drop();
+    await pub.dispose();
+    expect(await sql(`SELECT 1 FROM pg_namespace WHERE nspname = 'public'`)).toHaveLength(1);
+  });
+
+  it("loads a stream through indexes, not a sequential scan", async () => {
+    for (let s = 0; s < 200; s++)
+      await pg.commit(`s-${s}`, Array.from({ length: 21 }, (_, i) => msg(i % 10 === 9 ? SNAP_EVENT : "E", { i })), meta());
+    await sql(`ANALYZE store_tests.events`);
+    const names = q.names("store_tests", "events");
+    for (const query of [
+      { stream: "s-7", from_snapshot: true },
+      { stream: "s-7" },
+      { stream: "s-7", after: 5, limit: 10 },
+    ]) {
+      const { text, values } = q.query(names, query);
+      const plan = (await sql(`EXPLAIN ${text}`.replace(/\$(\d+)/g, (_, i) => literal(values[Number(i) - 1]))))
+        .map((r) => r["QUERY PLAN"])
+        .join("\n");
+      expect(plan).not.toMatch(/Seq Scan/);
+      expect(plan).toMatch(/(Index (Only )?Scan( Backward)? using|Bitmap Index Scan on) events_stream_id/);
+      if (query.from_snapshot) expect(plan).toMatch(/events_snapshots/);
+    }
+    const loaded = await all({ stream: "s-7", from_snapshot: true });
+    expect(loaded.map((e) => e.name)).toEqual([SNAP_EVENT, "E"]);
+    expect(loaded[0].data).toEqual({ i: 19 });
+  });
+});
+
+/** A value as an SQL literal, only for EXPLAIN in tests. */
+const literal = (value: unknown): string =>
+  typeof value === "number" ? String(value) : Array.isArray(value) ? `ARRAY[${value.map(literal).join(",")}]` : `'${String(value).replace(/'/g, "''")}'`;
+
+describe("commit", () => {
+  it("writes any number of events in one statement and one transaction", async () => {
+    const events = await pg.commit("big", Array.from({ length: 2000 }, (_, i) => msg("E", { i })), meta(), -1);
+    expect(events.map((e) => e.version)).toEqual(Array.from({ length: 2000 }, (_, i) => i));
+    const xids = await sql(`SELECT DISTINCT id >> 16 AS xid FROM store_tests.events`);
+    expect(xids).toHaveLength(1); // every row written by the same transaction
+    expect(await all({ stream: "big" })).toHaveLength(2000);
+  });
+
+  it("reports the stream's actual version in a ConcurrencyError, and an empty commit still checks", async () => {
+    await pg.commit("a", [msg("A"), msg("B")], meta());
+    const error = await pg.commit("a", [msg("C")], meta(), 5).catch((e) => e);
+    expect(error).toBeInstanceOf(ConcurrencyError);
+    expect(error).toMatchObject({ stream: "a", lastVersion: 1, expectedVersion: 5 });
+    await expect(pg.commit("a", [], meta(), 0)).rejects.toBeInstanceOf(ConcurrencyError);
+    expect(await pg.commit("a", [], meta(), 1)).toEqual([]);
+  });
+
+  it("commits without an expected version concurrently: all succeed, versions stay dense", async () => {
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => pg.commit("free", [msg("E", { i }), msg("F", { i })], meta())));
+    expect(results.flat()).toHaveLength(24);
+    expect((await all({ stream: "free" })).map((e) => e.version)).toEqual(Array.from({ length: 24 }, (_, i) => i));
+  });
+
+  it("takes values as parameters: stream names with quotes round-trip exactly", async () => {
+    const evil = `x'); DROP TABLE store_tests.events; --"`;
+    await pg.commit(evil, [msg("A", { evil })], meta(evil));
+    expect(await all({ stream: evil })).toEqual([expect.objectContaining({ stream: evil, data: { evil } })]);
+    expect(await all({ correlation: evil })).toHaveLength(1);
+    expect(await all({ names: [evil] })).toEqual([]);
+  });
+
+  it("round-trips unicode stream names, names and data, matching streams exactly", async () => {
+    const streams = ["订单-１", "ä", "a\u0308", "🧾-😀", "עברית", "emoji 👩‍👩‍👧 family"];
+    for (const stream of streams) await pg.commit(stream, [msg("Ünïcødé ✓", { stream })], meta());
+    for (const stream of streams) {
+      const events = await all({ stream });
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ stream, name: "Ünïcødé ✓", data: { stream } });
+    }
+  });
+
+  it("round-trips a 1 MB payload", async () => {
+    const blob = "x".repeat(1024 * 1024);
+    const list = Array.from({ length: 2000 }, (_, i) => ({ i, s: "é✓".repeat(10) }));
+    await pg.commit("large", [msg("Large", { blob, list })], meta());
+    const [event] = await all({ stream: "large" });
+    expect(event.data.blob.length).toBe(1024 * 1024);
+    expect(event.data).toEqual({ blob, list });
+  });
+
+  it("refuses data that is not JSON-serialisable with a clear error, and commits nothing", async () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.me = cycle;
+    await expect(pg.commit("bad", [msg("A"), msg("B", { fn: () => 1 })], meta())).rejects.toThrow(
+      /PostgresStore commit to "bad": messages\[1\]\.data\.fn is a function/
+    );
+    await expect(pg.commit("bad", [msg("A", { n: 10n })], meta())).rejects.toThrow(/data\.n is a bigint/);
+    await expect(pg.commit("bad", [msg("A", cycle)], meta())).rejects.toThrow(/circular/);
+    await expect(pg.commit("bad", [msg("A", { s: "nul\u0000" })], meta())).rejects.toThrow(/NUL character/);
+    await expect(pg.commit("bad", [msg("A", { m: new Map() })], meta())).rejects.toThrow(/data\.m is a Map/);
+    expect(await all()).toEqual([]);
+  });
+
+  it("refuses more events than one commit can number", async () => {
+    const many = Array.from({ length: q.MAX_EVENTS_PER_COMMIT + 1 }, () => msg("E"));
+    await expect(pg.commit("huge", many, meta())).rejects.toThrow(RangeError);
+  });
+});
+
+describe("dates and metadata", () => {
+  it("round-trip created, dates inside data and the causation through an app", async () => {
+    const app = act().with(Counter).build();
+    const actor = { id: "u-1", name: "Ada" };
+    const [first] = await app.do("increment", { stream: "dates", actor }, { by: 2 });
+    const [second] = await app.do("increment", { stream: "dates", actor, expectedVersion: 0 }, { by: 3 }, first.event as any);
+    const events = await app.query_array({ stream: "dates" });
+    expect(events).toHaveLength(2);
+    for (const e of events) {
+      expect(e.created).toBeInstanceOf(Date);
+      expect(e.data.at).toBeInstanceOf(Date);
+    }
+    expect(events[0].data.at.getTime()).toBe((first.event!.data as any).at.getTime());
+    expect(events[0].created.getTime()).toBe(first.event!.created.getTime());
+    expect(events[1].meta).toEqual(second.event!.meta);
+    expect(events[1].meta.correlation).toBe(events[0].meta.correlation);
+    expect(events[1].meta.causation).toEqual({
+      action: { name: "increment", stream: "dates", actor, expectedVersion: 0 },
+      event: { id: events[0].id, name: "Incremented", stream: "dates" },
+    });
+    const loaded = await app.load(Counter, "dates");
+    expect(loaded.state).toEqual({ count: 5, at: events[1].data.at });
+  });
+
+  it("keeps strings that only look like dates in another format as strings", async () => {
+    await pg.commit("strings", [msg("A", { day: "2025-01-02", local: "2025-01-02T03:04:05" })], meta());
+    expect((await all())[0].data).toEqual({ day: "2025-01-02", local: "2025-01-02T03:04:05" });
+  });
+});
+
+describe("snapshots", () => {
+  it("never make the caller's next action conflict, and loads read from the latest one", async () => {
+    const app = act().with(Counter).build();
+    const actor = { id: "u-1", name: "Ada" };
+    for (let i = 1; i <= 20; i++) {
+      const snaps = await app.do("increment", { stream: "snappy", actor }, { by: 1 });
+      expect(snaps[0].state.count).toBe(i);
+    }
+    const withSnaps = await all({ stream: "snappy", with_snaps: true });
+    expect(withSnaps.filter((e) => e.name === SNAP_EVENT)).toHaveLength(6);
+    expect(withSnaps.map((e) => e.version)).toEqual(withSnaps.map((_, i) => i));
+    const tail = await all({ stream: "snappy", from_snapshot: true });
+    expect(tail[0].name).toBe(SNAP_EVENT);
+    expect(tail.length).toBeLessThanOrEqual(3);
+    expect((await app.load(Counter, "snappy")).state.count).toBe(20);
+  });
+});
+
+describe("query", () => {
+  it("reads backward with limits and combined filters", async () => {
+    await pg.commit("a", [msg("A1"), msg("A2"), msg("A3")], meta("x"));
+    const start = new Date();
+    await sleep(10);
+    await pg.commit("b", [msg("B1")], meta("y"));
+    expect((await all({ backward: true, limit: 2, names: ["A1", "A2", "B1"] })).map((e) => e.name)).toEqual(["B1", "A2"]);
+    expect((await all({ created_after: start, correlation: "y" })).map((e) => e.name)).toEqual(["B1"]);
+    expect((await all({ stream: "a", backward: true, before: (await all())[2].id })).map((e) => e.name)).toEqual(["A2", "A1"]);
+  });
+});
+
+describe("errors", () => {
+  it("fails clearly when the database cannot be reached, and after dispose", async () => {
+    const nowhere = makeStore({ connectionString: "postgres://postgres@127.0.0.1:1/postgres", connectionTimeoutMillis: 2000 });
+    await expect(nowhere.query(() => {})).rejects.toThrow(/PostgresStore query lost its database connection .*ECONNREFUSED|PostgresStore query lost its database connection/);
+    await expect(nowhere.seed()).rejects.toThrow(/PostgresStore seed/);
+    await nowhere.dispose();
+    const closed = makeStore({ table: "closed" });
+    await closed.dispose();
+    await closed.dispose();
+    await expect(closed.poll(1, 1)).rejects.toThrow(/PostgresStore poll failed: Cannot use a pool after calling end/);
+  });
+
+  it("names the operation when the tables are missing", async () => {
+    await pg.drop();
+    await expect(pg.commit("a", [msg("A")], meta())).rejects.toThrow(/PostgresStore commit to "a" failed: relation .* does not exist/);
+    await expect(pg.lease([{ stream: "r", by: "d", at: -1, retry: 0 }], 0)).rejects.toThrow(/PostgresStore lease failed/);
+  });
+});
