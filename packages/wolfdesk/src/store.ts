@@ -4,11 +4,11 @@
  * the in-memory store. `@act-root/act-pg` (and with it the `pg` driver) is
  * imported only on the Postgres path.
  */
-import { type Store, store } from "@act-root/act";
+import { store } from "@act-root/act";
+import type { PostgresStoreConfig } from "@act-root/act-pg";
 
 /** Kept in a variable so bundlers and test runners don't resolve it up front. */
 const ACT_PG = "@act-root/act-pg";
-type PostgresModule = { PostgresStore: new (options: ReturnType<typeof postgresOptions>) => Store };
 
 type Env = Record<string, string | undefined>;
 
@@ -17,8 +17,12 @@ export function wantsPostgres(env: Env): boolean {
   return Boolean(env.DATABASE_URL || env.PGHOST || env.PGDATABASE);
 }
 
-/** The `PostgresStore` options read from the environment (unset ones are left to its defaults). */
-export function postgresOptions(env: Env) {
+/**
+ * The `PostgresStore` options read from `env` (unset ones are left to the
+ * store, which falls back to the process's `PG*` variables, then to
+ * `localhost:5432`).
+ */
+export function postgresOptions(env: Env): PostgresStoreConfig {
   const options = {
     connectionString: env.DATABASE_URL,
     host: env.PGHOST,
@@ -29,9 +33,7 @@ export function postgresOptions(env: Env) {
     // The example keeps its tables apart from anything else in the database.
     schema: env.WOLFDESK_SCHEMA || "wolfdesk",
   };
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<
-    typeof options
-  >;
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
 
 /**
@@ -45,7 +47,7 @@ export async function connect(env: Env = globalThis.process?.env ?? {}): Promise
     await store().seed();
     return "memory";
   }
-  const { PostgresStore } = (await import(/* @vite-ignore */ ACT_PG)) as PostgresModule;
+  const { PostgresStore } = (await import(/* @vite-ignore */ ACT_PG)) as typeof import("@act-root/act-pg");
   store(new PostgresStore(postgresOptions(env)));
   await store().seed();
   return "postgres";

@@ -1,0 +1,84 @@
+/**
+ * WolfDesk on Postgres: the same app, with `connect()` picking PostgresStore.
+ * Uses DATABASE_URL / PG* when set; otherwise starts a disposable server with
+ * act-pg's test tool (skipped when the machine has no PostgreSQL binaries).
+ */
+import { disposeAndExit, store } from "@act-root/act";
+import { PostgresStore } from "@act-root/act-pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { app, connect, ESCALATIONS, run, settle, Ticket, wantsPostgres } from "../src/index.js";
+import { by, carla, newTicket } from "./helpers.js";
+
+let server: { url: string; stop(): Promise<void> } | undefined;
+let env: Record<string, string | undefined> | undefined;
+let skipped = "";
+
+beforeAll(async () => {
+  const schema = `wolfdesk_test_${process.pid}_${Date.now()}`;
+  if (wantsPostgres(process.env)) {
+    env = { ...process.env, WOLFDESK_SCHEMA: schema };
+  } else {
+    try {
+      const { startServer } = await import("../../act-pg/tools/pg-server.js");
+      server = await startServer();
+      env = { DATABASE_URL: server.url, WOLFDESK_SCHEMA: schema };
+    } catch (error) {
+      skipped = `no Postgres: ${(error as Error).message}`;
+      return;
+    }
+  }
+  expect(await connect(env)).toBe("postgres");
+}, 120_000);
+
+afterAll(async () => {
+  if (env) {
+    await store().drop();
+    await disposeAndExit("EXIT"); // NODE_ENV=test: closes the pool, does not exit
+  }
+  await server?.stop();
+}, 60_000);
+
+describe("WolfDesk on Postgres", () => {
+  it("plugs a PostgresStore into the store port", (ctx) => {
+    if (skipped) ctx.skip();
+    expect(store()).toBeInstanceOf(PostgresStore);
+  });
+
+  it("runs the whole story", async (ctx) => {
+    if (skipped) ctx.skip();
+    const lines: string[] = [];
+    const state = await run((line) => lines.push(line), "ticket-pg-story");
+    expect(state).toMatchObject({ status: "closed", escalated: true });
+  });
+
+  it("drains reactions and keeps correlation across streams", async (ctx) => {
+    if (skipped) ctx.skip();
+    const t = newTicket();
+    await app.do("OpenTicket", by(carla, t), { title: "Database", message: "Slow" });
+    await app.do("AddMessage", by(carla, t), { body: "Very slow" });
+    const [last] = await app.do("AddMessage", by(carla, t), { body: "Stopped" });
+    await settle();
+    const { state } = await app.load(Ticket, t);
+    expect(state.agent).toMatch(/^agent:/);
+    expect(state.escalated).toBe(true);
+    const chain = await app.query_array({ correlation: last.event!.meta.correlation });
+    expect(chain.map((e) => [e.stream, e.name])).toEqual([
+      [t, "MessageAdded"],
+      [t, "TicketEscalated"],
+      [ESCALATIONS, "EscalationQueued"],
+    ]);
+  });
+
+  it("persists: a second store on the same tables reads the same events", async (ctx) => {
+    if (skipped) ctx.skip();
+    const other = new PostgresStore({ connectionString: env!.DATABASE_URL, schema: env!.WOLFDESK_SCHEMA });
+    try {
+      const names: string[] = [];
+      await other.query((e) => names.push(String(e.name)), { stream: "ticket-pg-story" });
+      expect(names[0]).toBe("TicketOpened");
+      expect(names[names.length - 1]).toBe("TicketClosed");
+    } finally {
+      await other.dispose();
+    }
+  });
+});
