@@ -358,9 +358,11 @@ export class PostgresStore implements Store {
   /**
    * Registers the leases' streams — a missing one starts at its `at`; an
    * existing watermark never moves — and, when `millis` > 0, leases each one
-   * to `lease.by` for `millis` unless it is blocked or another drainer holds
-   * an unexpired lease. Rows another transaction is locking at that moment
-   * are skipped, never waited for. One statement.
+   * to `lease.by` for `millis` unless it is blocked, another drainer holds
+   * an unexpired lease, or its watermark already reached `lease.at` (another
+   * drainer handled those events since this one polled). Rows another
+   * transaction is locking at that moment are skipped (`FOR UPDATE SKIP
+   * LOCKED`), never waited for. One statement.
    *
    * @param leases - the streams to register or lease
    * @param millis - lease length; 0 only registers

@@ -232,7 +232,9 @@ SELECT w.stream, w.retry FROM ${n.watermarks} w JOIN input i ON i.stream = w.str
 
 /**
  * `lease(leases, millis)`: grants each stream to its holder for `$2` ms unless
- * it is blocked or another holder's lease has not expired. Rows another
+ * it is blocked, another holder's lease has not expired, or its watermark has
+ * already reached the lease's `at` (another drainer handled those events
+ * between this drainer's poll and its lease: granting it would run them twice). Rows another
  * transaction has locked right now are skipped (`FOR UPDATE SKIP LOCKED`), so
  * competing drainers never wait for each other. Missing streams are
  * registered already leased.
@@ -247,7 +249,8 @@ ins AS (
   RETURNING stream, retry
 ), free AS (
   SELECT w.stream, i.holder FROM ${n.watermarks} w JOIN input i ON i.stream = w.stream
-  WHERE NOT w.blocked AND (w.leased_by IS NULL OR w.leased_by = i.holder OR w.leased_until <= now())
+  WHERE NOT w.blocked AND w.at < i.at
+    AND (w.leased_by IS NULL OR w.leased_by = i.holder OR w.leased_until <= now())
   FOR UPDATE OF w SKIP LOCKED
 ), taken AS (
   UPDATE ${n.watermarks} w SET leased_by = f.holder, leased_until = now() + $2::integer * interval '1 millisecond'
