@@ -32,7 +32,9 @@ const types = {
 
 /** SQLSTATE codes and driver messages meaning the connection or server went away. */
 const CONNECTION_CODES = new Set(["57P01", "57P02", "57P03", "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND"]);
-const CONNECTION_MESSAGE = /Connection terminated|connection timeout|Client has encountered a connection error|terminating connection/i;
+/** Codes meaning no connection could be made (server down, starting up or shutting down). */
+const UNREACHABLE = new Set(["57P03", "ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT"]);
+const CONNECTION_MESSAGE = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i;
 
 /** A driver error with its SQLSTATE (or errno) code. */
 type DriverError = Error & { code?: string };
@@ -156,7 +158,7 @@ export class PostgresStore implements Store {
     let message: string;
     if (isConnectionError(error))
       message =
-        `lost its database connection (${error.message}).` +
+        (UNREACHABLE.has(error.code ?? "") ? `could not reach the database (${error.message}).` : `lost its database connection (${error.message}).`) +
         (operation.startsWith("commit")
           ? " The commit was applied entirely or not at all: retry with the same expectedVersion to find out."
           : " The pool reconnects on the next call; retry it.");
