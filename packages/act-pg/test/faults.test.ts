@@ -35,7 +35,7 @@ const app = act()
     handled.push(event.id);
     if (terminateOnce) {
       terminateOnce = false;
-      fault = await blockAckThenTerminate(event.stream);
+      fault = (await blockAckThenTerminate(event.stream)).done;
     }
   })
   .build();
@@ -49,12 +49,13 @@ async function blockAckThenTerminate(stream: string) {
   const locker = await client();
   await locker.query("BEGIN");
   await locker.query(`SELECT 1 FROM public.faults_watermarks WHERE stream = $1 FOR UPDATE`, [stream]);
-  return (async () => {
+  const done = (async () => {
     await waitForLockWait();
     await terminateStoreBackends();
     await locker.query("ROLLBACK");
     await locker.end();
   })();
+  return { done };
 }
 
 /** Waits until one of the store's backends waits on a lock. */
