@@ -6,8 +6,8 @@
  *     node scripts/check-snippets.mjs            (npm run test:snippets)
  *     node scripts/check-snippets.mjs --keep     keep the extracted files
  *
- * What is checked: every fenced block whose language is `ts`, `tsx`,
- * `typescript` or `tsx` in `docs/**\/*.mdx` (the generated `docs/api/` is
+ * What is checked: every fenced block whose language is `ts`, `tsx` or
+ * `typescript` in `docs/**\/*.mdx` (the generated `docs/api/` is
  * skipped). Code shown from the packages with `raw-loader` + `<CodeBlock>` is
  * not a fenced block: it is type-checked where it lives, by the package's
  * own `typecheck`.
