@@ -129,8 +129,12 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
     ...(options.durable ? {} : { fsync: "off", synchronous_commit: "off", full_page_writes: "off" }),
     ...options.settings,
   };
+  // pg_ctl hands these to a shell: quote every value.
   const opts = Object.entries(settings)
-    .map(([k, v]) => `-c ${k}=${String(v).includes(" ") ? `'${v}'` : v}`)
+    .map(([k, v]) => {
+      if (String(v).includes("'")) throw new Error(`setting ${k}: single quotes are not supported`);
+      return `-c ${k}='${v}'`;
+    })
     .join(" ");
   const pgCtl = join(bin, "pg_ctl");
   const start = async () => void (await run(pgCtl, ["-D", data, "-l", logFile, "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start"));
@@ -139,6 +143,7 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
     await start();
   } catch (error) {
     const log = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
+    await halt().catch(() => {}); // it may be up even though pg_ctl gave up waiting
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n${log}`);
   }

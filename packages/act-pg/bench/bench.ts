@@ -1,0 +1,240 @@
+/**
+ * PostgresStore benchmark (`npm run bench`).
+ *
+ * Uses `DATABASE_URL` when set; otherwise starts a disposable PostgreSQL with
+ * the durable defaults (fsync, synchronous_commit and full_page_writes on),
+ * and stops it at the end. Prints a table and the same figures as JSON.
+ *
+ * Figures: the floor (bare single-row INSERT transactions from one `pg`
+ * client), sequential actions over 200 streams, actions with 8 concurrent
+ * writers, loading a 5,000-event stream without and with snapshots, reactions
+ * drained per second, and SQL statements the server receives per action
+ * (counted from the server log with `log_statement = all` on a short run when
+ * the benchmark runs its own server; counted at the pool otherwise).
+ */
+import { act, SNAP_EVENT, state, store } from "@act-root/act";
+import { readFileSync, statSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { z } from "zod";
+import { PostgresStore } from "../src/index.js";
+import { type PgServer, startServer } from "../tools/pg-server.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const Counter = state("Counter", z.object({ count: z.number() }))
+  .init(() => ({ count: 0 }))
+  .emits({ Incremented: z.object({ by: z.number() }) })
+  .patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) })
+  .on("increment", z.object({ by: z.number() }))
+  .emit(({ by }) => ["Incremented", { by }])
+  .build();
+
+const Job = state("Job", z.object({ n: z.number() }))
+  .init(() => ({ n: 0 }))
+  .emits({ Queued: z.object({ n: z.number() }) })
+  .patch({ Queued: (e) => ({ n: e.data.n }) })
+  .on("queue", z.object({ n: z.number() }))
+  .emit(({ n }) => ["Queued", { n }])
+  .build();
+
+let reactions = 0;
+const app = act()
+  .with(Counter)
+  .with(Job)
+  .on("Queued")
+  .do(async function work() {
+    reactions++;
+  })
+  .build();
+const actor = { id: "bench", name: "Bench" };
+const meta = { correlation: "bench", causation: {} };
+
+async function main() {
+  let server: PgServer | undefined;
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    process.stderr.write("starting a disposable PostgreSQL (durable settings)…\n");
+    server = await startServer({ durable: true, settings: { log_line_prefix: "app=%a|" } });
+    url = server.url;
+  }
+  const admin = new pg.Client({ connectionString: url, application_name: "act-bench-admin" });
+  admin.on("error", () => {});
+  await admin.connect();
+  const settings = Object.fromEntries(
+    (await admin.query(`SELECT name, setting FROM pg_settings WHERE name IN ('fsync','synchronous_commit','full_page_writes','server_version')`)).rows.map(
+      (r) => [r.name, r.setting]
+    )
+  );
+
+  const pgStore = new PostgresStore({ connectionString: url, table: "bench", max: 10 });
+  store(pgStore);
+  await pgStore.drop();
+  await pgStore.seed();
+
+  // Count what goes through the pool (every store operation is one pool.query).
+  const pool = (pgStore as unknown as { pool: pg.Pool }).pool;
+  let poolQueries = 0;
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    poolQueries++;
+    return query(...args);
+  };
+
+  const results: Record<string, number | string> = {};
+
+  // 1. Floor and sequential actions, measured in alternating slices so that
+  // load from other processes on the machine affects both alike.
+  //    Floor: bare single-row INSERT transactions (autocommit, one statement,
+  //    prepared) on one connection. Actions: `app.do` round-robin over 200 streams.
+  {
+    await admin.query(`DROP TABLE IF EXISTS bench_bare; CREATE TABLE bench_bare (id bigserial PRIMARY KEY, v integer)`);
+    const bare = new pg.Client({ connectionString: url });
+    bare.on("error", () => {});
+    await bare.connect();
+    const insert = (v: number) => bare.query({ name: "bare", text: "INSERT INTO bench_bare (v) VALUES ($1)", values: [v] });
+    for (let i = 0; i < 200; i++) await insert(i);
+    for (let s = 0; s < 200; s++) await app.do("increment", { stream: `seq-${s}`, actor }, { by: 1 });
+    const slices = 6;
+    const perSlice = 500;
+    let bareMs = 0;
+    let actionMs = 0;
+    for (let slice = 0; slice < slices; slice++) {
+      let t = performance.now();
+      for (let i = 0; i < perSlice; i++) await insert(i);
+      bareMs += performance.now() - t;
+      t = performance.now();
+      for (let i = 0; i < perSlice; i++) await app.do("increment", { stream: `seq-${i % 200}`, actor }, { by: 1 });
+      actionMs += performance.now() - t;
+    }
+    await bare.end();
+    await admin.query(`DROP TABLE bench_bare`);
+    results.bare_insert_tx_per_s = round((slices * perSlice) / (bareMs / 1000), 0);
+    results.sequential_actions_per_s = round((slices * perSlice) / (actionMs / 1000), 0);
+    results.sequential_ratio_to_floor = round(bareMs / actionMs, 2);
+  }
+
+  // 2. Reactions drained per second (first, on a log holding only their events).
+  {
+    const queue = async (streams: number, perStream: number, prefix: string) => {
+      for (let s = 0; s < streams; s++)
+        await pgStore.commit(`${prefix}-${s}`, Array.from({ length: perStream }, (_, n) => ({ name: "Queued", data: { n } })), meta);
+    };
+    const drainAll = async (total: number, options: { streamLimit: number; eventLimit: number }) => {
+      const start = reactions;
+      const t = performance.now();
+      for (let idle = 0; reactions - start < total; ) {
+        const { acked } = await app.drain({ ...options, leaseMillis: 10_000 });
+        if (!acked.length && ++idle > 100) throw new Error(`drain stalled at ${reactions - start} of ${total}`);
+      }
+      return (reactions - start) / ((performance.now() - t) / 1000);
+    };
+    await queue(100, 50, "job");
+    results.drain_reactions_per_s_default_limits = round(await drainAll(5000, { streamLimit: 10, eventLimit: 10 }), 0);
+    await queue(100, 50, "task");
+    results.drain_reactions_per_s_limits_50x50 = round(await drainAll(5000, { streamLimit: 50, eventLimit: 50 }), 0);
+  }
+
+  // 4. Actions with 8 concurrent writers (each on its own 25 streams: no conflicts).
+  {
+    const writers = 8;
+    const perWriter = 500;
+    const t = performance.now();
+    await Promise.all(
+      Array.from({ length: writers }, async (_, w) => {
+        for (let i = 0; i < perWriter; i++) await app.do("increment", { stream: `par-${w}-${i % 25}`, actor }, { by: 1 });
+      })
+    );
+    results.concurrent_8_actions_per_s = round((writers * perWriter) / ((performance.now() - t) / 1000), 0);
+  }
+
+  // 5. Loading a 5,000-event stream, without and with snapshots.
+  {
+    for (let b = 0; b < 10; b++)
+      await pgStore.commit("long", Array.from({ length: 500 }, () => ({ name: "Incremented", data: { by: 1 } })), meta);
+    // Same history, with a snapshot after every 100 events (what `.snap(s => s.patches >= 100)` writes).
+    for (let b = 0; b < 50; b++)
+      await pgStore.commit(
+        "long-snap",
+        [
+          ...Array.from({ length: 100 }, () => ({ name: "Incremented", data: { by: 1 } })),
+          { name: SNAP_EVENT, data: { count: (b + 1) * 100 } },
+        ],
+        meta
+      );
+    await pgStore.commit("long-snap", Array.from({ length: 20 }, () => ({ name: "Incremented", data: { by: 1 } })), meta);
+    await admin.query(`ANALYZE public.bench`);
+    const time = async (stream: string, expected: number, runs: number) => {
+      const times: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const t = performance.now();
+        const { state: s } = await app.load(Counter, stream);
+        times.push(performance.now() - t);
+        if (s.count !== expected) throw new Error(`load of ${stream}: count ${s.count}, expected ${expected}`);
+      }
+      return { median: median(times.slice(3)), best: Math.min(...times) };
+    };
+    const full = await time("long", 5000, 23);
+    const snap = await time("long-snap", 5020, 103);
+    results.load_5000_ms = round(full.median, 2);
+    results.load_5000_from_snapshot_ms = round(snap.median, 2);
+  }
+
+  // 6. Statements per action, counted by the server on a short run.
+  {
+    const n = 200;
+    for (let s = 0; s < 20; s++) await app.do("increment", { stream: `count-${s}`, actor }, { by: 1 });
+    const beforePool = poolQueries;
+    let logStart = 0;
+    const counted = server && (await admin.query(`SELECT rolsuper FROM pg_roles WHERE rolname = current_user`)).rows[0]?.rolsuper;
+    if (server && counted) {
+      await admin.query(`ALTER SYSTEM SET log_statement = 'all'`);
+      await admin.query(`SELECT pg_reload_conf()`);
+      await sleep(300);
+      logStart = statSync(server.logFile).size;
+    }
+    for (let i = 0; i < n; i++) await app.do("increment", { stream: `count-${i % 20}`, actor }, { by: 1 });
+    results.pool_queries_per_action = round((poolQueries - beforePool) / n, 2);
+    if (server && counted) {
+      await sleep(300);
+      const log = readFileSync(server.logFile, "utf8").slice(logStart);
+      await admin.query(`ALTER SYSTEM RESET log_statement`);
+      await admin.query(`SELECT pg_reload_conf()`);
+      const statements = log.split("\n").filter((l) => l.startsWith("app=act-pg|") && /LOG:\s+(statement|execute)/.test(l)).length;
+      results.server_statements_per_action = round(statements / n, 2);
+    } else results.server_statements_per_action = "n/a (external server: see pool count)";
+  }
+
+  await pgStore.drop();
+  await pgStore.dispose();
+  await admin.end();
+  await sleep(100);
+  await server?.stop();
+
+  const floor = results.bare_insert_tx_per_s as number;
+  const rows: Array<[string, string, string, string]> = [
+    ["bare single-row INSERT tx/s (floor)", `${floor}`, "1.00", "—"],
+    ["sequential actions/s (200 streams)", `${results.sequential_actions_per_s}`, `${results.sequential_ratio_to_floor}`, "≥ 0.45 × floor (ref 178, Emmett 235)"],
+    ["actions/s, 8 concurrent writers", `${results.concurrent_8_actions_per_s}`, `${round((results.concurrent_8_actions_per_s as number) / floor, 2)}`, "(ref 453, Emmett 461)"],
+    ["load 5,000-event stream (ms, median)", `${results.load_5000_ms}`, "", "< 60 ms (ref 210, Emmett 79)"],
+    ["load 5,000 events from snapshot (ms, median)", `${results.load_5000_from_snapshot_ms}`, "", "< 3 ms (ref 5.2)"],
+    ["reactions drained/s (default limits 10×10)", `${results.drain_reactions_per_s_default_limits}`, `${round((results.drain_reactions_per_s_default_limits as number) / floor, 2)}`, "≥ 1,000 (ref 224)"],
+    ["reactions drained/s (limits 50×50)", `${results.drain_reactions_per_s_limits_50x50}`, `${round((results.drain_reactions_per_s_limits_50x50 as number) / floor, 2)}`, "≥ 1,000 (ref 224)"],
+    ["SQL statements per action (server log)", `${results.server_statements_per_action}`, "", "≤ 2 (ref 5, Emmett 4)"],
+    ["store queries per action (pool count)", `${results.pool_queries_per_action}`, "", "≤ 2"],
+  ];
+  const width = rows.reduce((w, r) => r.map((c, i) => Math.max(w[i], c.length)), [6, 5, 8, 6]);
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i])).join(" | ");
+  console.log(`\nPostgresStore benchmark — PostgreSQL ${settings.server_version}, fsync=${settings.fsync}, synchronous_commit=${settings.synchronous_commit}, full_page_writes=${settings.full_page_writes}${server ? " (disposable server)" : " (DATABASE_URL)"}\n`);
+  console.log(line(["figure", "value", "÷ floor", "target / reference"]));
+  console.log(width.map((w) => "-".repeat(w)).join("-|-"));
+  for (const r of rows) console.log(line(r));
+  console.log(`\n${JSON.stringify({ postgres: { settings, ...results } }, null, 2)}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
