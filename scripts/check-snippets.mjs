@@ -5,6 +5,8 @@
  *
  *     node scripts/check-snippets.mjs            (npm run test:snippets)
  *     node scripts/check-snippets.mjs --keep     keep the extracted files
+ *     node scripts/check-snippets.mjs --docs DIR check another folder (the
+ *                                                 self-test uses fixtures)
  *
  * What is checked: every fenced block whose language is `ts`, `tsx` or
  * `typescript` in `docs/**\/*.mdx` (the generated `docs/api/` is
@@ -41,9 +43,14 @@ import { dirname, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const docsDir = join(root, "docs");
-// Inside the repository so `zod` & co. resolve from the root node_modules.
-const outDir = join(root, "node_modules", ".cache", "check-snippets");
+const option = (name) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const docsDir = resolve(option("--docs") ?? join(root, "docs"));
+// Inside the repository so `zod` & co. resolve from the root node_modules;
+// one folder per run, so two checks never share files.
+const outDir = join(root, "node_modules", ".cache", `check-snippets-${process.pid}`);
 const keep = process.argv.includes("--keep");
 
 const LANGS = new Set(["ts", "tsx", "typescript"]);
@@ -101,8 +108,8 @@ function titledFile(meta) {
   return title && /\.(tsx?|mts)$/.test(title) && !title.startsWith("/") && !title.includes("..") ? title : undefined;
 }
 
+
 rmSync(outDir, { recursive: true, force: true });
-mkdirSync(outDir, { recursive: true });
 
 /** Where each written file came from: file → { page, line, offset }. */
 const origins = new Map();
@@ -125,11 +132,13 @@ for (const page of pages(docsDir)) {
 }
 
 if (!count) {
-  console.log("check-snippets: no TypeScript blocks found in docs/");
+  rmSync(outDir, { recursive: true, force: true });
+  console.log(`check-snippets: no TypeScript blocks found in ${relative(root, docsDir) || "."}`);
   process.exit(0);
 }
 
 const source = (path) => join(root, "packages", path);
+mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module", private: true }));
 writeFileSync(
   join(outDir, "tsconfig.json"),
