@@ -85,7 +85,28 @@ async function main() {
 
   const results: Record<string, number | string> = {};
 
-  // 1. Floor and sequential actions, measured in alternating slices so that
+  // 1. Reactions drained per second (first, on a log holding only their events).
+  {
+    const queue = async (streams: number, perStream: number, prefix: string) => {
+      for (let s = 0; s < streams; s++)
+        await pgStore.commit(`${prefix}-${s}`, Array.from({ length: perStream }, (_, n) => ({ name: "Queued", data: { n } })), meta);
+    };
+    const drainAll = async (total: number, options: { streamLimit: number; eventLimit: number }) => {
+      const start = reactions;
+      const t = performance.now();
+      for (let idle = 0; reactions - start < total; ) {
+        const { acked } = await app.drain({ ...options, leaseMillis: 10_000 });
+        if (!acked.length && ++idle > 100) throw new Error(`drain stalled at ${reactions - start} of ${total}`);
+      }
+      return (reactions - start) / ((performance.now() - t) / 1000);
+    };
+    await queue(100, 50, "job");
+    results.drain_reactions_per_s_default_limits = round(await drainAll(5000, { streamLimit: 10, eventLimit: 10 }), 0);
+    await queue(100, 50, "task");
+    results.drain_reactions_per_s_limits_50x50 = round(await drainAll(5000, { streamLimit: 50, eventLimit: 50 }), 0);
+  }
+
+  // 2. Floor and sequential actions, measured in alternating slices so that
   // load from other processes on the machine affects both alike.
   //    Floor: bare single-row INSERT transactions (autocommit, one statement,
   //    prepared) on one connection. Actions: `app.do` round-robin over 200 streams.
@@ -116,28 +137,7 @@ async function main() {
     results.sequential_ratio_to_floor = round(bareMs / actionMs, 2);
   }
 
-  // 2. Reactions drained per second (first, on a log holding only their events).
-  {
-    const queue = async (streams: number, perStream: number, prefix: string) => {
-      for (let s = 0; s < streams; s++)
-        await pgStore.commit(`${prefix}-${s}`, Array.from({ length: perStream }, (_, n) => ({ name: "Queued", data: { n } })), meta);
-    };
-    const drainAll = async (total: number, options: { streamLimit: number; eventLimit: number }) => {
-      const start = reactions;
-      const t = performance.now();
-      for (let idle = 0; reactions - start < total; ) {
-        const { acked } = await app.drain({ ...options, leaseMillis: 10_000 });
-        if (!acked.length && ++idle > 100) throw new Error(`drain stalled at ${reactions - start} of ${total}`);
-      }
-      return (reactions - start) / ((performance.now() - t) / 1000);
-    };
-    await queue(100, 50, "job");
-    results.drain_reactions_per_s_default_limits = round(await drainAll(5000, { streamLimit: 10, eventLimit: 10 }), 0);
-    await queue(100, 50, "task");
-    results.drain_reactions_per_s_limits_50x50 = round(await drainAll(5000, { streamLimit: 50, eventLimit: 50 }), 0);
-  }
-
-  // 4. Actions with 8 concurrent writers (each on its own 25 streams: no conflicts).
+  // 3. Actions with 8 concurrent writers (each on its own 25 streams: no conflicts).
   {
     const writers = 8;
     const perWriter = 500;
@@ -150,7 +150,7 @@ async function main() {
     results.concurrent_8_actions_per_s = round((writers * perWriter) / ((performance.now() - t) / 1000), 0);
   }
 
-  // 5. Loading a 5,000-event stream, without and with snapshots.
+  // 4. Loading a 5,000-event stream, without and with snapshots.
   {
     for (let b = 0; b < 10; b++)
       await pgStore.commit("long", Array.from({ length: 500 }, () => ({ name: "Incremented", data: { by: 1 } })), meta);
@@ -182,7 +182,7 @@ async function main() {
     results.load_5000_from_snapshot_ms = round(snap.median, 2);
   }
 
-  // 6. Statements per action, counted by the server on a short run.
+  // 5. Statements per action, counted by the server on a short run.
   {
     const n = 200;
     for (let s = 0; s < 20; s++) await app.do("increment", { stream: `count-${s}`, actor }, { by: 1 });
