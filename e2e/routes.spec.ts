@@ -1,0 +1,79 @@
+// spec §2 "Screens and routes" and "Routing behaviour"; spec §9 title delimiter.
+import { API_INDEX, CORE_API, INTRO, NOT_FOUND, RESOURCE_404, ROUTES, expect, hydrated, mainHeading, open, test } from "./site";
+
+for (const route of ROUTES) {
+  test(`§2 route ${route.path} answers and renders its heading`, async ({ page }) => {
+    const response = await open(page, route.path);
+    expect(response?.status(), "HTTP status after static-hosting redirects").toBe(200);
+    await expect(mainHeading(page)).toHaveText(route.heading);
+    await expect(mainHeading(page)).not.toHaveText(/Page Not Found/i);
+    await expect(page).toHaveTitle(route.title);
+  });
+}
+
+for (const [kind, names] of Object.entries(CORE_API)) {
+  test(`§2 core API pages (${kind}): every page of the spec's list answers and renders its heading`, async ({ page }) => {
+    test.setTimeout(30_000 + names.length * 3_000);
+    for (const name of names) {
+      const path = `/act-root/docs/api/act/src/${kind}/${name}`;
+      const response = await page.goto(path);
+      expect(response?.status(), `${path} HTTP status`).toBe(200);
+      await expect(mainHeading(page), path).toHaveText(new RegExp(`(^|[^\\w])${name}([^\\w]|$)`));
+      await expect(page, path).toHaveTitle(new RegExp(`${name}.* \\| Act$`));
+    }
+    await hydrated(page);
+  });
+}
+
+test("§2 the base path /act-root/ is a landing page linking to the intro and the API (site.md)", async ({ page }) => {
+  const response = await open(page, "/act-root/");
+  expect(response?.status()).toBe(200);
+  await expect(mainHeading(page)).not.toHaveText(/Page Not Found/i);
+  await expect(page.locator("main a[href='/act-root/docs/intro']").first()).toBeVisible();
+  await expect(page.locator("main a[href='/act-root/docs/api/']").first()).toBeVisible();
+});
+
+test("§9 the document title uses the | delimiter, server-rendered and after client navigation", async ({ page, request }) => {
+  for (const route of ROUTES) {
+    const html = await (await request.get(route.path)).text();
+    const title = /<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1];
+    expect(title, `${route.path} server-rendered <title>`).toMatch(/^.+ \| Act$/);
+  }
+  await open(page, INTRO);
+  await expect(page).toHaveTitle(/^Introduction \| Act$/);
+  await page.locator("nav.navbar").getByRole("link", { name: "API", exact: true }).click();
+  await expect(page).toHaveURL(/\/act-root\/docs\/api\/?$/);
+  await expect(page).toHaveTitle(/^.*API.* \| Act$/);
+});
+
+test("§2 an unknown path shows the not-found page with HTTP 404", async ({ page, consoleLog }) => {
+  consoleLog.allow(RESOURCE_404); // the browser logs the document's own 404
+  const response = await open(page, NOT_FOUND);
+  expect(response?.status()).toBe(404);
+  await expect(mainHeading(page)).toHaveText(/Page Not Found/i);
+  await expect(page).toHaveTitle(/^Page Not Found \| Act$/);
+  // The site's not-found page sends the reader on (site.md).
+  await expect(page.locator("main").getByRole("link", { name: /introduction/i })).toHaveAttribute("href", INTRO);
+  await expect(page.locator("main").getByRole("link", { name: /API/ })).toHaveAttribute("href", API_INDEX);
+  // Client-side navigation to an unknown path shows it too.
+  await open(page, INTRO);
+  await page.evaluate(() => {
+    window.history.pushState({}, "", "/act-root/docs/nowhere-either");
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  });
+  await expect(mainHeading(page)).toHaveText(/Page Not Found/i);
+});
+
+for (const variant of ["/act-root/docs/intro.html", "/act-root/docs/intro/index.html"]) {
+  test(`§2 ${variant} is normalised to the plain path and ends on the intro page`, async ({ page, consoleLog }) => {
+    // Static hosting may answer the .html path with its 404 page before the
+    // site normalises it; that document-level 404 is not an app error.
+    consoleLog.allow(RESOURCE_404);
+    await page.goto(variant);
+    await hydrated(page);
+    await expect(page).toHaveURL(/\/act-root\/docs\/intro\/?$/);
+    await expect(page).toHaveTitle(/^Introduction \| Act$/);
+    await expect(mainHeading(page)).not.toHaveText(/Page Not Found/i);
+    await expect(page.locator("article")).toBeVisible();
+  });
+}

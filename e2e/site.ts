@@ -1,0 +1,120 @@
+// The routes and API pages of the specification (site-spec.txt §2), the
+// fixtures every test uses, and small helpers shared by the specs.
+import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
+
+export const BASE = "/act-root/";
+
+/** spec §2 route table: path, expected document title, expected h1. */
+export const ROUTES: { path: string; title: RegExp; heading: RegExp }[] = [
+  { path: "/act-root/docs/intro", title: /^Introduction \| Act$/, heading: /\S/ },
+  { path: "/act-root/docs/concepts/configuration", title: /^Configuration \| Act$/, heading: /Configuration/i },
+  { path: "/act-root/docs/concepts/event-sourcing", title: /^Event sourcing \| Act$/i, heading: /Event sourcing/i },
+  { path: "/act-root/docs/concepts/state-management", title: /^State management \| Act$/i, heading: /State management/i },
+  { path: "/act-root/docs/examples/calculator", title: /Calculator.* \| Act$/i, heading: /Calculator/i },
+  { path: "/act-root/docs/examples/wolfdesk", title: /WolfDesk.* \| Act$/i, heading: /WolfDesk/i },
+  { path: "/act-root/docs/api/", title: /API.* \| Act$/, heading: /API/ },
+  { path: "/act-root/docs/api/act/src/", title: /\bact\/src \| Act$/, heading: /\bact\/src\b/ },
+  { path: "/act-root/docs/api/act-pg/src/", title: /\bact-pg\/src \| Act$/, heading: /\bact-pg\/src\b/ },
+  { path: "/act-root/docs/api/act-pg/src/classes/PostgresStore", title: /PostgresStore.* \| Act$/, heading: /\bPostgresStore\b/ },
+];
+
+/** spec §2 "Core package API pages under /act-root/docs/api/act/src/". */
+export const CORE_API: Record<string, string[]> = {
+  classes: ["Act", "ConcurrencyError", "InvariantError", "ValidationError"],
+  functions: ["act", "build_tracer", "config", "dispose", "disposeAndExit", "extend", "patch", "port", "sleep", "state", "validate"],
+  interfaces: ["Store"],
+  "type-aliases": [
+    "ActBuilder", "ActionBuilder", "ActionHandler", "ActionHandlers", "Actor", "AsCommitted", "CausationEvent",
+    "Committed", "CommittedMeta", "CommittedOf", "Config", "Disposable", "Disposer", "Drain", "DrainOptions",
+    "Emitted", "EmptySchema", "Environment", "EventMeta", "EventRegister", "ExitCode", "Fetch", "GivenHandlers",
+    "Invariant", "Lease", "LogLevel", "Message", "Package", "Patch", "PatchHandler", "PatchHandlers", "Poll",
+    "Query", "Reaction", "ReactionHandler", "ReactionOptions", "ReactionPayload", "ReactionResolver",
+    "ReactionsRegister", "Registry", "Schema", "SchemaRegister", "Schemas", "Snapshot", "State", "StateBuilder",
+    "StateSchema", "StateSchemas", "Target", "ZodTypes",
+  ],
+  variables: [
+    "ActorSchema", "CausationEventSchema", "CommittedMetaSchema", "Environments", "Errors", "EventMetaSchema",
+    "ExitCodes", "logger", "LogLevels", "QuerySchema", "SNAP_EVENT", "store", "TargetSchema", "ZodEmpty",
+  ],
+};
+
+export const INTRO = "/act-root/docs/intro";
+export const CONCEPT = "/act-root/docs/concepts/state-management";
+export const EXAMPLE = "/act-root/docs/examples/calculator";
+export const API_INDEX = "/act-root/docs/api/";
+export const API_PAGE = "/act-root/docs/api/act/src/classes/Act";
+export const NOT_FOUND = "/act-root/docs/this-page-does-not-exist";
+
+/** The text of the browser's own log line for a document or resource answered with 404. */
+export const RESOURCE_404 = /^Failed to load resource: the server responded with a status of 404/;
+
+export class ConsoleLog {
+  readonly messages: { type: string; text: string; url: string }[] = [];
+  readonly pageErrors: string[] = [];
+  private allowed: RegExp[] = [];
+
+  record(message: ConsoleMessage): void {
+    this.messages.push({ type: message.type(), text: message.text(), url: message.location().url });
+  }
+
+  /** Declares an error message the current test provokes on purpose. */
+  allow(pattern: RegExp): void {
+    this.allowed.push(pattern);
+  }
+
+  get errors(): string[] {
+    return [
+      ...this.messages
+        .filter((m) => m.type === "error" && !this.allowed.some((re) => re.test(m.text)))
+        .map((m) => `console.error: ${m.text} (${m.url})`),
+      ...this.pageErrors.filter((e) => !this.allowed.some((re) => re.test(e))).map((e) => `uncaught: ${e}`),
+    ];
+  }
+
+  get warnings(): string[] {
+    return this.messages.filter((m) => m.type === "warning").map((m) => m.text);
+  }
+}
+
+/**
+ * spec §2–§9 "no console errors on any visited page": every test records
+ * the console of every page it opens and fails on an error it did not
+ * announce with `consoleLog.allow(...)`.
+ */
+export const test = base.extend<{ consoleLog: ConsoleLog }>({
+  consoleLog: [
+    async ({ context }, use, testInfo) => {
+      const log = new ConsoleLog();
+      context.on("console", (message) => log.record(message));
+      context.on("weberror", (error) => log.pageErrors.push(String(error.error())));
+      await use(log);
+      if (testInfo.status === testInfo.expectedStatus) {
+        expect(log.errors, "console errors on the visited pages").toEqual([]);
+      }
+    },
+    { auto: true },
+  ],
+});
+export { expect };
+
+/** Opens a page the way a reader does and waits until React has taken over. */
+export async function open(page: Page, path: string): Promise<ReturnType<Page["goto"]>> {
+  const response = await page.goto(path);
+  await hydrated(page);
+  return response;
+}
+
+/** Resolves once the client app is running (React root created, no pending route). */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => Boolean((window as unknown as { docusaurusRoot?: unknown }).docusaurusRoot));
+  await page.waitForLoadState("load");
+}
+
+export function mainHeading(page: Page) {
+  return page.locator("main h1, article h1").first();
+}
+
+/** The sidebar next to a doc (desktop layout). */
+export function docSidebar(page: Page) {
+  return page.locator("aside.theme-doc-sidebar-container nav.menu");
+}
