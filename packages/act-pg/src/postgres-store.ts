@@ -331,8 +331,9 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Lists reaction streams with events after their watermark that are
-   * neither blocked nor leased (or whose lease expired): up to `lagging` with
+   * Lists reaction streams with events after their watermark (snapshot
+   * events do not count: drains never fetch them) that are neither blocked
+   * nor leased (or whose lease expired): up to `lagging` with
    * the lowest watermarks (flagged `lagging: true`), then up to `leading` of
    * the rest with the highest. One statement.
    *

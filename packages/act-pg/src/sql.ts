@@ -185,7 +185,10 @@ export function query(n: Names, q: QueryFilter): { text: string; values: unknown
 /**
  * `poll()`: reaction streams that are not blocked, not leased (or the lease
  * expired), and whose source (or the whole log when no source) has events
- * after the watermark within the stable prefix. The `$1` lowest watermarks
+ * after the watermark within the stable prefix. Snapshot events do not
+ * count: drains never fetch them, so a stream whose only new event is a
+ * snapshot has nothing to do (counting it would poll that stream forever and
+ * let it crowd out streams with real work). The `$1` lowest watermarks
  * come first (lagging), then the `$2` highest of the rest (leading).
  */
 export function poll(n: Names): string {
@@ -196,8 +199,8 @@ ready AS (
   WHERE NOT w.blocked
     AND (w.leased_until IS NULL OR w.leased_until <= now())
     AND CASE WHEN w.source IS NULL
-      THEN EXISTS (SELECT 1 FROM ${n.events} e WHERE e.id > w.at AND e.id < bound.id)
-      ELSE EXISTS (SELECT 1 FROM ${n.events} e WHERE e.stream = w.source AND e.id > w.at AND e.id < bound.id)
+      THEN EXISTS (SELECT 1 FROM ${n.events} e WHERE e.id > w.at AND e.id < bound.id AND e.name <> ${SNAP})
+      ELSE EXISTS (SELECT 1 FROM ${n.events} e WHERE e.stream = w.source AND e.id > w.at AND e.id < bound.id AND e.name <> ${SNAP})
     END
 ), lag AS (
   SELECT stream, source, at FROM ready ORDER BY at, stream LIMIT $1

@@ -229,6 +229,27 @@ describe("snapshots", () => {
   });
 });
 
+describe("poll", () => {
+  it("does not count snapshot events as pending reactions", async () => {
+    let handled = 0;
+    const app = act()
+      .with(Counter)
+      .on("Incremented")
+      .do(async () => {
+        handled++;
+      })
+      .build();
+    const actor = { id: "u-1", name: "Ada" };
+    for (let i = 0; i < 3; i++) await app.do("increment", { stream: "snapping", actor }, { by: 1 });
+    const [last] = await all({ stream: "snapping", with_snaps: true, backward: true, limit: 1 });
+    expect(last.name).toBe(SNAP_EVENT); // the stream ends with a snapshot
+    await app.drain();
+    expect(handled).toBe(3);
+    // Nothing left to do: the trailing snapshot must not keep the stream polled.
+    expect(await pg.poll(10, 10)).toEqual([]);
+  });
+});
+
 describe("query", () => {
   it("reads backward with limits and combined filters", async () => {
     await pg.commit("a", [msg("A1"), msg("A2"), msg("A3")], meta("x"));
