@@ -4,16 +4,7 @@ import { API_INDEX, BASE, INTRO, expect, test } from "./site";
 
 type Page = { status: number; ids: Set<string>; links: string[] };
 
-function decodeEntities(value: string): string {
-  return value
-    .replace(/&amp;/g, "&")
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">");
-}
-
-test("§2 crawl from the intro and the API index: every internal link answers and every anchor exists", async ({ request, baseURL }) => {
+test("§2 crawl from the intro and the API index: every internal link answers and every anchor exists", async ({ page, request, baseURL }) => {
   test.setTimeout(180_000);
   const origin = new URL(baseURL!).origin;
   const pages = new Map<string, Promise<Page>>();
@@ -26,13 +17,18 @@ test("§2 crawl from the intro and the API index: every internal link answers an
       loaded = request.get(path).then(async (response) => {
         const finalUrl = new URL(response.url());
         const html = response.headers()["content-type"]?.includes("text/html") ? await response.text() : "";
-        const ids = new Set(
-          [...html.matchAll(/\s(?:id|name)="([^"]*)"/g)].map((m) => decodeEntities(m[1])),
-        );
-        const links = [...html.matchAll(/<a\s[^>]*?href="([^"]*)"/g)]
-          .map((m) => decodeEntities(m[1]))
+        // The browser parses the served HTML (no regular expressions on markup).
+        const parsed = await page.evaluate((source) => {
+          const doc = new DOMParser().parseFromString(source, "text/html");
+          return {
+            ids: [...doc.querySelectorAll("[id], a[name]")].map((el) => el.id || el.getAttribute("name") || ""),
+            hrefs: [...doc.querySelectorAll("a[href]")].map((a) => a.getAttribute("href") ?? ""),
+          };
+        }, html);
+        const ids = new Set(parsed.ids);
+        const links = parsed.hrefs
           .map((href) => new URL(href, finalUrl))
-          .filter((url) => url.origin === origin && url.protocol.startsWith("http"))
+          .filter((url) => url.origin === origin)
           .map((url) => url.pathname + url.hash);
         return { status: response.status(), ids, links };
       });
