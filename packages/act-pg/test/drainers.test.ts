@@ -24,29 +24,41 @@ function drainer(env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = fork(script, [], {
     cwd,
     execArgv: ["--import", "tsx"],
-    env: { ...process.env, DATABASE_URL: connectionString() ?? "", TABLE: "drainers", LOG_LEVEL: "fatal", ...env },
+    env: {
+      ...process.env,
+      // tsx maps @act-root/act to the core's source, as the in-process tests do.
+      TSX_TSCONFIG_PATH: fileURLToPath(new URL("./fixtures/tsconfig.json", import.meta.url)),
+      DATABASE_URL: connectionString() ?? "",
+      TABLE: "drainers",
+      LOG_LEVEL: "fatal",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   children.add(child);
-  let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
-  child.stdout!.resume();
+  let output = "";
+  child.stderr!.on("data", (d) => (output += d));
+  child.stdout!.on("data", (d) => (output += d));
+  child.once("exit", () => children.delete(child));
   return new Promise((resolve, reject) => {
     child.once("message", () => resolve(child));
-    child.once("exit", (code) => reject(new Error(`drainer exited (${code}) before starting: ${stderr}`)));
+    child.once("exit", (code, signal) => reject(new Error(`drainer exited (${code ?? signal}) before starting: ${output}`)));
   });
 }
 
 /** Asks a drainer to stop and waits for it to exit. */
 async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
+  if (!running(child)) return;
   const exited = new Promise((r) => child.once("exit", r));
   child.send("stop");
   await exited;
   children.delete(child);
 }
 
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
 async function kill(child: ChildProcess) {
+  if (!running(child)) return;
   const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGKILL");
   await exited;
@@ -153,11 +165,13 @@ describe("competing drainers in separate processes", () => {
     const ids = await queue(["victim", ...streams], 6);
     const total = (streams.length + 1) * 6;
 
+    // A second drainer, started but paused, so it cannot take "victim" first.
+    const survivor = await drainer({ LEASE_MS: "3000", PAUSED: "1" });
     // A drainer that hangs on "victim" while holding its lease.
-    const doomed = await drainer({ HANG_ON: "victim", LEASE_MS: "1500" });
+    const doomed = await drainer({ HANG_ON: "victim", LEASE_MS: "3000" });
     await until(async () => (await logRows()).some((r) => r.stream === "victim" && r.phase === "start"), "the victim lease");
-    // A second drainer runs meanwhile: it must keep off the leased stream.
-    const survivor = await drainer({ LEASE_MS: "1500" });
+    // The second drainer runs meanwhile: it must keep off the leased stream.
+    survivor.send("go");
     await sleep(200);
     const doomedPid = doomed.pid!;
     await kill(doomed);
