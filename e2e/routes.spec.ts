@@ -48,23 +48,27 @@ test("§9 the document title uses the | delimiter, server-rendered and after cli
   await expect(page).toHaveTitle(/^.*API.* \| Act$/);
 });
 
-test("§2 an unknown path shows the not-found page with HTTP 404", async ({ page, consoleLog }) => {
-  consoleLog.allow(RESOURCE_404); // the browser logs the document's own 404
-  const response = await open(page, NOT_FOUND);
-  expect(response?.status()).toBe(404);
-  await expect(mainHeading(page)).toHaveText(/Page Not Found/i);
-  await expect(page).toHaveTitle(/^Page Not Found \| Act$/);
-  // The site's not-found page sends the reader on (site.md).
-  await expect(page.locator("main").getByRole("link", { name: /introduction/i })).toHaveAttribute("href", INTRO);
-  await expect(page.locator("main").getByRole("link", { name: /API/ })).toHaveAttribute("href", API_INDEX);
-  // Client-side navigation to an unknown path shows it too.
-  await open(page, INTRO);
-  await page.evaluate(() => {
-    window.history.pushState({}, "", "/act-root/docs/nowhere-either");
-    window.dispatchEvent(new PopStateEvent("popstate"));
+for (const path of ["/act-root/this-page-does-not-exist", NOT_FOUND]) {
+  test(`§2 an unknown path (${path}) shows the not-found page with HTTP 404`, async ({ page, consoleLog }) => {
+    consoleLog.allow(RESOURCE_404); // the browser logs the document's own 404
+    const response = await open(page, path);
+    expect(response?.status()).toBe(404);
+    await expect(mainHeading(page)).toHaveText(/Page Not Found/i);
+    // The site's not-found page sends the reader on (site.md).
+    await expect(page.locator("main").getByRole("link", { name: /introduction/i })).toHaveAttribute("href", INTRO);
+    await expect(page.locator("main").getByRole("link", { name: /API/ })).toHaveAttribute("href", API_INDEX);
+    // spec §9 title delimiter holds here too.
+    await expect(page).toHaveTitle(/^Page Not Found \| Act$/);
+    // Client-side navigation to an unknown path shows it too.
+    await page.locator("nav.navbar").getByRole("link", { name: "Docs", exact: true }).click();
+    await expect(page).toHaveTitle(/^Introduction \| Act$/);
+    await page.evaluate((to) => {
+      window.history.pushState({}, "", to);
+      window.dispatchEvent(new PopStateEvent("popstate"));
+    }, path);
+    await expect(mainHeading(page)).toHaveText(/Page Not Found/i);
   });
-  await expect(mainHeading(page)).toHaveText(/Page Not Found/i);
-});
+}
 
 for (const variant of ["/act-root/docs/intro.html", "/act-root/docs/intro/index.html"]) {
   test(`§2 ${variant} is normalised to the plain path and ends on the intro page`, async ({ page, consoleLog }) => {

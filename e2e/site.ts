@@ -90,6 +90,9 @@ export const test = base.extend<{ consoleLog: ConsoleLog }>({
       await use(log);
       if (testInfo.status === testInfo.expectedStatus) {
         expect(log.errors, "console errors on the visited pages").toEqual([]);
+      } else if (log.errors.length) {
+        // The test failed on something else: keep the console for the diagnosis.
+        await testInfo.attach("console-errors", { body: log.errors.join("\n"), contentType: "text/plain" });
       }
     },
     { auto: true },

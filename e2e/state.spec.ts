@@ -8,15 +8,13 @@ const toggle = (page: Page) => page.locator("nav.navbar").getByRole("button", { 
 const dataTheme = (page: Page) => page.locator("html").getAttribute("data-theme");
 const storedTheme = (page: Page) => page.evaluate(() => window.localStorage.getItem("theme"));
 
-test("§9 colour mode defaults to light", async ({ browser }) => {
+test("§9 colour mode defaults to light", async ({ page }) => {
   for (const colorScheme of ["light", "no-preference"] as const) {
-    const context = await browser.newContext({ colorScheme });
-    const page = await context.newPage();
+    await page.emulateMedia({ colorScheme });
     await open(page, INTRO);
     expect(await dataTheme(page), `data-theme with system preference ${colorScheme}`).toBe("light");
     expect(await storedTheme(page), "nothing stored before a choice").toBeNull();
     await expect(toggle(page)).toBeVisible();
-    await context.close();
   }
 });
 
