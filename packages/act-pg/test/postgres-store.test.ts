@@ -181,6 +181,35 @@ describe("commit", () => {
   });
 });
 
+describe("round trips", () => {
+  /** Counts the statements the store sends (every operation goes through pool.query). */
+  async function counted<T>(run: () => Promise<T>): Promise<number> {
+    const pool = (pg as unknown as { pool: { query: (...args: unknown[]) => unknown } }).pool;
+    const original = pool.query;
+    let calls = 0;
+    pool.query = function (this: unknown, ...args: unknown[]) {
+      calls++;
+      return original.apply(this, args);
+    };
+    try {
+      await run();
+    } finally {
+      pool.query = original;
+    }
+    return calls;
+  }
+
+  it("one statement per commit of any size, per load, and two per action", async () => {
+    const app = act().with(Counter).build();
+    const actor = { id: "u-1", name: "Ada" };
+    expect(await counted(() => pg.commit("rt", Array.from({ length: 500 }, () => msg("Incremented", { by: 1, at: new Date() })), meta()))).toBe(1);
+    expect(await counted(() => app.load(Counter, "rt"))).toBe(1);
+    await app.do("increment", { stream: "rt2", actor }, { by: 1 });
+    // An action is one read and one write (the third action also writes a snapshot: a second write).
+    expect(await counted(() => app.do("increment", { stream: "rt2", actor }, { by: 1 }))).toBe(2);
+  });
+});
+
 describe("dates and metadata", () => {
   it("round-trip created, dates inside data and the causation through an app", async () => {
     const app = act().with(Counter).build();
