@@ -83,3 +83,38 @@ for (const variant of ["/act-root/docs/intro.html", "/act-root/docs/intro/index.
     await expect(page.locator("article")).toBeVisible();
   });
 }
+
+test("§2/§7 no console errors while a reader navigates client-side through the Docs and API sidebars", async ({ page, consoleLog }) => {
+  test.setTimeout(90_000);
+  // The fixture fails this test on any console error; this walk covers the
+  // client-side transitions the hard loads above do not.
+  for (const start of [INTRO, API_INDEX]) {
+    await open(page, start);
+    const sidebar = page.locator("aside.theme-doc-sidebar-container");
+    // Open every collapsed category.
+    for (let i = 0; i < 40; i++) {
+      const closed = sidebar.locator(".menu__list-item--collapsed > .menu__list-item-collapsible > :is(a, button)[aria-expanded='false'], .menu__list-item--collapsed > a.menu__link--sublist");
+      if ((await closed.count()) === 0) break;
+      await closed.first().click();
+    }
+    const all = await sidebar
+      .locator("a.menu__link[href^='/act-root/']")
+      .evaluateAll((links) => [...new Set(links.map((a) => a.getAttribute("href") ?? ""))]);
+    // Every Docs page; in the API, one page of each folder (kind) is enough:
+    // every API page is loaded directly by the route tests.
+    const folders = new Set<string>();
+    const hrefs = all.filter((href) => {
+      const folder = href.replace(/[^/]+\/?$/, "");
+      if (start === API_INDEX && folders.has(folder)) return false;
+      folders.add(folder);
+      return true;
+    });
+    expect(hrefs.length, `${start}: sidebar links`).toBeGreaterThan(3);
+    for (const href of hrefs) {
+      await page.locator(`aside.theme-doc-sidebar-container a.menu__link[href="${href}"]`).first().click();
+      await expect(page).toHaveURL(new RegExp(`${href.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\/$/, "")}/?$`));
+      await expect(mainHeading(page), href).not.toHaveText(/Page Not Found/i);
+    }
+  }
+  expect(consoleLog.errors).toEqual([]);
+});
