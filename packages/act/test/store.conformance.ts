@@ -242,6 +242,15 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect(await store.poll(10, 10)).toHaveLength(1);
       });
 
+      it("does not count snapshot events as pending", async () => {
+        const [e] = await store.commit("s", [msg("A")], meta());
+        await store.lease([lease("from-s", "d", e.id, "s"), lease("all", "d", e.id)], 0);
+        await store.commit("s", [msg(SNAP_EVENT, { n: 1 })], meta());
+        expect(await store.poll(10, 10)).toEqual([]);
+        await store.commit("s", [msg("B")], meta());
+        expect((await store.poll(10, 10)).map((p) => p.stream).sort()).toEqual(["all", "from-s"]);
+      });
+
       it("a stream without source sees events of every stream", async () => {
         await store.lease([lease("all", "d", -1)], 0);
         expect(await store.poll(10, 10)).toEqual([]);

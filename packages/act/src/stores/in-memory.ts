@@ -6,8 +6,8 @@ import { type EventMeta, type Query, SNAP_EVENT } from "../types/schemas.js";
 
 type Event = Committed<Schemas, string>;
 
-/** A stream's events (by global id) and where its latest snapshot is. */
-type StreamLog = { ids: number[]; snapAt: number };
+/** A stream's events (by global id), where its latest snapshot is, and its last non-snapshot event id. */
+type StreamLog = { ids: number[]; snapAt: number; head: number };
 
 /** A reaction stream's watermark and lease. */
 type Watermark = {
@@ -50,6 +50,8 @@ export class InMemoryStore implements Store {
   private events: Event[] = [];
   private streams = new Map<string, StreamLog>();
   private watermarks = new Map<string, Watermark>();
+  /** Id of the last event that is not a snapshot: what reactions can still see. */
+  private head = -1;
 
   /** Nothing to create. */
   async seed(): Promise<void> {}
@@ -59,6 +61,7 @@ export class InMemoryStore implements Store {
     this.events = [];
     this.streams = new Map();
     this.watermarks = new Map();
+    this.head = -1;
   }
 
   /** Same as {@link InMemoryStore.drop}. */
@@ -88,7 +91,7 @@ export class InMemoryStore implements Store {
     }));
     const frozenMeta = structuredClone(meta);
     const created = new Date();
-    const target = log ?? { ids: [], snapAt: -1 };
+    const target = log ?? { ids: [], snapAt: -1, head: -1 };
     if (!log) this.streams.set(stream, target);
     return copies.map(({ name, data }) => {
       const event: Event = {
@@ -101,6 +104,7 @@ export class InMemoryStore implements Store {
         meta: frozenMeta,
       };
       if (name === SNAP_EVENT) target.snapAt = target.ids.length;
+      else this.head = target.head = event.id;
       this.events.push(event);
       target.ids.push(event.id);
       return event as Committed<E, keyof E>;
@@ -159,17 +163,19 @@ export class InMemoryStore implements Store {
     return count;
   }
 
-  /** Last event id a watermark can see: its source stream's, or the log's. */
-  private head(source?: string): number {
-    if (source === undefined) return this.events.length - 1;
-    const ids = this.streams.get(source)?.ids;
-    return ids?.length ? ids[ids.length - 1] : -1;
+  /**
+   * Last event id a watermark waits for: its source stream's, or the log's.
+   * Snapshots don't count — drains never fetch them, so a trailing snapshot
+   * would keep a stream polled forever.
+   */
+  private pending(source?: string): number {
+    return source === undefined ? this.head : (this.streams.get(source)?.head ?? -1);
   }
 
   async poll(lagging: number, leading: number): Promise<Poll[]> {
     const now = Date.now();
     const ready = [...this.watermarks.values()]
-      .filter((w) => !w.blocked && (!w.by || w.until <= now) && this.head(w.source) > w.at)
+      .filter((w) => !w.blocked && (!w.by || w.until <= now) && this.pending(w.source) > w.at)
       .sort((a, b) => a.at - b.at);
     const lag = ready.slice(0, lagging);
     const lead = ready.slice(lag.length).reverse().slice(0, leading);
