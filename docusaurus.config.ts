@@ -1,0 +1,350 @@
+/**
+ * Docusaurus configuration of the Act documentation site.
+ *
+ * Read it next to `../shared/spec/site-spec.txt` ("spec §n" below) and
+ * `site.md`: every constant of spec §9 and every build rule of spec §5 is set
+ * here explicitly — including the ones that equal Docusaurus' defaults — so
+ * the config itself shows the spec. Constants the framework hard-codes (no
+ * option exists) are listed in comments where they would otherwise be set.
+ */
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Config } from "@docusaurus/types";
+import type * as Preset from "@docusaurus/preset-classic";
+import type { PluginOptions as TypedocPluginOptions } from "docusaurus-plugin-typedoc";
+import { themes as prismThemes } from "prism-react-renderer";
+
+const siteDir = dirname(fileURLToPath(import.meta.url));
+
+// ---------------------------------------------------------------------------
+// Where the site lives. The Pages workflow sets GITHUB_REPOSITORY
+// ("owner/repo"); local builds use the one documented default below.
+// The base path is NOT derived from the repository name: the spec fixes it.
+// ---------------------------------------------------------------------------
+const DEFAULT_REPOSITORY = "act-root/act-root";
+const [organizationName, projectName] = (
+  process.env.GITHUB_REPOSITORY || DEFAULT_REPOSITORY
+).split("/") as [string, string];
+const repositoryUrl = `https://github.com/${organizationName}/${projectName}`;
+
+// ---------------------------------------------------------------------------
+// The API reference (issue 4, item 2). Both packages go into ONE TypeDoc run
+// so the module folders come out as `act/src` and `act-pg/src`, which are the
+// spec §2 routes. act-pg is only passed once its entry point exists.
+// ---------------------------------------------------------------------------
+const apiEntryPoints = [
+  "packages/act/src/index.ts",
+  "packages/act-pg/src/index.ts",
+].filter((entry) => existsSync(resolve(siteDir, entry)));
+
+// `npm start` sets ACT_DOCS_WATCH=1 so TypeDoc regenerates pages on edit.
+const watchApi = process.env.ACT_DOCS_WATCH === "1";
+
+const typedoc: TypedocPluginOptions & Record<string, unknown> = {
+  entryPoints: apiEntryPoints,
+  tsconfig: "./tsconfig.typedoc.json",
+  out: "docs/api",
+  // Module names are relative to `packages/` and a module is created even for
+  // a single entry point, so the routes don't move while act-pg is missing.
+  basePath: "packages",
+  alwaysCreateEntryPointModule: true,
+  name: "Act API",
+  readme: "none",
+  watch: watchApi,
+  // Run the compiler's checks: `tsc` in `npm test` is not the only guard.
+  skipErrorChecking: false,
+  excludePrivate: true,
+  excludeInternal: true,
+  excludeExternals: true,
+  disableSources: false,
+  gitRevision: "main",
+  sourceLinkTemplate: `${repositoryUrl}/blob/{gitRevision}/{path}#L{line}`,
+  // Readable pages: tables, signatures as code, TSDoc examples stay code.
+  parametersFormat: "table",
+  interfacePropertiesFormat: "table",
+  classPropertiesFormat: "table",
+  typeDeclarationFormat: "table",
+  propertyMembersFormat: "table",
+  enumMembersFormat: "table",
+  indexFormat: "table",
+  useCodeBlocks: true,
+  expandObjects: false,
+  expandParameters: false,
+  // `<T>` in prose must not be read as JSX (see also markdown.format below).
+  sanitizeComments: true,
+  // Validation is an error: an undocumented export, an exported API that
+  // references an unexported type, or a broken {@link} fails the build
+  // (scripts/typedoc/strict.mjs makes TypeDoc's findings fatal inside
+  // Docusaurus, which otherwise only logs them).
+  validation: { notExported: true, notDocumented: true, invalidLink: true },
+  treatValidationWarningsAsErrors: true,
+  packagesRequiringDocumentation: ["@act-root/act", "@act-root/act-pg"],
+  // KNOWN GAPS, reported to the packages' owners: members of inline object
+  // types without a comment. The list is exact — TypeDoc also fails on an
+  // entry that no longer matches — so delete an entry when it gets its doc.
+  intentionallyNotDocumented: [
+    "act/src.Package.author.__type.name",
+    "act/src.Package.author.__type.email",
+    "act/src.Errors.__type.ValidationError",
+    "act/src.Errors.__type.InvariantError",
+    "act/src.Errors.__type.ConcurrencyError",
+    "act/src.Store.block.__type.error",
+    "act/src.Dispatcher.do",
+    "act/src.ReactionResolver.__type.__type.target",
+    "act/src.ReactionResolver.__type.__type.source",
+    "act/src.Drain.blocked.__type.error",
+    "act/src.EventMetaSchema.__type.causation.__type.action.__type.name",
+    "act/src.CommittedMetaSchema.__type.meta.__type.causation.__type.action.__type.name",
+    "act/src.InMemoryStore.block.__type.error",
+    "act/src.Act.query.__type.first",
+    "act/src.Act.query.__type.last",
+    "act/src.Act.query.__type.count",
+    "act/src.Act.correlate.__type.leased",
+    "act/src.Act.correlate.__type.last_id",
+    "act/src.StateBuilder.snap.__type.build",
+    "act/src.ActionBuilder.given.__type.emit",
+    "act-pg/src.PostgresStore.block.__type.error",
+  ].filter((name) => apiEntryPoints.some((entry) => entry.startsWith(`packages/${name.split("/")[0]}/`))),
+  plugin: ["./scripts/typedoc/strict.mjs", "./scripts/typedoc/front-matter.mjs"],
+  sidebar: {
+    autoConfiguration: true,
+    typescript: false,
+    pretty: true,
+    deprecatedItemClassName: "typedoc-sidebar-item-deprecated",
+  },
+};
+
+const config: Config = {
+  // -------------------------------------------------------------------------
+  // spec §1 — identity
+  // -------------------------------------------------------------------------
+  title: "Act",
+  tagline: "Fluent Event Sourcing for TypeScript",
+  favicon: "img/favicon.svg",
+
+  // -------------------------------------------------------------------------
+  // spec §9 — "Base path /act-root/"; site URL from GITHUB_REPOSITORY.
+  // -------------------------------------------------------------------------
+  url: `https://${organizationName}.github.io`,
+  baseUrl: "/act-root/",
+  organizationName,
+  projectName,
+
+  // spec §9 — "Trailing-slash behaviour: unset." (explicitly undefined)
+  trailingSlash: undefined,
+
+  // spec §9 — "Title delimiter is '|'."
+  titleDelimiter: "|",
+
+  // spec §8 — "Wrong configured base path: banner 'Your Docusaurus site did
+  // not load properly'".
+  baseUrlIssueBanner: true,
+
+  // -------------------------------------------------------------------------
+  // spec §5 — build-time rules.
+  // -------------------------------------------------------------------------
+  onBrokenLinks: "warn", // "Broken links only warn." (scripts/site.test.mjs holds the line)
+  onBrokenAnchors: "warn", // "Broken anchors only warn." (idem)
+  markdown: {
+    hooks: {
+      onBrokenMarkdownImages: "throw", // "Broken markdown images throw an error."
+      onBrokenMarkdownLinks: "warn", // same policy as onBrokenLinks
+    },
+    // Hand-written pages are .mdx; TypeDoc's generated .md pages are parsed
+    // as CommonMark, so generics like `Promise<T>` cannot break MDX.
+    format: "detect",
+    // Diagrams in the guides; the Mermaid library only loads on pages with one.
+    mermaid: true,
+  },
+
+  // -------------------------------------------------------------------------
+  // spec §1, §3, §9 — "The site language is en, which is the only locale."
+  // -------------------------------------------------------------------------
+  i18n: {
+    defaultLocale: "en",
+    locales: ["en"],
+    localeConfigs: {
+      en: {
+        label: "English",
+        direction: "ltr",
+        htmlLang: "en",
+        calendar: "gregory",
+      },
+    },
+  },
+
+  future: {
+    // spec §7 — "Browser local storage holds the docs version preference and
+    // the colour-mode setting."
+    experimental_storage: { type: "localStorage", namespace: false },
+    // Rspack/SWC/LightningCSS: builds here in a fraction of the webpack time.
+    experimental_faster: true,
+    // Required by experimental_faster's SSG worker threads; cascade layers
+    // stay off (they would reorder src/css/custom.css).
+    v4: { removeLegacyPostBuildHeadAttribute: true, useCssCascadeLayers: false },
+  },
+
+  // Framework constants with no configuration option (listed so a reader of
+  // this file finds every spec §9 item):
+  // - spec §9 "Desktop breakpoint 996px": the classic theme's fixed
+  //   breakpoint; src/css/custom.css uses the same width.
+  // - spec §4/§9 "Loading indicator and loader appear after a 200ms delay":
+  //   the client's progress bar and the route loader delay.
+  // - spec §9 "Route regex cache limit 10000", "Scheduler frame time about
+  //   5ms": router and React internals.
+  // - spec §2 ".html and /index.html are normalised to the plain path": the
+  //   client router's location normalisation.
+  // - spec §7 "Prefetch is skipped on 2g or data-saver connections".
+
+  presets: [
+    [
+      "classic",
+      {
+        docs: {
+          path: "docs",
+          routeBasePath: "docs",
+          sidebarPath: "./sidebars.ts",
+          // spec §3 — "One docs version, named current, labelled Next, whose
+          // main doc is intro" (intro is the first item of the Docs sidebar).
+          lastVersion: "current",
+          onlyIncludeVersions: ["current"],
+          versions: { current: { label: "Next" } },
+          // No "edit this page" for the generated API pages: their Markdown
+          // is not in the repository.
+          editUrl: ({ docPath }) =>
+            docPath.startsWith("api/")
+              ? undefined
+              : `${repositoryUrl}/edit/main/docs/${docPath}`,
+          showLastUpdateTime: false,
+        },
+        blog: false,
+        pages: {},
+        theme: { customCss: "./src/css/custom.css" },
+        sitemap: { changefreq: "weekly", priority: 0.5 },
+      } satisfies Preset.Options,
+    ],
+  ],
+
+  themes: ["@docusaurus/theme-mermaid"],
+
+  plugins: [
+    ["docusaurus-plugin-typedoc", typedoc],
+    // The root package.json says "type": "module" (for the packages), and
+    // Docusaurus' bundles assume CommonJS around them:
+    // - the generated .docusaurus/*.js would be parsed as strict ESM, and
+    //   their `require.resolveWeak` calls (route code splitting) would reach
+    //   Node's require: parse them as "auto" modules, as without the flag;
+    // - the static renderer require()s the server chunks from build/__server,
+    //   where a ".js" file now means ESM: name them ".cjs".
+    () => ({
+      name: "act-commonjs-bundles-under-type-module",
+      configureWebpack: (_config, isServer) => ({
+        module: {
+          rules: [{ test: /\.js$/, include: [resolve(siteDir, ".docusaurus")], type: "javascript/auto" }],
+        },
+        ...(isServer && { output: { chunkFilename: "assets/js/[name].[contenthash:8].cjs" } }),
+      }),
+    }),
+  ],
+
+  themeConfig: {
+    image: "img/social-card.png",
+    metadata: [
+      { name: "description", content: "Act — Fluent Event Sourcing for TypeScript." },
+    ],
+
+    // spec §9 — "Colour mode default light, with the switch enabled."
+    // spec §4 — system preference respected: the toggle cycles light → dark →
+    // system.
+    colorMode: {
+      defaultMode: "light",
+      disableSwitch: false,
+      respectPrefersColorScheme: true,
+    },
+
+    // spec §9 — "Table of contents shows heading levels 2 to 3."
+    tableOfContents: { minHeadingLevel: 2, maxHeadingLevel: 3 },
+
+    docs: {
+      // spec §9 — "Docs version persistence uses local storage."
+      versionPersistence: "localStorage",
+      // spec §9 — "The docs sidebar is not hideable and its categories do
+      // not auto-collapse."
+      sidebar: { hideable: false, autoCollapseCategories: false },
+    },
+
+    // spec §2 / §4 — "An optional announcement bar", dismissible and the
+    // dismissal remembered (by the theme, in local storage, per id).
+    announcementBar: {
+      id: "act-docs-preview",
+      content:
+        'These are the docs for the next release of Act. New here? Start with the <a href="/act-root/docs/intro">introduction</a>.',
+      isCloseable: true,
+    },
+
+    // spec §2 — top navbar (mobile menu below 996px), colour-mode toggle,
+    // search slot, English-only language dropdown, source-repository link.
+    navbar: {
+      title: "Act",
+      // spec §4 — "When hide-on-scroll is on…": off, the navbar stays put.
+      hideOnScroll: false,
+      logo: {
+        alt: "Act logo",
+        src: "img/logo.svg",
+        srcDark: "img/logo-dark.svg",
+        width: 32,
+        height: 32,
+      },
+      items: [
+        { type: "docSidebar", sidebarId: "docs", position: "left", label: "Docs" },
+        { type: "docSidebar", sidebarId: "api", position: "left", label: "API" },
+        { type: "localeDropdown", position: "right" },
+        // The search slot: the local search plugin (issue 6) renders here.
+        { type: "search", position: "right" },
+        {
+          href: repositoryUrl,
+          position: "right",
+          label: "GitHub",
+          "aria-label": "Source repository on GitHub",
+        },
+      ],
+    },
+
+    // spec §1, §2 — footer: Introduction link, repository link, copyright.
+    footer: {
+      style: "dark",
+      links: [
+        {
+          title: "Learn",
+          items: [
+            { label: "Introduction", to: "/docs/intro" },
+            { label: "API reference", to: "/docs/api/" },
+          ],
+        },
+        {
+          title: "Source",
+          items: [{ label: "Repository", href: repositoryUrl }],
+        },
+      ],
+      copyright: "Copyright © 2025 Act. Built with Docusaurus.",
+    },
+
+    prism: {
+      // Both themes keep every token at WCAG AA (4.5:1) on their background.
+      theme: {
+        ...prismThemes.vsLight,
+        plain: { ...prismThemes.vsLight.plain, backgroundColor: "#f6f7f9" },
+        styles: prismThemes.vsLight.styles.map((style) =>
+          style.types.includes("attr-name")
+            ? { ...style, style: { ...style.style, color: "#c00000" } }
+            : style,
+        ),
+      },
+      darkTheme: prismThemes.oceanicNext,
+      additionalLanguages: ["bash", "json", "sql"],
+    },
+  } satisfies Preset.ThemeConfig,
+};
+
+export default config;

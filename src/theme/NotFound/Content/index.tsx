@@ -1,0 +1,57 @@
+// Ejected (a wrapper would add a second <main>): the stock 404 only says "contact the owner"; this one sends the reader on — intro, API, search.
+import { useEffect, useState, type ReactNode } from "react";
+import clsx from "clsx";
+import Link from "@docusaurus/Link";
+import Translate from "@docusaurus/Translate";
+import { useLocation } from "@docusaurus/router";
+import Heading from "@theme/Heading";
+import type { Props } from "@theme/NotFound/Content";
+
+// The navbar search slot is filled by a search plugin; whichever is
+// installed, its input is the first text field in the navbar.
+const SEARCH_INPUT = '.navbar input[type="search"], .navbar input[aria-label*="earch"]';
+
+function SearchButton(): ReactNode {
+  const [input, setInput] = useState<HTMLInputElement | null>(null);
+  useEffect(() => setInput(document.querySelector<HTMLInputElement>(SEARCH_INPUT)), []);
+  if (!input) return null;
+  return (
+    <li>
+      <button type="button" className="clean-btn act-link-button" onClick={() => input.focus()}>
+        <Translate id="theme.NotFound.search">Search the documentation</Translate>
+      </button>
+    </li>
+  );
+}
+
+export default function NotFoundContent({ className }: Props): ReactNode {
+  const { pathname } = useLocation();
+  const inApi = pathname.includes("/docs/api/");
+  return (
+    <main className={clsx("container margin-vert--xl", className)}>
+      <div className="row">
+        <div className="col col--6 col--offset-3">
+          <Heading as="h1" className="hero__title">
+            <Translate id="theme.NotFound.title" description="The title of the 404 page">
+              Page Not Found
+            </Translate>
+          </Heading>
+          <p>
+            There is no page at <code>{pathname}</code>. It may have moved, or the link that
+            brought you here may be wrong.
+          </p>
+          <p>{inApi ? "Looking for an API symbol? Try the API index first." : "Where to go from here:"}</p>
+          <ul>
+            <li>
+              <Link to="/docs/intro">The introduction</Link> — what Act is and a quick start
+            </li>
+            <li>
+              <Link to="/docs/api/">The API reference</Link> — every export of the packages
+            </li>
+            <SearchButton />
+          </ul>
+        </div>
+      </div>
+    </main>
+  );
+}
