@@ -118,23 +118,29 @@ async function main() {
     const insert = (v: number) => bare.query({ name: "bare", text: "INSERT INTO bench_bare (v) VALUES ($1)", values: [v] });
     for (let i = 0; i < 200; i++) await insert(i);
     for (let s = 0; s < 200; s++) await app.do("increment", { stream: `seq-${s}`, actor }, { by: 1 });
-    const slices = 6;
-    const perSlice = 500;
+    const slices = 10;
+    const perSlice = 300;
     let bareMs = 0;
     let actionMs = 0;
+    const ratios: number[] = [];
     for (let slice = 0; slice < slices; slice++) {
       let t = performance.now();
       for (let i = 0; i < perSlice; i++) await insert(i);
-      bareMs += performance.now() - t;
+      const b = performance.now() - t;
       t = performance.now();
-      for (let i = 0; i < perSlice; i++) await app.do("increment", { stream: `seq-${i % 200}`, actor }, { by: 1 });
-      actionMs += performance.now() - t;
+      for (let i = 0; i < perSlice; i++) await app.do("increment", { stream: `seq-${(slice * perSlice + i) % 200}`, actor }, { by: 1 });
+      const a = performance.now() - t;
+      bareMs += b;
+      actionMs += a;
+      ratios.push(b / a);
     }
     await bare.end();
     await admin.query(`DROP TABLE bench_bare`);
     results.bare_insert_tx_per_s = round((slices * perSlice) / (bareMs / 1000), 0);
     results.sequential_actions_per_s = round((slices * perSlice) / (actionMs / 1000), 0);
-    results.sequential_ratio_to_floor = round(bareMs / actionMs, 2);
+    // Each slice's ratio compares the two under the same conditions; the median resists bursts of load.
+    results.sequential_ratio_to_floor = round(median(ratios), 2);
+    results.sequential_ratio_to_floor_overall = round(bareMs / actionMs, 2);
   }
 
   // 3. Actions with 8 concurrent writers (each on its own 25 streams: no conflicts).
@@ -216,7 +222,7 @@ async function main() {
   const floor = results.bare_insert_tx_per_s as number;
   const rows: Array<[string, string, string, string]> = [
     ["bare single-row INSERT tx/s (floor)", `${floor}`, "1.00", "—"],
-    ["sequential actions/s (200 streams)", `${results.sequential_actions_per_s}`, `${results.sequential_ratio_to_floor}`, "≥ 0.45 × floor (ref 178, Emmett 235)"],
+    ["sequential actions/s (200 streams)", `${results.sequential_actions_per_s}`, `${results.sequential_ratio_to_floor}`, "≥ 0.45 × floor (ref 178, Emmett 235); ÷ floor = median of 10 interleaved slices"],
     ["actions/s, 8 concurrent writers", `${results.concurrent_8_actions_per_s}`, `${round((results.concurrent_8_actions_per_s as number) / floor, 2)}`, "(ref 453, Emmett 461)"],
     ["load 5,000-event stream (ms, median)", `${results.load_5000_ms}`, "", "< 60 ms (ref 210, Emmett 79)"],
     ["load 5,000 events from snapshot (ms, median)", `${results.load_5000_from_snapshot_ms}`, "", "< 3 ms (ref 5.2)"],
