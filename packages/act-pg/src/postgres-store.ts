@@ -142,9 +142,16 @@ export class PostgresStore implements Store {
     this.pool.on("error", (error) => logger.warn(error, "act-pg: an idle database connection was lost; the pool replaces it"));
   }
 
+  /** Prepared-statement names by statement text (a bounded set: fixed statements and query shapes). */
+  private readonly prepared = new Map<string, string>();
+
   /** Runs a statement, prepared once per connection under a name derived from its text. */
   private async run<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[] = []) {
-    const name = `act_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
+    let name = this.prepared.get(text);
+    if (!name) {
+      name = `act_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
+      this.prepared.set(text, name);
+    }
     try {
       return await this.pool.query<R>({ name, text, values });
     } catch (error) {
