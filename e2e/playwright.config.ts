@@ -42,10 +42,12 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `node server.mjs --port ${port} --root "${siteDir}"`,
+    command: `node server.mjs --port ${port} --root "${siteDir}" --snapshot`,
     cwd: fileURLToPath(new URL(".", import.meta.url)),
     url: `http://127.0.0.1:${port}/act-root/`,
     reuseExistingServer: false,
+    // SIGTERM lets the server remove its snapshot of the site.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 3_000 },
     stdout: "ignore",
     stderr: "pipe",
     timeout: 20_000,

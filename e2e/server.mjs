@@ -5,9 +5,12 @@
 //   /base/x/       -> x/index.html
 //   /base/x.html   -> that file
 //   anything else  -> 404.html with HTTP 404
-// Usage: node e2e/server.mjs [--port 4317] [--root build] [--base /act-root/]
+// Usage: node e2e/server.mjs [--port 4317] [--root build] [--base /act-root/] [--snapshot]
+// --snapshot serves a private copy of the root (removed on exit), so a site
+// build started meanwhile cannot change the files under a running test.
 import { createServer } from "node:http";
-import { createReadStream, statSync } from "node:fs";
+import { cpSync, createReadStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,8 +21,15 @@ const args = Object.fromEntries(
     return pairs;
   }, []),
 );
+const snapshot = process.argv.includes("--snapshot");
 const port = Number(args.port ?? process.env.E2E_PORT ?? 4317);
-const root = resolve(args.root ?? join(here, "..", "build"));
+const source = resolve(args.root && args.root !== "--snapshot" ? args.root : join(here, "..", "build"));
+const copy = snapshot ? mkdtempSync(join(tmpdir(), "act-e2e-site-")) : undefined;
+if (copy) {
+  cpSync(source, copy, { recursive: true });
+  process.on("exit", () => rmSync(copy, { recursive: true, force: true }));
+}
+const root = copy ?? source;
 const base = args.base ?? "/act-root/";
 
 const TYPES = {
@@ -104,6 +114,11 @@ const server = createServer((req, res) => {
 });
 
 server.listen(port, "127.0.0.1", () => {
-  console.log(`Serving ${root} at http://127.0.0.1:${port}${base}`);
+  console.log(`Serving ${source}${copy ? ` (copied to ${copy})` : ""} at http://127.0.0.1:${port}${base}`);
 });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.close(() => process.exit(0)));
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}
