@@ -49,7 +49,7 @@ const typedoc: TypedocPluginOptions & Record<string, unknown> = {
   // a single entry point, so the routes don't move while act-pg is missing.
   basePath: "packages",
   alwaysCreateEntryPointModule: true,
-  name: "Act API",
+  name: "Act API reference",
   readme: "none",
   watch: watchApi,
   // Run the compiler's checks: `tsc` in `npm test` is not the only guard.
@@ -107,6 +107,9 @@ const typedoc: TypedocPluginOptions & Record<string, unknown> = {
     "act-pg/src.PostgresStore.block.__type.error",
   ].filter((name) => apiEntryPoints.some((entry) => entry.startsWith(`packages/${name.split("/")[0]}/`))),
   plugin: ["./scripts/typedoc/strict.mjs", "./scripts/typedoc/front-matter.mjs"],
+  // One sidebar entry per package ("act/src", "act-pg/src"), not folders
+  // "act" › "src"; sidebars.ts gives them their package names.
+  navigation: { includeFolders: false, includeGroups: true, includeCategories: false },
   sidebar: {
     autoConfiguration: true,
     typescript: false,

@@ -4,26 +4,56 @@
 // ("# Function: build\_tracer()"). The page renders fine, but Docusaurus takes
 // the <title> and search/social metadata from the raw heading, so readers
 // saw "build\_tracer" in tabs and search results. This gives every generated
-// page front matter: the unescaped title, and the symbol's summary as the
-// page description.
-import { Comment } from "typedoc";
+// page front matter — the unescaped title and the symbol's summary as the
+// description — and calls the module pages by their package names
+// ("@act-root/act", not the folder "act/src" the routes keep).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ReflectionKind } from "typedoc";
 
 const MARKDOWN_ESCAPE = /\\([\\`*_{}[\]()#+\-.!<>|~])/g;
+
+/** "act/src" → the "name" of packages/act/package.json. */
+function packageName(module) {
+  try {
+    const dir = module.split("/")[0];
+    return JSON.parse(readFileSync(join(process.cwd(), "packages", dir, "package.json"), "utf8")).name;
+  } catch {
+    return module;
+  }
+}
+
+/** Plain text of a summary: inline tags ({@link x}) become their text. */
+function plain(parts) {
+  return parts
+    .map((part) => part.text)
+    .join("")
+    .replace(/```[\s\S]*?```/g, "")
+    .replace(/[`*_]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
 
 /** @param {import("typedoc").Application} app */
 export function load(app) {
   app.renderer.on("endPage", (page) => {
     if (!page.contents) return;
+    const model = page.model;
+    if (model?.kindOf?.(ReflectionKind.Module)) {
+      const name = packageName(model.name);
+      page.contents = page.contents.replace(/^# .+$/m, `# ${name}`);
+    }
+    if (model?.kindOf?.(ReflectionKind.Project)) {
+      for (const child of model.children ?? []) {
+        page.contents = page.contents.replaceAll(`[${child.name}](`, `[${packageName(child.name)}](`);
+      }
+    }
     const heading = /^# (.+)$/m.exec(page.contents);
     const fields = {};
     if (heading) fields.title = heading[1].replace(MARKDOWN_ESCAPE, "$1");
-    const summary = page.model?.comment?.summary;
+    const summary = model?.comment?.summary;
     if (summary?.length) {
-      const text = Comment.combineDisplayParts(summary)
-        .replace(/```[\s\S]*?```/g, "")
-        .replace(/[`*_]/g, "")
-        .replace(/\s+/g, " ")
-        .trim();
+      const text = plain(summary);
       if (text) fields.description = text.length > 160 ? `${text.slice(0, 157)}...` : text;
     }
     const yaml = Object.entries(fields).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);

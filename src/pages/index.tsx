@@ -16,19 +16,21 @@ import styles from "./index.module.css";
 const example = `import { z } from "zod";
 import { act, state } from "@act-root/act";
 
-// A state: its events, how they patch it, and the actions that emit them.
+// A state: its events, how they change it, its actions.
 const Counter = state("Counter", z.object({ count: z.number() }))
   .init(() => ({ count: 0 }))
-  .emits({ Incremented: z.object({ by: z.number().int() }) })
-  .patch({ Incremented: (event, state) => ({ count: state.count + event.data.by }) })
-  .on("increment", z.object({ by: z.number().int().positive() }))
+  .emits({ Incremented: z.object({ by: z.number() }) })
+  .patch({
+    Incremented: ({ data }, { count }) => ({ count: count + data.by }),
+  })
+  .on("increment", z.object({ by: z.number().positive() }))
   .emit(({ by }) => ["Incremented", { by }])
   .build();
 
 const app = act().with(Counter).build();
 const actor = { id: "u-1", name: "Ada" };
-await app.do("increment", { stream: "counter-1", actor }, { by: 2 });
-const { state: counter } = await app.load(Counter, "counter-1");
+await app.do("increment", { stream: "c-1", actor }, { by: 2 });
+const { state: counter } = await app.load(Counter, "c-1");
 console.log(counter); // { count: 2 }`;
 
 const features = [

@@ -9,7 +9,7 @@ import type { Props } from "@theme/NotFound/Content";
 
 // The navbar search slot is filled by a search plugin; whichever is
 // installed, its input is the first text field in the navbar.
-const SEARCH_INPUT = '.navbar input[type="search"], .navbar input[aria-label*="earch"]';
+const SEARCH_INPUT = '.navbar .navbar__search-input, .navbar input[type="search"], .navbar input[aria-label*="earch"]';
 
 function SearchButton(): ReactNode {
   const [input, setInput] = useState<HTMLInputElement | null>(null);
