@@ -1,10 +1,10 @@
 /**
  * JSON encoding of event data and metadata, and decoding with dates restored.
  *
- * Event `data` and `meta` are stored as `jsonb`. Encoding refuses what JSON
+ * Event `data` and `meta` are stored as JSON text. Encoding refuses what JSON
  * would silently change or drop (functions, symbols, bigints, non-finite
- * numbers, maps, sets, class instances, NUL characters that jsonb cannot hold,
- * cycles), naming the path of the offending value. Decoding turns strings in
+ * numbers, maps, sets, class instances, cycles) and NUL characters, which
+ * PostgreSQL's text types cannot hold, naming the path of the offending value. Decoding turns strings in
  * the exact format of `Date#toJSON` (`2025-01-02T03:04:05.678Z`) back into
  * `Date` objects, so dates inside `data` round-trip as dates.
  */
@@ -56,7 +56,7 @@ export function stringifyJson(value: unknown, root: string): string {
     const holder = this as object;
     const parent = paths.get(holder);
     const path = parent === undefined ? root : Array.isArray(holder) ? `${parent}[${key}]` : `${parent}.${key}`;
-    if (key.includes("\0")) refuse(path, "has a key with a NUL character (\\u0000), which PostgreSQL jsonb cannot store");
+    if (key.includes("\0")) refuse(path, "has a key with a NUL character (\\u0000), which this store does not accept (PostgreSQL text cannot hold it)");
     switch (typeof current) {
       case "function":
         return refuse(path, "is a function, which cannot be stored as JSON");
@@ -68,7 +68,7 @@ export function stringifyJson(value: unknown, root: string): string {
         if (!Number.isFinite(current)) refuse(path, `is ${current}, which JSON would turn into null`);
         return current;
       case "string":
-        if (current.includes("\0")) refuse(path, "contains a NUL character (\\u0000), which PostgreSQL jsonb cannot store");
+        if (current.includes("\0")) refuse(path, "contains a NUL character (\\u0000), which this store does not accept (PostgreSQL text cannot hold it)");
         return current;
       case "object":
         if (current === null) return current;

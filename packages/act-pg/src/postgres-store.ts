@@ -64,7 +64,7 @@ type CommitRow = { last: number; id: number | null; version: number | null; crea
  * - **Leases** lock watermark rows with `FOR UPDATE SKIP LOCKED`, so competing
  *   drainers in several processes never handle a stream at the same time and
  *   never wait for each other.
- * - **Data** is stored as `jsonb`; dates inside `data` (written by
+ * - **Data** is stored as `json`, exactly as written; dates inside `data` (written by
  *   `Date#toJSON`) come back as `Date`s, `created` is a `timestamptz`. Values
  *   JSON cannot round-trip (functions, bigints, maps, cycles…) are refused
  *   with an error naming the path.

@@ -1,6 +1,10 @@
 /**
  * The SQL of the PostgreSQL store: one plain statement per operation.
  *
+ * Event `data` and `meta` are `json` columns, not `jsonb`: the store writes
+ * and reads them whole, and `json` keeps the exact text (key order included)
+ * at a lower cost on both sides; `->`/`->>` still work in ad-hoc SQL.
+ *
  * Table and schema names arrive here already validated and double-quoted
  * (see `identifier` in `config.ts`); every value is a `$n` parameter. The
  * only literal is the snapshot event name, a constant of the library, which
@@ -68,8 +72,8 @@ CREATE TABLE IF NOT EXISTS ${n.events} (
   stream text NOT NULL,
   version integer NOT NULL,
   name text NOT NULL,
-  data jsonb NOT NULL,
-  meta jsonb NOT NULL,
+  data json NOT NULL,
+  meta json NOT NULL,
   created timestamptz NOT NULL DEFAULT now()
 );
 CREATE UNIQUE INDEX IF NOT EXISTS "${table}_stream_version" ON ${n.events} (stream, version);
@@ -106,7 +110,7 @@ export function dropSchema(n: Names): string {
  * read the same last version collide on the unique `(stream, version)` index:
  * the database decides, the loser gets a unique violation.
  *
- * Parameters: `$1` stream, `$2` messages (jsonb), `$3` meta (jsonb), `$4` expected version (int or null).
+ * Parameters: `$1` stream, `$2` messages (json), `$3` meta (json), `$4` expected version (int or null).
  */
 export function commit(n: Names): string {
   return `
@@ -114,8 +118,8 @@ WITH last AS (
   SELECT COALESCE((SELECT version FROM ${n.events} WHERE stream = $1 ORDER BY version DESC LIMIT 1), -1) AS v
 ), ins AS (
   INSERT INTO ${n.events} (id, stream, version, name, data, meta)
-  SELECT (pg_current_xact_id()::text::bigint << ${COMMIT_BITS}) + m.ord - 1, $1, last.v + m.ord, m.msg->>'name', m.msg->'data', $3::jsonb
-  FROM last CROSS JOIN jsonb_array_elements($2::jsonb) WITH ORDINALITY AS m(msg, ord)
+  SELECT (pg_current_xact_id()::text::bigint << ${COMMIT_BITS}) + m.ord - 1, $1, last.v + m.ord, m.msg->>'name', m.msg->'data', $3::json
+  FROM last CROSS JOIN json_array_elements($2::json) WITH ORDINALITY AS m(msg, ord)
   WHERE $4::integer IS NULL OR last.v = $4::integer
   RETURNING id, version, created
 )

@@ -162,6 +162,13 @@ describe("commit", () => {
     expect(event.data).toEqual({ blob, list });
   });
 
+  it("keeps data exactly as written, key order included", async () => {
+    const data = { zebra: 1, apple: { b: 2, a: 1 }, "10": "ten", mango: [3, 2, 1] };
+    await pg.commit("order", [msg("Ordered", data)], meta());
+    const [event] = await all({ stream: "order" });
+    expect(JSON.stringify(event.data)).toBe(JSON.stringify(data));
+  });
+
   it("refuses data that is not JSON-serialisable with a clear error, and commits nothing", async () => {
     const cycle: Record<string, unknown> = {};
     cycle.me = cycle;
