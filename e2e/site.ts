@@ -13,8 +13,9 @@ export const ROUTES: { path: string; title: RegExp; heading: RegExp }[] = [
   { path: "/act-root/docs/examples/calculator", title: /Calculator.* \| Act$/i, heading: /Calculator/i },
   { path: "/act-root/docs/examples/wolfdesk", title: /WolfDesk.* \| Act$/i, heading: /WolfDesk/i },
   { path: "/act-root/docs/api/", title: /API.* \| Act$/, heading: /API/ },
-  { path: "/act-root/docs/api/act/src/", title: /\bact\/src \| Act$/, heading: /\bact\/src\b/ },
-  { path: "/act-root/docs/api/act-pg/src/", title: /\bact-pg\/src \| Act$/, heading: /\bact-pg\/src\b/ },
+  // The core and Postgres store package indexes: the heading names the package.
+  { path: "/act-root/docs/api/act/src/", title: /\bact\b(?!-).* \| Act$/, heading: /\bact\b(?!-)/ },
+  { path: "/act-root/docs/api/act-pg/src/", title: /\bact-pg\b.* \| Act$/, heading: /\bact-pg\b/ },
   { path: "/act-root/docs/api/act-pg/src/classes/PostgresStore", title: /PostgresStore.* \| Act$/, heading: /\bPostgresStore\b/ },
 ];
 

@@ -20,6 +20,7 @@ test("§9 colour mode defaults to light", async ({ page }) => {
 
 for (const system of ["light", "dark"] as const) {
   test(`§4 colour-mode toggle cycles light → dark → system, stored under "theme" (system preference ${system})`, async ({ page }) => {
+    test.setTimeout(60_000);
     await page.emulateMedia({ colorScheme: system });
     await open(page, INTRO);
     expect(await dataTheme(page), "before any choice data-theme follows the system").toBe(system);
@@ -38,11 +39,13 @@ for (const system of ["light", "dark"] as const) {
         await expect(toggle(page)).toHaveAttribute("aria-label", new RegExp(`currently ${label}`));
         expect(await storedTheme(page), `stored choice for ${label}`).toBe(stored);
         await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-        // The choice survives a reload.
-        await page.reload();
-        await hydrated(page);
-        await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-        await expect(toggle(page)).toHaveAttribute("aria-label", new RegExp(`currently ${label}`));
+        if (round === 0) {
+          // The choice survives a reload.
+          await page.reload();
+          await hydrated(page);
+          await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+          await expect(toggle(page)).toHaveAttribute("aria-label", new RegExp(`currently ${label}`));
+        }
         await toggle(page).click();
       }
     }
