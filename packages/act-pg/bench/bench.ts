@@ -242,5 +242,5 @@ async function main() {
 
 main().catch((error) => {
   console.error(error);
-  process.exit(1);
+  process.exit(1); // the server harness stops a server it started on exit
 });

@@ -78,9 +78,13 @@ export function freePort(): Promise<number> {
 
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
+/** The command line for a server binary, as `postgres` when we are root. */
+const command = (bin: string, args: string[]): [string, string[]] =>
+  isRoot() ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
+
 /** Runs a server binary, as `postgres` when we are root (without blocking the event loop). */
 function run(bin: string, args: string[], what: string): Promise<string> {
-  const [cmd, argv] = isRoot() ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
+  const [cmd, argv] = command(bin, args);
   return new Promise((resolve, reject) => {
     execFile(cmd, argv as string[], { encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${what} failed (${error.code ?? error.signal}): ${stderr || stdout || error.message}`));
@@ -148,6 +152,16 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
     throw new Error(`${(error as Error).message}\n${log}`);
   }
   let stopped = false;
+  // If this process ends without calling stop() (a crash, a forgotten stop),
+  // do not leave a server running: stop it synchronously on exit.
+  const onExit = () => {
+    if (stopped) return;
+    stopped = true;
+    const [cmd, argv] = command(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);
+    spawnSync(cmd, argv, { timeout: 30_000 });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once("exit", onExit);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     host: "127.0.0.1",
@@ -163,6 +177,7 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.off("exit", onExit);
       try {
         await halt();
       } catch {
