@@ -43,6 +43,9 @@ const isConnectionError = (error: DriverError) =>
   (error.code !== undefined && (CONNECTION_CODES.has(error.code) || error.code.startsWith("08"))) ||
   CONNECTION_MESSAGE.test(error.message ?? "");
 
+/** A row of `query` (see `sql.query`): id, stream, version, created (epoch ms), name, data, meta. */
+type EventRow = [number, string, number, number, string, unknown, EventMeta];
+
 /** Row of the commit statement. */
 type CommitRow = { last: number; id: number | null; version: number | null; created: Date | null };
 
@@ -146,14 +149,14 @@ export class PostgresStore implements Store {
   private readonly prepared = new Map<string, string>();
 
   /** Runs a statement, prepared once per connection under a name derived from its text. */
-  private async run<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[] = []) {
+  private async run<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[] = [], rowMode?: "array") {
     let name = this.prepared.get(text);
     if (!name) {
       name = `act_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
       this.prepared.set(text, name);
     }
     try {
-      return await this.pool.query<R>({ name, text, values });
+      return await this.pool.query<R>({ name, text, values, ...(rowMode && { rowMode }) });
     } catch (error) {
       throw this.failure(operation, error as DriverError);
     }
@@ -328,12 +331,14 @@ export class PostgresStore implements Store {
    */
   async query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query: Query = {}): Promise<number> {
     const { text, values } = sql.query(this.names, query);
-    const { rows } = await this.run<Committed<E, keyof E>>(
+    const { rows } = await this.run<EventRow>(
       query.stream !== undefined ? `query of stream "${query.stream}"` : "query",
       text,
-      values
+      values,
+      "array"
     );
-    for (const row of rows) callback(row);
+    for (const [id, stream, version, created, name, data, meta] of rows as unknown as EventRow[])
+      callback({ id, stream, version, created: new Date(created), name, data, meta } as Committed<E, keyof E>);
     return rows.length;
   }
 
