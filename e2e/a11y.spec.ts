@@ -25,12 +25,23 @@ for (const mode of ["light", "dark"] as const) {
       const { violations } = await new AxeBuilder({ page }).analyze();
       const serious = violations
         .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => ({
-          rule: v.id,
-          impact: v.impact,
-          help: v.help,
-          nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")} — ${n.failureSummary?.split("\n")[1]?.trim() ?? ""}`),
-        }));
+        .map((v) => {
+          // One line per distinct finding (e.g. per colour pair), with an example element.
+          const findings = new Map<string, { example: string; count: number }>();
+          for (const node of v.nodes) {
+            const summary = (node.failureSummary ?? "").split("\n").slice(1).join(" ").trim();
+            const key = summary.replace(/\(.*?font size[^)]*\)/, "").trim();
+            const seen = findings.get(key);
+            if (seen) seen.count++;
+            else findings.set(key, { example: node.target.join(" "), count: 1 });
+          }
+          return {
+            rule: v.id,
+            impact: v.impact,
+            help: v.help,
+            findings: [...findings].map(([finding, { example, count }]) => `${count}× ${finding} — e.g. ${example}`),
+          };
+        });
       expect(serious).toEqual([]);
     });
   }
