@@ -17,7 +17,7 @@
  * bits, plus its index in the commit. Ids are unique, increase within a
  * commit and from one commit to the next of the same stream, and — what a
  * sequence cannot give — every transaction still running or yet to start has
- * a larger xid than `pg_snapshot_xmin(pg_current_snapshot())`. So the events
+ * an xid at least `pg_snapshot_xmin(pg_current_snapshot())`. So the events
  * with `id < xmin << 16` are a prefix of the log that can no longer grow:
  * readers that track a position (`query({ after })`, `poll`, drains) read
  * only that prefix and can never step past an event whose transaction commits
