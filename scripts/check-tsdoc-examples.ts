@@ -32,6 +32,8 @@ declare const event: Committed<{ Opened: { title: string } }, "Opened">;
 declare const server: { close(): void };
 declare const map: Map<string, unknown>;
 declare const onCommitted: (snapshots: unknown[]) => void;
+declare const meta: EventMeta;
+declare const granted: Lease;
 declare class MemoryCache { set(k: string, v: unknown): void; dispose(): Promise<void> }
 type Cache = MemoryCache;
 type Events = { Opened: { title: string }; TicketOpened: { title: string } };
@@ -122,6 +124,9 @@ for (const pkg of exported) {
   for (const file of files(pkg.dir)) {
     for (const { line, code } of examples(file)) {
       const own = ownNames(code);
+      // In the Postgres store's own examples, `store` is the PostgresStore at hand.
+      const local = pkg.name === "@act-root/act-pg" && !own.has("store") ? ["declare const store: PostgresStore;"] : [];
+      if (local.length) own.add("store");
       const free = (names: string[]) => names.filter((n) => !own.has(n));
       const prelude = [
         own.has("z") ? "" : `import { z } from "zod";`,
@@ -129,6 +134,7 @@ for (const pkg of exported) {
           free(p.values).length ? `import { ${free(p.values).join(", ")} } from "${p.name}";` : "",
           free(p.types).length ? `import type { ${free(p.types).join(", ")} } from "${p.name}";` : "",
         ]),
+        ...local,
         ...context.filter((line) => {
           const declared = line.match(/^(?:declare\s+)?(?:const|class|type)\s+(\w+)/)?.[1];
           return !declared || !own.has(declared);
