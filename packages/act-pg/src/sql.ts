@@ -223,7 +223,8 @@ const INPUT = (columns: string) => `input AS (SELECT * FROM jsonb_to_recordset($
 
 /**
  * `lease(leases, 0)`: registers missing streams at their `at`, never moving
- * an existing one, and returns every stream's stored `retry`.
+ * an existing one (but widening its source to every stream when another
+ * source names it), and returns every stream's stored `retry`.
  */
 export function register(n: Names): string {
   return `
@@ -233,6 +234,10 @@ ins AS (
   SELECT stream, source, at FROM input
   ON CONFLICT (stream) DO NOTHING
   RETURNING stream, retry
+), widen AS (
+  -- Reactions from different sources share this stream: it must read them all.
+  UPDATE ${n.watermarks} w SET source = NULL FROM input i
+  WHERE w.stream = i.stream AND w.source IS NOT NULL AND w.source IS DISTINCT FROM i.source
 )
 SELECT stream, retry FROM ins
 UNION ALL
@@ -242,8 +247,8 @@ SELECT w.stream, w.retry FROM ${n.watermarks} w JOIN input i ON i.stream = w.str
 /**
  * `lease(leases, millis)`: grants each stream to its holder for `$2` ms unless
  * it is blocked, another holder's lease has not expired, or its watermark has
- * already reached the lease's `at` (another drainer handled those events
- * between this drainer's poll and its lease: granting it would run them twice). Rows another
+ * moved past the lease's `at` — the watermark the drainer polled (another
+ * drainer handled those events since: granting it would run them twice). Rows another
  * transaction has locked right now are skipped (`FOR UPDATE SKIP LOCKED`), so
  * competing drainers never wait for each other. Missing streams are
  * registered already leased.
@@ -258,7 +263,7 @@ ins AS (
   RETURNING stream, retry
 ), free AS (
   SELECT w.stream, i.holder FROM ${n.watermarks} w JOIN input i ON i.stream = w.stream
-  WHERE NOT w.blocked AND w.at < i.at
+  WHERE NOT w.blocked AND w.at <= i.at
     AND (w.leased_by IS NULL OR w.leased_by = i.holder OR w.leased_until <= now())
   FOR UPDATE OF w SKIP LOCKED
 ), taken AS (

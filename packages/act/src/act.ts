@@ -43,6 +43,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   private readonly drainer = uuid();
   private readonly listeners = new Map<keyof Lifecycle<S, E, A>, Set<(payload: any) => void>>();
   private draining = false;
+  /** Streams whose handler outlived its lease and is still running in this process. */
+  private readonly stuck = new Set<string>();
   /** Last event id the resolvers have seen. */
   private correlated = -1;
   private correlations?: ReturnType<typeof setInterval>;
@@ -277,26 +279,25 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     try {
       await this.correlate();
       const lagging = Math.ceil(streamLimit / 2);
-      const polled = await store().poll(lagging, streamLimit - lagging);
+      // Streams whose timed-out handler still runs here wait until it settles.
+      const polled = (await store().poll(lagging, streamLimit - lagging)).filter((p) => !this.stuck.has(p.stream));
       if (!polled.length) return none;
-      const { fetched, jobs } = await fetch(this.registry.events, polled, eventLimit);
-      this.tracer.fetched(fetched);
-      const wanted = fetched
-        .filter(({ events }) => events.length)
-        .map(({ stream, source, lagging, events }) => ({
-          stream,
-          source,
-          lagging,
-          by: this.drainer,
-          at: events[events.length - 1].id,
-          retry: 0,
-        }));
-      const leased = wanted.length ? await store().lease(wanted, leaseMillis) : [];
-      if (!leased.length) return { ...none, fetched };
+      // Lease first, at the polled watermark: the store refuses a stream another
+      // drainer moved since, so no event is handled twice.
+      const leased = await store().lease(
+        polled.map(({ stream, source, at, lagging }) => ({ stream, source, at, lagging, by: this.drainer, retry: 0 })),
+        leaseMillis
+      );
+      if (!leased.length) return none;
       this.tracer.leased(leased);
-      const from = new Map(polled.map((p) => [p.stream, p.at]));
+      const { fetched, jobs } = await fetch(this.registry.events, leased, eventLimit);
+      this.tracer.fetched(fetched);
       const outcomes = await Promise.all(
-        leased.map((lease) => handle(lease, from.get(lease.stream)!, jobs.get(lease.stream) ?? [], this, leaseMillis))
+        fetched.map(({ events }, i) => {
+          const lease = leased[i];
+          const last = events.length ? events[events.length - 1].id : lease.at;
+          return handle({ ...lease, at: last }, lease.at, jobs.get(lease.stream) ?? [], this, leaseMillis, this.stuck);
+        })
       );
       const toAck = outcomes.flatMap((o) => (o.ack ? [o.ack] : []));
       const toBlock = outcomes.flatMap((o) => (o.block ? [o.block] : []));

@@ -1,6 +1,6 @@
 import { logger, store } from "./ports.js";
 import type { Committed, CommittedOf, Schemas } from "./types/action.js";
-import type { Dispatcher, EventRegister, Fetch, Lease, Poll, Reaction } from "./types/reaction.js";
+import type { Dispatcher, EventRegister, Fetch, Lease, Reaction } from "./types/reaction.js";
 
 /** One reaction to run: the event and the reaction registered on it. */
 type Job = { event: Committed<Schemas, string>; reaction: Reaction<Schemas, string> };
@@ -8,15 +8,15 @@ type Job = { event: Committed<Schemas, string>; reaction: Reaction<Schemas, stri
 /** What came out of handling one leased stream. */
 type Outcome = { ack?: Lease; block?: Lease & { error: string } };
 
-/** Reads each polled stream's next events and the reactions that resolve to it. */
+/** Reads each leased stream's next events and the reactions that resolve to it, in lease order. */
 export async function fetch<E extends Schemas>(
   events: EventRegister<E, any>,
-  polled: Poll[],
+  leased: Lease[],
   eventLimit: number
 ): Promise<{ fetched: Fetch<E>; jobs: Map<string, Job[]> }> {
   const jobs = new Map<string, Job[]>();
   const fetched = await Promise.all(
-    polled.map(async ({ stream, source, at, lagging }) => {
+    leased.map(async ({ stream, source, at, lagging = false }) => {
       const list: CommittedOf<E>[] = [];
       const todo: Job[] = [];
       await store().query<E>(
@@ -36,11 +36,18 @@ export async function fetch<E extends Schemas>(
   return { fetched, jobs };
 }
 
-/** Rejects when `millis` pass first: a handler that outlives its lease has failed. */
-function within<T>(promise: Promise<T>, millis: number, what: string): Promise<T> {
+/**
+ * Rejects when `millis` pass first: a handler that outlives its lease has
+ * failed. It cannot be cancelled, so `onTimeout` lets the caller keep the
+ * stream off-limits until it settles.
+ */
+function within<T>(promise: Promise<T>, millis: number, what: string, onTimeout: () => void): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within its ${millis} ms lease`)), millis);
+    timer = setTimeout(() => {
+      onTimeout();
+      reject(new Error(`${what} did not finish within its ${millis} ms lease`));
+    }, millis);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -55,13 +62,21 @@ export async function handle(
   from: number,
   jobs: Job[],
   app: Dispatcher<Schemas>,
-  leaseMillis: number
+  leaseMillis: number,
+  stuck: Set<string>
 ): Promise<Outcome> {
   let at = from;
   for (const { event, reaction } of jobs) {
     const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
     try {
-      await within(Promise.resolve().then(() => reaction.handler(event, lease.stream, app)), leaseMillis, what);
+      const running = Promise.resolve().then(() => reaction.handler(event, lease.stream, app));
+      await within(running, leaseMillis, what, () => {
+        stuck.add(lease.stream);
+        running.then(
+          () => stuck.delete(lease.stream),
+          () => stuck.delete(lease.stream)
+        );
+      });
       at = event.id;
     } catch (cause) {
       const error = `${what} failed: ${(cause as Error)?.message ?? String(cause)}`;

@@ -175,6 +175,26 @@ describe("failing reactions", () => {
     expect(blocked[0].error).toMatch(/did not finish within its 50 ms lease/);
   });
 
+  it("keeps a stream whose timed-out handler still runs off-limits until it settles", async () => {
+    let calls = 0;
+    const app = act()
+      .with(Thing)
+      .on("Happened")
+      .do(async () => {
+        calls++;
+        await sleep(150);
+      }, { maxRetries: 5 })
+      .build();
+    await app.do("happen", { stream: "t", actor }, { i: 1 });
+    const first = await app.drain({ leaseMillis: 30 });
+    expect(first.acked).toEqual([expect.objectContaining({ stream: "t", retry: 1 })]);
+    expect((await app.drain({ leaseMillis: 30 })).leased).toEqual([]);
+    expect(calls).toBe(1);
+    await sleep(200);
+    expect((await app.drain({ leaseMillis: 500 })).acked).toEqual([expect.objectContaining({ stream: "t", retry: 0 })]);
+    expect(calls).toBe(2);
+  });
+
   it("leaves a stream leased by another drainer alone until the lease expires", async () => {
     const handled = vi.fn(async () => {});
     const build = () => act().with(Thing).on("Happened").do(handled).build();

@@ -197,7 +197,7 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         const [e] = await store.commit("s", [msg("A")], meta());
         const registered = await store.lease([lease("r1", "d", -1, "s"), lease("r2", "d", e.id)], 0);
         expect(registered.map((l) => l.stream).sort()).toEqual(["r1", "r2"]);
-        await store.lease([lease("r1", "d", 99)], 0); // does not move an existing watermark
+        await store.lease([lease("r1", "d", 99, "s")], 0); // does not move an existing watermark
         const polled = await store.poll(10, 10);
         expect(polled).toEqual([{ stream: "r1", source: "s", at: -1, lagging: true }]);
       });
@@ -249,6 +249,23 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect(await store.poll(10, 10)).toEqual([]);
         await store.commit("s", [msg("B")], meta());
         expect((await store.poll(10, 10)).map((p) => p.stream).sort()).toEqual(["all", "from-s"]);
+      });
+
+      it("widens a stream named by two sources to every stream", async () => {
+        await store.lease([lease("shared", "d", -1, "a")], 0);
+        await store.lease([lease("shared", "d", -1, "b")], 0);
+        await store.commit("c", [msg("C")], meta());
+        expect((await store.poll(10, 10)).map((p) => [p.stream, p.source ?? null])).toEqual([["shared", null]]);
+      });
+
+      it("refuses a lease whose polled watermark has moved since", async () => {
+        const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
+        await store.lease([lease("r", "d1", -1, "s")], 0);
+        expect(await store.lease([lease("r", "d1", -1, "s")], 10_000)).toHaveLength(1);
+        await store.ack([lease("r", "d1", a.id, "s")]);
+        expect(await store.lease([lease("r", "d2", -1, "s")], 10_000)).toEqual([]); // stale poll
+        expect(await store.lease([lease("r", "d2", a.id, "s")], 10_000)).toHaveLength(1);
+        await store.ack([lease("r", "d2", b.id, "s")]);
       });
 
       it("a stream without source sees events of every stream", async () => {

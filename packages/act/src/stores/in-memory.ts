@@ -198,10 +198,13 @@ export class InMemoryStore implements Store {
         this.watermarks.set(lease.stream, w);
       }
       if (millis <= 0) {
+        // Reactions from different sources share this stream: it must read them all.
+        if (w.source !== undefined && w.source !== lease.source) w.source = undefined;
         granted.push({ ...lease, retry: w.retry });
         continue;
       }
-      if (w.blocked || (w.by && w.by !== lease.by && w.until > now)) continue;
+      // A watermark past the polled one means another drainer handled those events.
+      if (w.blocked || w.at > lease.at || (w.by && w.by !== lease.by && w.until > now)) continue;
       w.by = lease.by;
       w.until = now + millis;
       granted.push({ ...lease, retry: w.retry });

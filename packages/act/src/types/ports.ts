@@ -93,9 +93,11 @@ export interface Store extends Disposable {
    */
   poll(lagging: number, leading: number): Promise<Poll[]>;
   /**
-   * Registers the leases' streams (idempotent) and, when `millis` > 0, leases
-   * each one to `lease.by` for `millis` unless another drainer holds it or it
-   * is blocked. `millis` = 0 only registers.
+   * Registers the leases' streams (idempotent: an existing watermark never
+   * moves, and a stream named with two different sources reads every stream)
+   * and, when `millis` > 0, leases each one to `lease.by` for `millis` — unless
+   * it is blocked, another drainer holds it, or its watermark moved past
+   * `lease.at` (the watermark the drainer polled) since. `millis` = 0 only registers.
    *
    * @returns the leases obtained (with the stored `retry`), or all registered ones when `millis` is 0
    */

@@ -191,8 +191,9 @@ export type Poll = {
 };
 
 /**
- * A drainer's claim on a reaction stream: who holds it (`by`), the event id it
- * will acknowledge up to (`at`), and the failures so far (`retry`).
+ * A drainer's claim on a reaction stream: who holds it (`by`), the watermark
+ * (`at`: when leasing, the one the drainer polled; when acknowledging, the
+ * last event handled), and the failures so far (`retry`).
  *
  * @example
  * ```ts
@@ -206,7 +207,7 @@ export type Lease = {
   readonly source?: string;
   /** Identifies the drainer holding the lease. */
   readonly by: string;
-  /** Event id handled up to (ack) or to be handled up to (lease). */
+  /** Watermark: polled (lease) or handled up to (ack). */
   readonly at: number;
   /** Consecutive failed attempts. */
   readonly retry: number;
