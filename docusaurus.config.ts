@@ -14,6 +14,7 @@ import type { Config } from "@docusaurus/types";
 import type * as Preset from "@docusaurus/preset-classic";
 import type { PluginOptions as TypedocPluginOptions } from "docusaurus-plugin-typedoc";
 import { themes as prismThemes } from "prism-react-renderer";
+import llmsTxt from "./src/plugins/llms-txt";
 
 const siteDir = dirname(fileURLToPath(import.meta.url));
 
@@ -223,16 +224,57 @@ const config: Config = {
         },
         blog: false,
         pages: {},
-        theme: { customCss: "./src/css/custom.css" },
+        // search.css: contrast of the search bar's shortcut hint (issue 6).
+        theme: { customCss: ["./src/css/custom.css", "./src/css/search.css"] },
         sitemap: { changefreq: "weekly", priority: 0.5 },
       } satisfies Preset.Options,
     ],
   ],
 
-  themes: ["@docusaurus/theme-mermaid"],
+  themes: [
+    "@docusaurus/theme-mermaid",
+    // Offline search (issue 6) in the navbar slot. The index is built in
+    // postBuild (production builds only) and fetched when the reader focuses
+    // or hovers the search box, never on page load.
+    [
+      "@easyops-cn/docusaurus-search-local",
+      {
+        hashed: "filename",
+        indexDocs: true,
+        indexBlog: false,
+        indexPages: false,
+        docsRouteBasePath: "docs",
+        language: ["en"],
+        searchBarShortcut: true,
+        searchBarShortcutKeymap: "mod+k",
+        searchResultLimits: 8,
+        // Each hit names its page ("State management › Snapshots").
+        explicitSearchResultPath: true,
+        // Sidebars and the TOC repeat headings; index the article only.
+        ignoreCssSelectors: [".theme-doc-toc-mobile", ".pagination-nav"],
+      },
+    ],
+  ],
 
   plugins: [
     ["docusaurus-plugin-typedoc", typedoc],
+    // llms.txt, llms-full.txt and a Markdown twin of each guide (issue 6).
+    [llmsTxt, { apiPrefix: "api/" }],
+    // The live calculator bundles packages/calculator from its TypeScript
+    // sources, whose imports say "./x.js" for "./x.ts" (NodeNext style).
+    () => ({
+      name: "act-calculator-sources",
+      configureWebpack: () => ({
+        module: {
+          rules: [
+            {
+              include: [resolve(siteDir, "packages/calculator/src")],
+              resolve: { extensionAlias: { ".js": [".ts", ".js"] } },
+            },
+          ],
+        },
+      }),
+    }),
     // The root package.json says "type": "module" (for the packages), and
     // Docusaurus' bundles assume CommonJS around them:
     // - the generated .docusaurus/*.js would be parsed as strict ESM, and
@@ -255,6 +297,14 @@ const config: Config = {
     image: "img/social-card.png",
     metadata: [
       { name: "description", content: "Act — Fluent Event Sourcing for TypeScript." },
+      // Social cards (issue 6): the theme adds og:image, twitter:image,
+      // twitter:card, og:url, og:title, og:description and the canonical link.
+      { property: "og:site_name", content: "Act" },
+      { property: "og:type", content: "website" },
+      { property: "og:image:width", content: "1200" },
+      { property: "og:image:height", content: "630" },
+      { property: "og:image:alt", content: "Act — Fluent Event Sourcing for TypeScript" },
+      { name: "twitter:image:alt", content: "Act — Fluent Event Sourcing for TypeScript" },
     ],
 
     // spec §9 — "Colour mode default light, with the switch enabled."

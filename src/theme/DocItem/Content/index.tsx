@@ -1,0 +1,19 @@
+// Why: guide pages get a "Copy page as Markdown" button (issue 6); API pages have no Markdown twin, so they get none.
+import React, { type ReactNode } from "react";
+import Content from "@theme-original/DocItem/Content";
+import type ContentType from "@theme/DocItem/Content";
+import type { WrapperProps } from "@docusaurus/types";
+import { useDoc } from "@docusaurus/plugin-content-docs/client";
+import CopyPageMarkdown from "@site/src/components/CopyPageMarkdown";
+
+type Props = WrapperProps<typeof ContentType>;
+
+export default function ContentWrapper(props: Props): ReactNode {
+  const { metadata } = useDoc();
+  return (
+    <>
+      {!metadata.id.startsWith("api/") && <CopyPageMarkdown permalink={metadata.permalink} />}
+      <Content {...props} />
+    </>
+  );
+}
