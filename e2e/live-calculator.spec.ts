@@ -97,3 +97,24 @@ test("live calculator: its code is loaded lazily, and not at all on other pages"
   expect(onPage.length).toBeGreaterThan(0);
   expect(onPage.every((url) => /\/assets\/js\/[^/]+\.js$/.test(url)), onPage.join(", ")).toBe(true);
 });
+
+for (const mode of ["light", "dark"] as const) {
+  test(`live calculator: axe finds no serious or critical violations in it, with events and a refusal shown (${mode})`, async ({ page }) => {
+    test.setTimeout(60_000);
+    await page.addInitScript((theme) => {
+      try {
+        window.localStorage.setItem("theme", theme);
+      } catch {}
+    }, mode);
+    await open(page, EXAMPLE);
+    const calc = calculator(page);
+    for (const key of ["9", "Divide", "0", "Equals"]) await calc.key(key).click();
+    await expect(calc.message).toHaveText(/Refused/);
+    const { default: AxeBuilder } = await import("@axe-core/playwright");
+    const { violations } = await new AxeBuilder({ page }).include('section[aria-label="Live calculator"]').analyze();
+    const serious = violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    expect(serious).toEqual([]);
+  });
+}

@@ -13,11 +13,12 @@
 //    mobile and desktop presets.
 // 4. Prints the table and each target of the issue as met or missed.
 //
-// Options: --reuse (serve build/, no build), --pages intro,api (a subset),
+// Options: --reuse (serve build/, no build), --site-dir DIR (serve another
+//          finished build), --pages intro,api (a subset),
 //          --no-lighthouse, --runs N (Lighthouse runs per page and preset;
 //          the median performance score is kept, default 1), --json FILE.
 import { execFileSync, spawnSync } from "node:child_process";
-import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,12 +68,21 @@ const log = (...args) => console.error("bench:site:", ...args);
 // ---------------------------------------------------------------------------
 // 1. The build
 // ---------------------------------------------------------------------------
+/** A `docusaurus build` of this checkout (same working folder) is running. */
 function buildRunning() {
+  let pids = [];
   try {
-    return execFileSync("pgrep", ["-f", "docusaurus(\\.mjs)? build"], { encoding: "utf8" }).trim() !== "";
+    pids = execFileSync("pgrep", ["-f", "docusaurus(\\.mjs)? build"], { encoding: "utf8" }).trim().split("\n");
   } catch {
     return false;
   }
+  return pids.some((pid) => {
+    try {
+      return realpathSync(`/proc/${pid}/cwd`) === realpathSync(root).replace(/\/$/, "");
+    } catch {
+      return false;
+    }
+  });
 }
 
 async function waitForOtherBuilds() {
@@ -84,9 +94,9 @@ async function waitForOtherBuilds() {
 }
 
 async function build() {
-  if (flag("reuse")) {
-    const dir = join(root, "build");
-    if (!existsSync(join(dir, "sitemap.xml"))) throw new Error("--reuse: build/ holds no complete build");
+  if (flag("reuse") || option("site-dir")) {
+    const dir = resolve(option("site-dir", join(root, "build")));
+    if (!existsSync(join(dir, "sitemap.xml"))) throw new Error(`${dir} holds no complete build`);
     return { dir, seconds: undefined };
   }
   await waitForOtherBuilds();
@@ -228,21 +238,31 @@ async function measure(browser, origin, path) {
   }
   const foreign = all.map((r) => r.url).filter((url) => new URL(url).origin !== origin);
 
-  // The intro's JavaScript once the reader has searched (index + worker).
+  // What a first search costs on the intro: the index (fetched by a web
+  // worker, which the page's CDP session does not see) and the search code.
   let afterSearch;
   if (path === ALL_PAGES.intro.path) {
-    const before = new Set(requests.keys());
-    await page.locator("nav.navbar input[type=search], nav.navbar [role=searchbox]").first().click();
+    const added = [];
+    page.on("requestfinished", (request) =>
+      added.push(
+        Promise.all([request.sizes(), request.response().then((r) => r?.body())]).then(([sizes, body]) => ({
+          url: request.url(),
+          encoded: sizes.responseBodySize,
+          decoded: body?.length ?? 0,
+        })),
+      ),
+    );
+    await page.locator('nav.navbar input[aria-label="Search"]').click();
     await page.keyboard.type("snapshot", { delay: 20 });
-    await page.waitForTimeout(1500);
+    await page.locator("nav.navbar [role=option]").first().waitFor({ timeout: 15_000 });
     await page.waitForLoadState("networkidle");
-    const added = [...requests.entries()].filter(([id]) => !before.has(id)).map(([, r]) => r);
+    const done = await Promise.all(added);
     afterSearch = {
-      encoded: added.reduce((n, r) => n + r.encoded, 0),
-      decoded: added.reduce((n, r) => n + r.decoded, 0),
-      requests: added.length,
+      encoded: done.reduce((n, r) => n + r.encoded, 0),
+      decoded: done.reduce((n, r) => n + r.decoded, 0),
+      requests: done.length,
     };
-    foreign.push(...added.map((r) => r.url).filter((url) => new URL(url).origin !== origin));
+    foreign.push(...done.map((r) => r.url).filter((url) => !url.startsWith("data:") && new URL(url).origin !== origin));
   }
   await context.close();
   return { requests: all.length, bytes, ...paint, foreign, afterSearch };
