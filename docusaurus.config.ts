@@ -7,13 +7,13 @@
  * the config itself shows the spec. Constants the framework hard-codes (no
  * option exists) are listed in comments where they would otherwise be set.
  */
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "@docusaurus/types";
 import type * as Preset from "@docusaurus/preset-classic";
 import type { PluginOptions as TypedocPluginOptions } from "docusaurus-plugin-typedoc";
-import { themes as prismThemes } from "prism-react-renderer";
+import { darkCodeTheme, lightCodeTheme } from "./src/prism-themes";
 import llmsTxt from "./src/plugins/llms-txt";
 
 const siteDir = dirname(fileURLToPath(import.meta.url));
@@ -197,8 +197,6 @@ const config: Config = {
   //   the client's progress bar and the route loader delay.
   // - spec §9 "Route regex cache limit 10000", "Scheduler frame time about
   //   5ms": router and React internals.
-  // - spec §2 ".html and /index.html are normalised to the plain path": the
-  //   client router's location normalisation.
   // - spec §7 "Prefetch is skipped on 2g or data-saver connections".
 
   presets: [
@@ -230,6 +228,12 @@ const config: Config = {
       } satisfies Preset.Options,
     ],
   ],
+
+  // spec §2 — ".html and /index.html are normalised to the plain path": the
+  // address bar is fixed before hydration (see the module), and every page
+  // is also written as <route>.html (plugin "act-html-route-files"), so a
+  // static host like GitHub Pages serves /docs/intro.html as the intro page.
+  clientModules: ["./src/client/normalise-html-paths.ts"],
 
   themes: [
     "@docusaurus/theme-mermaid",
@@ -290,6 +294,19 @@ const config: Config = {
         },
         ...(isServer && { output: { chunkFilename: "assets/js/[name].[contenthash:8].cjs" } }),
       }),
+    }),
+    // spec §2 — see clientModules: <route>/index.html is also <route>.html.
+    () => ({
+      name: "act-html-route-files",
+      async postBuild({ outDir, routesPaths, baseUrl }) {
+        for (const route of routesPaths) {
+          if (route.endsWith("/") || route.endsWith(".html")) continue;
+          const path = route.slice(baseUrl.length);
+          const page = resolve(outDir, path, "index.html");
+          const flat = resolve(outDir, `${path}.html`);
+          if (existsSync(page) && !existsSync(flat)) copyFileSync(page, flat);
+        }
+      },
     }),
   ],
 
@@ -384,17 +401,9 @@ const config: Config = {
     },
 
     prism: {
-      // Both themes keep every token at WCAG AA (4.5:1) on their background.
-      theme: {
-        ...prismThemes.vsLight,
-        plain: { ...prismThemes.vsLight.plain, backgroundColor: "#f6f7f9" },
-        styles: prismThemes.vsLight.styles.map((style) =>
-          style.types.includes("attr-name")
-            ? { ...style, style: { ...style.style, color: "#c00000" } }
-            : style,
-        ),
-      },
-      darkTheme: prismThemes.oceanicNext,
+      // Both keep every token at WCAG AA, highlighted lines included.
+      theme: lightCodeTheme,
+      darkTheme: darkCodeTheme,
       additionalLanguages: ["bash", "json", "sql"],
     },
   } satisfies Preset.ThemeConfig,

@@ -2,7 +2,8 @@
 import { useEffect, useState, type ReactNode } from "react";
 import clsx from "clsx";
 import Link from "@docusaurus/Link";
-import Translate from "@docusaurus/Translate";
+import Translate, { translate } from "@docusaurus/Translate";
+import { PageMetadata } from "@docusaurus/theme-common";
 import { useLocation } from "@docusaurus/router";
 import Heading from "@theme/Heading";
 import type { Props } from "@theme/NotFound/Content";
@@ -24,21 +25,33 @@ function SearchButton(): ReactNode {
   );
 }
 
-export default function NotFoundContent({ className }: Props): ReactNode {
+/** The path asked for — only once hydrated: 404.html is rendered for every
+ * path, so server and client markup must not depend on it. */
+function useRequestedPath(): string | null {
   const { pathname } = useLocation();
-  const inApi = pathname.includes("/docs/api/");
+  const [path, setPath] = useState<string | null>(null);
+  useEffect(() => setPath(pathname), [pathname]);
+  return path;
+}
+
+export default function NotFoundContent({ className }: Props): ReactNode {
+  const pathname = useRequestedPath();
+  const inApi = pathname?.includes("/docs/api/") ?? false;
   return (
     <main className={clsx("container margin-vert--xl", className)}>
+      {/* The docs plugin renders this content without the NotFound page for
+          unknown paths under /docs/: give those the page title too. */}
+      <PageMetadata title={translate({ id: "theme.NotFound.title", message: "Page Not Found" })} />
       <div className="row">
-        <div className="col col--6 col--offset-3">
+        <div className="col col--6 col--offset-3 act-not-found">
           <Heading as="h1" className="hero__title">
             <Translate id="theme.NotFound.title" description="The title of the 404 page">
               Page Not Found
             </Translate>
           </Heading>
           <p>
-            There is no page at <code>{pathname}</code>. It may have moved, or the link that
-            brought you here may be wrong.
+            There is no page at {pathname ? <code>{pathname}</code> : "this address"}. It may
+            have moved, or the link that brought you here may be wrong.
           </p>
           <p>{inApi ? "Looking for an API symbol? Try the API index first." : "Where to go from here:"}</p>
           <ul>

@@ -1,0 +1,25 @@
+// Wrapped: spec §7/§9 keep the docs version preference in local storage; the stock theme only writes it from a version dropdown this one-version site does not show, so visiting a doc records its version.
+import { useEffect, type ReactNode } from "react";
+import DocVersionRoot from "@theme-original/DocVersionRoot";
+import type DocVersionRootType from "@theme/DocVersionRoot";
+import type { WrapperProps } from "@docusaurus/types";
+import { useDocsPreferredVersion } from "@docusaurus/plugin-content-docs/client";
+
+type Props = WrapperProps<typeof DocVersionRootType>;
+
+function RememberVersion({ pluginId, version }: { pluginId: string; version: string }): null {
+  const { preferredVersion, savePreferredVersionName } = useDocsPreferredVersion(pluginId);
+  useEffect(() => {
+    if (preferredVersion?.name !== version) savePreferredVersionName(version);
+  }, [preferredVersion, version, savePreferredVersionName]);
+  return null;
+}
+
+export default function DocVersionRootWrapper(props: Props): ReactNode {
+  return (
+    <>
+      <RememberVersion pluginId={props.version.pluginId} version={props.version.version} />
+      <DocVersionRoot {...props} />
+    </>
+  );
+}
