@@ -1,33 +1,69 @@
 // The test harness itself: e2e/server.mjs must answer like GitHub Pages,
-// or the routing tests would prove nothing about the deployed site.
+// or the routing tests would prove nothing about the deployed site. It is
+// checked on a tiny site of its own, so the site's layout cannot hide a rule.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { expect, test } from "./site";
 
-test("harness: the static server answers like GitHub Pages", async ({ request }) => {
-  const get = (path: string) => request.get(path, { maxRedirects: 0 });
-
-  const folder = await get("/act-root/docs/intro");
-  expect(folder.status(), "/x with only x/index.html redirects").toBe(301);
-  expect(folder.headers().location).toBe("/act-root/docs/intro/");
-
-  const index = await get("/act-root/docs/intro/");
-  expect(index.status()).toBe(200);
-  expect(index.headers()["content-type"]).toMatch(/^text\/html/);
-  expect(await index.text()).toContain("<title");
-
-  expect((await get("/act-root/docs/intro/index.html")).status()).toBe(200);
-
-  const base = await get("/act-root");
-  expect(base.status()).toBe(301);
-  expect(base.headers().location).toBe("/act-root/");
-  expect((await get("/act-root/")).status()).toBe(200);
-
-  for (const path of ["/act-root/docs/intro.html", "/act-root/nope", "/act-root/docs/intro/nope/", "/", "/act-root/../package.json", "/act-root/%2e%2e/package.json"]) {
-    const response = await get(path);
-    expect(response.status(), path).toBe(404);
-    expect(await response.text(), `${path} gets the site's 404.html`).toMatch(/Page Not Found/);
+test("harness: the static server answers like GitHub Pages", async ({ playwright }) => {
+  const root = mkdtempSync(join(tmpdir(), "act-e2e-pages-"));
+  const files: Record<string, string> = {
+    "404.html": "not found page",
+    "index.html": "home",
+    "page.html": "page as file",
+    "folder/index.html": "folder index",
+    "both.html": "both as file",
+    "both/index.html": "both as folder",
+    "feed.xml": "<feed/>",
+  };
+  for (const [path, body] of Object.entries(files)) {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(join(root, path), body);
   }
+  const port = 4300 + Math.floor(Math.random() * 600);
+  const server = spawn(process.execPath, [fileURLToPath(new URL("server.mjs", import.meta.url)), "--port", String(port), "--root", root], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  try {
+    await new Promise<void>((ready, fail) => {
+      server.stdout!.once("data", () => ready());
+      server.once("exit", (code) => fail(new Error(`server exited with ${code}`)));
+    });
+    const request = await playwright.request.newContext({ baseURL: `http://127.0.0.1:${port}` });
+    const get = (path: string) => request.get(path, { maxRedirects: 0 });
+    const expectPage = async (path: string, status: number, body: string) => {
+      const response = await get(path);
+      expect(response.status(), path).toBe(status);
+      expect(await response.text(), path).toBe(body);
+    };
 
-  const sitemap = await get("/act-root/sitemap.xml");
-  expect(sitemap.status()).toBe(200);
-  expect(sitemap.headers()["content-type"]).toMatch(/xml/);
+    await expectPage("/act-root/", 200, "home");
+    await expectPage("/act-root/page", 200, "page as file"); // /x serves x.html
+    await expectPage("/act-root/page.html", 200, "page as file");
+    await expectPage("/act-root/folder/", 200, "folder index"); // /x/ serves x/index.html
+    await expectPage("/act-root/folder/index.html", 200, "folder index");
+    await expectPage("/act-root/both", 200, "both as file"); // x.html wins over x/
+    await expectPage("/act-root/both/", 200, "both as folder");
+    for (const [path, location] of [
+      ["/act-root", "/act-root/"],
+      ["/act-root/folder", "/act-root/folder/"], // only a folder index: redirect
+      ["/act-root/folder?q=1", "/act-root/folder/?q=1"],
+    ]) {
+      const response = await get(path);
+      expect(response.status(), path).toBe(301);
+      expect(response.headers().location, path).toBe(location);
+    }
+    for (const path of ["/act-root/nope", "/act-root/page/", "/act-root/folder.html", "/", "/act-root/%2e%2e/package.json"]) {
+      await expectPage(path, 404, "not found page");
+    }
+    expect((await get("/act-root/feed.xml")).headers()["content-type"]).toMatch(/xml/);
+    expect((await get("/act-root/page")).headers()["content-type"]).toMatch(/^text\/html/);
+    await request.dispose();
+  } finally {
+    server.kill("SIGTERM");
+    rmSync(root, { recursive: true, force: true });
+  }
 });
