@@ -81,32 +81,6 @@ const typedoc: TypedocPluginOptions & Record<string, unknown> = {
   validation: { notExported: true, notDocumented: true, invalidLink: true },
   treatValidationWarningsAsErrors: true,
   packagesRequiringDocumentation: ["@act-root/act", "@act-root/act-pg"],
-  // KNOWN GAPS, reported to the packages' owners: members of inline object
-  // types without a comment. The list is exact — TypeDoc also fails on an
-  // entry that no longer matches — so delete an entry when it gets its doc.
-  intentionallyNotDocumented: [
-    "act/src.Package.author.__type.name",
-    "act/src.Package.author.__type.email",
-    "act/src.Errors.__type.ValidationError",
-    "act/src.Errors.__type.InvariantError",
-    "act/src.Errors.__type.ConcurrencyError",
-    "act/src.Store.block.__type.error",
-    "act/src.Dispatcher.do",
-    "act/src.ReactionResolver.__type.__type.target",
-    "act/src.ReactionResolver.__type.__type.source",
-    "act/src.Drain.blocked.__type.error",
-    "act/src.EventMetaSchema.__type.causation.__type.action.__type.name",
-    "act/src.CommittedMetaSchema.__type.meta.__type.causation.__type.action.__type.name",
-    "act/src.InMemoryStore.block.__type.error",
-    "act/src.Act.query.__type.first",
-    "act/src.Act.query.__type.last",
-    "act/src.Act.query.__type.count",
-    "act/src.Act.correlate.__type.leased",
-    "act/src.Act.correlate.__type.last_id",
-    "act/src.StateBuilder.snap.__type.build",
-    "act/src.ActionBuilder.given.__type.emit",
-    "act-pg/src.PostgresStore.block.__type.error",
-  ].filter((name) => apiEntryPoints.some((entry) => entry.startsWith(`packages/${name.split("/")[0]}/`))),
   plugin: ["./scripts/typedoc/strict.mjs", "./scripts/typedoc/front-matter.mjs"],
   // One sidebar entry per package ("act/src", "act-pg/src"), not folders
   // "act" › "src"; sidebars.ts gives them their package names.

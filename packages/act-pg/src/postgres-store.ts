@@ -1,4 +1,5 @@
 import {
+  type BlockedLease,
   type Committed,
   ConcurrencyError,
   type EventMeta,
@@ -436,7 +437,7 @@ export class PostgresStore implements Store {
    * await store.block([{ ...granted, retry: 4, error: "handler failed 4 times" }]);
    * ```
    */
-  async block(leases: Array<Lease & { error: string }>): Promise<Array<Lease & { error: string }>> {
+  async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     if (!leases.length) return [];
     const input = JSON.stringify(leases.map(({ stream, by, retry, error }) => ({ stream, holder: by, retry, error })));
     const { rows } = await this.run<{ stream: string }>("block", this.statements.block, [input]);

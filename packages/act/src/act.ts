@@ -7,7 +7,7 @@ import { logger, store } from "./ports.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
 import { ValidationError } from "./types/errors.js";
-import type { Dispatcher, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
+import type { BlockedLease, Dispatcher, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
 import { type Query, QuerySchema, type Target } from "./types/schemas.js";
 import { uuid, validate } from "./utils.js";
 
@@ -18,7 +18,7 @@ type Lifecycle<S extends Schemas, E extends Schemas, A extends Schemas> = {
   /** After a drain moved reaction watermarks. */
   acked: Lease[];
   /** After a drain blocked reaction streams. */
-  blocked: Array<Lease & { error: string }>;
+  blocked: BlockedLease[];
 };
 
 /**
@@ -170,7 +170,14 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   async query(
     query: Query,
     callback?: (event: CommittedOf<E>) => void
-  ): Promise<{ first?: CommittedOf<E>; last?: CommittedOf<E>; count: number }> {
+  ): Promise<{
+    /** The first event read. */
+    first?: CommittedOf<E>;
+    /** The last event read. */
+    last?: CommittedOf<E>;
+    /** How many events were read. */
+    count: number;
+  }> {
     let first: CommittedOf<E> | undefined;
     let last: CommittedOf<E> | undefined;
     const count = await store().query<E>(
@@ -211,7 +218,12 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * const { leased, last_id } = await app.correlate();
    * ```
    */
-  async correlate(query: Query = { after: this.correlated, limit: 1000 }): Promise<{ leased: Lease[]; last_id: number }> {
+  async correlate(query: Query = { after: this.correlated, limit: 1000 }): Promise<{
+    /** The reaction streams registered (new or already known). */
+    leased: Lease[];
+    /** Id of the last event scanned. */
+    last_id: number;
+  }> {
     const result = await correlate(this.registry.events, this.drainer, query);
     this.correlated = Math.max(this.correlated, result.last_id);
     if (result.leased.length) this.tracer.correlated(result.leased);

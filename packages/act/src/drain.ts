@@ -1,12 +1,12 @@
 import { logger, store } from "./ports.js";
 import type { Committed, CommittedOf, Schemas } from "./types/action.js";
-import type { Dispatcher, EventRegister, Fetch, Lease, Reaction } from "./types/reaction.js";
+import type { BlockedLease, Dispatcher, EventRegister, Fetch, Lease, Reaction } from "./types/reaction.js";
 
 /** One reaction to run: the event and the reaction registered on it. */
 type Job = { event: Committed<Schemas, string>; reaction: Reaction<Schemas, string> };
 
 /** What came out of handling one leased stream. */
-type Outcome = { ack?: Lease; block?: Lease & { error: string } };
+type Outcome = { ack?: Lease; block?: BlockedLease };
 
 /** Reads each leased stream's next events and the reactions that resolve to it, in lease order. */
 export async function fetch<E extends Schemas>(

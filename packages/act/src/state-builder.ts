@@ -36,7 +36,10 @@ export type ActionBuilder<S extends Schema, E extends Schemas, A extends Schemas
    * Adds the invariants checked before the action runs; the first that
    * fails throws an {@link InvariantError} with its description.
    */
-  given(rules: Invariant<S>[]): { emit(handler: ActionHandler<S, E, A, K>): StateBuilder<S, E, A> };
+  given(rules: Invariant<S>[]): {
+    /** Sets what the action emits, as {@link ActionBuilder.emit} does. */
+    emit(handler: ActionHandler<S, E, A, K>): StateBuilder<S, E, A>;
+  };
   /** Sets what the action emits: a `[name, data]` tuple, an array of them, or nothing. */
   emit(handler: ActionHandler<S, E, A, K>): StateBuilder<S, E, A>;
 };
@@ -67,7 +70,10 @@ export type StateBuilder<S extends Schema, E extends Schemas, A extends Schemas>
    * Commits a snapshot of the state after an action whenever `rule` returns
    * true, so loads start there. Typical: `(s) => s.patches >= 50`.
    */
-  snap(rule: (snapshot: Snapshot<S, E>) => boolean): { build(): State<S, E, A> };
+  snap(rule: (snapshot: Snapshot<S, E>) => boolean): {
+    /** Returns the built state. */
+    build(): State<S, E, A>;
+  };
   /** Returns the built state. */
   build(): State<S, E, A>;
 };

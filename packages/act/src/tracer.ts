@@ -1,6 +1,6 @@
 import { logger } from "./ports.js";
 import type { LogLevel } from "./types/config.js";
-import type { Lease } from "./types/reaction.js";
+import type { BlockedLease, Lease } from "./types/reaction.js";
 
 type Traced = {
   /** After a drain fetched events per stream. */
@@ -12,7 +12,7 @@ type Traced = {
   /** After a drain acknowledged streams. */
   acked: (leases: Lease[]) => void;
   /** After a drain blocked streams. */
-  blocked: (leases: Array<Lease & { error: string }>) => void;
+  blocked: (leases: BlockedLease[]) => void;
 };
 
 const quiet: Traced = {

@@ -1,7 +1,7 @@
 import type { Committed, Message, Schemas } from "../types/action.js";
 import { ConcurrencyError } from "../types/errors.js";
 import type { Store } from "../types/ports.js";
-import type { Lease, Poll } from "../types/reaction.js";
+import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type EventMeta, type Query, SNAP_EVENT } from "../types/schemas.js";
 
 type Event = Committed<Schemas, string>;
@@ -233,9 +233,9 @@ export class InMemoryStore implements Store {
   }
 
   async block(
-    leases: Array<Lease & { error: string }>
-  ): Promise<Array<Lease & { error: string }>> {
-    const blocked: Array<Lease & { error: string }> = [];
+    leases: BlockedLease[]
+  ): Promise<BlockedLease[]> {
+    const blocked: BlockedLease[] = [];
     for (const lease of leases) {
       const w = this.held(lease);
       if (!w) continue;

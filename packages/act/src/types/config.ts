@@ -62,7 +62,14 @@ export type Package = {
   /** Package description. */
   description?: string;
   /** Author, as a string or `{ name, email }`. */
-  author?: string | { name: string; email?: string };
+  author?:
+    | string
+    | {
+        /** Author's name. */
+        name: string;
+        /** Author's e-mail address. */
+        email?: string;
+      };
   /** License identifier. */
   license?: string;
   /** Runtime dependencies by name. */

@@ -15,8 +15,11 @@ import type { Target } from "./schemas.js";
  * ```
  */
 export const Errors = {
+  /** A payload, target, query or setting did not match its schema. */
   ValidationError: "ERR_VALIDATION",
+  /** An action's business rule did not hold. */
   InvariantError: "ERR_INVARIANT",
+  /** The stream moved since it was loaded. */
   ConcurrencyError: "ERR_CONCURRENCY",
 } as const;
 

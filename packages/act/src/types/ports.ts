@@ -1,5 +1,5 @@
 import type { Committed, Message, Schemas } from "./action.js";
-import type { Lease, Poll } from "./reaction.js";
+import type { BlockedLease, Lease, Poll } from "./reaction.js";
 import type { EventMeta, Query } from "./schemas.js";
 
 /**
@@ -115,5 +115,5 @@ export interface Store extends Disposable {
    *
    * @returns the leases blocked
    */
-  block(leases: Array<Lease & { error: string }>): Promise<Array<Lease & { error: string }>>;
+  block(leases: BlockedLease[]): Promise<BlockedLease[]>;
 }

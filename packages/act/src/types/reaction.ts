@@ -15,6 +15,7 @@ import type { Target } from "./schemas.js";
  * ```
  */
 export type Dispatcher<A extends Schemas> = {
+  /** Handles an action, like {@link Act.do}. */
   do<K extends keyof A & string>(
     action: K,
     target: Target,
@@ -67,7 +68,14 @@ export type ReactionHandler<E extends Schemas, K extends keyof E, A extends Sche
  */
 export type ReactionResolver<E extends Schemas, K extends keyof E> = (
   event: Committed<E, K>
-) => { target: string; source?: string } | undefined;
+) =>
+  | {
+      /** The stream the reaction runs on: its lease serialises the handling. */
+      target: string;
+      /** The only stream whose events it reads (every stream when absent). */
+      source?: string;
+    }
+  | undefined;
 
 /**
  * Options of a reaction.
@@ -218,6 +226,19 @@ export type Lease = {
 };
 
 /**
+ * A lease whose stream was blocked, with the error that blocked it.
+ *
+ * @example
+ * ```ts
+ * app.on("blocked", (blocked: BlockedLease[]) => blocked.forEach((b) => console.error(b.stream, b.error)));
+ * ```
+ */
+export type BlockedLease = Lease & {
+  /** The last failure's message: which reaction, which event, what went wrong. */
+  readonly error: string;
+};
+
+/**
  * Events fetched by one drain, per leased stream.
  *
  * @example
@@ -255,7 +276,7 @@ export type Drain<E extends Schemas> = {
   /** Leases acknowledged (watermark moved). */
   readonly acked: Lease[];
   /** Streams blocked after too many failures, with the error. */
-  readonly blocked: Array<Lease & { readonly error: string }>;
+  readonly blocked: BlockedLease[];
 };
 
 /**

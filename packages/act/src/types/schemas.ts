@@ -86,7 +86,10 @@ export const EventMetaSchema = z.object({
   /** What caused the event. */
   causation: z.object({
     /** The action (name and target) whose handler emitted the event. */
-    action: TargetSchema.extend({ name: z.string() }).optional(),
+    action: TargetSchema.extend({
+      /** The action's name. */
+      name: z.string(),
+    }).optional(),
     /** The event a reaction was handling when it asked for that action. */
     event: CausationEventSchema.optional(),
   }),
