@@ -269,6 +269,27 @@ const config: Config = {
         ...(isServer && { output: { chunkFilename: "assets/js/[name].[contenthash:8].cjs" } }),
       }),
     }),
+    // spec §8 — a page whose chunks fail on its first load shows the error
+    // text with Retry (src/client/preload-once.js, src/theme/Loading).
+    () => ({
+      name: "act-chunk-failure-screen",
+      configureWebpack: (_config, isServer, { currentBundler }) =>
+        isServer
+          ? {}
+          : {
+              resolve: {
+                alias: {
+                  "act-original-preload$": resolve(siteDir, "node_modules/@docusaurus/core/lib/client/preload.js"),
+                },
+              },
+              plugins: [
+                new currentBundler.instance.NormalModuleReplacementPlugin(/^\.\/preload$/, (request: { context: string; request: string }) => {
+                  if (/@docusaurus[\\/]core[\\/]lib[\\/]client$/.test(request.context))
+                    request.request = resolve(siteDir, "src/client/preload-once.js");
+                }),
+              ],
+            },
+    }),
     // spec §2 — see clientModules: <route>/index.html is also <route>.html.
     () => ({
       name: "act-html-route-files",

@@ -7,8 +7,8 @@
 // than every source the site is built from. E2E_SITE_DIR (another directory
 // to serve) skips all of this; E2E_REBUILD=1 forces a build.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync, readdirSync, readlinkSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -48,12 +48,21 @@ function newestSource() {
   return newest;
 }
 
+/** A `docusaurus build` running in this checkout (builds of other checkouts don't count). */
 function buildRunning() {
+  let pids;
   try {
-    return execFileSync("pgrep", ["-f", "docusaurus(\\.mjs)? build"], { encoding: "utf8" }).trim() !== "";
+    pids = execFileSync("pgrep", ["-f", "docusaurus(\\.mjs)? build"], { encoding: "utf8" }).trim().split("\n");
   } catch {
     return false;
   }
+  return pids.some((pid) => {
+    try {
+      return resolve(readlinkSync(`/proc/${pid}/cwd`)) === resolve(root);
+    } catch {
+      return false;
+    }
+  });
 }
 
 // Never start a second build while one runs: wait for it, then judge its result.
