@@ -101,6 +101,13 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * invariants, runs the handler, validates and commits the events it emits,
    * and writes a snapshot when the state's `.snap` rule says so.
    *
+   * The app keeps the latest snapshot of recently used streams. Without an
+   * `expectedVersion`, an action on such a stream does not read it first: the
+   * commit's version check proves the snapshot current, and if another writer
+   * moved the stream (a conflict, or a rule or handler that declined) the
+   * action runs once more on the events committed since. With an
+   * `expectedVersion`, the stream is read and that version is enforced.
+   *
    * @param name - the action name
    * @param target - stream, actor and optional `expectedVersion`
    * @param payload - the action payload (type inferred from the action)

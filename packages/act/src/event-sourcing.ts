@@ -10,7 +10,7 @@ import type {
   Snapshot,
   State,
 } from "./types/action.js";
-import { InvariantError, ValidationError } from "./types/errors.js";
+import { ConcurrencyError, InvariantError, ValidationError } from "./types/errors.js";
 import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./types/schemas.js";
 import { patch, uuid, validate } from "./utils.js";
 
@@ -118,7 +118,13 @@ function guard<T>(what: string, action: string, stream: string, run: () => T): T
  * Handles one action: validate, load, check invariants, emit, validate
  * events, commit, fold, snapshot. Nothing is committed unless every step
  * before the commit succeeds. `committed` is false when nothing was emitted.
- * `cache` keeps each stream's latest snapshot between actions.
+ *
+ * `cache` keeps each stream's latest snapshot between actions. Without an
+ * expected version from the caller, an action on a cached stream skips the
+ * read (`optimistic`): the commit's version check is what proves the snapshot
+ * current. When it is not — the commit conflicts, or a rule or the handler
+ * declined on what may be stale state — the action runs once more on the
+ * events read since the cached snapshot.
  */
 export async function action<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A & string>(
   me: State<S, E, A>,
@@ -127,7 +133,8 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   payload: Readonly<A[K]>,
   reactingTo: CommittedOf<Schemas> | undefined,
   skipValidation: boolean,
-  cache: SnapshotCache
+  cache: SnapshotCache,
+  optimistic = true
 ): Promise<{ snapshots: Snapshot<S, E>[]; committed: boolean }> {
   const { stream, expectedVersion, actor } = validate(
     `target of action "${name}"`,
@@ -139,18 +146,22 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     : validate(`payload of action "${name}"`, payload, me.actions[name]);
   const key = `${me.name}\u0000${stream}`;
   const cached = cache.get(store(), key) as Snapshot<S, E> | undefined;
-  const current = await load(me as State<S, E, any>, stream, undefined, cached);
+  const trusted = optimistic && cached?.event !== undefined && expectedVersion === undefined;
+  const current = trusted ? cached! : await load(me as State<S, E, any>, stream, undefined, cached);
+  const again = () => action(me, name, target, data, reactingTo, true, cache, false);
   for (const rule of me.given[name] ?? []) {
     const valid = guard(`Invariant "${rule.description}"`, name, stream, () =>
       rule.valid(current.state, actor)
     );
-    if (!valid) throw new InvariantError(name, data, target, current as Snapshot<Schema, Schemas>, rule.description);
+    if (!valid) {
+      if (trusted) return again();
+      throw new InvariantError(name, data, target, current as Snapshot<Schema, Schemas>, rule.description);
+    }
   }
   const result = guard("Handler", name, stream, () => me.on[name](data, current, target));
-  if (!result) return { snapshots: [current], committed: false };
   // A tuple starts with the event name; a list of tuples (maybe empty) does not.
-  const tuples = (typeof result[0] === "string" ? [result] : result) as Emitted<E>[];
-  if (!tuples.length) return { snapshots: [current], committed: false };
+  const tuples = (result && typeof result[0] === "string" ? [result] : (result ?? [])) as Emitted<E>[];
+  if (!tuples.length) return trusted ? again() : { snapshots: [current], committed: false };
   const messages: Message<E, keyof E>[] = tuples.map(([event, eventData]) => {
     const schema = me.events[event];
     if (!schema)
@@ -185,12 +196,14 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
       }),
     },
   };
-  const committed = await store()
-    .commit<E>(stream, messages, meta, expectedVersion ?? version)
-    .catch((error) => {
-      cache.delete(key);
-      throw error;
-    });
+  let committed: Committed<E, keyof E>[];
+  try {
+    committed = await store().commit<E>(stream, messages, meta, expectedVersion ?? version);
+  } catch (error) {
+    if (trusted && error instanceof ConcurrencyError) return again();
+    cache.delete(key);
+    throw error;
+  }
   let snapshot = current;
   const snapshots = committed.map((event) => (snapshot = fold(me as State<S, E, any>, snapshot, event)));
   if (me.snap && wantsSnap(me, snapshot)) snapshots.push(await snap(snapshot, meta));

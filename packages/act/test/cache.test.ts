@@ -1,6 +1,6 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { SnapshotCache } from "../src/cache.js";
-import { act, ConcurrencyError, dispose, InMemoryStore, store } from "../src/index.js";
+import { act, ConcurrencyError, dispose, InMemoryStore, InvariantError, store } from "../src/index.js";
 import { actor, Counter } from "./fixtures.js";
 
 beforeEach(async () => {
@@ -54,5 +54,36 @@ describe("actions with cached snapshots", () => {
     const [snap] = await app.do("increment", { stream: "s", actor }, { by: 1 });
     expect(snap.state.count).toBe(1);
     expect(snap.event?.version).toBe(0);
+  });
+});
+
+describe("optimistic actions on cached streams", () => {
+  it("skip the read: the commit's version check proves the snapshot current", async () => {
+    const app = act().with(Counter).build();
+    await app.do("increment", { stream: "o", actor }, { by: 1 });
+    const query = vi.spyOn(store(), "query");
+    const [snap] = await app.do("increment", { stream: "o", actor }, { by: 1 });
+    expect(query).not.toHaveBeenCalled();
+    expect(snap.state.count).toBe(2);
+    await app.do("increment", { stream: "o", actor, expectedVersion: 1 }, { by: 1 });
+    expect(query).toHaveBeenCalledTimes(1); // an explicit expected version reads
+  });
+
+  it("re-check a rule that failed on a stale snapshot against the events since", async () => {
+    const app = act().with(Counter).build();
+    await app.do("tag", { stream: "o", actor }, { tags: ["x"] }); // cached: count 0
+    await store().commit("o", [{ name: "Incremented", data: { by: 5 } }], { correlation: "x", causation: {} });
+    const [snap] = await app.do("reset", { stream: "o", actor }, {}); // "must not be zero" holds now
+    expect(snap.state.count).toBe(0);
+    expect(snap.event?.version).toBe(2);
+    await expect(app.do("reset", { stream: "o", actor }, {})).rejects.toBeInstanceOf(InvariantError);
+  });
+
+  it("return the fresh state when nothing is emitted", async () => {
+    const app = act().with(Counter).build();
+    await app.do("tag", { stream: "o", actor }, { tags: ["x"] });
+    await store().commit("o", [{ name: "Incremented", data: { by: 5 } }], { correlation: "x", causation: {} });
+    const [snap] = await app.do("tag", { stream: "o", actor }, { tags: [] });
+    expect(snap.state).toEqual({ count: 5, tags: ["x"] });
   });
 });
