@@ -6,9 +6,10 @@
 // written after every page rendered); it is fresh when that file is newer
 // than every source the site is built from. E2E_SITE_DIR (another directory
 // to serve) skips all of this; E2E_REBUILD=1 forces a build.
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, readlinkSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { siteBuildRunning } from "../scripts/site-build-running.mjs";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -48,25 +49,9 @@ function newestSource() {
   return newest;
 }
 
-/** A `docusaurus build` running in this checkout (builds of other checkouts don't count). */
-function buildRunning() {
-  let pids;
-  try {
-    pids = execFileSync("pgrep", ["-f", "docusaurus(\\.mjs)? build"], { encoding: "utf8" }).trim().split("\n");
-  } catch {
-    return false;
-  }
-  return pids.some((pid) => {
-    try {
-      return resolve(readlinkSync(`/proc/${pid}/cwd`)) === resolve(root);
-    } catch {
-      return false;
-    }
-  });
-}
 
 // Never start a second build while one runs: wait for it, then judge its result.
-for (let waited = 0; buildRunning(); waited += 5) {
+for (let waited = 0; siteBuildRunning(root); waited += 5) {
   if (waited === 0) console.log("e2e: a site build is running; waiting for it");
   if (waited > 900) throw new Error("e2e: a site build has been running for 15 minutes");
   await new Promise((done) => setTimeout(done, 5000));

@@ -17,8 +17,9 @@
 //          finished build), --pages intro,api (a subset),
 //          --no-lighthouse, --runs N (Lighthouse runs per page and preset;
 //          the median performance score is kept, default 1), --json FILE.
-import { execFileSync, spawnSync } from "node:child_process";
-import { createReadStream, existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { siteBuildRunning } from "./site-build-running.mjs";
+import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,25 +69,9 @@ const log = (...args) => console.error("bench:site:", ...args);
 // ---------------------------------------------------------------------------
 // 1. The build
 // ---------------------------------------------------------------------------
-/** A `docusaurus build` of this checkout (same working folder) is running. */
-function buildRunning() {
-  let pids = [];
-  try {
-    pids = execFileSync("pgrep", ["-f", "docusaurus(\\.mjs)? build"], { encoding: "utf8" }).trim().split("\n");
-  } catch {
-    return false;
-  }
-  return pids.some((pid) => {
-    try {
-      return realpathSync(`/proc/${pid}/cwd`) === realpathSync(root).replace(/\/$/, "");
-    } catch {
-      return false;
-    }
-  });
-}
 
 async function waitForOtherBuilds() {
-  for (let waited = 0; buildRunning(); waited += 5) {
+  for (let waited = 0; siteBuildRunning(root); waited += 5) {
     if (waited === 0) log("another site build is running; waiting for it");
     if (waited > 900) throw new Error("a site build has been running for 15 minutes");
     await new Promise((done) => setTimeout(done, 5000));
