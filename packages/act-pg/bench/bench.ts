@@ -12,33 +12,19 @@
  * (counted from the server log with `log_statement = all` on a short run when
  * the benchmark runs its own server; counted at the pool otherwise).
  */
-import { act, SNAP_EVENT, state, store } from "@act-root/act";
+import { act, SNAP_EVENT, store } from "@act-root/act";
 import { readFileSync, statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { z } from "zod";
 import { PostgresStore } from "../src/index.js";
+import { Counter, Job } from "../test/fixtures/states.js";
 import { type PgServer, startServer } from "../tools/pg-server.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const Counter = state("Counter", z.object({ count: z.number() }))
-  .init(() => ({ count: 0 }))
-  .emits({ Incremented: z.object({ by: z.number() }) })
-  .patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) })
-  .on("increment", z.object({ by: z.number() }))
-  .emit(({ by }) => ["Incremented", { by }])
-  .build();
 
-const Job = state("Job", z.object({ n: z.number() }))
-  .init(() => ({ n: 0 }))
-  .emits({ Queued: z.object({ n: z.number() }) })
-  .patch({ Queued: (e) => ({ n: e.data.n }) })
-  .on("queue", z.object({ n: z.number() }))
-  .emit(({ n }) => ["Queued", { n }])
-  .build();
 
 let reactions = 0;
 const app = act()

@@ -3,21 +3,14 @@
  * later commits become visible must not be skipped by readers that track a
  * position — `query({ after })`, `poll`, and drains.
  */
-import { act, type Committed, state, store } from "@act-root/act";
+import { act, type Committed, store } from "@act-root/act";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import type { PostgresStore } from "../src/index.js";
+import { Counter } from "./fixtures/states.js";
 import * as q from "../src/sql.js";
 import { client, makeStore, sql } from "./support.js";
 
-const Counter = state("Counter", z.object({ count: z.number() }))
-  .init(() => ({ count: 0 }))
-  .emits({ Incremented: z.object({ by: z.number() }) })
-  .patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) })
-  .on("increment", z.object({ by: z.number() }))
-  .emit(({ by }) => ["Incremented", { by }])
-  .build();
 
 const handled: Array<{ id: number; stream: string }> = [];
 const sourced: number[] = [];
