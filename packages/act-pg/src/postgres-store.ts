@@ -10,11 +10,11 @@ import {
   type Query,
   type Schemas,
   type Store,
+  stringifyJson,
 } from "@act-root/act";
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { connection, identifier, type PostgresStoreConfig } from "./config.js";
-import { parseJson, stringifyJson } from "./json.js";
 import * as sql from "./sql.js";
 
 /** PostgreSQL type ids with a custom parser. */
@@ -22,11 +22,11 @@ const INT8 = 20;
 const JSON_OID = 114;
 const JSONB = 3802;
 
-/** Driver type parsers: bigint ids as numbers, JSON with dates revived. */
+/** Driver type parsers: bigint ids as numbers, JSON as plain JSON (dates are revived by the app, per event schema). */
 const types = {
   getTypeParser(oid: number, format?: "text" | "binary") {
     if (oid === INT8) return (value: string) => Number(value);
-    if (oid === JSONB || oid === JSON_OID) return parseJson;
+    if (oid === JSONB || oid === JSON_OID) return JSON.parse;
     return pg.types.getTypeParser(oid, format as "text");
   },
 };

@@ -9,6 +9,7 @@
 export * from "./types/index.js";
 export { patch, validate, extend, sleep } from "./utils.js";
 export { config } from "./config.js";
+export { stringifyJson } from "./json.js";
 export { port, store, logger, dispose, disposeAndExit } from "./ports.js";
 export { InMemoryStore } from "./stores/in-memory.js";
 export { build_tracer } from "./tracer.js";

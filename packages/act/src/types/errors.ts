@@ -21,6 +21,8 @@ export const Errors = {
   InvariantError: "ERR_INVARIANT",
   /** The stream moved since it was loaded. */
   ConcurrencyError: "ERR_CONCURRENCY",
+  /** The store could not do what was asked (database unreachable, connection lost, pool exhausted…). */
+  StoreError: "ERR_STORE",
 } as const;
 
 /** One readable problem found by validation: where (`path`) and what (`message`). */
@@ -129,5 +131,63 @@ export class ConcurrencyError extends Error {
         .join(", ")})`
     );
     this.name = Errors.ConcurrencyError;
+  }
+}
+
+/**
+ * Why a store call failed, for a caller deciding what to do next:
+ *
+ * - `"unreachable"` — no connection could be made (server down, starting or
+ *   shutting down, wrong host). Nothing was done. Retry later.
+ * - `"connection-lost"` — the connection broke during the call. A commit was
+ *   applied entirely or not at all: reload (or retry with the same
+ *   `expectedVersion`) to find out.
+ * - `"busy"` — every pooled connection stayed in use until the wait for one
+ *   timed out. Nothing was done. Retry later, or give the pool more connections.
+ * - `"disposed"` — the store (or the port holding it) was disposed. Do not retry.
+ * - `"rejected"` — the store refused the call (bad data, a constraint,
+ *   missing tables, permissions). Retrying the same call fails the same way.
+ *
+ * @example
+ * ```ts
+ * const reason: StoreFailure = "busy";
+ * ```
+ */
+export type StoreFailure = "unreachable" | "connection-lost" | "busy" | "disposed" | "rejected";
+
+/**
+ * Thrown when a store cannot carry out a call for a reason other than a
+ * version conflict. `operation` names the call (e.g. `commit to "order-1"`),
+ * `reason` says why (see {@link StoreFailure}) and `retryable` tells a caller
+ * whether the same call may succeed later. The driver's error is the `cause`.
+ *
+ * @example
+ * ```ts
+ * try { await app.do("increment", target, { by: 1 }); }
+ * catch (error) {
+ *   if (error instanceof StoreError && error.retryable) setTimeout(retry, 1_000);
+ *   else throw error;
+ * }
+ * ```
+ */
+export class StoreError extends Error {
+  /** True when the same call may succeed later (`unreachable`, `connection-lost`, `busy`). */
+  public readonly retryable: boolean;
+
+  /**
+   * @param operation - the call that failed, e.g. `commit to "order-1"`
+   * @param reason - why it failed
+   * @param message - what happened, in words
+   * @param cause - the underlying driver error
+   */
+  constructor(
+    public readonly operation: string,
+    public readonly reason: StoreFailure,
+    message: string,
+    cause?: unknown
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = Errors.StoreError;
+    this.retryable = reason === "unreachable" || reason === "connection-lost" || reason === "busy";
   }
 }

@@ -35,6 +35,30 @@ export const ActorSchema = z.object({
   name: z.string(),
 });
 
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The longest stream name any store accepts, in UTF-16 code units. */
+export const MAX_STREAM_LENGTH = 256;
+
+/**
+ * Schema of a stream name: a non-empty, well-formed string (no lone UTF-16
+ * surrogates, which some stores would silently turn into another name) of at
+ * most {@link MAX_STREAM_LENGTH} characters. Every store checks names with it,
+ * so a name one store accepts is accepted by all of them.
+ *
+ * @example
+ * ```ts
+ * StreamSchema.parse("ticket-1"); // ok
+ * StreamSchema.parse("x".repeat(300)); // throws: at most 256 characters
+ * ```
+ */
+export const StreamSchema = z
+  .string()
+  .min(1, "stream name must not be empty")
+  .max(MAX_STREAM_LENGTH, `stream name must be at most ${MAX_STREAM_LENGTH} characters`)
+  .refine((name) => !LONE_SURROGATE.test(name), "stream name must be a well-formed string (it has a lone UTF-16 surrogate)");
+
 /**
  * Schema of a {@link Target}: the stream an action is addressed to, who asks
  * for it and, optionally, the version the caller expects the stream to be at.
@@ -45,8 +69,8 @@ export const ActorSchema = z.object({
  * ```
  */
 export const TargetSchema = z.object({
-  /** Name of the stream (exact match; must not be empty). */
-  stream: z.string().min(1, "stream name must not be empty"),
+  /** Name of the stream (exact match; see {@link StreamSchema} for the rules). */
+  stream: StreamSchema,
   /** Who asks for the action. */
   actor: ActorSchema,
   /** The version the caller last saw; the commit fails with a ConcurrencyError if the stream moved. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseJson, stringifyJson } from "../src/json.js";
+import { stringifyJson } from "../src/json.js";
 
 describe("stringifyJson", () => {
   it("serialises plain data, dates as ISO strings", () => {
@@ -35,19 +35,5 @@ describe("stringifyJson", () => {
   it("accepts objects with toJSON that return plain values and null prototypes", () => {
     const bare = Object.assign(Object.create(null), { x: 1 });
     expect(stringifyJson({ bare, v: { toJSON: () => "v" } }, "data")).toBe('{"bare":{"x":1},"v":"v"}');
-  });
-});
-
-describe("parseJson", () => {
-  it("revives Date#toJSON strings as dates, anywhere", () => {
-    const value = parseJson('{"a":{"when":"2025-01-02T03:04:05.678Z"},"list":["1999-12-31T23:59:59.999Z"]}') as any;
-    expect(value.a.when).toBeInstanceOf(Date);
-    expect(value.a.when.toISOString()).toBe("2025-01-02T03:04:05.678Z");
-    expect(value.list[0]).toBeInstanceOf(Date);
-  });
-
-  it("leaves other strings alone", () => {
-    const value = parseJson('{"d":"2025-01-02","t":"2025-01-02T03:04:05Z","x":"2025-13-45T99:99:99.999Z","s":"hello"}') as any;
-    expect(value).toEqual({ d: "2025-01-02", t: "2025-01-02T03:04:05Z", x: "2025-13-45T99:99:99.999Z", s: "hello" });
   });
 });

@@ -1,36 +1,14 @@
 /**
- * JSON encoding of event data and metadata, and decoding with dates restored.
+ * The one JSON encoding every store uses for event `data` and `meta`, so that
+ * what a store accepts, and what comes back, is the same in all of them.
  *
- * Event `data` and `meta` are stored as JSON text. Encoding refuses what JSON
- * would silently change or drop (functions, symbols, bigints, non-finite
- * numbers, maps, sets, class instances, cycles) and NUL characters, which
- * PostgreSQL's text types cannot hold, naming the path of the offending value. Decoding turns strings in
- * the exact format of `Date#toJSON` (`2025-01-02T03:04:05.678Z`) back into
- * `Date` objects, so dates inside `data` round-trip as dates.
+ * Encoding refuses what JSON would silently change or drop (functions,
+ * symbols, bigints, non-finite numbers, maps, sets, class instances, cycles)
+ * and NUL characters, which PostgreSQL's text types cannot hold, naming the
+ * path of the offending value. Dates are written by `Date#toJSON` and come
+ * back from every store as strings; the app turns them back into dates where
+ * the event's schema declares a date.
  */
-
-/** The exact output of `Date.prototype.toJSON`. */
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-/** Cheap test on the raw text: is there any string that could be a date? */
-const MAYBE_DATE = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z"/;
-
-const revive = (_key: string, value: unknown) => {
-  if (typeof value === "string" && value.length === 24 && ISO_DATE.test(value)) {
-    const date = new Date(value);
-    if (!Number.isNaN(date.getTime())) return date;
-  }
-  return value;
-};
-
-/**
- * Parses JSON text from the database; ISO-8601 UTC date strings become `Date`s.
- *
- * @param text - a `json`/`jsonb` value as text
- * @returns the parsed value
- */
-export function parseJson(text: string): unknown {
-  return MAYBE_DATE.test(text) ? JSON.parse(text, revive) : JSON.parse(text);
-}
 
 /** Thrown when a value cannot be stored as JSON. */
 function refuse(path: string, what: string): never {
@@ -44,11 +22,18 @@ const isPlain = (value: object) => {
 
 /**
  * Serialises `value` to JSON text, refusing anything JSON cannot round-trip.
+ * Stores call it on event data and metadata before they keep them, so every
+ * store accepts and refuses the same values. Dates become ISO strings.
  *
  * @param value - event data or metadata
  * @param root - how to name the value in errors, e.g. `data of event "Opened"`
  * @returns the JSON text
  * @throws TypeError naming the path and the reason when `value` is not JSON-serialisable
+ * @example
+ * ```ts
+ * stringifyJson({ at: new Date(0) }, "data"); // '{"at":"1970-01-01T00:00:00.000Z"}'
+ * stringifyJson({ n: 1n }, "data"); // throws TypeError: data.n is a bigint, …
+ * ```
  */
 export function stringifyJson(value: unknown, root: string): string {
   const paths = new WeakMap<object, string>();
