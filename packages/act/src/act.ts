@@ -2,7 +2,7 @@ import { SnapshotCache } from "./cache.js";
 import { config } from "./config.js";
 import { correlate } from "./correlate.js";
 import { fetch, handle } from "./drain.js";
-import { action, load } from "./event-sourcing.js";
+import { action, decode, load } from "./event-sourcing.js";
 import { logger, store } from "./ports.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
@@ -188,7 +188,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     let first: CommittedOf<E> | undefined;
     let last: CommittedOf<E> | undefined;
     const count = await store().query<E>(
-      (event) => {
+      (stored) => {
+        const event = decode(this.registry.events[stored.name]?.schema, stored);
         first ??= event as CommittedOf<E>;
         last = event as CommittedOf<E>;
         callback?.(event as CommittedOf<E>);

@@ -1,3 +1,4 @@
+import { decode } from "./event-sourcing.js";
 import { store } from "./ports.js";
 import type { Committed, Schemas } from "./types/action.js";
 import type { EventRegister, Lease } from "./types/reaction.js";
@@ -15,10 +16,11 @@ export async function correlate<E extends Schemas>(
 ): Promise<{ leased: Lease[]; last_id: number }> {
   const targets = new Map<string, Lease>();
   let last_id = query.after ?? -1;
-  await store().query<E>((event) => {
-    last_id = Math.max(last_id, event.id);
-    const register = events[event.name];
+  await store().query<E>((stored) => {
+    last_id = Math.max(last_id, stored.id);
+    const register = events[stored.name];
     if (!register) return;
+    const event = decode(register.schema, stored);
     for (const reaction of register.reactions.values()) {
       const resolved = reaction.resolver(event as Committed<E, typeof event.name>);
       if (resolved && !targets.has(resolved.target))

@@ -1,3 +1,4 @@
+import { decode } from "./event-sourcing.js";
 import { logger, store } from "./ports.js";
 import type { Committed, CommittedOf, Schemas } from "./types/action.js";
 import type { BlockedLease, Dispatcher, EventRegister, Fetch, Lease, Reaction } from "./types/reaction.js";
@@ -20,7 +21,8 @@ export async function fetch<E extends Schemas>(
       const list: CommittedOf<E>[] = [];
       const todo: Job[] = [];
       await store().query<E>(
-        (event) => {
+        (stored) => {
+          const event = decode(events[stored.name]?.schema, stored);
           list.push(event as CommittedOf<E>);
           for (const reaction of events[event.name]?.reactions.values() ?? []) {
             if (reaction.resolver(event as never)?.target === stream)

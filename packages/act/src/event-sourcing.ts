@@ -12,7 +12,18 @@ import type {
 } from "./types/action.js";
 import { ConcurrencyError, InvariantError, ValidationError } from "./types/errors.js";
 import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./types/schemas.js";
+import { reviver } from "./revive.js";
 import { patch, uuid, validate } from "./utils.js";
+import type { ZodType } from "zod";
+
+/** What a snapshot event holds: the state that wrote it and that state's value. */
+export type SnapshotData = { of: string; state: unknown };
+
+/** An event's data as its schema describes it (dates restored; see `revive`). */
+export function decode<E extends Schemas>(schema: ZodType | undefined, event: Committed<E, keyof E>): Committed<E, keyof E> {
+  const revive = reviver(schema);
+  return revive ? { ...event, data: revive(event.data) as E[keyof E] } : event;
+}
 
 /** Folds one event into a snapshot; a throwing patch handler names its state and event. */
 function fold<S extends Schema, E extends Schemas>(
@@ -20,14 +31,21 @@ function fold<S extends Schema, E extends Schemas>(
   snapshot: Snapshot<S, E>,
   event: Committed<E, keyof E>
 ): Snapshot<S, E> {
-  if (event.name === SNAP_EVENT)
-    return { state: event.data as S, event: event as CommittedOf<E>, patches: 0, snaps: snapshot.snaps + 1 };
+  if (event.name === SNAP_EVENT) {
+    const data = event.data as unknown as SnapshotData;
+    // Another state's snapshot on a shared stream only moves the version.
+    if (data?.of !== me.name) return { ...snapshot, event: event as CommittedOf<E> };
+    const revive = reviver(me.state);
+    const state = (revive ? revive(data.state) : data.state) as S;
+    return { state, event: event as CommittedOf<E>, patches: 0, snaps: snapshot.snaps + 1 };
+  }
   const handler = me.patch[event.name];
   // Events of other states sharing the stream have no patch here: they only move the version.
   if (!handler) return { ...snapshot, event: event as CommittedOf<E> };
+  const decoded = decode(me.events[event.name], event);
   let changes;
   try {
-    changes = handler(event as Committed<E, typeof event.name>, snapshot.state);
+    changes = handler(decoded as Committed<E, typeof event.name>, snapshot.state);
   } catch (error) {
     throw new Error(
       `Patch handler of event "${String(event.name)}" in state "${me.name}" threw on stream "${event.stream}": ${(error as Error).message}`,
@@ -36,16 +54,24 @@ function fold<S extends Schema, E extends Schemas>(
   }
   return {
     state: patch(snapshot.state, changes) as S,
-    event: event as CommittedOf<E>,
+    event: decoded as CommittedOf<E>,
     patches: snapshot.patches + 1,
     snaps: snapshot.snaps,
   };
 }
 
+/** Thrown inside `load` when the events after a held snapshot do not continue it. */
+class Gap extends Error {}
+
 /**
- * Rebuilds a stream's state: starts at its latest snapshot (or `init()`) and
- * folds only the events after it. Given a snapshot it already holds, it folds
- * only the events committed after that one.
+ * Rebuilds a stream's state: starts at its latest snapshot of this state (or
+ * `init()`) and folds only the events after it.
+ *
+ * Given a snapshot it already holds (`from`), it folds only the events
+ * committed after that one — but only if they continue it version by version.
+ * Anything else (the stream was dropped and rewritten, or the read skipped an
+ * event) means the held snapshot cannot be trusted, and the stream is read
+ * again from its latest stored snapshot.
  */
 export async function load<S extends Schema, E extends Schemas>(
   me: State<S, E, any>,
@@ -53,32 +79,46 @@ export async function load<S extends Schema, E extends Schemas>(
   callback?: (snapshot: Snapshot<S, E>) => void,
   from?: Snapshot<S, E>
 ): Promise<Snapshot<S, E>> {
-  let snapshot: Snapshot<S, E> = from ?? { state: me.init() as S, patches: 0, snaps: 0 };
+  if (from?.event) {
+    let snapshot = from;
+    const seen: Snapshot<S, E>[] = [];
+    try {
+      await store().query<E>(
+        (event) => {
+          if (event.version !== snapshot.event!.version + 1) throw new Gap();
+          snapshot = fold(me, snapshot, event);
+          seen.push(snapshot);
+        },
+        { stream, after: from.event.id, with_snaps: true }
+      );
+      if (callback) for (const s of seen) callback(s);
+      return snapshot;
+    } catch (error) {
+      if (!(error instanceof Gap)) throw error;
+      logger.warn(`stream "${stream}" does not continue the snapshot held at version ${from.event.version}; reading it again`);
+    }
+  }
+  let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
   await store().query<E>(
     (event) => {
       snapshot = fold(me, snapshot, event);
       callback?.(snapshot);
     },
-    from?.event
-      ? { stream, after: from.event.id, with_snaps: true }
-      : { stream, from_snapshot: true }
+    { stream, from_snapshot: me.name }
   );
   return snapshot;
 }
 
 /** Writes a snapshot event; only an optimisation, so a failure is logged and ignored. */
 async function snap<S extends Schema, E extends Schemas>(
+  me: State<S, E, any>,
   snapshot: Snapshot<S, E>,
   meta: EventMeta
 ): Promise<Snapshot<S, E>> {
   const event = snapshot.event!;
   try {
-    const [committed] = await store().commit(
-      event.stream,
-      [{ name: SNAP_EVENT, data: snapshot.state }],
-      meta,
-      event.version
-    );
+    const data: SnapshotData = { of: me.name, state: snapshot.state };
+    const [committed] = await store().commit(event.stream, [{ name: SNAP_EVENT, data }], meta, event.version);
     return {
       state: snapshot.state,
       event: committed as CommittedOf<E>,
@@ -123,8 +163,10 @@ function guard<T>(what: string, action: string, stream: string, run: () => T): T
  * expected version from the caller, an action on a cached stream skips the
  * read (`optimistic`): the commit's version check is what proves the snapshot
  * current. When it is not — the commit conflicts, or a rule or the handler
- * declined on what may be stale state — the action runs once more on the
- * events read since the cached snapshot.
+ * declined on what may be stale state — the cached snapshot is dropped and
+ * the action runs once more on the stream read from the store. With an
+ * expected version, the events after the cached snapshot are read (they must
+ * continue it, see `load`) and the state must be at exactly that version.
  */
 export async function action<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A & string>(
   me: State<S, E, A>,
@@ -145,10 +187,27 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     ? payload
     : validate(`payload of action "${name}"`, payload, me.actions[name]);
   const key = `${me.name}\u0000${stream}`;
-  const cached = cache.get(store(), key) as Snapshot<S, E> | undefined;
-  const trusted = optimistic && cached?.event !== undefined && expectedVersion === undefined;
-  const current = trusted ? cached! : await load(me as State<S, E, any>, stream, undefined, cached);
-  const again = () => action(me, name, target, data, reactingTo, true, cache, false);
+  const cached = optimistic ? (cache.get(store(), key) as Snapshot<S, E> | undefined) : undefined;
+  const trusted = cached?.event !== undefined && expectedVersion === undefined;
+  let current = trusted ? cached! : await load(me as State<S, E, any>, stream, undefined, cached);
+  if (expectedVersion !== undefined) {
+    // Decide only on the state at the version the caller expects: a stream
+    // read that ends below it is read once more from the store, and any other
+    // mismatch is a conflict, before any rule or handler runs.
+    if ((current.event?.version ?? -1) < expectedVersion && cached)
+      current = await load(me as State<S, E, any>, stream);
+    const at = current.event?.version ?? -1;
+    if (at !== expectedVersion) {
+      cache.delete(key);
+      throw new ConcurrencyError(stream, at, [], expectedVersion);
+    }
+  }
+  // A cached snapshot that led to a conflict or a refusal is dropped, and the
+  // action runs once more on the stream as stored.
+  const again = () => {
+    cache.delete(key);
+    return action(me, name, target, data, reactingTo, true, cache, false);
+  };
   for (const rule of me.given[name] ?? []) {
     const valid = guard(`Invariant "${rule.description}"`, name, stream, () =>
       rule.valid(current.state, actor)
@@ -206,7 +265,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   }
   let snapshot = current;
   const snapshots = committed.map((event) => (snapshot = fold(me as State<S, E, any>, snapshot, event)));
-  if (me.snap && wantsSnap(me, snapshot)) snapshots.push(await snap(snapshot, meta));
+  if (me.snap && wantsSnap(me, snapshot)) snapshots.push(await snap(me as State<S, E, any>, snapshot, meta));
   cache.set(key, snapshots[snapshots.length - 1] as Snapshot<Schema, Schemas>);
   return { snapshots, committed: true };
 }

@@ -6,11 +6,17 @@ import type { Disposable, Disposer, Logger, Store } from "./types/ports.js";
 
 /** Adapters in creation order, by injector; disposed in reverse. */
 const adapters = new Map<Function, Disposable>();
+/**
+ * Ports whose adapter {@link disposeAndExit} disposed. Using one again throws
+ * instead of quietly creating a new default adapter: a write after shutdown
+ * must fail loudly, not "succeed" in a fresh in-memory store and be lost.
+ */
+const disposed = new Set<Function>();
 /** Clean-ups registered with dispose(). */
 const disposers: Disposer[] = [];
 let signalsHooked = false;
 
-/** SIGINT/SIGTERM dispose cleanly; hooked on first use, never at import time. */
+/** SIGINT/SIGTERM dispose cleanly; installed by dispose(), never at import time. */
 function hookSignals() {
   if (signalsHooked) return;
   const proc = globalThis.process;
@@ -24,9 +30,12 @@ function hookSignals() {
  * Declares a port: returns a getter for a process-wide singleton adapter. The
  * first call creates the adapter — the one passed, or the injector's default —
  * and later calls return it. Adapters are disposed, newest first, by
- * {@link disposeAndExit}.
+ * {@link disposeAndExit}; while that runs, calls still reach the adapter
+ * being disposed, and afterwards the getter throws an error naming the port
+ * until a new adapter is passed to it explicitly.
  *
  * @param injector - builds the adapter; receives the adapter passed to the first call
+ * @param name - names the port in errors (default: the injector's function name)
  * @returns the getter
  * @example
  * ```ts
@@ -34,13 +43,21 @@ function hookSignals() {
  * cache().set("k", 1); // same instance everywhere
  * ```
  */
-export function port<T extends Disposable>(injector: (adapter?: T) => T): (adapter?: T) => T {
+export function port<T extends Disposable>(
+  injector: (adapter?: T) => T,
+  name: string = injector.name || "anonymous"
+): (adapter?: T) => T {
   return (adapter?: T) => {
     let instance = adapters.get(injector) as T | undefined;
     if (!instance) {
+      if (disposed.has(injector) && !adapter)
+        throw new Error(
+          `The "${name}" port was disposed by disposeAndExit: its adapter is closed. ` +
+            `Pass a new adapter to it (${name}(adapter)) to use it again.`
+        );
       instance = injector(adapter);
       adapters.set(injector, instance);
-      hookSignals();
+      disposed.delete(injector);
     }
     return instance;
   };
@@ -63,7 +80,7 @@ export function port<T extends Disposable>(injector: (adapter?: T) => T): (adapt
  */
 export const store = port(function store(adapter?: Store): Store {
   return adapter ?? new InMemoryStore();
-});
+}, "store");
 
 /** Builds the pino logger from config(); pretty output only in development when pino-pretty is installed. */
 function createLogger(): Logger {
@@ -92,9 +109,10 @@ function createLogger(): Logger {
   };
 }
 
-const loggerPort = port(function logger(adapter?: Logger): Logger {
+function loggerInjector(adapter?: Logger): Logger {
   return adapter ?? createLogger();
-});
+}
+const loggerPort = port(loggerInjector, "logger");
 
 /**
  * The logger port: log with `logger.info(...)` and friends. The pino adapter
@@ -119,14 +137,19 @@ export const logger: Logger = {
 
 /**
  * Registers a clean-up to run when the process is disposed, and returns
- * {@link disposeAndExit} so a caller can trigger it.
+ * {@link disposeAndExit} so a caller can trigger it. Calling it (with or
+ * without a disposer) also makes `SIGINT` and `SIGTERM` run
+ * `disposeAndExit("EXIT")` — the one place Act installs signal handlers.
  *
- * @param disposer - async clean-up (optional)
+ * @param disposer - clean-up, async or not (optional)
  * @returns `disposeAndExit`
  * @example
  * ```ts
- * const exit = dispose(async () => server.close());
- * process.on("uncaughtException", () => exit("ERROR"));
+ * const exit = dispose(() => server.close());
+ * process.on("uncaughtException", (error) => {
+ *   console.error(error);
+ *   void exit("ERROR");
+ * });
  * ```
  */
 export function dispose(disposer?: Disposer): (code?: ExitCode) => Promise<void> {
@@ -139,7 +162,14 @@ export function dispose(disposer?: Disposer): (code?: ExitCode) => Promise<void>
  * Runs the registered disposers, then disposes every adapter newest first,
  * then exits the process — code 1 for `"ERROR"`, 0 for `"EXIT"`. Under
  * `NODE_ENV=test` it disposes without exiting; in production an `"ERROR"` is
- * logged and the process keeps running. SIGINT and SIGTERM call it with `"EXIT"`.
+ * logged and the process keeps running. SIGINT and SIGTERM call it with
+ * `"EXIT"` once {@link dispose} was called.
+ *
+ * Calls that reach a port while its adapter is being disposed go to that
+ * adapter (a store finishes what it can and refuses the rest with an error);
+ * afterwards the port throws instead of creating a new default adapter, so
+ * no write after shutdown is silently lost. The logger is the exception: it
+ * is flushed, and the next log line creates a new one.
  *
  * @param code - `"EXIT"` (default) or `"ERROR"`
  * @example
@@ -154,11 +184,20 @@ export async function disposeAndExit(code: ExitCode = "EXIT"): Promise<void> {
     return;
   }
   const cleanups = disposers.splice(0);
-  await Promise.all(cleanups.map((d) => d().catch((error) => console.error(error))));
-  const created = [...adapters.values()].reverse();
-  adapters.clear();
-  for (const adapter of created) {
-    await adapter.dispose().catch((error) => console.error(error));
+  await Promise.all(
+    cleanups.map((d) =>
+      Promise.resolve()
+        .then(d)
+        .catch((error) => console.error(error))
+    )
+  );
+  for (const [injector, adapter] of [...adapters].reverse()) {
+    // Until its turn, and while it closes, the adapter still serves calls.
+    if (injector !== loggerInjector) disposed.add(injector);
+    await Promise.resolve()
+      .then(() => adapter.dispose())
+      .catch((error) => console.error(error));
+    adapters.delete(injector);
   }
   if (env !== "test" && typeof globalThis.process?.exit === "function") {
     globalThis.process.exit(code === "ERROR" ? 1 : 0);

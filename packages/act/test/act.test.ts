@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { act, type Committed, dispose, type Schemas, sleep, state, store, ZodEmpty } from "../src/index.js";
-import { actor, Counter } from "./fixtures.js";
+import { actor, Counter, freshStore } from "./fixtures.js";
 
 beforeEach(async () => {
-  await dispose()();
+  await freshStore();
 });
 
 /** Drains until a drain acknowledges nothing. */

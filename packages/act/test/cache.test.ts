@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { SnapshotCache } from "../src/cache.js";
 import { act, ConcurrencyError, dispose, InMemoryStore, InvariantError, store } from "../src/index.js";
-import { actor, Counter } from "./fixtures.js";
+import { actor, Counter, freshStore } from "./fixtures.js";
 
 beforeEach(async () => {
-  await dispose()();
+  await freshStore();
 });
 
 describe("SnapshotCache", () => {
@@ -45,15 +45,51 @@ describe("actions with cached snapshots", () => {
     expect(snap.event?.version).toBe(2);
   });
 
-  it("recover after a conflict proves the cache stale", async () => {
+  it("recover after a conflict proves the cache stale, e.g. when the store was dropped", async () => {
     const app = act().with(Counter).build();
     await app.do("increment", { stream: "s", actor }, { by: 1 });
     await app.do("increment", { stream: "s", actor }, { by: 1 });
     await store().drop(); // the log is gone, the cached snapshot is not
-    await expect(app.do("increment", { stream: "s", actor }, { by: 1 })).rejects.toBeInstanceOf(ConcurrencyError);
     const [snap] = await app.do("increment", { stream: "s", actor }, { by: 1 });
     expect(snap.state.count).toBe(1);
     expect(snap.event?.version).toBe(0);
+    expect((await app.load(Counter, "s")).state.count).toBe(1);
+  });
+
+  it("never decide on a cached snapshot when the events read after it do not continue it", async () => {
+    const app = act().with(Counter).build();
+    const other = act().with(Counter).build();
+    await app.do("increment", { stream: "s", actor }, { by: 1 });
+    await other.do("increment", { stream: "s", actor }, { by: 10 });
+    await other.do("increment", { stream: "s", actor }, { by: 100 });
+    // A store whose position-based read of the stream misses the first new
+    // event (as a read bounded below an open transaction would).
+    const real = store().query.bind(store());
+    vi.spyOn(store(), "query").mockImplementation(async (callback, query) => {
+      let first = true;
+      return real((event) => {
+        if (query?.after !== undefined && first) {
+          first = false;
+          return;
+        }
+        callback(event);
+      }, query);
+    });
+    const [snap] = await app.do("increment", { stream: "s", actor, expectedVersion: 2 }, { by: 1000 });
+    expect(snap.state.count).toBe(1111);
+    vi.restoreAllMocks();
+    expect((await act().with(Counter).build().load(Counter, "s")).state.count).toBe(1111);
+  });
+
+  it("refuse an expectedVersion the stream is not at before running any rule or handler", async () => {
+    const app = act().with(Counter).build();
+    await app.do("increment", { stream: "s", actor }, { by: 1 });
+    await app.do("increment", { stream: "s", actor }, { by: 1 });
+    await expect(app.do("reset", { stream: "s", actor, expectedVersion: 0 }, {})).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(app.do("increment", { stream: "s", actor, expectedVersion: 5 }, { by: 1 })).rejects.toThrow(
+      /expected version 5 but the stream is at 1 \(nothing was committed\)/
+    );
+    expect((await app.load(Counter, "s")).state.count).toBe(2);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   ValidationError,
   ZodEmpty,
 } from "../src/index.js";
-import { actor, Counter } from "./fixtures.js";
+import { actor, Counter, freshStore } from "./fixtures.js";
 
 const target = (stream = "c-1", expectedVersion?: number) => ({ stream, actor, expectedVersion });
 const log = async (stream?: string) => {
@@ -21,7 +21,7 @@ const log = async (stream?: string) => {
 };
 
 beforeEach(async () => {
-  await dispose()(); // fresh in-memory store per test (NODE_ENV=test: no exit)
+  await freshStore();
 });
 
 describe("do", () => {
@@ -208,7 +208,7 @@ describe("snapshots", () => {
     expect(events.map((e) => e.name)).toEqual([
       "Added", "Added", "Added", SNAP_EVENT, "Added", "Added", "Added", SNAP_EVENT, "Added",
     ]);
-    expect(events[3].data).toEqual({ count: 6 });
+    expect(events[3].data).toEqual({ of: "Snappy", state: { count: 6 } });
     expect(last).toHaveLength(1);
     const read: number[] = [];
     const loaded = await app.load(Snappy, "s", (snap) => read.push(snap.event!.version));
@@ -276,6 +276,86 @@ describe("load and query", () => {
     await both.do("note", target("shared"), {});
     const snap = await both.do("increment", target("shared"), { by: 1 });
     expect(snap[0]).toMatchObject({ state: { count: 2 }, event: { version: 2 } });
+  });
+
+  it("keeps each state's snapshots to itself on a shared stream", async () => {
+    const Tally = state("Tally", z.object({ total: z.number() }))
+      .init(() => ({ total: 0 }))
+      .emits({ Counted: z.object({ n: z.number() }) })
+      .patch({ Counted: (e, s) => ({ total: s.total + e.data.n }) })
+      .on("count", z.object({ n: z.number() }))
+      .emit(({ n }) => ["Counted", { n }])
+      .snap((s) => s.patches >= 1)
+      .build();
+    const Notes = state("Notes", z.object({ lines: z.array(z.string()) }))
+      .init(() => ({ lines: [] }))
+      .emits({ Written: z.object({ line: z.string() }) })
+      .patch({ Written: (e, s) => ({ lines: [...s.lines, e.data.line] }) })
+      .on("write", z.object({ line: z.string() }))
+      .emit(({ line }) => ["Written", { line }])
+      .snap((s) => s.patches >= 2)
+      .build();
+    const both = act().with(Tally).with(Notes).build();
+    await both.do("write", target("shared"), { line: "a" });
+    await both.do("count", target("shared"), { n: 5 }); // Tally snapshots here
+    await both.do("write", target("shared"), { line: "b" }); // Notes snapshots here
+    await both.do("count", target("shared"), { n: 7 });
+    const fresh = act().with(Tally).with(Notes).build();
+    expect((await fresh.load(Notes, "shared")).state).toEqual({ lines: ["a", "b"] });
+    expect((await fresh.load(Tally, "shared")).state).toEqual({ total: 12 });
+    const [written] = await fresh.do("write", target("shared"), { line: "c" });
+    expect(written.state).toEqual({ lines: ["a", "b", "c"] });
+  });
+
+  it("restores dates only where the event or state schema declares them", async () => {
+    const Diary = state("Diary", z.object({ last: z.date().optional(), notes: z.array(z.string()) }))
+      .init(() => ({ notes: [] }))
+      .emits({ Noted: z.object({ at: z.date(), text: z.string() }) })
+      .patch({ Noted: (e, s) => ({ last: e.data.at, notes: [...s.notes, e.data.text.trim()] }) })
+      .on("note", z.object({ at: z.date(), text: z.string() }))
+      .emit((p) => ["Noted", p])
+      .snap((s) => s.patches >= 2)
+      .build();
+    const seen: unknown[] = [];
+    const diary = act()
+      .with(Diary)
+      .on("Noted")
+      .do(async (event) => void seen.push(event.data.at))
+      .build();
+    const iso = "2025-01-02T03:04:05.678Z"; // a string in exact Date#toJSON form stays a string
+    await diary.do("note", target("d"), { at: new Date(1), text: iso });
+    await diary.do("note", target("d"), { at: new Date(2), text: " two " });
+    await diary.do("note", target("d"), { at: new Date(3), text: "three" });
+    const fresh = act().with(Diary).build();
+    const { state: loaded } = await fresh.load(Diary, "d");
+    expect(loaded.last).toEqual(new Date(3));
+    expect(loaded.notes).toEqual([iso, "two", "three"]);
+    const [first] = await fresh.query_array({ stream: "d", limit: 1 });
+    expect(first.data).toEqual({ at: new Date(1), text: iso });
+    await diary.drain();
+    expect(seen).toEqual([new Date(1), new Date(2), new Date(3)]);
+  });
+
+  it("takes as expectedVersion the version do and load return, snapshots included", async () => {
+    const Snappy = state("Snappy", z.object({ n: z.number() }))
+      .init(() => ({ n: 0 }))
+      .emits({ Bumped: ZodEmpty })
+      .patch({ Bumped: (_, s) => ({ n: s.n + 1 }) })
+      .on("bump", ZodEmpty)
+      .emit(() => ["Bumped", {}])
+      .snap((s) => s.patches >= 2)
+      .build();
+    const snappy = act().with(Snappy).build();
+    await snappy.do("bump", target("v"), {});
+    const after = await snappy.do("bump", target("v"), {}); // [Bumped v1, snapshot v2]
+    expect(after.map((s) => s.event?.version)).toEqual([1, 2]);
+    const { event } = await snappy.load(Snappy, "v");
+    expect(event?.version).toBe(2);
+    const [lastVisible] = await snappy.query_array({ stream: "v", backward: true, limit: 1 });
+    expect(lastVisible.version).toBe(1); // query hides snapshots: not the version to expect
+    await expect(snappy.do("bump", target("v", lastVisible.version), {})).rejects.toBeInstanceOf(ConcurrencyError);
+    const [bumped] = await snappy.do("bump", target("v", event!.version), {});
+    expect(bumped).toMatchObject({ state: { n: 3 }, event: { version: 3 } });
   });
 
   it("queries first, last and count, and arrays", async () => {

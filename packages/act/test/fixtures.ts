@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { state, ZodEmpty } from "../src/index.js";
+import { disposeAndExit, InMemoryStore, state, store, ZodEmpty } from "../src/index.js";
 
 export const actor = { id: "u-1", name: "Ada" };
 
@@ -24,3 +24,13 @@ export const Counter = state("Counter", z.object({ count: z.number(), tags: z.ar
   .given([{ description: "Counter must not be zero", valid: (s) => s.count !== 0 }])
   .emit(() => ["Reset", {}])
   .build();
+
+/**
+ * A fresh in-memory store for the next test, as a new process would have:
+ * disposes the previous one (NODE_ENV=test: no exit) and passes a new one to
+ * the store port, the explicit way back after disposal.
+ */
+export async function freshStore() {
+  await disposeAndExit();
+  return store(new InMemoryStore());
+}

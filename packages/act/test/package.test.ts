@@ -32,10 +32,11 @@ const app = act.act().with(Counter).build();
 
 /** Every runtime export of the contract (types vanish at run time). */
 const values = [
-  "Act", "ConcurrencyError", "InvariantError", "ValidationError", "InMemoryStore",
+  "Act", "ConcurrencyError", "InvariantError", "ValidationError", "StoreError", "InMemoryStore",
   "act", "build_tracer", "config", "dispose", "disposeAndExit", "extend", "patch", "port", "sleep", "state", "validate",
   "ActorSchema", "CausationEventSchema", "CommittedMetaSchema", "Environments", "Errors", "EventMetaSchema",
   "ExitCodes", "logger", "LogLevels", "QuerySchema", "SNAP_EVENT", "store", "TargetSchema", "ZodEmpty",
+  "StreamSchema", "MAX_STREAM_LENGTH", "stringifyJson",
 ];
 
 describe("the published package", () => {

@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { build_tracer, dispose, disposeAndExit, InMemoryStore, logger, port, store, type Logger } from "../src/index.js";
+import { act, build_tracer, dispose, disposeAndExit, InMemoryStore, logger, port, store, type Logger } from "../src/index.js";
+import { Counter } from "./fixtures.js";
+
+const actor = { id: "u-1", name: "Ada" };
 
 const saved = { ...process.env };
 afterEach(async () => {
   process.env = { ...saved };
   vi.restoreAllMocks();
   await disposeAndExit();
+  // The next test starts with a usable store, as a new process would.
+  store(new InMemoryStore());
 });
 
 describe("port", () => {
@@ -21,11 +26,62 @@ describe("port", () => {
   });
 
   it("store defaults to an InMemoryStore and accepts another adapter first", async () => {
-    expect(store()).toBeInstanceOf(InMemoryStore);
+    vi.resetModules();
+    const fresh = await import("../src/index.js");
+    expect(fresh.store()).toBeInstanceOf(fresh.InMemoryStore);
+    await fresh.disposeAndExit();
+    const custom = new fresh.InMemoryStore();
+    expect(fresh.store(custom)).toBe(custom);
+    expect(fresh.store()).toBe(custom);
+    await fresh.disposeAndExit();
+  });
+
+  it("refuses to hand out a new default adapter after disposal: a write after shutdown fails loudly", async () => {
     await disposeAndExit();
-    const custom = new InMemoryStore();
-    expect(store(custom)).toBe(custom);
-    expect(store()).toBe(custom);
+    const real = new InMemoryStore();
+    store(real);
+    const app = act().with(Counter).build();
+    await app.do("increment", { stream: "c", actor }, { by: 1 });
+    await disposeAndExit();
+    expect(() => store()).toThrow(/"store" port was disposed by disposeAndExit/);
+    await expect(app.do("increment", { stream: "c", actor }, { by: 1 })).rejects.toThrow(/"store" port was disposed/);
+    // Passing an adapter is the explicit way back.
+    const next = new InMemoryStore();
+    expect(store(next)).toBe(next);
+    await expect(app.do("increment", { stream: "c", actor }, { by: 1 })).resolves.toHaveLength(1);
+  });
+
+  it("sends calls made while an adapter is being disposed to that adapter", async () => {
+    let release!: () => void;
+    const closing = new Promise<void>((r) => (release = r));
+    const real = new InMemoryStore();
+    const commit = vi.spyOn(real, "commit");
+    real.dispose = async () => closing;
+    await disposeAndExit();
+    store(real);
+    const app = act().with(Counter).build();
+    const shutdown = disposeAndExit();
+    await Promise.resolve();
+    await app.do("increment", { stream: "c", actor }, { by: 1 });
+    expect(commit).toHaveBeenCalledTimes(1);
+    expect(store()).toBe(real);
+    release();
+    await shutdown;
+    expect(() => store()).toThrow(/disposed/);
+    store(new InMemoryStore());
+  });
+
+  it("installs signal handlers only when dispose() is called, never on first use of a port", async () => {
+    vi.resetModules();
+    const fresh = await import("../src/ports.js");
+    const before = process.listenerCount("SIGTERM");
+    fresh.store();
+    fresh.logger.info("hello");
+    expect(process.listenerCount("SIGTERM")).toBe(before);
+    fresh.dispose();
+    expect(process.listenerCount("SIGTERM")).toBe(before + 1);
+    expect(process.listenerCount("SIGINT")).toBeGreaterThan(0);
+    await fresh.disposeAndExit();
   });
 });
 
@@ -61,6 +117,18 @@ describe("dispose and disposeAndExit", () => {
     await disposeAndExit();
     expect(later).toHaveBeenCalled();
     expect(errors).toHaveBeenCalledTimes(2);
+  });
+
+  it("accepts disposers that return no promise, or throw", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const closed = vi.fn(() => 42);
+    dispose(closed);
+    dispose(() => {
+      throw new Error("sync failure");
+    });
+    await expect(disposeAndExit()).resolves.toBeUndefined();
+    expect(closed).toHaveBeenCalledTimes(1);
+    expect(errors).toHaveBeenCalledWith(expect.objectContaining({ message: "sync failure" }));
   });
 
   it.each([

@@ -125,10 +125,10 @@ export class ConcurrencyError extends Error {
     public readonly events: Message<Schemas, string>[],
     public readonly expectedVersion: number
   ) {
+    const names = events.map((e) => e.name).join(", ");
     super(
-      `Concurrency conflict on stream "${stream}": expected version ${expectedVersion} but the stream is at ${lastVersion} (events not committed: ${events
-        .map((e) => e.name)
-        .join(", ")})`
+      `Concurrency conflict on stream "${stream}": expected version ${expectedVersion} but the stream is at ${lastVersion}` +
+        (names ? ` (events not committed: ${names})` : " (nothing was committed)")
     );
     this.name = Errors.ConcurrencyError;
   }

@@ -16,15 +16,17 @@ export type Disposable = {
 };
 
 /**
- * A clean-up function registered with {@link dispose}.
+ * A clean-up function registered with {@link dispose}. It may be async (its
+ * promise is awaited) or not; a throw or a rejection is logged and the other
+ * clean-ups still run.
  *
  * @example
  * ```ts
- * const closeServer: Disposer = async () => server.close();
+ * const closeServer: Disposer = () => server.close();
  * dispose(closeServer);
  * ```
  */
-export type Disposer = () => Promise<void>;
+export type Disposer = () => unknown;
 
 /**
  * The logger port: the methods Act and your code log with. The default

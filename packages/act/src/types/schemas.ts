@@ -175,11 +175,11 @@ export const QuerySchema = z.object({
   /** Include snapshot events (excluded by default). */
   with_snaps: z.boolean().optional(),
   /**
-   * With `stream`: start at the stream's latest snapshot event (included) and
-   * return the events after it — what `load` reads. The whole stream when it
-   * has no snapshot.
+   * With `stream`: the name of a state whose latest snapshot event on the
+   * stream the read starts at (included), returning every event after it —
+   * what `load` reads. The whole stream when that state has no snapshot there.
    */
-  from_snapshot: z.boolean().optional(),
+  from_snapshot: z.string().min(1).optional(),
 });
 
 /** Who asks for an action. See {@link ActorSchema}. @example `const ada: Actor = { id: "u-1", name: "Ada" };` */
