@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { reviver } from "../src/revive.js";
+
+/** What a store gives back: the value through JSON. */
+const stored = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+describe("reviver", () => {
+  it("has nothing to do for a schema without dates", () => {
+    expect(reviver(z.object({ at: z.string(), n: z.number(), list: z.array(z.string()) }))).toBeUndefined();
+    expect(reviver(undefined)).toBeUndefined();
+  });
+
+  it("restores dates at the paths the schema declares, through wrappers, arrays, tuples and records", () => {
+    const schema = z.object({
+      at: z.date(),
+      maybe: z.date().optional().nullable(),
+      defaulted: z.date().default(() => new Date(0)),
+      list: z.array(z.object({ when: z.date(), label: z.string() })),
+      pair: z.tuple([z.string(), z.date()]),
+      byKey: z.record(z.string(), z.date()),
+      piped: z.date().pipe(z.date()),
+      text: z.string(),
+    });
+    const value = {
+      at: new Date(1),
+      maybe: null,
+      defaulted: new Date(2),
+      list: [{ when: new Date(3), label: "2025-01-02T03:04:05.678Z" }],
+      pair: ["2025-01-02T03:04:05.678Z", new Date(4)],
+      byKey: { a: new Date(5) },
+      piped: new Date(6),
+      text: "2025-01-02T03:04:05.678Z",
+    };
+    const revived = reviver(schema)!(stored(value));
+    expect(revived).toEqual(value);
+    expect(schema.parse(revived)).toEqual(value);
+  });
+
+  it("picks the union option the revived value satisfies", () => {
+    const schema = z.union([z.object({ kind: z.literal("at"), at: z.date() }), z.object({ kind: z.literal("text"), at: z.string() })]);
+    const revive = reviver(schema)!;
+    expect(revive(stored({ kind: "at", at: new Date(7) }))).toEqual({ kind: "at", at: new Date(7) });
+    expect(revive({ kind: "text", at: "2025-01-02T03:04:05.678Z" })).toEqual({ kind: "text", at: "2025-01-02T03:04:05.678Z" });
+  });
+
+  it("follows recursive schemas", () => {
+    type Node = { at: Date; children: Node[] };
+    const NodeSchema: z.ZodType<Node> = z.lazy(() => z.object({ at: z.date(), children: z.array(NodeSchema) }));
+    const tree: Node = { at: new Date(1), children: [{ at: new Date(2), children: [{ at: new Date(3), children: [] }] }] };
+    expect(reviver(NodeSchema)!(stored(tree))).toEqual(tree);
+  });
+
+  it("leaves a value that is not a valid date as it is, for the schema to report", () => {
+    const revive = reviver(z.object({ at: z.date() }))!;
+    expect(revive({ at: "not a date" })).toEqual({ at: "not a date" });
+    expect(revive("not an object")).toBe("not an object");
+  });
+});
