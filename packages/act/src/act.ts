@@ -1,7 +1,7 @@
 import { SnapshotCache } from "./cache.js";
 import { config } from "./config.js";
 import { correlate } from "./correlate.js";
-import { fetch, handle } from "./drain.js";
+import { Drainer } from "./drain.js";
 import { action, decode, load } from "./event-sourcing.js";
 import { logger, store } from "./ports.js";
 import { build_tracer } from "./tracer.js";
@@ -40,22 +40,31 @@ type Lifecycle<S extends Schemas, E extends Schemas, A extends Schemas> = {
  */
 export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implements Dispatcher<A> {
   /** Identifies this app's drainer in leases. */
-  private readonly drainer = uuid();
+  private readonly id = uuid();
   private readonly listeners = new Map<keyof Lifecycle<S, E, A>, Set<(payload: any) => void>>();
-  private draining = false;
-  /** Streams whose handler outlived its lease and is still running in this process. */
-  private readonly stuck = new Set<string>();
   /** Last event id the resolvers have seen. */
   private correlated = -1;
   private correlations?: ReturnType<typeof setInterval>;
   private readonly tracer = build_tracer(config().logLevel);
   /** Latest snapshot per stream, so actions read only new events. */
   private readonly cache = new SnapshotCache();
+  /** Runs the reactions. */
+  private readonly drainer: Drainer<E>;
 
   /**
    * @param registry - the states, schemas and reactions (built by {@link act})
    */
-  constructor(public readonly registry: Registry<S, E, A>) {}
+  constructor(public readonly registry: Registry<S, E, A>) {
+    this.drainer = new Drainer(registry.events, this as Dispatcher<Schemas>, this.id, this.tracer, (acked, blocked) =>
+      this.announce(acked, blocked)
+    );
+  }
+
+  /** Tells listeners what a drain acknowledged and blocked. */
+  private announce(acked: Lease[], blocked: BlockedLease[]) {
+    if (acked.length) this.emit("acked", acked);
+    if (blocked.length) this.emit("blocked", blocked);
+  }
 
   /**
    * Listens to a lifecycle event: `"committed"` (snapshots after `do`),
@@ -232,7 +241,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     /** Id of the last event scanned. */
     last_id: number;
   }> {
-    const result = await correlate(this.registry.events, this.drainer, query);
+    const result = await correlate(this.registry.events, this.id, query);
     this.correlated = Math.max(this.correlated, result.last_id);
     if (result.leased.length) this.tracer.correlated(result.leased);
     return result;
@@ -277,63 +286,36 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   }
 
   /**
-   * Runs pending reactions once: registers new reaction streams, polls the
-   * streams with events after their watermark (half the most lagging, half the
-   * most leading), fetches their next events, leases them, runs the handlers
-   * in order, then acknowledges (or, after `maxRetries` failures, blocks) each
-   * stream. One drain runs at a time per app; leases keep other processes off
-   * the same streams.
+   * Runs pending reactions once: registers new reaction streams (see
+   * {@link Act.correlate}), polls the streams with events after their
+   * watermark (half the most lagging, half the most leading), leases them at
+   * the polled watermark (the store refuses a stream another drainer moved
+   * since), reads their next events — one read of the log serves every
+   * stream without a source — and runs each event's reactions in order.
+   *
+   * Each stream's lease is renewed while its handlers run, so no other
+   * drainer takes it meanwhile. Progress is recorded per event and reaction:
+   * a reaction that succeeded is never run again for that event, one that
+   * failed is retried after a backoff (`retryBaseMillis`, doubling up to
+   * `retryMaxMillis`), and once an event still fails after `maxRetries`
+   * retries the stream is blocked (or, with `blockOnError: false`, that
+   * reaction skips the event). `acked` lists only streams that made
+   * progress. One drain runs at a time per app; a stream whose handlers
+   * outlive `leaseMillis` finishes in the background and reports through the
+   * `"acked"` and `"blocked"` events.
    *
    * @param options - stream and event limits, lease length
-   * @returns what was fetched, leased, acknowledged and blocked
+   * @returns what was fetched, leased, acknowledged (moved forward) and blocked
+   * @throws the store's error when it cannot poll, lease or read (leases taken are released first)
    * @example
    * ```ts
    * let drained;
    * do drained = await app.drain(); while (drained.acked.length);
    * ```
    */
-  async drain({ streamLimit = 10, eventLimit = 10, leaseMillis = 10_000 }: DrainOptions = {}): Promise<Drain<E>> {
-    const none: Drain<E> = { fetched: [], leased: [], acked: [], blocked: [] };
-    if (this.draining) return none;
-    this.draining = true;
-    try {
-      await this.correlate();
-      const lagging = Math.ceil(streamLimit / 2);
-      // Streams whose timed-out handler still runs here wait until it settles.
-      const polled = (await store().poll(lagging, streamLimit - lagging)).filter((p) => !this.stuck.has(p.stream));
-      if (!polled.length) return none;
-      // Lease first, at the polled watermark: the store refuses a stream another
-      // drainer moved since, so no event is handled twice.
-      const leased = await store().lease(
-        polled.map(({ stream, source, at, lagging }) => ({ stream, source, at, lagging, by: this.drainer, retry: 0 })),
-        leaseMillis
-      );
-      if (!leased.length) return none;
-      this.tracer.leased(leased);
-      const { fetched, jobs } = await fetch(this.registry.events, leased, eventLimit);
-      this.tracer.fetched(fetched);
-      const outcomes = await Promise.all(
-        fetched.map(({ events }, i) => {
-          const lease = leased[i];
-          const last = events.length ? events[events.length - 1].id : lease.at;
-          return handle({ ...lease, at: last }, lease.at, jobs.get(lease.stream) ?? [], this, leaseMillis, this.stuck);
-        })
-      );
-      const toAck = outcomes.flatMap((o) => (o.ack ? [o.ack] : []));
-      const toBlock = outcomes.flatMap((o) => (o.block ? [o.block] : []));
-      const acked = toAck.length ? await store().ack(toAck) : [];
-      const blocked = toBlock.length ? await store().block(toBlock) : [];
-      if (acked.length) {
-        this.tracer.acked(acked);
-        this.emit("acked", acked);
-      }
-      if (blocked.length) {
-        this.tracer.blocked(blocked);
-        this.emit("blocked", blocked);
-      }
-      return { fetched, leased, acked, blocked };
-    } finally {
-      this.draining = false;
-    }
+  async drain(options: DrainOptions = {}): Promise<Drain<E>> {
+    await this.correlate();
+    return this.drainer.drain(options);
+
   }
 }

@@ -1,94 +1,315 @@
 import { decode } from "./event-sourcing.js";
 import { logger, store } from "./ports.js";
+import type { build_tracer } from "./tracer.js";
 import type { Committed, CommittedOf, Schemas } from "./types/action.js";
-import type { BlockedLease, Dispatcher, EventRegister, Fetch, Lease, Reaction } from "./types/reaction.js";
+import type { Store } from "./types/ports.js";
+import type {
+  BlockedLease,
+  Dispatcher,
+  Drain,
+  DrainOptions,
+  EventRegister,
+  Fetch,
+  Lease,
+  Reaction,
+  ReactionOptions,
+} from "./types/reaction.js";
 
-/** One reaction to run: the event and the reaction registered on it. */
-type Job = { event: Committed<Schemas, string>; reaction: Reaction<Schemas, string> };
+/** One reaction to run: the event, the reaction registered on it, and its key in the register. */
+type Job = { event: Committed<Schemas, string>; key: string; reaction: Reaction<Schemas, string> };
 
-/** What came out of handling one leased stream. */
-type Outcome = { ack?: Lease; block?: BlockedLease };
+/** The work of one leased stream: its events, the reactions to run, and where its watermark ends when all ran. */
+type Batch<E extends Schemas> = { lease: Lease; events: CommittedOf<E>[]; jobs: Job[]; end: number };
 
-/** Reads each leased stream's next events and the reactions that resolve to it, in lease order. */
+/** What handling one batch came to. */
+type Outcome = { ack?: Lease; block?: BlockedLease; progress: boolean };
+
+/** Events per read of the whole log, shared by every leased stream without a source. */
+const PAGE = 1_000;
+/** Reads of the whole log per drain at most, so one drain stays short on a long log. */
+const MAX_PAGES = 10;
+
+/** `event id:reaction key`, how the watermark remembers reactions already run on a partly handled event. */
+const doneKey = (job: Job) => `${job.event.id}:${job.key}`;
+
+/**
+ * The delay before retry number `retry` (1-based): exponential from
+ * `retryBaseMillis`, capped at `retryMaxMillis`, with jitter (50–100 %) so
+ * streams that failed together do not retry together.
+ */
+export function backoff(retry: number, options: ReactionOptions, random = Math.random): number {
+  const { retryBaseMillis = 1_000, retryMaxMillis = 60_000 } = options;
+  const exponential = retryBaseMillis * 2 ** Math.max(0, retry - 1);
+  const capped = Math.min(retryMaxMillis, exponential);
+  return Math.round(capped * (0.5 + random() / 2));
+}
+
+/**
+ * Reads the leased streams' next events and the reactions that resolve to
+ * each stream. A stream with a source reads that stream; the others share
+ * reads of the whole log — one read covers every leased stream whose
+ * watermark falls in its range — so a drain cycle costs reads of the log,
+ * not reads per target stream.
+ */
 export async function fetch<E extends Schemas>(
   events: EventRegister<E, any>,
   leased: Lease[],
-  eventLimit: number
-): Promise<{ fetched: Fetch<E>; jobs: Map<string, Job[]> }> {
-  const jobs = new Map<string, Job[]>();
-  const fetched = await Promise.all(
-    leased.map(async ({ stream, source, at, lagging = false }) => {
-      const list: CommittedOf<E>[] = [];
-      const todo: Job[] = [];
-      await store().query<E>(
-        (stored) => {
-          const event = decode(events[stored.name]?.schema, stored);
-          list.push(event as CommittedOf<E>);
-          for (const reaction of events[event.name]?.reactions.values() ?? []) {
-            if (reaction.resolver(event as never)?.target === stream)
-              todo.push({ event: event as Committed<Schemas, string>, reaction: reaction as never });
-          }
-        },
-        { stream: source, after: at, limit: eventLimit }
-      );
-      jobs.set(stream, todo);
-      return { stream, source, lagging, events: list };
-    })
+  eventLimit: number,
+  log: Store = store()
+): Promise<Batch<E>[]> {
+  const batches = new Map<string, Batch<E>>(
+    leased.map((lease) => [lease.stream, { lease, events: [], jobs: [], end: lease.at }])
   );
-  return { fetched, jobs };
-}
+  /** Adds an event after the batch's watermark, with the reactions that target the batch's stream, until the batch is full. */
+  const route = (batch: Batch<E>, stored: Committed<E, keyof E>, count: { events: number }) => {
+    if (stored.id <= batch.lease.at || count.events >= eventLimit) return;
+    const event = decode(events[stored.name]?.schema, stored) as Committed<Schemas, string>;
+    const jobs: Job[] = [];
+    for (const [key, reaction] of events[stored.name]?.reactions ?? []) {
+      if (reaction.resolver(event as never)?.target === batch.lease.stream)
+        jobs.push({ event, key, reaction: reaction as never });
+    }
+    batch.end = stored.id;
+    if (!jobs.length) return;
+    batch.events.push(event as CommittedOf<E>);
+    batch.jobs.push(...jobs);
+    count.events++;
+  };
 
-/**
- * Rejects when `millis` pass first: a handler that outlives its lease has
- * failed. It cannot be cancelled, so `onTimeout` lets the caller keep the
- * stream off-limits until it settles.
- */
-function within<T>(promise: Promise<T>, millis: number, what: string, onTimeout: () => void): Promise<T> {
-  let timer: ReturnType<typeof setTimeout>;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      onTimeout();
-      reject(new Error(`${what} did not finish within its ${millis} ms lease`));
-    }, millis);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+  await Promise.all(
+    leased
+      .filter((lease) => lease.source !== undefined)
+      .map(async (lease) => {
+        const batch = batches.get(lease.stream)!;
+        const count = { events: 0 };
+        await log.query<E>((event) => route(batch, event, count), {
+          stream: lease.source,
+          after: lease.at,
+          limit: eventLimit,
+        });
+      })
+  );
 
-/**
- * Runs one leased stream's jobs in order, starting after its watermark `from`.
- * All handled: ack up to `lease.at`, the last fetched event. A failure: ack up to the event before it and count a retry;
- * past `maxRetries`, block the stream (or skip the event without `blockOnError`).
- */
-export async function handle(
-  lease: Lease,
-  from: number,
-  jobs: Job[],
-  app: Dispatcher<Schemas>,
-  leaseMillis: number,
-  stuck: Set<string>
-): Promise<Outcome> {
-  let at = from;
-  for (const { event, reaction } of jobs) {
-    const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
-    try {
-      const running = Promise.resolve().then(() => reaction.handler(event, lease.stream, app));
-      await within(running, leaseMillis, what, () => {
-        stuck.add(lease.stream);
-        running.then(
-          () => stuck.delete(lease.stream),
-          () => stuck.delete(lease.stream)
-        );
-      });
-      at = event.id;
-    } catch (cause) {
-      const error = `${what} failed: ${(cause as Error)?.message ?? String(cause)}`;
-      const retry = lease.retry + 1;
-      logger.error(cause, error);
-      if (retry <= reaction.options.maxRetries) return { ack: { ...lease, at, retry } };
-      if (reaction.options.blockOnError) return { block: { ...lease, at, retry, error } };
-      logger.warn(`${what} skipped after ${retry} failures (blockOnError is off)`);
-      at = event.id;
+  // Streams without a source share reads of the whole log: each read starts
+  // at the lowest position not read yet for a stream that still has room,
+  // and serves every such stream whose watermark it passes. A stream is done
+  // when its batch is full or the log is exhausted.
+  const open = leased.filter((lease) => lease.source === undefined);
+  const counts = new Map(open.map((lease) => [lease.stream, { events: 0 }]));
+  const cursor = new Map(open.map((lease) => [lease.stream, lease.at]));
+  for (let pages = 0; open.length && pages < MAX_PAGES; pages++) {
+    const from = Math.min(...open.map((lease) => cursor.get(lease.stream)!));
+    let last = from;
+    let read = 0;
+    await log.query<E>(
+      (event) => {
+        last = event.id;
+        read++;
+        for (const lease of open) route(batches.get(lease.stream)!, event, counts.get(lease.stream)!);
+      },
+      { after: from, limit: PAGE }
+    );
+    if (read < PAGE) break; // the end of the log
+    for (let i = open.length - 1; i >= 0; i--) {
+      const stream = open[i].stream;
+      cursor.set(stream, Math.max(cursor.get(stream)!, last));
+      if (counts.get(stream)!.events >= eventLimit) open.splice(i, 1);
     }
   }
-  return { ack: { ...lease, retry: 0 } };
+  return [...batches.values()];
+}
+
+/**
+ * Runs reactions for an app: one drain at a time, a lease per reaction
+ * stream that is renewed while its handlers run (so no other drainer can
+ * take the stream while a handler is still working on it), progress per
+ * event and reaction, and retries with backoff.
+ */
+export class Drainer<E extends Schemas> {
+  private running = false;
+  /** Streams whose batch is still running after the drain that started it returned. */
+  private readonly busy = new Set<string>();
+
+  /**
+   * @param events - the app's events and their reactions
+   * @param app - what handlers receive to dispatch actions
+   * @param id - identifies this drainer in leases
+   * @param tracer - traces each drain step
+   * @param report - tells the app's listeners what was acknowledged or blocked
+   */
+  constructor(
+    private readonly events: EventRegister<E, any>,
+    private readonly app: Dispatcher<Schemas>,
+    private readonly id: string,
+    private readonly tracer: ReturnType<typeof build_tracer>,
+    private readonly report: (acked: Lease[], blocked: BlockedLease[]) => void
+  ) {}
+
+  /** Streams this drainer is still working on (a handler outlived the drain that started it). */
+  get working(): ReadonlySet<string> {
+    return this.busy;
+  }
+
+  /** One drain cycle: poll, lease, fetch, run, acknowledge or block. */
+  async drain({ streamLimit = 10, eventLimit = 10, leaseMillis = 10_000 }: DrainOptions = {}): Promise<Drain<E>> {
+    const none: Drain<E> = { fetched: [], leased: [], acked: [], blocked: [] };
+    if (this.running) return none;
+    this.running = true;
+    try {
+      // Everything this drain does, including work that outlives it, stays on
+      // the store it started with.
+      const log = store();
+      const lagging = Math.ceil(streamLimit / 2);
+      const polled = (await log.poll(lagging, streamLimit - lagging)).filter((p) => !this.busy.has(p.stream));
+      if (!polled.length) return none;
+      // Lease first, at the polled watermark: the store refuses a stream another
+      // drainer moved since, so no event is handled twice.
+      const leased = await log.lease(
+        polled.map(({ stream, source, at, lagging }) => ({ stream, source, at, lagging, by: this.id, retry: 0 })),
+        leaseMillis
+      );
+      if (!leased.length) return none;
+      this.tracer.leased(leased);
+      const batches = await fetch(this.events, leased, eventLimit, log).catch(async (error) => {
+        await this.release(log, leased);
+        throw error;
+      });
+      const fetched: Fetch<E> = batches.map(({ lease, events }) => ({
+        stream: lease.stream,
+        source: lease.source,
+        lagging: lease.lagging ?? false,
+        events,
+      }));
+      this.tracer.fetched(fetched);
+      const settled = await Promise.all(batches.map((batch) => this.settle(log, batch, leaseMillis)));
+      const acked = settled.flatMap((s) => s.acked);
+      const blocked = settled.flatMap((s) => s.blocked);
+      this.report(acked, blocked);
+      return { fetched, leased, acked, blocked };
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Gives leases back untouched, so another drainer can take them at once. */
+  private async release(log: Store, leases: Lease[]): Promise<void> {
+    await log
+      .ack(leases)
+      .catch((error) => logger.error(error, "leases could not be released; they expire on their own"));
+  }
+
+  /**
+   * Runs a batch while renewing its lease, and records the outcome. The
+   * drain waits for it at most `leaseMillis`; a batch still running then
+   * finishes in the background — its stream stays leased and renewed until
+   * its handlers settle — and reports its outcome to the app's listeners.
+   */
+  private async settle(log: Store, batch: Batch<E>, leaseMillis: number): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
+    const { stream } = batch.lease;
+    const lease = { lost: false };
+    const renew = setInterval(() => {
+      log
+        .lease([batch.lease], leaseMillis)
+        .then((granted) => {
+          if (granted.length || lease.lost) return;
+          lease.lost = true;
+          logger.error(`lease of reaction stream "${stream}" was lost while its handlers ran; stopping after the current one`);
+        })
+        .catch((error) => logger.warn(error, `lease of reaction stream "${stream}" could not be renewed; retrying`));
+    }, Math.max(1, Math.floor(leaseMillis / 3)));
+    (renew as { unref?: () => void }).unref?.();
+
+    const work = (async () => {
+      try {
+        const outcome = await handle(batch, this.app, lease);
+        return await this.record(log, outcome);
+      } finally {
+        clearInterval(renew);
+      }
+    })();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), leaseMillis);
+    });
+    const first = await Promise.race([work, late]);
+    clearTimeout(timer);
+    if (first !== "late") return first;
+    this.busy.add(stream);
+    logger.warn(`reactions on stream "${stream}" still run after ${leaseMillis} ms; the stream stays leased until they settle`);
+    void work
+      .then(
+        ({ acked, blocked }) => this.report(acked, blocked),
+        (error) => logger.error(error, `reactions on stream "${stream}" could not be recorded`)
+      )
+      .finally(() => this.busy.delete(stream));
+    return { acked: [], blocked: [] };
+  }
+
+  /** Acknowledges or blocks in the store; only real progress counts as acknowledged. */
+  private async record(log: Store, { ack, block, progress }: Outcome): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
+    const acked = ack ? await log.ack([ack]) : [];
+    const blocked = block ? await log.block([block]) : [];
+    if (ack && !acked.length)
+      logger.error(`reaction stream "${ack.stream}" was leased by another drainer meanwhile; its progress here was not recorded`);
+    const moved = progress ? acked : [];
+    if (moved.length) this.tracer.acked(moved);
+    if (blocked.length) this.tracer.blocked(blocked);
+    return { acked: moved, blocked };
+  }
+}
+
+/**
+ * Runs one batch's jobs in order. Each success is remembered (the event's
+ * id once all its reactions ran, or the reaction under `done` while others
+ * of the same event are pending), so a failure of one reaction never skips
+ * it and never re-runs the ones that succeeded. A failure counts a retry of
+ * that event (from zero for an event not tried before) and stops the batch;
+ * past `maxRetries` the stream is blocked, or with `blockOnError: false` the
+ * reaction is skipped for that event.
+ */
+export async function handle<E extends Schemas>(
+  { lease, jobs, end }: Batch<E>,
+  app: Dispatcher<Schemas>,
+  status: { lost: boolean }
+): Promise<Outcome> {
+  let at = lease.at;
+  let done = new Set(lease.done ?? []);
+  let progress = false;
+  const finish = (job: Job, next: Job | undefined) => {
+    done.add(doneKey(job));
+    progress = true;
+    // The event is handled once its last reaction ran: move past it.
+    if (next?.event.id !== job.event.id) {
+      at = job.event.id;
+      done = new Set();
+    }
+  };
+  for (let i = 0; i < jobs.length; i++) {
+    const job = jobs[i];
+    if (done.has(doneKey(job))) {
+      if (jobs[i + 1]?.event.id !== job.event.id) at = job.event.id;
+      continue;
+    }
+    // A lost lease means another drainer may be on this stream now: stop.
+    if (status.lost) return { progress: false };
+    const { event, reaction } = job;
+    const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
+    try {
+      await reaction.handler(event as never, lease.stream, app);
+      finish(job, jobs[i + 1]);
+      continue;
+    } catch (cause) {
+      const error = `${what} failed: ${(cause as Error)?.message ?? String(cause)}`;
+      logger.error(cause, error);
+      // Failures count per event: an event the watermark has just reached starts at zero.
+      const retry = (at === lease.at ? lease.retry : 0) + 1;
+      const { maxRetries, blockOnError } = reaction.options;
+      const state = { ...lease, at, done: [...done], retry };
+      if (retry <= maxRetries) return { ack: { ...state, delay: backoff(retry, reaction.options) }, progress };
+      if (blockOnError) return { block: { ...state, error }, progress };
+      logger.warn(`${what} skipped after ${retry} failures (blockOnError is off)`);
+      finish(job, jobs[i + 1]);
+    }
+  }
+  return { ack: { ...lease, at: Math.max(at, end), done: [], retry: 0 }, progress: progress || end > lease.at };
 }

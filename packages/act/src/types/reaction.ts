@@ -86,10 +86,14 @@ export type ReactionResolver<E extends Schemas, K extends keyof E> = (
  * ```
  */
 export type ReactionOptions = {
-  /** Block the stream after `maxRetries` failures (default true); otherwise skip the event. */
+  /** Block the stream when an event still fails after `maxRetries` retries (default true); otherwise skip the reaction for that event. */
   readonly blockOnError: boolean;
-  /** Failures tolerated before blocking or skipping (default 3). */
+  /** Retries of a failing event before blocking or skipping (default 3: the handler runs at most 4 times per event). */
   readonly maxRetries: number;
+  /** Delay before the first retry, in ms (default 1,000); it doubles with each retry, with jitter. */
+  readonly retryBaseMillis?: number;
+  /** Longest delay between retries, in ms (default 60,000). */
+  readonly retryMaxMillis?: number;
 };
 
 /**
@@ -217,10 +221,18 @@ export type Lease = {
   readonly by: string;
   /** Watermark: polled (lease) or handled up to (ack). */
   readonly at: number;
-  /** Consecutive failed attempts. */
+  /** Failed attempts at the first event after the watermark. */
   readonly retry: number;
   /** Whether the stream was polled as lagging. */
   readonly lagging?: boolean;
+  /**
+   * Reactions already run on a partly handled event after the watermark, as
+   * `"<event id>:<reaction key>"` (set by `ack` and `block`, returned by `lease`),
+   * so a retry runs only the reactions that have not succeeded.
+   */
+  readonly done?: string[];
+  /** With `ack`: keep the stream out of `poll` for this many ms (the backoff before a retry). */
+  readonly delay?: number;
   /** Why the stream was blocked (set by `block`). */
   readonly error?: string;
 };
@@ -292,6 +304,11 @@ export type DrainOptions = {
   readonly streamLimit?: number;
   /** Events fetched per stream (default 10). */
   readonly eventLimit?: number;
-  /** How long a lease is exclusive, in ms (default 10,000); a handler running longer fails. */
+  /**
+   * How long a lease is exclusive, in ms (default 10,000). The lease is
+   * renewed while the stream's handlers run, so another drainer never takes
+   * a stream a handler is still working on; `drain` waits for a stream at
+   * most this long and lets slower handlers finish in the background.
+   */
   readonly leaseMillis?: number;
 };
