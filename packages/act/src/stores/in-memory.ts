@@ -1,6 +1,6 @@
 import type { Committed, Message, Schemas } from "../types/action.js";
 import { ConcurrencyError } from "../types/errors.js";
-import type { Store } from "../types/ports.js";
+import type { ReactionStream, Store } from "../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type EventMeta, type Query, SNAP_EVENT } from "../types/schemas.js";
 
@@ -15,9 +15,12 @@ type Watermark = {
   source?: string;
   at: number;
   retry: number;
+  /** Reactions already run on the partly handled event after `at`. */
+  done: string[];
   blocked: boolean;
   error?: string;
   by?: string;
+  /** End of the lease, or of the backoff before a retry (0: none). */
   until: number;
 };
 
@@ -175,7 +178,7 @@ export class InMemoryStore implements Store {
   async poll(lagging: number, leading: number): Promise<Poll[]> {
     const now = Date.now();
     const ready = [...this.watermarks.values()]
-      .filter((w) => !w.blocked && (!w.by || w.until <= now) && this.pending(w.source) > w.at)
+      .filter((w) => !w.blocked && w.until <= now && this.pending(w.source) > w.at)
       .sort((a, b) => a.at - b.at);
     const lag = ready.slice(0, lagging);
     const lead = ready.slice(lag.length).reverse().slice(0, leading);
@@ -194,20 +197,21 @@ export class InMemoryStore implements Store {
     for (const lease of leases) {
       let w = this.watermarks.get(lease.stream);
       if (!w) {
-        w = { stream: lease.stream, source: lease.source, at: lease.at, retry: 0, blocked: false, until: 0 };
+        w = { stream: lease.stream, source: lease.source, at: lease.at, retry: 0, done: [], blocked: false, until: 0 };
         this.watermarks.set(lease.stream, w);
       }
       if (millis <= 0) {
         // Reactions from different sources share this stream: it must read them all.
         if (w.source !== undefined && w.source !== lease.source) w.source = undefined;
-        granted.push({ ...lease, retry: w.retry });
+        granted.push({ ...lease, retry: w.retry, done: [...w.done] });
         continue;
       }
       // A watermark past the polled one means another drainer handled those events.
-      if (w.blocked || w.at > lease.at || (w.by && w.by !== lease.by && w.until > now)) continue;
+      // Held by another drainer, or waiting out a retry's backoff: not yet.
+      if (w.blocked || w.at > lease.at || (w.by !== lease.by && w.until > now)) continue;
       w.by = lease.by;
       w.until = now + millis;
-      granted.push({ ...lease, retry: w.retry });
+      granted.push({ ...lease, retry: w.retry, done: [...w.done] });
     }
     return granted;
   }
@@ -225,8 +229,9 @@ export class InMemoryStore implements Store {
       if (!w) continue;
       w.at = Math.max(w.at, lease.at);
       w.retry = lease.retry;
+      w.done = [...(lease.done ?? [])];
       w.by = undefined;
-      w.until = 0;
+      w.until = lease.delay && lease.delay > 0 ? Date.now() + lease.delay : 0;
       acked.push(lease);
     }
     return acked;
@@ -242,10 +247,47 @@ export class InMemoryStore implements Store {
       w.blocked = true;
       w.error = lease.error;
       w.retry = lease.retry;
+      w.done = [...(lease.done ?? [])];
       w.by = undefined;
       w.until = 0;
       blocked.push(lease);
     }
     return blocked;
+  }
+
+  async reactions(filter: { blocked?: boolean; limit?: number } = {}): Promise<ReactionStream[]> {
+    const now = Date.now();
+    return [...this.watermarks.values()]
+      .filter((w) => filter.blocked === undefined || w.blocked === filter.blocked)
+      .sort((a, b) => (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0))
+      .slice(0, filter.limit ?? Number.POSITIVE_INFINITY)
+      .map((w) => ({
+        stream: w.stream,
+        ...(w.source !== undefined && { source: w.source }),
+        at: w.at,
+        retry: w.retry,
+        blocked: w.blocked,
+        ...(w.error !== undefined && { error: w.error }),
+        ...(w.by !== undefined && w.until > now && { leasedBy: w.by }),
+        ...(w.until > now && { leasedUntil: new Date(w.until) }),
+      }));
+  }
+
+  async unblock(streams: string[]): Promise<string[]> {
+    return streams.filter((stream) => {
+      const w = this.watermarks.get(stream);
+      if (!w?.blocked) return false;
+      Object.assign(w, { blocked: false, error: undefined, retry: 0, by: undefined, until: 0 });
+      return true;
+    });
+  }
+
+  async reset(streams: string[], at = -1): Promise<string[]> {
+    return streams.filter((stream) => {
+      const w = this.watermarks.get(stream);
+      if (!w) return false;
+      Object.assign(w, { at, done: [], blocked: false, error: undefined, retry: 0, by: undefined, until: 0 });
+      return true;
+    });
   }
 }

@@ -99,23 +99,86 @@ export interface Store extends Disposable {
    * moves, and a stream named with two different sources reads every stream)
    * and, when `millis` > 0, leases each one to `lease.by` for `millis` — unless
    * it is blocked, another drainer holds it, or its watermark moved past
-   * `lease.at` (the watermark the drainer polled) since. `millis` = 0 only registers.
+   * `lease.at` (the watermark the drainer polled) since. `millis` = 0 only
+   * registers. Leasing a stream one already holds renews the lease.
    *
-   * @returns the leases obtained (with the stored `retry`), or all registered ones when `millis` is 0
+   * @returns the leases obtained (with the stored `retry` and `done`), or all registered ones when `millis` is 0
    */
   lease(leases: Lease[], millis: number): Promise<Lease[]>;
   /**
    * Moves each leased stream's watermark to `lease.at`, stores `lease.retry`
-   * and releases the lease — only where `lease.by` still holds it.
+   * and `lease.done`, and releases the lease — only where `lease.by` still
+   * holds it. With `lease.delay` > 0 the stream stays out of `poll` for that
+   * many ms (the backoff before a retry).
    *
    * @returns the leases acknowledged
    */
   ack(leases: Lease[]): Promise<Lease[]>;
   /**
-   * Blocks each leased stream (no more polling) with the error that caused it —
-   * only where `lease.by` still holds it.
+   * Blocks each leased stream (no more polling) with the error that caused it,
+   * storing `retry` and `done` — only where `lease.by` still holds it.
    *
    * @returns the leases blocked
    */
   block(leases: BlockedLease[]): Promise<BlockedLease[]>;
+  /**
+   * Lists reaction streams with their watermark, retries, blocked state and
+   * lease, ordered by stream name.
+   *
+   * @param filter - `blocked: true` for blocked streams only; `limit` caps the list
+   */
+  reactions(filter?: { blocked?: boolean; limit?: number }): Promise<ReactionStream[]>;
+  /**
+   * Unblocks streams: they resume at their watermark with retries reset.
+   *
+   * @returns the streams that were blocked and are not any more
+   */
+  unblock(streams: string[]): Promise<string[]>;
+  /**
+   * Moves streams' watermarks back to the start of the log (or to `at`),
+   * unblocked, retries reset and leases dropped, so their reactions run again
+   * — e.g. to rebuild a read model.
+   *
+   * @returns the streams reset
+   */
+  reset(streams: string[], at?: number): Promise<string[]>;
+  /**
+   * Calls `listener` when events may have been committed — by this process or,
+   * where the store can tell, by another one — so a running consumer drains
+   * at once instead of waiting for its next poll. Optional: without it, the
+   * consumer polls. Notifications may be lost or repeated; they are only a
+   * hint to look now.
+   *
+   * @returns a function that stops the notifications
+   */
+  subscribe?(listener: () => void): () => void;
 }
+
+/**
+ * A reaction stream as the store keeps it: what `Store.reactions` and
+ * `Act.stats` report.
+ *
+ * @example
+ * ```ts
+ * const blocked: ReactionStream[] = await store().reactions({ blocked: true });
+ * blocked.forEach((r) => console.error(r.stream, r.at, r.error));
+ * ```
+ */
+export type ReactionStream = {
+  /** The reaction stream. */
+  readonly stream: string;
+  /** The only stream whose events it reads (every stream when absent). */
+  readonly source?: string;
+  /** Id of the last event handled (-1 when none). */
+  readonly at: number;
+  /** Failed attempts at the next event. */
+  readonly retry: number;
+  /** Whether it is blocked. */
+  readonly blocked: boolean;
+  /** Why it was blocked. */
+  readonly error?: string;
+  /** The drainer holding its lease, if any. */
+  readonly leasedBy?: string;
+  /** When that lease (or the backoff before the next retry) ends. */
+  readonly leasedUntil?: Date;
+};
