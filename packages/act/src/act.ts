@@ -1,15 +1,21 @@
 import { SnapshotCache } from "./cache.js";
 import { config } from "./config.js";
+import { Consumer } from "./consumer.js";
 import { correlate } from "./correlate.js";
 import { Drainer } from "./drain.js";
 import { action, decode, load } from "./event-sourcing.js";
-import { logger, store } from "./ports.js";
+import { logger, onDispose, store } from "./ports.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
 import { ValidationError } from "./types/errors.js";
-import type { BlockedLease, Dispatcher, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
+import type { ReactionStream } from "./types/ports.js";
+import type { BlockedLease, ConsumerOptions, Dispatcher, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
 import { type Query, QuerySchema, type Target } from "./types/schemas.js";
 import { uuid, validate } from "./utils.js";
+
+/** Events per correlation pass, and passes per drain at most. */
+const CORRELATION_PAGE = 1_000;
+const CORRELATION_PAGES = 10;
 
 /** The lifecycle events an app emits, with their payloads. */
 type Lifecycle<S extends Schemas, E extends Schemas, A extends Schemas> = {
@@ -50,6 +56,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   private readonly cache = new SnapshotCache();
   /** Runs the reactions. */
   private readonly drainer: Drainer<E>;
+  /** The running consumer started by {@link Act.start}, and how to undo its hooks. */
+  private consumer?: { consumer: Consumer; detach: () => void };
 
   /**
    * @param registry - the states, schemas and reactions (built by {@link act})
@@ -241,6 +249,12 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     /** Id of the last event scanned. */
     last_id: number;
   }> {
+    const { leased, last_id } = await this.scan(query);
+    return { leased, last_id };
+  }
+
+  /** One correlation pass; `read` tells the caller whether the log may hold more. */
+  private async scan(query: Query) {
     const result = await correlate(this.registry.events, this.id, query);
     this.correlated = Math.max(this.correlated, result.last_id);
     if (result.leased.length) this.tracer.correlated(result.leased);
@@ -314,8 +328,150 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async drain(options: DrainOptions = {}): Promise<Drain<E>> {
-    await this.correlate();
+    // Catch up with the log a page at a time (a restarted process has the
+    // whole log to scan), a bounded number of pages per drain.
+    for (let page = 0; page < CORRELATION_PAGES; page++) {
+      const { read } = await this.scan({ after: this.correlated, limit: CORRELATION_PAGE });
+      if (read < CORRELATION_PAGE) break;
+    }
     return this.drainer.drain(options);
 
+  }
+
+  /**
+   * Starts running reactions continuously in this process: it drains right
+   * after a commit made here, when the store reports a commit made elsewhere
+   * (`PostgresStore` listens for them), and otherwise on a poll that backs off
+   * to `pollMillis` while idle — polling alone finds all work, wake-ups only
+   * make it sooner. A failing drain (a store that is down) is logged and
+   * retried; it never stops the loop. {@link disposeAndExit} (and so SIGTERM
+   * once {@link dispose} was called) stops it before the store is closed.
+   *
+   * @param options - drain options, `pollMillis` (default 1,000) and `graceMillis` (default 5,000)
+   * @returns false when it was already running
+   * @example
+   * ```ts
+   * app.start();
+   * // … later, at shutdown:
+   * await app.stop();
+   * ```
+   */
+  start(options: ConsumerOptions = {}): boolean {
+    if (this.consumer) return false;
+    const consumer = new Consumer(
+      () => this.drain(options),
+      () => this.drainer.working.size > 0,
+      options
+    );
+    const wake = () => consumer.wake();
+    this.on("committed", wake);
+    const unsubscribe = store().subscribe?.(wake);
+    const undispose = onDispose(() => this.stop());
+    this.consumer = {
+      consumer,
+      detach: () => {
+        this.off("committed", wake);
+        unsubscribe?.();
+        undispose();
+      },
+    };
+    return consumer.start();
+  }
+
+  /**
+   * Stops the consumer started by {@link Act.start}: no new drain starts, the
+   * one in progress finishes, and handlers still running get up to
+   * `graceMillis` to settle so their progress is recorded and their leases
+   * released — another process can take over at once.
+   *
+   * @example
+   * ```ts
+   * process.once("SIGINT", () => void app.stop());
+   * ```
+   */
+  async stop(): Promise<void> {
+    const running = this.consumer;
+    if (!running) return;
+    this.consumer = undefined;
+    running.detach();
+    await running.consumer.stop();
+  }
+
+  /**
+   * Lists blocked reaction streams, with the error that blocked each one and
+   * the watermark it will resume from.
+   *
+   * @example
+   * ```ts
+   * for (const { stream, at, error } of await app.blocked()) console.error(stream, at, error);
+   * ```
+   */
+  async blocked(): Promise<ReactionStream[]> {
+    return store().reactions({ blocked: true });
+  }
+
+  /**
+   * Unblocks reaction streams: each resumes at its watermark — the event that
+   * failed is tried again — with its retries reset. Fix the cause first.
+   *
+   * @param streams - the reaction streams
+   * @returns the streams that were blocked and are not any more
+   * @example
+   * ```ts
+   * await app.unblock("audit");
+   * ```
+   */
+  async unblock(...streams: string[]): Promise<string[]> {
+    const unblocked = await store().unblock(streams);
+    this.consumer?.consumer.wake();
+    return unblocked;
+  }
+
+  /**
+   * Replays reaction streams from the start of the log: their watermarks go
+   * back to the beginning, unblocked, so every reaction targeting them runs
+   * again — e.g. to rebuild a read model (clear it first; handlers must cope
+   * with seeing each event again).
+   *
+   * @param streams - the reaction streams
+   * @returns the streams reset
+   * @example
+   * ```ts
+   * await app.reset("report-projection");
+   * ```
+   */
+  async reset(...streams: string[]): Promise<string[]> {
+    const reset = await store().reset(streams);
+    this.consumer?.consumer.wake();
+    return reset;
+  }
+
+  /**
+   * How the reactions are doing: per reaction stream its watermark, lag
+   * (events in its source — or the whole log — after the watermark, counted
+   * up to `lagLimit`), retries and blocked state; and the commit-to-handled
+   * latency of the latest reactions this app ran.
+   *
+   * @param lagLimit - stop counting a stream's lag here (default 10,000)
+   * @example
+   * ```ts
+   * const { streams, latency } = await app.stats();
+   * console.log(streams.filter((s) => s.lag > 100), latency.p99);
+   * ```
+   */
+  async stats(lagLimit = 10_000): Promise<{
+    /** Every reaction stream, with its lag. */
+    streams: Array<ReactionStream & { lag: number }>;
+    /** Commit-to-handled time of the latest reactions this app ran, in ms. */
+    latency: { count: number; p50: number; p99: number; max: number };
+  }> {
+    const reactions = await store().reactions();
+    const streams = await Promise.all(
+      reactions.map(async (r) => ({
+        ...r,
+        lag: await store().query(() => {}, { ...(r.source !== undefined && { stream: r.source }), after: r.at, limit: lagLimit }),
+      }))
+    );
+    return { streams, latency: this.drainer.latency() };
   }
 }

@@ -8,15 +8,18 @@ import type { Query } from "./types/schemas.js";
  * Runs the reaction resolvers over the events matching `query` and registers
  * every target stream they name (a lease of 0 ms only registers). A new
  * stream's watermark starts just before the first event that reacts into it.
+ * `read` counts the events scanned.
  */
 export async function correlate<E extends Schemas>(
   events: EventRegister<E, any>,
   by: string,
   query: Query
-): Promise<{ leased: Lease[]; last_id: number }> {
+): Promise<{ leased: Lease[]; last_id: number; read: number }> {
   const targets = new Map<string, Lease>();
   let last_id = query.after ?? -1;
+  let read = 0;
   await store().query<E>((stored) => {
+    read++;
     last_id = Math.max(last_id, stored.id);
     const register = events[stored.name];
     if (!register) return;
@@ -34,5 +37,5 @@ export async function correlate<E extends Schemas>(
     }
   }, query);
   const leased = targets.size ? await store().lease([...targets.values()], 0) : [];
-  return { leased, last_id };
+  return { leased, last_id, read };
 }

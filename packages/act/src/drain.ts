@@ -28,6 +28,8 @@ type Outcome = { ack?: Lease; block?: BlockedLease; progress: boolean };
 const PAGE = 1_000;
 /** Reads of the whole log per drain at most, so one drain stays short on a long log. */
 const MAX_PAGES = 10;
+/** How many of the latest reactions the latency figures cover. */
+const LATENCY_SAMPLES = 1_024;
 
 /** `event id:reaction key`, how the watermark remembers reactions already run on a partly handled event. */
 const doneKey = (job: Job) => `${job.event.id}:${job.key}`;
@@ -129,6 +131,9 @@ export class Drainer<E extends Schemas> {
   private running = false;
   /** Streams whose batch is still running after the drain that started it returned. */
   private readonly busy = new Set<string>();
+  /** Commit-to-handled times of the latest reactions run, in ms (a ring of {@link LATENCY_SAMPLES}). */
+  private readonly latencies: number[] = [];
+  private latencyAt = 0;
 
   /**
    * @param events - the app's events and their reactions
@@ -148,6 +153,18 @@ export class Drainer<E extends Schemas> {
   /** Streams this drainer is still working on (a handler outlived the drain that started it). */
   get working(): ReadonlySet<string> {
     return this.busy;
+  }
+
+  /** Commit-to-handled latency of the latest reactions: count, p50, p99 and max, in ms. */
+  latency(): { count: number; p50: number; p99: number; max: number } {
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
+  }
+
+  private handled(event: Committed<Schemas, string>) {
+    this.latencies[this.latencyAt] = Date.now() - event.created.getTime();
+    this.latencyAt = (this.latencyAt + 1) % LATENCY_SAMPLES;
   }
 
   /** One drain cycle: poll, lease, fetch, run, acknowledge or block. */
@@ -221,7 +238,7 @@ export class Drainer<E extends Schemas> {
 
     const work = (async () => {
       try {
-        const outcome = await handle(batch, this.app, lease);
+        const outcome = await handle(batch, this.app, lease, (event) => this.handled(event));
         return await this.record(log, outcome);
       } finally {
         clearInterval(renew);
@@ -270,7 +287,8 @@ export class Drainer<E extends Schemas> {
 export async function handle<E extends Schemas>(
   { lease, jobs, end }: Batch<E>,
   app: Dispatcher<Schemas>,
-  status: { lost: boolean }
+  status: { lost: boolean },
+  onHandled: (event: Committed<Schemas, string>) => void = () => {}
 ): Promise<Outcome> {
   let at = lease.at;
   let done = new Set(lease.done ?? []);
@@ -296,6 +314,7 @@ export async function handle<E extends Schemas>(
     const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
     try {
       await reaction.handler(event as never, lease.stream, app);
+      onHandled(event);
       finish(job, jobs[i + 1]);
       continue;
     } catch (cause) {

@@ -136,6 +136,19 @@ export const logger: Logger = {
 };
 
 /**
+ * Registers a clean-up without installing signal handlers, for parts of Act
+ * that must stop before the adapters close (a running consumer). Returns a
+ * function that unregisters it.
+ */
+export function onDispose(disposer: Disposer): () => void {
+  disposers.push(disposer);
+  return () => {
+    const i = disposers.indexOf(disposer);
+    if (i >= 0) disposers.splice(i, 1);
+  };
+}
+
+/**
  * Registers a clean-up to run when the process is disposed, and returns
  * {@link disposeAndExit} so a caller can trigger it. Calling it (with or
  * without a disposer) also makes `SIGINT` and `SIGTERM` run

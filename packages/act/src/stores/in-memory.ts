@@ -55,6 +55,8 @@ export class InMemoryStore implements Store {
   private watermarks = new Map<string, Watermark>();
   /** Id of the last event that is not a snapshot: what reactions can still see. */
   private head = -1;
+  /** Told after each commit (see `subscribe`). */
+  private listeners = new Set<() => void>();
 
   /** Nothing to create. */
   async seed(): Promise<void> {}
@@ -96,6 +98,7 @@ export class InMemoryStore implements Store {
     const created = new Date();
     const target = log ?? { ids: [], snapAt: -1, head: -1 };
     if (!log) this.streams.set(stream, target);
+    if (this.listeners.size) queueMicrotask(() => this.listeners.forEach((listener) => listener()));
     return copies.map(({ name, data }) => {
       const event: Event = {
         id: this.events.length,
@@ -289,5 +292,11 @@ export class InMemoryStore implements Store {
       Object.assign(w, { at, done: [], blocked: false, error: undefined, retry: 0, by: undefined, until: 0 });
       return true;
     });
+  }
+
+  /** Calls `listener` after each commit to this store (apps in this process share it). */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 }

@@ -312,3 +312,20 @@ export type DrainOptions = {
    */
   readonly leaseMillis?: number;
 };
+
+/**
+ * How a running consumer ({@link Act.start}) drains: the {@link DrainOptions}
+ * of each drain, plus how often it polls when idle and how long `stop` waits
+ * for handlers still running.
+ *
+ * @example
+ * ```ts
+ * app.start({ pollMillis: 500, graceMillis: 10_000, leaseMillis: 30_000 });
+ * ```
+ */
+export type ConsumerOptions = DrainOptions & {
+  /** Longest wait between drains when there is nothing to do, in ms (default 1,000); the wait starts short and doubles while idle. */
+  readonly pollMillis?: number;
+  /** How long `stop` waits for handlers still running, in ms (default 5,000). */
+  readonly graceMillis?: number;
+};
