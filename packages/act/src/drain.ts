@@ -62,14 +62,22 @@ export async function fetch<E extends Schemas>(
   const batches = new Map<string, Batch<E>>(
     leased.map((lease) => [lease.stream, { lease, events: [], jobs: [], end: lease.at }])
   );
-  /** Adds an event after the batch's watermark, with the reactions that target the batch's stream, until the batch is full. */
-  const route = (batch: Batch<E>, stored: Committed<E, keyof E>, count: { events: number }) => {
-    if (stored.id <= batch.lease.at || count.events >= eventLimit) return;
+  /**
+   * Adds an event after the batch's watermark, with the reactions that target
+   * the batch's stream. Once the batch is full, events without such reactions
+   * still move its end (nothing to do there), up to the next one with work.
+   */
+  const route = (batch: Batch<E>, stored: Committed<E, keyof E>, count: { events: number; closed: boolean }) => {
+    if (stored.id <= batch.lease.at || count.closed) return;
     const event = decode(events[stored.name]?.schema, stored) as Committed<Schemas, string>;
     const jobs: Job[] = [];
     for (const [key, reaction] of events[stored.name]?.reactions ?? []) {
       if (reaction.resolver(event as never)?.target === batch.lease.stream)
         jobs.push({ event, key, reaction: reaction as never });
+    }
+    if (jobs.length && count.events >= eventLimit) {
+      count.closed = true;
+      return;
     }
     batch.end = stored.id;
     if (!jobs.length) return;
@@ -83,7 +91,7 @@ export async function fetch<E extends Schemas>(
       .filter((lease) => lease.source !== undefined)
       .map(async (lease) => {
         const batch = batches.get(lease.stream)!;
-        const count = { events: 0 };
+        const count = { events: 0, closed: false };
         await log.query<E>((event) => route(batch, event, count), {
           stream: lease.source,
           after: lease.at,
@@ -93,11 +101,11 @@ export async function fetch<E extends Schemas>(
   );
 
   // Streams without a source share reads of the whole log: each read starts
-  // at the lowest position not read yet for a stream that still has room,
-  // and serves every such stream whose watermark it passes. A stream is done
-  // when its batch is full or the log is exhausted.
+  // at the lowest position not read yet for a stream still open, and serves
+  // every such stream whose watermark it passes. A stream is done when its
+  // batch is full and the next event for it is found, or the log ends.
   const open = leased.filter((lease) => lease.source === undefined);
-  const counts = new Map(open.map((lease) => [lease.stream, { events: 0 }]));
+  const counts = new Map(open.map((lease) => [lease.stream, { events: 0, closed: false }]));
   const cursor = new Map(open.map((lease) => [lease.stream, lease.at]));
   for (let pages = 0; open.length && pages < MAX_PAGES; pages++) {
     const from = Math.min(...open.map((lease) => cursor.get(lease.stream)!));
@@ -115,7 +123,7 @@ export async function fetch<E extends Schemas>(
     for (let i = open.length - 1; i >= 0; i--) {
       const stream = open[i].stream;
       cursor.set(stream, Math.max(cursor.get(stream)!, last));
-      if (counts.get(stream)!.events >= eventLimit) open.splice(i, 1);
+      if (counts.get(stream)!.closed) open.splice(i, 1);
     }
   }
   return [...batches.values()];

@@ -247,6 +247,8 @@ export class InMemoryStore implements Store {
     for (const lease of leases) {
       const w = this.held(lease);
       if (!w) continue;
+      // Progress made before the failure stands: the stream resumes after it.
+      w.at = Math.max(w.at, lease.at);
       w.blocked = true;
       w.error = lease.error;
       w.retry = lease.retry;

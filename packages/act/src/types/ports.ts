@@ -116,7 +116,8 @@ export interface Store extends Disposable {
   ack(leases: Lease[]): Promise<Lease[]>;
   /**
    * Blocks each leased stream (no more polling) with the error that caused it,
-   * storing `retry` and `done` — only where `lease.by` still holds it.
+   * moving its watermark to `lease.at` (what was handled before the failure)
+   * and storing `retry` and `done` — only where `lease.by` still holds it.
    *
    * @returns the leases blocked
    */

@@ -1,0 +1,155 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { act, sleep, state, store } from "../src/index.js";
+import { backoff } from "../src/drain.js";
+import { actor, freshStore } from "./fixtures.js";
+
+beforeEach(async () => {
+  await freshStore();
+});
+
+const Account = state("Account", z.object({ n: z.number() }))
+  .init(() => ({ n: 0 }))
+  .emits({ Deposited: z.object({ amount: z.number() }), Posted: z.object({ amount: z.number() }) })
+  .patch({ Deposited: (_, s) => ({ n: s.n + 1 }), Posted: (_, s) => ({ n: s.n + 1 }) })
+  .on("deposit", z.object({ amount: z.number() }))
+  .emit(({ amount }) => ["Deposited", { amount }])
+  .on("post", z.object({ amount: z.number() }))
+  .emit(({ amount }) => ["Posted", { amount }])
+  .build();
+
+describe("drain with the default options", () => {
+  it("routes one read of the log to every target stream: cycles grow with the events, not with targets × log", async () => {
+    const handled = new Map<string, number>();
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async (event, stream) => {
+        handled.set(stream, (handled.get(stream) ?? 0) + 1);
+      })
+      .to((event) => ({ target: `ledger-${event.stream}` }))
+      .build();
+    // 1,000 events over 100 streams, interleaved as real traffic would be.
+    for (let i = 0; i < 1_000; i++) await app.do("deposit", { stream: `acc-${i % 100}`, actor }, { amount: i });
+    let cycles = 0;
+    for (;;) {
+      const { acked } = await app.drain();
+      cycles++;
+      if (!acked.length) break;
+    }
+    expect(handled.size).toBe(100);
+    expect([...handled.values()].every((n) => n === 10)).toBe(true);
+    // events ÷ (streamLimit × eventLimit) = 10, plus the empty drain that proves it is done
+    expect(cycles).toBeLessThanOrEqual(1_000 / (10 * 10) + 2);
+  });
+});
+
+describe("retries", () => {
+  it("back off exponentially with jitter, capped", () => {
+    const options = { blockOnError: true, maxRetries: 5, retryBaseMillis: 100, retryMaxMillis: 1_000 };
+    expect([1, 2, 3, 4, 5].map((retry) => backoff(retry, options, () => 1))).toEqual([100, 200, 400, 800, 1_000]);
+    expect(backoff(3, options, () => 0)).toBe(200);
+    expect(backoff(1, { blockOnError: true, maxRetries: 3 }, () => 1)).toBe(1_000);
+  });
+
+  it("do not busy-poll: a stream waiting for its retry is left alone until the delay passes", async () => {
+    let calls = 0;
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(
+        async () => {
+          calls++;
+          throw new Error("down");
+        },
+        { maxRetries: 5, retryBaseMillis: 80, retryMaxMillis: 80 }
+      )
+      .build();
+    await app.do("deposit", { stream: "a", actor }, { amount: 1 });
+    await app.drain();
+    expect(calls).toBe(1);
+    for (let i = 0; i < 5; i++) expect((await app.drain()).leased).toEqual([]);
+    expect(calls).toBe(1);
+    await sleep(90);
+    await app.drain();
+    expect(calls).toBe(2);
+  });
+});
+
+describe("recovery", () => {
+  it("lists a blocked stream with its error, unblocks it to resume at its watermark, and resets it to replay", async () => {
+    let broken = true;
+    const seen: number[] = [];
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(
+        async function project(event) {
+          if (broken && event.data.amount === 2) throw new Error("projection table missing");
+          seen.push(event.data.amount);
+        },
+        { maxRetries: 0 }
+      )
+      .to("report")
+      .build();
+    for (const amount of [1, 2, 3]) await app.do("deposit", { stream: "a", actor }, { amount });
+    await app.drain();
+    const [blocked] = await app.blocked();
+    expect(blocked).toMatchObject({ stream: "report", blocked: true, retry: 1 });
+    expect(blocked.error).toMatch(/Reaction "project" to event "Deposited" #1 on stream "report" failed: projection table missing/);
+    expect(seen).toEqual([1]);
+    expect((await app.drain()).leased).toEqual([]); // blocked streams are not polled
+
+    broken = false;
+    expect(await app.unblock("report", "unknown")).toEqual(["report"]);
+    expect(await app.blocked()).toEqual([]);
+    await app.drain();
+    expect(seen).toEqual([1, 2, 3]);
+
+    expect(await app.reset("report")).toEqual(["report"]);
+    await app.drain();
+    expect(seen).toEqual([1, 2, 3, 1, 2, 3]);
+  });
+
+  it("reports each reaction stream's lag and the commit-to-handled latency", async () => {
+    const app = act().with(Account).on("Deposited").do(async () => {}).to("report").build();
+    for (const amount of [1, 2, 3]) await app.do("deposit", { stream: "a", actor }, { amount });
+    await app.correlate();
+    expect((await app.stats()).streams).toEqual([expect.objectContaining({ stream: "report", at: -1, lag: 3, blocked: false })]);
+    await app.drain();
+    const { streams, latency } = await app.stats();
+    expect(streams).toEqual([expect.objectContaining({ stream: "report", lag: 0 })]);
+    expect(latency.count).toBe(3);
+    expect(latency.p99).toBeGreaterThanOrEqual(latency.p50);
+  });
+});
+
+describe("a lost lease", () => {
+  it("stops the batch and records nothing when another drainer took the stream", async () => {
+    const order: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async (event) => {
+        order.push(event.data.amount);
+        if (event.data.amount === 1) await gate;
+      })
+      .build();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    for (const amount of [1, 2]) await app.do("deposit", { stream: "a", actor }, { amount });
+    const renew = vi.spyOn(store(), "lease");
+    const draining = app.drain({ leaseMillis: 60 });
+    await vi.waitFor(() => expect(order).toEqual([1]));
+    // The store refuses the renewal, as it would after another drainer took the stream.
+    renew.mockResolvedValue([]);
+    await sleep(80);
+    release();
+    await draining;
+    await vi.waitFor(() => expect(renew).toHaveBeenCalled());
+    await sleep(20);
+    expect(order).toEqual([1]); // event 2 was not started after the lease was lost
+    errors.mockRestore();
+  });
+});
