@@ -1,0 +1,40 @@
+/**
+ * Model-based tests of actions on the in-memory store: random programs of
+ * sequential and concurrent actions by several apps (each with its own
+ * snapshot cache) on a few streams shared by two snapshotting states,
+ * checked after every step against the pure fold of the log. See
+ * `test/model/model.ts` for the model and the properties.
+ *
+ * Reproduce a failure with the seed (and path) fast-check prints:
+ * `MODEL_SEED=<seed> npx vitest run --project act packages/act/test/model.test.ts`,
+ * or run many more programs with `npm run stress -w @act-root/act`.
+ */
+import fc from "fast-check";
+import { describe, it } from "vitest";
+import { disposeAndExit, InMemoryStore, store } from "../src/index.js";
+import { programArb, runProgram } from "./model/model.js";
+
+// Failed snapshot writes are logged (they are only an optimisation); keep the output readable.
+process.env.LOG_LEVEL ??= "fatal";
+
+const seed = Number(process.env.MODEL_SEED ?? 20_240_611);
+const numRuns = Number(process.env.MODEL_RUNS ?? 300);
+
+let run = 0;
+
+/** Runs `numRuns` random programs, each on a fresh store with fresh apps. */
+const check = (shared: boolean) =>
+  fc.assert(
+    fc.asyncProperty(programArb({ shared }), async (program) => {
+      // A fresh store per program, as a new process would have (runProgram builds fresh apps).
+      await disposeAndExit();
+      store(new InMemoryStore());
+      await runProgram(program, { prefix: `m${run++}` });
+    }),
+    { seed, numRuns }
+  );
+
+describe("actions against the model (in memory): the log, the states, the snapshots and the errors stay true to the fold of the events", () => {
+  it("with one state per stream", () => check(false));
+  it("with two snapshotting states sharing the streams", () => check(true));
+});
