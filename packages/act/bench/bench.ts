@@ -3,7 +3,7 @@
  * in-memory store. Prints a table and a JSON line. Run: `npm run bench`.
  */
 import { z } from "zod";
-import { act, dispose, state, store } from "../src/index.js";
+import { act, disposeAndExit, InMemoryStore, state, store } from "../src/index.js";
 
 const actor = { id: "bench", name: "bench" };
 
@@ -32,7 +32,65 @@ async function time(run: () => Promise<void>) {
 }
 
 async function fresh() {
-  await dispose()();
+  await disposeAndExit();
+  store(new InMemoryStore());
+}
+
+const Ledger = state("Ledger", z.object({ total: z.number() }))
+  .init(() => ({ total: 0 }))
+  .emits({ Posted: z.object({ by: z.number() }) })
+  .patch({ Posted: (e, s) => ({ total: s.total + e.data.by }) })
+  .on("post", z.object({ by: z.number() }))
+  .emit(({ by }) => ["Posted", { by }])
+  .build();
+
+/** An app whose reaction posts each increment to `ledger-<stream>`: the resolver names only a target. */
+const ledgerApp = () =>
+  act()
+    .with(counter())
+    .with(Ledger)
+    .on("Incremented")
+    .do(async (event, stream, app) => {
+      await app.do("post", { stream, actor }, { by: event.data.by }, event);
+    })
+    .to((event) => ({ target: `ledger-${event.stream}` }))
+    .build();
+
+const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+/** Commit-to-handled latency with the running consumer: `rate` commits per second for `count` commits. */
+async function latency(rate: number, count: number) {
+  await fresh();
+  const app = ledgerApp();
+  const handled: number[] = [];
+  const committedAt = new Map<number, number>();
+  app.on("committed", (snapshots) => {
+    for (const s of snapshots) if (s.event?.name === "Incremented") committedAt.set(s.event.id, performance.now());
+  });
+  const seen = new Set<number>();
+  // Measure when the ledger's action for an event commits: the reaction's effect is visible.
+  app.on("committed", (snapshots) => {
+    for (const s of snapshots) {
+      const cause = s.event?.meta.causation.event?.id;
+      if (s.event?.name === "Posted" && cause !== undefined && !seen.has(cause)) {
+        seen.add(cause);
+        handled.push(performance.now() - committedAt.get(cause)!);
+      }
+    }
+  });
+  app.start();
+  const gap = 1000 / rate;
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    const due = start + i * gap;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    await app.do("increment", { stream: `l-${i % 20}`, actor }, { by: 1 });
+  }
+  while (handled.length < count) await new Promise((r) => setTimeout(r, 5));
+  await app.stop();
+  const sorted = handled.sort((a, b) => a - b);
+  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
 }
 
 async function main() {
@@ -97,7 +155,32 @@ async function main() {
       reactions += acked.length;
     }
   });
-  results["reactions/s drained (1,000 events)"] = reactions / t5;
+  results["reactions/s drained (1,000 events, streamLimit 100)"] = reactions / t5;
+
+  // The workload a new user writes first: default drain options, a resolver
+  // that names only a target, 1,000 events over 100 streams.
+  await fresh();
+  const ledgers = ledgerApp();
+  for (let i = 0; i < 1_000; i++) await ledgers.do("increment", { stream: `acc-${i % 100}`, actor }, { by: 1 });
+  let cycles = 0;
+  let posted = 0;
+  ledgers.on("committed", (snapshots) => (posted += snapshots.filter((s) => s.event?.name === "Posted").length));
+  const t6 = await time(async () => {
+    for (;;) {
+      cycles++;
+      const { acked } = await ledgers.drain();
+      if (!acked.length) break;
+    }
+  });
+  results["reactions/s, defaults, target-only resolver (1,000 events, 100 targets)"] = posted / t6;
+  results["drain cycles for it (want <= 1,000 / (10 x 10) + 2 = 12)"] = cycles;
+
+  const idle = await latency(20, 200);
+  results["commit→reaction p50 ms, consumer, idle (20 commits/s)"] = idle.p50;
+  results["commit→reaction p99 ms, consumer, idle (want < 50)"] = idle.p99;
+  const busy = await latency(200, 1_000);
+  results["commit→reaction p50 ms, consumer, 200 commits/s"] = busy.p50;
+  results["commit→reaction p99 ms, consumer, 200 commits/s"] = busy.p99;
   results["peak RSS (MB)"] = process.resourceUsage().maxRSS / 1024;
 
   const rows = Object.entries(results).map(([metric, value]) => ({
@@ -107,7 +190,7 @@ async function main() {
   console.log("\n@act-root/act — in-memory store");
   console.table(rows);
   console.log(JSON.stringify({ package: "@act-root/act", store: "in-memory", node: process.version, results: Object.fromEntries(rows.map((r) => [r.metric, r.value])) }));
-  await dispose()();
+  await disposeAndExit();
 }
 
 void main();

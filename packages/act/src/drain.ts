@@ -62,26 +62,36 @@ export async function fetch<E extends Schemas>(
   const batches = new Map<string, Batch<E>>(
     leased.map((lease) => [lease.stream, { lease, events: [], jobs: [], end: lease.at }])
   );
+  /** Every reaction to an event, by the stream its resolver targets (resolvers run once per event). */
+  const resolve = (stored: Committed<E, keyof E>) => {
+    const register = events[stored.name];
+    const byTarget = new Map<string, Job[]>();
+    if (!register?.reactions.size) return byTarget;
+    const event = decode(register.schema, stored) as Committed<Schemas, string>;
+    for (const [key, reaction] of register.reactions) {
+      const target = reaction.resolver(event as never)?.target;
+      if (target === undefined) continue;
+      const jobs = byTarget.get(target) ?? [];
+      jobs.push({ event, key, reaction: reaction as never });
+      byTarget.set(target, jobs);
+    }
+    return byTarget;
+  };
+
   /**
    * Adds an event after the batch's watermark, with the reactions that target
    * the batch's stream. Once the batch is full, events without such reactions
    * still move its end (nothing to do there), up to the next one with work.
    */
-  const route = (batch: Batch<E>, stored: Committed<E, keyof E>, count: { events: number; closed: boolean }) => {
-    if (stored.id <= batch.lease.at || count.closed) return;
-    const event = decode(events[stored.name]?.schema, stored) as Committed<Schemas, string>;
-    const jobs: Job[] = [];
-    for (const [key, reaction] of events[stored.name]?.reactions ?? []) {
-      if (reaction.resolver(event as never)?.target === batch.lease.stream)
-        jobs.push({ event, key, reaction: reaction as never });
-    }
-    if (jobs.length && count.events >= eventLimit) {
+  const route = (batch: Batch<E>, id: number, jobs: Job[] | undefined, count: { events: number; closed: boolean }) => {
+    if (id <= batch.lease.at || count.closed) return;
+    if (jobs && count.events >= eventLimit) {
       count.closed = true;
       return;
     }
-    batch.end = stored.id;
-    if (!jobs.length) return;
-    batch.events.push(event as CommittedOf<E>);
+    batch.end = id;
+    if (!jobs) return;
+    batch.events.push(jobs[0].event as CommittedOf<E>);
     batch.jobs.push(...jobs);
     count.events++;
   };
@@ -92,7 +102,7 @@ export async function fetch<E extends Schemas>(
       .map(async (lease) => {
         const batch = batches.get(lease.stream)!;
         const count = { events: 0, closed: false };
-        await log.query<E>((event) => route(batch, event, count), {
+        await log.query<E>((event) => route(batch, event.id, resolve(event).get(lease.stream), count), {
           stream: lease.source,
           after: lease.at,
           limit: eventLimit,
@@ -103,7 +113,8 @@ export async function fetch<E extends Schemas>(
   // Streams without a source share reads of the whole log: each read starts
   // at the lowest position not read yet for a stream still open, and serves
   // every such stream whose watermark it passes. A stream is done when its
-  // batch is full and the next event for it is found, or the log ends.
+  // batch is full (its end then covers the rest of the page it filled up in)
+  // or the log ends.
   const open = leased.filter((lease) => lease.source === undefined);
   const counts = new Map(open.map((lease) => [lease.stream, { events: 0, closed: false }]));
   const cursor = new Map(open.map((lease) => [lease.stream, lease.at]));
@@ -115,7 +126,9 @@ export async function fetch<E extends Schemas>(
       (event) => {
         last = event.id;
         read++;
-        for (const lease of open) route(batches.get(lease.stream)!, event, counts.get(lease.stream)!);
+        const byTarget = resolve(event);
+        for (const lease of open)
+          route(batches.get(lease.stream)!, event.id, byTarget.get(lease.stream), counts.get(lease.stream)!);
       },
       { after: from, limit: PAGE }
     );
@@ -123,7 +136,8 @@ export async function fetch<E extends Schemas>(
     for (let i = open.length - 1; i >= 0; i--) {
       const stream = open[i].stream;
       cursor.set(stream, Math.max(cursor.get(stream)!, last));
-      if (counts.get(stream)!.closed) open.splice(i, 1);
+      const count = counts.get(stream)!;
+      if (count.closed || count.events >= eventLimit) open.splice(i, 1);
     }
   }
   return [...batches.values()];
@@ -185,7 +199,10 @@ export class Drainer<E extends Schemas> {
       // the store it started with.
       const log = store();
       const lagging = Math.ceil(streamLimit / 2);
-      const polled = (await log.poll(lagging, streamLimit - lagging)).filter((p) => !this.busy.has(p.stream));
+      // Only events something reacts to make a stream worth polling.
+      const names = Object.keys(this.events).filter((name) => this.events[name].reactions.size > 0);
+      if (!names.length) return none;
+      const polled = (await log.poll(lagging, streamLimit - lagging, names)).filter((p) => !this.busy.has(p.stream));
       if (!polled.length) return none;
       // Lease first, at the polled watermark: the store refuses a stream another
       // drainer moved since, so no event is handled twice.

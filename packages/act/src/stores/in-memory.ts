@@ -7,7 +7,7 @@ import { type EventMeta, type Query, SNAP_EVENT } from "../types/schemas.js";
 type Event = Committed<Schemas, string>;
 
 /** A stream's events (by global id), where its latest snapshot is, and its last non-snapshot event id. */
-type StreamLog = { ids: number[]; snapAt: number; head: number };
+type StreamLog = { ids: number[]; snapAt: number; head: number; heads: Map<string, number> };
 
 /** A reaction stream's watermark and lease. */
 type Watermark = {
@@ -55,6 +55,8 @@ export class InMemoryStore implements Store {
   private watermarks = new Map<string, Watermark>();
   /** Id of the last event that is not a snapshot: what reactions can still see. */
   private head = -1;
+  /** Id of the last event of each name, in the whole log. */
+  private heads = new Map<string, number>();
   /** Told after each commit (see `subscribe`). */
   private listeners = new Set<() => void>();
 
@@ -67,6 +69,7 @@ export class InMemoryStore implements Store {
     this.streams = new Map();
     this.watermarks = new Map();
     this.head = -1;
+    this.heads = new Map();
   }
 
   /** Same as {@link InMemoryStore.drop}. */
@@ -96,7 +99,7 @@ export class InMemoryStore implements Store {
     }));
     const frozenMeta = structuredClone(meta);
     const created = new Date();
-    const target = log ?? { ids: [], snapAt: -1, head: -1 };
+    const target: StreamLog = log ?? { ids: [], snapAt: -1, head: -1, heads: new Map() };
     if (!log) this.streams.set(stream, target);
     if (this.listeners.size) queueMicrotask(() => this.listeners.forEach((listener) => listener()));
     return copies.map(({ name, data }) => {
@@ -110,7 +113,11 @@ export class InMemoryStore implements Store {
         meta: frozenMeta,
       };
       if (name === SNAP_EVENT) target.snapAt = target.ids.length;
-      else this.head = target.head = event.id;
+      else {
+        this.head = target.head = event.id;
+        this.heads.set(name, event.id);
+        target.heads.set(name, event.id);
+      }
       this.events.push(event);
       target.ids.push(event.id);
       return event as Committed<E, keyof E>;
@@ -174,14 +181,18 @@ export class InMemoryStore implements Store {
    * Snapshots don't count — drains never fetch them, so a trailing snapshot
    * would keep a stream polled forever.
    */
-  private pending(source?: string): number {
-    return source === undefined ? this.head : (this.streams.get(source)?.head ?? -1);
+  private pending(source?: string, names?: string[]): number {
+    const log: { head: number; heads: Map<string, number> } | undefined =
+      source === undefined ? { head: this.head, heads: this.heads } : this.streams.get(source);
+    if (!log) return -1;
+    if (!names) return log.head;
+    return names.reduce((last, name) => Math.max(last, log.heads.get(name) ?? -1), -1);
   }
 
-  async poll(lagging: number, leading: number): Promise<Poll[]> {
+  async poll(lagging: number, leading: number, names?: string[]): Promise<Poll[]> {
     const now = Date.now();
     const ready = [...this.watermarks.values()]
-      .filter((w) => !w.blocked && w.until <= now && this.pending(w.source) > w.at)
+      .filter((w) => !w.blocked && w.until <= now && this.pending(w.source, names) > w.at)
       .sort((a, b) => a.at - b.at);
     const lag = ready.slice(0, lagging);
     const lead = ready.slice(lag.length).reverse().slice(0, leading);

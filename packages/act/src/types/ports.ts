@@ -89,11 +89,12 @@ export interface Store extends Disposable {
     query?: Query
   ): Promise<number>;
   /**
-   * Lists reaction streams that have events after their watermark, are not
-   * blocked and not leased: up to `lagging` with the lowest watermarks and up
-   * to `leading` with the highest.
+   * Lists reaction streams that have events after their watermark — only
+   * events named in `names` when given (the events the app reacts to) — and
+   * are not blocked, not leased and not waiting out a retry's backoff: up to
+   * `lagging` with the lowest watermarks and up to `leading` with the highest.
    */
-  poll(lagging: number, leading: number): Promise<Poll[]>;
+  poll(lagging: number, leading: number, names?: string[]): Promise<Poll[]>;
   /**
    * Registers the leases' streams (idempotent: an existing watermark never
    * moves, and a stream named with two different sources reads every stream)
