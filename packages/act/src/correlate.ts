@@ -7,8 +7,10 @@ import type { Query } from "./types/schemas.js";
 /**
  * Runs the reaction resolvers over the events matching `query` and registers
  * every target stream they name (a lease of 0 ms only registers). A new
- * stream's watermark starts just before the first event that reacts into it.
- * `read` counts the events scanned.
+ * stream's watermark starts just before the first event that reacts into it,
+ * and every stream's `head` records the last event that reacts into it, so
+ * `poll` offers a stream only when there is work for it. `read` counts the
+ * events scanned.
  */
 export async function correlate<E extends Schemas>(
   events: EventRegister<E, any>,
@@ -26,14 +28,17 @@ export async function correlate<E extends Schemas>(
     const event = decode(register.schema, stored);
     for (const reaction of register.reactions.values()) {
       const resolved = reaction.resolver(event as Committed<E, typeof event.name>);
-      if (resolved && !targets.has(resolved.target))
-        targets.set(resolved.target, {
-          stream: resolved.target,
-          source: resolved.source,
-          by,
-          at: event.id - 1,
-          retry: 0,
-        });
+      if (!resolved) continue;
+      const known = targets.get(resolved.target);
+      targets.set(resolved.target, {
+        stream: resolved.target,
+        // Reactions from different sources share this stream: it must read them all.
+        source: known && known.source !== resolved.source ? undefined : resolved.source,
+        by,
+        at: known?.at ?? event.id - 1,
+        retry: 0,
+        head: event.id,
+      });
     }
   }, query);
   const leased = targets.size ? await store().lease([...targets.values()], 0) : [];

@@ -199,10 +199,7 @@ export class Drainer<E extends Schemas> {
       // the store it started with.
       const log = store();
       const lagging = Math.ceil(streamLimit / 2);
-      // Only events something reacts to make a stream worth polling.
-      const names = Object.keys(this.events).filter((name) => this.events[name].reactions.size > 0);
-      if (!names.length) return none;
-      const polled = (await log.poll(lagging, streamLimit - lagging, names)).filter((p) => !this.busy.has(p.stream));
+      const polled = (await log.poll(lagging, streamLimit - lagging)).filter((p) => !this.busy.has(p.stream));
       if (!polled.length) return none;
       // Lease first, at the polled watermark: the store refuses a stream another
       // drainer moved since, so no event is handled twice.

@@ -189,78 +189,87 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
     });
 
     describe("reaction watermarks", () => {
-      const lease = (stream: string, by: string, at: number, source?: string): Lease => ({
-        stream, source, by, at, retry: 0,
+      const lease = (stream: string, by: string, at: number, source?: string, head?: number): Lease => ({
+        stream, source, by, at, retry: 0, ...(head !== undefined && { head }),
       });
 
-      it("registers streams with a 0 ms lease, idempotently, and polls those with pending events", async () => {
+      it("registers streams with a 0 ms lease, idempotently, and polls those with work after their watermark", async () => {
         const [e] = await store.commit("s", [msg("A")], meta());
-        const registered = await store.lease([lease("r1", "d", -1, "s"), lease("r2", "d", e.id)], 0);
+        const registered = await store.lease([lease("r1", "d", -1, "s", e.id), lease("r2", "d", e.id, undefined, e.id)], 0);
         expect(registered.map((l) => l.stream).sort()).toEqual(["r1", "r2"]);
-        await store.lease([lease("r1", "d", 99, "s")], 0); // does not move an existing watermark
+        await store.lease([lease("r1", "d", 99, "s", e.id)], 0); // does not move an existing watermark
         const polled = await store.poll(10, 10);
         expect(polled).toEqual([{ stream: "r1", source: "s", at: -1, lagging: true }]);
+        await store.lease([lease("r2", "d", -1, undefined, e.id - 1)], 0); // nor its head backwards
+        expect((await store.poll(10, 10)).map((p) => p.stream)).toEqual(["r1"]);
       });
 
       it("splits poll results between the most lagging and the most leading", async () => {
         const events = await store.commit("s", [msg("A"), msg("A"), msg("A"), msg("A"), msg("A")], meta());
-        await store.lease(events.map((e, i) => lease(`r${i}`, "d", e.id - 1)), 0);
+        await store.lease(events.map((e, i) => lease(`r${i}`, "d", e.id - 1, undefined, e.id)), 0);
         const polled = await store.poll(2, 1);
         expect(polled.map((p) => [p.stream, p.lagging])).toEqual([["r0", true], ["r1", true], ["r4", false]]);
         const many = await store.poll(10, 10);
         expect(many).toHaveLength(5);
       });
 
-      it("leases exclusively until the lease expires, and skips leased streams when polling", async () => {
-        await store.commit("s", [msg("A")], meta());
-        await store.lease([lease("r", "d1", -1, "s")], 0);
-        const first = await store.lease([lease("r", "d1", 0, "s")], 200);
+      it("leases exclusively until the lease expires, renews for the holder, and skips leased streams when polling", async () => {
+        const [e] = await store.commit("s", [msg("A")], meta());
+        await store.lease([lease("r", "d1", -1, "s", e.id)], 0);
+        const first = await store.lease([lease("r", "d1", -1, "s")], 200);
         expect(first).toHaveLength(1);
-        expect(await store.lease([lease("r", "d2", 0, "s")], 200)).toEqual([]);
+        expect(await store.lease([lease("r", "d2", -1, "s")], 200)).toEqual([]);
         expect(await store.poll(10, 10)).toEqual([]);
-        await sleep(300);
+        await sleep(120);
+        expect(await store.lease([lease("r", "d1", -1, "s")], 200)).toHaveLength(1); // renewed
+        await sleep(120);
+        expect(await store.poll(10, 10)).toEqual([]); // the renewal still holds
+        await sleep(150);
         expect(await store.poll(10, 10)).toHaveLength(1);
-        const taken = await store.lease([lease("r", "d2", 0, "s")], 200);
+        const taken = await store.lease([lease("r", "d2", -1, "s")], 200);
         expect(taken.map((l) => l.by)).toEqual(["d2"]);
-        expect(await store.ack([lease("r", "d1", 0, "s")])).toEqual([]); // d1 lost it
+        expect(await store.ack([lease("r", "d1", e.id, "s")])).toEqual([]); // d1 lost it
       });
 
-      it("acks: moves the watermark, stores retry and releases the lease", async () => {
+      it("leases for longer than 24.8 days", async () => {
+        const [e] = await store.commit("s", [msg("A")], meta());
+        await store.lease([lease("r", "d", -1, "s", e.id)], 0);
+        expect(await store.lease([lease("r", "d", -1, "s")], 30 * 24 * 3600 * 1000)).toHaveLength(1);
+        const [r] = await store.reactions();
+        expect(r.leasedBy).toBe("d");
+        expect(r.leasedUntil!.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000);
+      });
+
+      it("acks: moves the watermark, stores retry and done, releases the lease, and honours a retry delay", async () => {
         const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
-        await store.lease([lease("r", "d", -1, "s")], 0);
-        await store.lease([lease("r", "d", b.id, "s")], 10_000);
-        const acked = await store.ack([{ ...lease("r", "d", a.id, "s"), retry: 2 }]);
+        await store.lease([lease("r", "d", -1, "s", b.id)], 0);
+        await store.lease([lease("r", "d", -1, "s")], 10_000);
+        const acked = await store.ack([{ ...lease("r", "d", a.id, "s"), retry: 2, done: [`${b.id}:first#1`], delay: 150 }]);
         expect(acked).toHaveLength(1);
+        expect(await store.poll(10, 10)).toEqual([]); // waiting out the delay
+        expect(await store.lease([lease("r", "d2", a.id, "s")], 10_000)).toEqual([]);
+        await sleep(200);
         expect(await store.poll(10, 10)).toEqual([{ stream: "r", source: "s", at: a.id, lagging: true }]);
-        const [again] = await store.lease([lease("r", "d", b.id, "s")], 10_000);
-        expect(again.retry).toBe(2);
+        const [again] = await store.lease([lease("r", "d", a.id, "s")], 10_000);
+        expect(again).toMatchObject({ retry: 2, done: [`${b.id}:first#1`] });
         await store.ack([lease("r", "d", b.id, "s")]);
         expect(await store.poll(10, 10)).toEqual([]);
-        await store.commit("other", [msg("X")], meta());
-        expect(await store.poll(10, 10)).toEqual([]); // only its source counts
-        await store.commit("s", [msg("C")], meta());
+        const [c] = await store.commit("s", [msg("C")], meta());
+        await store.lease([lease("r", "d", b.id, "s", c.id)], 0);
         expect(await store.poll(10, 10)).toHaveLength(1);
-      });
-
-      it("does not count snapshot events as pending", async () => {
-        const [e] = await store.commit("s", [msg("A")], meta());
-        await store.lease([lease("from-s", "d", e.id, "s"), lease("all", "d", e.id)], 0);
-        await store.commit("s", [msg(SNAP_EVENT, { n: 1 })], meta());
-        expect(await store.poll(10, 10)).toEqual([]);
-        await store.commit("s", [msg("B")], meta());
-        expect((await store.poll(10, 10)).map((p) => p.stream).sort()).toEqual(["all", "from-s"]);
+        const [row] = await store.reactions();
+        expect(row).toMatchObject({ stream: "r", at: b.id, retry: 0, blocked: false });
       });
 
       it("widens a stream named by two sources to every stream", async () => {
-        await store.lease([lease("shared", "d", -1, "a")], 0);
-        await store.lease([lease("shared", "d", -1, "b")], 0);
-        await store.commit("c", [msg("C")], meta());
+        await store.lease([lease("shared", "d", -1, "a", 0)], 0);
+        await store.lease([lease("shared", "d", -1, "b", 0)], 0);
         expect((await store.poll(10, 10)).map((p) => [p.stream, p.source ?? null])).toEqual([["shared", null]]);
       });
 
       it("refuses a lease whose polled watermark has moved since", async () => {
         const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
-        await store.lease([lease("r", "d1", -1, "s")], 0);
+        await store.lease([lease("r", "d1", -1, "s", b.id)], 0);
         expect(await store.lease([lease("r", "d1", -1, "s")], 10_000)).toHaveLength(1);
         await store.ack([lease("r", "d1", a.id, "s")]);
         expect(await store.lease([lease("r", "d2", -1, "s")], 10_000)).toEqual([]); // stale poll
@@ -268,22 +277,38 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         await store.ack([lease("r", "d2", b.id, "s")]);
       });
 
-      it("a stream without source sees events of every stream", async () => {
-        await store.lease([lease("all", "d", -1)], 0);
-        expect(await store.poll(10, 10)).toEqual([]);
-        await store.commit("x", [msg("X")], meta());
-        expect(await store.poll(10, 10)).toEqual([{ stream: "all", at: -1, lagging: true }].map((p) => expect.objectContaining(p)));
-      });
-
-      it("blocks: a blocked stream is neither polled nor leased, and only the holder can block", async () => {
-        await store.commit("s", [msg("A")], meta());
-        await store.lease([lease("r", "d", -1, "s")], 0);
-        await store.lease([lease("r", "d", 0, "s")], 10_000);
-        expect(await store.block([{ ...lease("r", "other", -1, "s"), error: "x" }])).toEqual([]);
-        const blocked = await store.block([{ ...lease("r", "d", -1, "s"), retry: 4, error: "boom" }]);
+      it("blocks: keeps the progress before the failure; a blocked stream is neither polled nor leased; only the holder can block", async () => {
+        const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
+        await store.lease([lease("r", "d", -1, "s", b.id)], 0);
+        await store.lease([lease("r", "d", -1, "s")], 10_000);
+        expect(await store.block([{ ...lease("r", "other", a.id, "s"), error: "x" }])).toEqual([]);
+        const blocked = await store.block([{ ...lease("r", "d", a.id, "s"), retry: 4, done: [`${b.id}:x#1`], error: "boom" }]);
         expect(blocked).toEqual([expect.objectContaining({ stream: "r", error: "boom" })]);
         expect(await store.poll(10, 10)).toEqual([]);
-        expect(await store.lease([lease("r", "d", 0, "s")], 10_000)).toEqual([]);
+        expect(await store.lease([lease("r", "d", a.id, "s")], 10_000)).toEqual([]);
+        expect(await store.reactions({ blocked: true })).toEqual([
+          expect.objectContaining({ stream: "r", at: a.id, retry: 4, blocked: true, error: "boom" }),
+        ]);
+      });
+
+      it("unblocks a stream at its watermark with retries reset, and resets one to replay from the start", async () => {
+        const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
+        await store.lease([lease("r", "d", -1, "s", b.id), lease("q", "d", -1, "s", b.id)], 0);
+        await store.lease([lease("r", "d", -1, "s")], 10_000);
+        await store.block([{ ...lease("r", "d", a.id, "s"), retry: 4, error: "boom" }]);
+        expect(await store.unblock(["r", "q", "missing"])).toEqual(["r"]);
+        expect(await store.reactions({ blocked: true })).toEqual([]);
+        const [r] = (await store.reactions()).filter((x) => x.stream === "r");
+        expect(r).toMatchObject({ at: a.id, retry: 0, blocked: false });
+        expect(r.error).toBeUndefined();
+        expect((await store.poll(10, 10)).map((p) => [p.stream, p.at])).toEqual([["q", -1], ["r", a.id]]);
+
+        await store.lease([lease("r", "d", a.id, "s")], 10_000);
+        await store.ack([lease("r", "d", b.id, "s")]);
+        expect(await store.reset(["r", "missing"])).toEqual(["r"]);
+        expect((await store.reactions()).find((x) => x.stream === "r")).toMatchObject({ at: -1, retry: 0 });
+        expect((await store.poll(10, 10)).map((p) => p.stream).sort()).toEqual(["q", "r"]);
+        expect((await store.reactions({ limit: 1 })).map((x) => x.stream)).toEqual(["q"]);
       });
     });
   });

@@ -7,7 +7,7 @@ import { type EventMeta, type Query, SNAP_EVENT } from "../types/schemas.js";
 type Event = Committed<Schemas, string>;
 
 /** A stream's events (by global id), where its latest snapshot is, and its last non-snapshot event id. */
-type StreamLog = { ids: number[]; snapAt: number; head: number; heads: Map<string, number> };
+type StreamLog = { ids: number[]; snapAt: number };
 
 /** A reaction stream's watermark and lease. */
 type Watermark = {
@@ -17,6 +17,8 @@ type Watermark = {
   retry: number;
   /** Reactions already run on the partly handled event after `at`. */
   done: string[];
+  /** The last event correlation found reacting into this stream: there is work while it is past `at`. */
+  head: number;
   blocked: boolean;
   error?: string;
   by?: string;
@@ -53,10 +55,6 @@ export class InMemoryStore implements Store {
   private events: Event[] = [];
   private streams = new Map<string, StreamLog>();
   private watermarks = new Map<string, Watermark>();
-  /** Id of the last event that is not a snapshot: what reactions can still see. */
-  private head = -1;
-  /** Id of the last event of each name, in the whole log. */
-  private heads = new Map<string, number>();
   /** Told after each commit (see `subscribe`). */
   private listeners = new Set<() => void>();
 
@@ -68,8 +66,6 @@ export class InMemoryStore implements Store {
     this.events = [];
     this.streams = new Map();
     this.watermarks = new Map();
-    this.head = -1;
-    this.heads = new Map();
   }
 
   /** Same as {@link InMemoryStore.drop}. */
@@ -99,7 +95,7 @@ export class InMemoryStore implements Store {
     }));
     const frozenMeta = structuredClone(meta);
     const created = new Date();
-    const target: StreamLog = log ?? { ids: [], snapAt: -1, head: -1, heads: new Map() };
+    const target: StreamLog = log ?? { ids: [], snapAt: -1 };
     if (!log) this.streams.set(stream, target);
     if (this.listeners.size) queueMicrotask(() => this.listeners.forEach((listener) => listener()));
     return copies.map(({ name, data }) => {
@@ -113,11 +109,6 @@ export class InMemoryStore implements Store {
         meta: frozenMeta,
       };
       if (name === SNAP_EVENT) target.snapAt = target.ids.length;
-      else {
-        this.head = target.head = event.id;
-        this.heads.set(name, event.id);
-        target.heads.set(name, event.id);
-      }
       this.events.push(event);
       target.ids.push(event.id);
       return event as Committed<E, keyof E>;
@@ -176,23 +167,10 @@ export class InMemoryStore implements Store {
     return count;
   }
 
-  /**
-   * Last event id a watermark waits for: its source stream's, or the log's.
-   * Snapshots don't count — drains never fetch them, so a trailing snapshot
-   * would keep a stream polled forever.
-   */
-  private pending(source?: string, names?: string[]): number {
-    const log: { head: number; heads: Map<string, number> } | undefined =
-      source === undefined ? { head: this.head, heads: this.heads } : this.streams.get(source);
-    if (!log) return -1;
-    if (!names) return log.head;
-    return names.reduce((last, name) => Math.max(last, log.heads.get(name) ?? -1), -1);
-  }
-
-  async poll(lagging: number, leading: number, names?: string[]): Promise<Poll[]> {
+  async poll(lagging: number, leading: number): Promise<Poll[]> {
     const now = Date.now();
     const ready = [...this.watermarks.values()]
-      .filter((w) => !w.blocked && w.until <= now && this.pending(w.source, names) > w.at)
+      .filter((w) => !w.blocked && w.until <= now && w.head > w.at)
       .sort((a, b) => a.at - b.at);
     const lag = ready.slice(0, lagging);
     const lead = ready.slice(lag.length).reverse().slice(0, leading);
@@ -211,10 +189,11 @@ export class InMemoryStore implements Store {
     for (const lease of leases) {
       let w = this.watermarks.get(lease.stream);
       if (!w) {
-        w = { stream: lease.stream, source: lease.source, at: lease.at, retry: 0, done: [], blocked: false, until: 0 };
+        w = { stream: lease.stream, source: lease.source, at: lease.at, retry: 0, done: [], head: lease.at, blocked: false, until: 0 };
         this.watermarks.set(lease.stream, w);
       }
       if (millis <= 0) {
+        w.head = Math.max(w.head, lease.head ?? lease.at);
         // Reactions from different sources share this stream: it must read them all.
         if (w.source !== undefined && w.source !== lease.source) w.source = undefined;
         granted.push({ ...lease, retry: w.retry, done: [...w.done] });

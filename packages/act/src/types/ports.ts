@@ -89,19 +89,21 @@ export interface Store extends Disposable {
     query?: Query
   ): Promise<number>;
   /**
-   * Lists reaction streams that have events after their watermark — only
-   * events named in `names` when given (the events the app reacts to) — and
-   * are not blocked, not leased and not waiting out a retry's backoff: up to
+   * Lists reaction streams with work to do — correlation found an event
+   * reacting into them (`head`, see `lease`) after their watermark — that are
+   * not blocked, not leased and not waiting out a retry's backoff: up to
    * `lagging` with the lowest watermarks and up to `leading` with the highest.
    */
-  poll(lagging: number, leading: number, names?: string[]): Promise<Poll[]>;
+  poll(lagging: number, leading: number): Promise<Poll[]>;
   /**
    * Registers the leases' streams (idempotent: an existing watermark never
    * moves, and a stream named with two different sources reads every stream)
    * and, when `millis` > 0, leases each one to `lease.by` for `millis` — unless
    * it is blocked, another drainer holds it, or its watermark moved past
    * `lease.at` (the watermark the drainer polled) since. `millis` = 0 only
-   * registers. Leasing a stream one already holds renews the lease.
+   * registers, and moves each stream's `head` (the last event found reacting
+   * into it) up to `lease.head`. Leasing a stream one already holds renews
+   * the lease.
    *
    * @returns the leases obtained (with the stored `retry` and `done`), or all registered ones when `millis` is 0
    */

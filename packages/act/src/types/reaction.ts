@@ -233,6 +233,8 @@ export type Lease = {
   readonly done?: string[];
   /** With `ack`: keep the stream out of `poll` for this many ms (the backoff before a retry). */
   readonly delay?: number;
+  /** When registering (`lease` with 0 ms): the last event found to react into the stream. */
+  readonly head?: number;
   /** Why the stream was blocked (set by `block`). */
   readonly error?: string;
 };
