@@ -178,13 +178,17 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         ]);
       });
 
-      it("reads from the latest snapshot with from_snapshot", async () => {
-        expect((await all({ stream: "a", from_snapshot: true })).map((e) => e.name)).toEqual(["A1", "A2", "A3"]);
-        await store.commit("a", [msg(SNAP_EVENT, { n: 1 })], meta());
-        await store.commit("a", [msg("A4"), msg(SNAP_EVENT, { n: 2 }), msg("A5")], meta());
-        const events = await all({ stream: "a", from_snapshot: true });
-        expect(events.map((e) => e.name)).toEqual([SNAP_EVENT, "A5"]);
-        expect(events[0].data).toEqual({ n: 2 });
+      it("reads from the latest snapshot of the named state with from_snapshot", async () => {
+        expect((await all({ stream: "a", from_snapshot: "X" })).map((e) => e.name)).toEqual(["A1", "A2", "A3"]);
+        const snap = (of: string, n: number) => msg(SNAP_EVENT, { of, state: { n } });
+        await store.commit("a", [snap("X", 1)], meta());
+        await store.commit("a", [msg("A4"), snap("X", 2), msg("A5"), snap("Y", 9), msg("A6")], meta());
+        const x = await all({ stream: "a", from_snapshot: "X" });
+        expect(x.map((e) => e.name)).toEqual([SNAP_EVENT, "A5", SNAP_EVENT, "A6"]);
+        expect(x[0].data).toEqual({ of: "X", state: { n: 2 } });
+        const y = await all({ stream: "a", from_snapshot: "Y" });
+        expect(y.map((e) => e.name)).toEqual([SNAP_EVENT, "A6"]);
+        expect((await all({ stream: "a", from_snapshot: "Z" }))).toHaveLength(9); // no snapshot of Z: the whole stream
       });
     });
 

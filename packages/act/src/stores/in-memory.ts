@@ -7,7 +7,8 @@ import { type EventMeta, type Query, SNAP_EVENT } from "../types/schemas.js";
 type Event = Committed<Schemas, string>;
 
 /** A stream's events (by global id), where its latest snapshot is, and its last non-snapshot event id. */
-type StreamLog = { ids: number[]; snapAt: number };
+/** A stream's events (by global id) and where each state's latest snapshot is (index in `ids`). */
+type StreamLog = { ids: number[]; snaps: Map<string, number> };
 
 /** A reaction stream's watermark and lease. */
 type Watermark = {
@@ -95,7 +96,7 @@ export class InMemoryStore implements Store {
     }));
     const frozenMeta = structuredClone(meta);
     const created = new Date();
-    const target: StreamLog = log ?? { ids: [], snapAt: -1 };
+    const target: StreamLog = log ?? { ids: [], snaps: new Map() };
     if (!log) this.streams.set(stream, target);
     if (this.listeners.size) queueMicrotask(() => this.listeners.forEach((listener) => listener()));
     return copies.map(({ name, data }) => {
@@ -108,7 +109,8 @@ export class InMemoryStore implements Store {
         data,
         meta: frozenMeta,
       };
-      if (name === SNAP_EVENT) target.snapAt = target.ids.length;
+      const of = name === SNAP_EVENT ? (data as { of?: unknown } | null)?.of : undefined;
+      if (typeof of === "string") target.snaps.set(of, target.ids.length);
       this.events.push(event);
       target.ids.push(event.id);
       return event as Committed<E, keyof E>;
@@ -141,7 +143,7 @@ export class InMemoryStore implements Store {
       if (!log) return 0;
       ids = log.ids;
       end = ids.length;
-      if (from_snapshot && log.snapAt >= 0) start = log.snapAt;
+      if (from_snapshot !== undefined) start = log.snaps.get(from_snapshot) ?? 0;
       if (after !== undefined) start = Math.max(start, upper(ids, after));
       if (before !== undefined) end = Math.min(end, upper(ids, before - 1));
     } else {
@@ -149,7 +151,7 @@ export class InMemoryStore implements Store {
       if (before !== undefined) end = Math.min(end, Math.max(0, before));
     }
     const include = (e: Event) =>
-      (with_snaps || (from_snapshot && e.name === SNAP_EVENT) || e.name !== SNAP_EVENT) &&
+      (with_snaps || from_snapshot !== undefined || e.name !== SNAP_EVENT) &&
       (!names || names.includes(e.name)) &&
       (!created_before || e.created < created_before) &&
       (!created_after || e.created > created_after) &&
