@@ -12,7 +12,7 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
 import { disposeAndExit, InMemoryStore, store } from "../src/index.js";
-import { programArb, runProgram } from "./model/model.js";
+import { programArb, runProgram, scheduled } from "./model/model.js";
 
 // Failed snapshot writes are logged (they are only an optimisation); keep the output readable.
 process.env.LOG_LEVEL ??= "fatal";
@@ -31,10 +31,28 @@ const check = (shared: boolean) =>
       store(new InMemoryStore());
       await runProgram(program, { prefix: `m${run++}` });
     }),
-    { seed, numRuns }
+    { seed, numRuns, ...(process.env.MODEL_PATH && { path: process.env.MODEL_PATH }) }
+  );
+
+/**
+ * The same, with every store read and commit started and answered in an
+ * order fast-check's scheduler picks (and shrinks, and replays from the seed):
+ * the interleavings a real database produces between concurrent actions.
+ */
+const checkScheduled = (shared: boolean) =>
+  fc.assert(
+    fc.asyncProperty(programArb({ shared, maxSteps: 20 }), fc.scheduler(), async (program, scheduler) => {
+      await disposeAndExit();
+      store(scheduled(new InMemoryStore(), scheduler));
+      await runProgram(program, { prefix: `m${run++}`, settle: (promise) => scheduler.waitFor(promise) });
+    }),
+    { seed, numRuns: Math.ceil(numRuns / 2), ...(process.env.MODEL_PATH && { path: process.env.MODEL_PATH }) }
   );
 
 describe("actions against the model (in memory): the log, the states, the snapshots and the errors stay true to the fold of the events", () => {
   it("with one state per stream", () => check(false));
   it("with two snapshotting states sharing the streams", () => check(true));
+  it("with one state per stream, store calls interleaved by the scheduler", () => checkScheduled(false));
+  it("with two snapshotting states sharing the streams, store calls interleaved by the scheduler", () =>
+    checkScheduled(true));
 });

@@ -63,6 +63,7 @@ import {
   type Schemas,
   type Snapshot,
   state,
+  type Store,
   ValidationError,
 } from "../../src/index.js";
 
@@ -322,7 +323,34 @@ export type Env = {
   hold?: (kind: "scratch" | "events", stream: string) => Promise<Held>;
   /** Longest a step may take before it counts as hung (ms). */
   stepTimeout?: number;
+  /**
+   * Awaits a promise that uses the store: with {@link scheduled} stores,
+   * `scheduler.waitFor`, which releases the store calls in the order the
+   * scheduler picks. Default: the promise itself.
+   */
+  settle?: <T>(promise: Promise<T>) => Promise<T>;
 };
+
+/**
+ * Wraps a store so that every `commit` and `query` starts, and delivers its
+ * result, only when fast-check's scheduler says so: the scheduler explores
+ * the interleavings of concurrent actions (a read whose result arrives after
+ * another commit, a snapshot write racing a commit…) and reproduces them
+ * from the seed. Other members are the store's own.
+ */
+export function scheduled(inner: Store, scheduler: fc.Scheduler): Store {
+  return new Proxy(inner, {
+    get(target, key, receiver) {
+      const member = Reflect.get(target, key, receiver);
+      if ((key === "commit" || key === "query") && typeof member === "function")
+        return async (...args: unknown[]) => {
+          await scheduler.schedule(Promise.resolve(), `${key} starts`);
+          return scheduler.schedule(member.apply(target, args), `${key} returns`);
+        };
+      return typeof member === "function" ? member.bind(target) : member;
+    },
+  });
+}
 
 /** A transaction held open by {@link Env.hold}. */
 export type Held = { end: (how: "commit" | "rollback") => Promise<void> };
@@ -386,8 +414,9 @@ export async function runProgram(p: Program, env: Env): Promise<void> {
     throw new ModelViolation(`${property}: ${detail}\n--- trace ---\n${trace.join("\n")}`);
   };
 
+
   const readLog = async (stream: string) =>
-    (await withTimeout(apps[0].app.query_array({ stream, with_snaps: true }), timeout, `reading "${stream}"`)) as Event[];
+    (await settle(apps[0].app.query_array({ stream, with_snaps: true }), `reading "${stream}"`)) as Event[];
 
   const targetOf = (d: Do, app: number, stream: string) => {
     const last = lastVersion(logs.get(stream)!);
@@ -399,6 +428,17 @@ export async function runProgram(p: Program, env: Env): Promise<void> {
     return expectedVersion === undefined ? { stream, actor } : { stream, actor, expectedVersion };
   };
 
+  /** Awaits a promise that uses the store, or fails the run when it hangs. */
+  const settle = async <T>(promise: Promise<T>, what: string): Promise<T> => {
+    try {
+      return await withTimeout(env.settle ? env.settle(promise) : promise, timeout, what);
+    } catch (error) {
+      if (error instanceof ModelViolation) fail("liveness", error.message);
+      throw error;
+    }
+  };
+
+  /** Starts one action; the outcome never rejects. */
   const run = async (d: Do, app: number, stream: string): Promise<Outcome> => {
     const target = targetOf(d, app, stream);
     const a = d.action;
@@ -406,13 +446,8 @@ export async function runProgram(p: Program, env: Env): Promise<void> {
       a.kind === "add" ? ["add", { n: a.n, by: a.by }] : a.kind === "bad" ? ["add", { n: 1, by: 0 }] : [a.kind, {}];
     const outcome: Outcome = { d, app, stream, target };
     try {
-      outcome.result = await withTimeout(
-        apps[app].app.do(name as any, target, payload as any),
-        timeout,
-        `app${app}.do("${name}") on "${stream}"`
-      );
+      outcome.result = await apps[app].app.do(name as any, target, payload as any);
     } catch (error) {
-      if (error instanceof ModelViolation) fail("liveness", error.message);
       outcome.error = error;
     }
     return outcome;
@@ -430,13 +465,17 @@ export async function runProgram(p: Program, env: Env): Promise<void> {
       let outcomes: Outcome[] = [];
       if ("do" in step) {
         const app = step.do.app % p.apps;
-        outcomes = [await run(step.do, app, names[step.do.stream % p.streams])];
+        const stream = names[step.do.stream % p.streams];
+        outcomes = [await settle(run(step.do, app, stream), `app${app}.do(${show(step.do.action)}) on "${stream}"`)];
       } else if ("par" in step) {
         const [a, b] = step.par;
         const appA = a.app % p.apps;
         const appB = (appA + 1 + (b.app % (p.apps - 1))) % p.apps;
         const stream = names[a.stream % p.streams];
-        outcomes = await Promise.all([run(a, appA, stream), run(b, appB, stream)]);
+        outcomes = await settle(
+          Promise.all([run(a, appA, stream), run(b, appB, stream)]),
+          `app${appA}.do(${show(a.action)}) and app${appB}.do(${show(b.action)}) on "${stream}"`
+        );
       } else if ("hold" in step) {
         if (env.hold) {
           held.push(await withTimeout(env.hold(step.hold, `${env.prefix}-held${holds++}`), timeout, "hold"));
@@ -468,7 +507,7 @@ export async function runProgram(p: Program, env: Env): Promise<void> {
       for (const { app } of loaders)
         for (const n of names)
           for (const [of, S] of [["A", A], ["B", B]] as const) {
-            const snap = await withTimeout(app.load(S as any, n), timeout, `load ${of} of "${n}"`);
+            const snap = await settle(app.load(S as any, n), `load ${of} of "${n}"`);
             const log = logs.get(n)!;
             const want = fold(of, log);
             if (!isDeepStrictEqual(snap.state, want))
@@ -518,7 +557,11 @@ function checkLogs(
         for (const s of o.result) {
           const e = s.event as Event | undefined;
           if (!e) fail("exactly once", `a successful action returned a snapshot without event: ${show(s)}`);
-          if (claimed.has(e!.id)) fail("exactly once", `event id ${e!.id} returned twice`);
+          if (claimed.has(e!.id))
+            fail(
+              "exactly once",
+              `event id ${e!.id} (v${e!.version} ${e!.name}) returned twice, by app${o.app}.do(${show(o.d.action)}) returning ${show(o.result.map((x) => `v${x.event?.version}:${x.event?.name}`))}`
+            );
           claimed.set(e!.id, e!);
         }
     for (const e of log.slice(old.length))
