@@ -203,6 +203,7 @@ export class Drainer<E extends Schemas> {
       if (!polled.length) return none;
       // Lease first, at the polled watermark: the store refuses a stream another
       // drainer moved since, so no event is handled twice.
+      const leasedAt = Date.now();
       const leased = await log.lease(
         polled.map(({ stream, source, at, lagging }) => ({ stream, source, at, lagging, by: this.id, retry: 0 })),
         leaseMillis
@@ -220,7 +221,7 @@ export class Drainer<E extends Schemas> {
         events,
       }));
       this.tracer.fetched(fetched);
-      const settled = await Promise.all(batches.map((batch) => this.settle(log, batch, leaseMillis)));
+      const settled = await Promise.all(batches.map((batch) => this.settle(log, batch, leaseMillis, leasedAt)));
       const acked = settled.flatMap((s) => s.acked);
       const blocked = settled.flatMap((s) => s.blocked);
       this.report(acked, blocked);
@@ -243,27 +244,15 @@ export class Drainer<E extends Schemas> {
    * finishes in the background — its stream stays leased and renewed until
    * its handlers settle — and reports its outcome to the app's listeners.
    */
-  private async settle(log: Store, batch: Batch<E>, leaseMillis: number): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
+  private async settle(log: Store, batch: Batch<E>, leaseMillis: number, leasedAt: number): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
     const { stream } = batch.lease;
-    const lease = { lost: false };
-    const renew = setInterval(() => {
-      log
-        .lease([batch.lease], leaseMillis)
-        .then((granted) => {
-          if (granted.length || lease.lost) return;
-          lease.lost = true;
-          logger.error(`lease of reaction stream "${stream}" was lost while its handlers ran; stopping after the current one`);
-        })
-        .catch((error) => logger.warn(error, `lease of reaction stream "${stream}" could not be renewed; retrying`));
-    }, Math.max(1, Math.floor(leaseMillis / 3)));
-    (renew as { unref?: () => void }).unref?.();
-
+    const lease = new Keeper(log, batch.lease, leaseMillis, leasedAt);
     const work = (async () => {
       try {
         const outcome = await handle(batch, this.app, lease, (event) => this.handled(event));
         return await this.record(log, outcome);
       } finally {
-        clearInterval(renew);
+        lease.stop();
       }
     })();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -298,6 +287,59 @@ export class Drainer<E extends Schemas> {
 }
 
 /**
+ * Keeps one stream's lease while its handlers run: renews it every third of
+ * its length, and before each handler makes sure at least half of it is left
+ * (renewing at once if not), so no handler starts on a lease about to lapse.
+ * Once the store refuses a renewal — another drainer holds the stream — the
+ * lease is lost for good.
+ */
+class Keeper {
+  lost = false;
+  private expires: number;
+  private readonly timer: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly log: Store,
+    private readonly lease: Lease,
+    private readonly millis: number,
+    grantedAt: number
+  ) {
+    this.expires = grantedAt + millis;
+    this.timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(millis / 3)));
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Whether the lease is still this drainer's, for at least half its length. */
+  async ready(): Promise<boolean> {
+    if (this.lost) return false;
+    if (this.expires - Date.now() > this.millis / 2) return true;
+    return this.renew();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async renew(): Promise<boolean> {
+    if (this.lost) return false;
+    const asked = Date.now();
+    try {
+      const granted = await this.log.lease([this.lease], this.millis);
+      if (granted.length) {
+        this.expires = Math.max(this.expires, asked + this.millis);
+        return true;
+      }
+      this.lost = true;
+      logger.error(`lease of reaction stream "${this.lease.stream}" was lost while its handlers ran; stopping after the current one`);
+      return false;
+    } catch (error) {
+      logger.warn(error, `lease of reaction stream "${this.lease.stream}" could not be renewed; retrying`);
+      return Date.now() < this.expires;
+    }
+  }
+}
+
+/**
  * Runs one batch's jobs in order. Each success is remembered (the event's
  * id once all its reactions ran, or the reaction under `done` while others
  * of the same event are pending), so a failure of one reaction never skips
@@ -309,7 +351,7 @@ export class Drainer<E extends Schemas> {
 export async function handle<E extends Schemas>(
   { lease, jobs, end }: Batch<E>,
   app: Dispatcher<Schemas>,
-  status: { lost: boolean },
+  keeper: { ready(): Promise<boolean> },
   onHandled: (event: Committed<Schemas, string>) => void = () => {}
 ): Promise<Outcome> {
   let at = lease.at;
@@ -330,8 +372,8 @@ export async function handle<E extends Schemas>(
       if (jobs[i + 1]?.event.id !== job.event.id) at = job.event.id;
       continue;
     }
-    // A lost lease means another drainer may be on this stream now: stop.
-    if (status.lost) return { progress: false };
+    // Never start a handler without the lease: another drainer may be on this stream now.
+    if (!(await keeper.ready())) return { progress: false };
     const { event, reaction } = job;
     const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
     try {
