@@ -16,12 +16,12 @@
  * `MODEL_SEED=<seed> npm test -w @act-root/act-pg -- model` (MODEL_RUNS sets the run count,
  * MODEL_SEED=random picks a new seed).
  */
-import { store } from "@act-root/act";
+import { InMemoryStore, type Store, store } from "@act-root/act";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { PostgresStore } from "../src/index.js";
 import * as q from "../src/sql.js";
-import { type Held, programArb, runProgram } from "../../act/test/model/model.js";
+import { type Held, programArb, runProgram, scheduled } from "../../act/test/model/model.js";
 import { client, makeStore, sql } from "./support.js";
 
 // Failed snapshot writes are logged (they are only an optimisation); keep the output readable.
@@ -30,14 +30,28 @@ process.env.LOG_LEVEL ??= "fatal";
 const TABLE = "model_events";
 const SCRATCH = "model_scratch";
 const seed = process.env.MODEL_SEED === "random" ? Date.now() % 2 ** 31 : Number(process.env.MODEL_SEED ?? 20_240_611);
-const numRuns = Number(process.env.MODEL_RUNS ?? 25);
+const numRuns = Number(process.env.MODEL_RUNS ?? 150);
 
 let pgStore: PostgresStore;
 let run = 0;
 
+/**
+ * The store port is process-wide and fixed by its first call, so it gets a
+ * switch: every call goes to `current` — the Postgres store, the same behind
+ * fast-check's scheduler, or an in-memory store for the comparison.
+ */
+let current: Store;
+const port = new Proxy({} as Store, {
+  get(_, key) {
+    const member = Reflect.get(current, key);
+    return typeof member === "function" ? member.bind(current) : member;
+  },
+});
+
 beforeAll(async () => {
   pgStore = makeStore({ table: TABLE });
-  store(pgStore);
+  current = pgStore;
+  store(port);
   await pgStore.drop();
   await pgStore.seed();
   await sql(`DROP TABLE IF EXISTS public.${SCRATCH}`);
@@ -77,15 +91,57 @@ async function hold(kind: "scratch" | "events", stream: string): Promise<Held> {
   };
 }
 
+const replay = process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {};
+
 const check = (shared: boolean) =>
   fc.assert(
     fc.asyncProperty(programArb({ holds: true, shared, maxSteps: 25 }), async (program) => {
+      current = pgStore;
       await runProgram(program, { prefix: `pg${run++}-${seed}`, hold, stepTimeout: 15_000 });
     }),
-    { seed, numRuns, ...(process.env.MODEL_PATH && { path: process.env.MODEL_PATH }) }
+    { seed, numRuns, ...replay }
+  );
+
+/** The same with every store read and commit started and answered in an order fast-check's scheduler picks. */
+const checkScheduled = (shared: boolean) =>
+  fc.assert(
+    fc.asyncProperty(programArb({ holds: true, shared, maxSteps: 20 }), fc.scheduler(), async (program, scheduler) => {
+      current = scheduled(pgStore, scheduler);
+      try {
+        await runProgram(program, {
+          prefix: `pgs${run++}-${seed}`,
+          hold,
+          stepTimeout: 15_000,
+          settle: (promise) => scheduler.waitFor(promise),
+        });
+      } finally {
+        current = pgStore;
+      }
+    }),
+    { seed, numRuns: Math.ceil(numRuns / 2), ...replay }
   );
 
 describe("actions against the model (PostgreSQL, with transactions held open by other connections)", () => {
   it("with one state per stream", () => check(false), 120_000);
   it("with two snapshotting states sharing the streams", () => check(true), 120_000);
+  it("with one state per stream, store calls interleaved by the scheduler", () => checkScheduled(false), 120_000);
+  it("with two states sharing the streams, store calls interleaved by the scheduler", () => checkScheduled(true), 120_000);
+});
+
+describe("the stores agree", () => {
+  it("a sequential program has the same outcomes, states and logs on PostgreSQL and in memory", () =>
+    fc.assert(
+      fc.asyncProperty(programArb({ concurrent: false, maxSteps: 25 }), async (program) => {
+        current = pgStore;
+        const onPostgres = await runProgram(program, { prefix: `pgd${run++}-${seed}` });
+        current = new InMemoryStore();
+        const inMemory = await runProgram(program, { prefix: `pgd${run++}-${seed}` }).finally(() => (current = pgStore));
+        const at = onPostgres.findIndex((line, i) => line !== inMemory[i]);
+        if (at >= 0 || onPostgres.length !== inMemory.length)
+          throw new Error(
+            `stores disagree at line ${at}:\n  PostgreSQL: ${onPostgres[at]}\n  in memory:  ${inMemory[at]}\n--- PostgreSQL ---\n${onPostgres.join("\n")}\n--- in memory ---\n${inMemory.join("\n")}`
+          );
+      }),
+      { seed, numRuns, ...replay }
+    ), 120_000);
 });

@@ -3,7 +3,7 @@
  * random programs than CI runs, with a new random seed per batch, reporting
  * every distinct property that broke with its seed, path and shrunk program.
  *
- *   npm run stress -w @act-root/act                    # in memory, 60 s
+ *   npm run stress -w @act-root/act                    # in memory (with and without the scheduler), 60 s
  *   npm run stress -w @act-root/act -- --seconds 600   # longer
  *   npm run stress -w @act-root/act -- --pg            # also PostgreSQL (runs the act-pg model test with random seeds)
  *   npm run stress -w @act-root/act -- --runs 2000     # programs per batch (in memory)
@@ -15,7 +15,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { disposeAndExit, InMemoryStore, store } from "../src/index.js";
-import { ModelViolation, programArb, runProgram } from "../test/model/model.js";
+import { ModelViolation, programArb, runProgram, scheduled } from "../test/model/model.js";
 
 process.env.LOG_LEVEL ??= "fatal";
 process.env.NODE_ENV ??= "test"; // disposeAndExit must not exit between programs
@@ -36,10 +36,10 @@ let run = 0;
 let programs = 0;
 let batches = 0;
 
-function record(seed: number, details: fc.RunDetails<unknown>) {
+function record(label: string, seed: number, details: fc.RunDetails<unknown>) {
   const error = details.errorInstance;
   const message = error instanceof Error ? error.message : String(error);
-  const property = message.split(":")[0];
+  const property = `${label}: ${message.split(":")[0]}`;
   const counterexample = fc.stringify(details.counterexample);
   const known = found.get(property);
   // Keep the smallest counterexample per property.
@@ -48,21 +48,24 @@ function record(seed: number, details: fc.RunDetails<unknown>) {
   if (!known) console.log(`\n[${new Date().toISOString()}] new failure: ${property} (seed ${seed})\n${message.split("\n--- trace")[0]}`);
 }
 
-async function memoryBatch(shared: boolean) {
+async function memoryBatch(shared: boolean, interleaved: boolean) {
   const seed = Math.floor(Math.random() * 2 ** 31);
   const details = await fc.check(
-    fc.asyncProperty(programArb({ shared, maxSteps: steps }), async (program) => {
+    fc.asyncProperty(programArb({ shared, maxSteps: steps }), fc.scheduler(), async (program, scheduler) => {
       programs++;
       await disposeAndExit();
-      store(new InMemoryStore());
-      await runProgram(program, { prefix: `x${run++}` });
+      store(interleaved ? scheduled(new InMemoryStore(), scheduler) : new InMemoryStore());
+      await runProgram(program, {
+        prefix: `x${run++}`,
+        ...(interleaved && { settle: (promise) => scheduler.waitFor(promise) }),
+      });
     }),
     { seed, numRuns: runs }
   );
   batches++;
   if (details.failed) {
     if (!(details.errorInstance instanceof ModelViolation)) console.error(details.errorInstance);
-    record(seed, details);
+    record(`memory${shared ? ", shared" : ""}${interleaved ? ", scheduler" : ""}`, seed, details);
   }
 }
 
@@ -95,10 +98,10 @@ function pgBatch() {
 
 const end = Date.now() + seconds * 1000;
 while (Date.now() < end) {
-  await memoryBatch(false);
-  await memoryBatch(true);
+  for (const shared of [false, true]) for (const interleaved of [false, true]) await memoryBatch(shared, interleaved);
   if (pg) pgBatch();
-  process.stdout.write(`\r${programs} in-memory programs, ${batches} batches, ${found.size} distinct failures`);
+  if (process.stdout.isTTY)
+    process.stdout.write(`\r${programs} in-memory programs, ${batches} batches, ${found.size} distinct failures`);
 }
 
 console.log(`\n\n${programs} in-memory programs in ${batches} batches (${seconds} s); ${found.size} distinct failures`);

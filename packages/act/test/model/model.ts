@@ -154,15 +154,20 @@ export type ProgramOptions = {
   maxSteps?: number;
   /** Also act on state `B`, which shares the streams with `A` (default true). */
   shared?: boolean;
+  /** Generate steps that run two actions at once (default true). */
+  concurrent?: boolean;
 };
 
 /** Random programs. */
-export function programArb({ holds = false, maxSteps = 30, shared = true }: ProgramOptions = {}): fc.Arbitrary<Program> {
+export function programArb({
+  holds = false,
+  maxSteps = 30,
+  shared = true,
+  concurrent = true,
+}: ProgramOptions = {}): fc.Arbitrary<Program> {
   const d = doArb(shared);
-  const steps: fc.WeightedArbitrary<Step>[] = [
-    { weight: 6, arbitrary: d.map((x) => ({ do: x })) },
-    { weight: 3, arbitrary: fc.tuple(d, d).map(([a, b]) => ({ par: [a, b] as [Do, Do] })) },
-  ];
+  const steps: fc.WeightedArbitrary<Step>[] = [{ weight: 6, arbitrary: d.map((x) => ({ do: x })) }];
+  if (concurrent) steps.push({ weight: 3, arbitrary: fc.tuple(d, d).map(([a, b]) => ({ par: [a, b] as [Do, Do] })) });
   if (holds)
     steps.push(
       { weight: 1, arbitrary: fc.constantFrom("scratch" as const, "events" as const).map((hold) => ({ hold })) },
@@ -345,7 +350,14 @@ export function scheduled(inner: Store, scheduler: fc.Scheduler): Store {
       if ((key === "commit" || key === "query") && typeof member === "function")
         return async (...args: unknown[]) => {
           await scheduler.schedule(Promise.resolve(), `${key} starts`);
-          return scheduler.schedule(member.apply(target, args), `${key} returns`);
+          // Settled first, so a rejection waiting for its turn is never an unhandled one.
+          const settled = Promise.resolve(member.apply(target, args)).then(
+            (value) => ({ value }),
+            (error) => ({ error })
+          );
+          const outcome: { value?: unknown; error?: unknown } = await scheduler.schedule(settled, `${key} returns`);
+          if ("error" in outcome) throw outcome.error;
+          return outcome.value;
         };
       return typeof member === "function" ? member.bind(target) : member;
     },
@@ -396,7 +408,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
  * {@link ModelViolation} naming the property, with the trace of the run.
  * Ends every transaction it held before returning or throwing.
  */
-export async function runProgram(p: Program, env: Env): Promise<void> {
+export async function runProgram(p: Program, env: Env): Promise<string[]> {
   const timeout = env.stepTimeout ?? 10_000;
   const apps = Array.from({ length: p.apps }, () => makeApp(p));
   const { A, B } = apps[0];
@@ -409,6 +421,8 @@ export async function runProgram(p: Program, env: Env): Promise<void> {
     `program: apps=${p.apps} streams=${p.streams} kA=${p.kA} kB=${p.kB} limit=${p.limit} prefix=${env.prefix}`,
   ];
   let holds = 0;
+  /** What happened, without ids, times or stream names: comparable across stores. */
+  const transcript: string[] = [];
 
   const fail = (property: string, detail: string): never => {
     throw new ModelViolation(`${property}: ${detail}\n--- trace ---\n${trace.join("\n")}`);
@@ -492,6 +506,7 @@ export async function runProgram(p: Program, env: Env): Promise<void> {
       }
       trace.push(`#${index} ${outcomes.length > 1 ? "concurrently" : ""}`);
       for (const o of outcomes) trace.push(line(o));
+      for (const o of outcomes) transcript.push(`#${index} ${summary(o)}`);
       for (const n of names) logs.set(n, await readLog(n));
       for (const n of names)
         if (lastVersion(logs.get(n)!) !== lastVersion(before.get(n)!))
@@ -519,9 +534,29 @@ export async function runProgram(p: Program, env: Env): Promise<void> {
               );
           }
     }
+    for (const [i, n] of names.entries())
+      transcript.push(
+        `s${i}: ${logs
+          .get(n)!
+          .map((e) => `v${e.version} ${e.name} ${show(e.data)}`)
+          .join(" | ")}`
+      );
+    return transcript;
   } finally {
     for (const h of held.splice(0)) await h.end("rollback").catch(() => {});
   }
+}
+
+/** One outcome, without ids, times or stream names. */
+function summary(o: Outcome): string {
+  const head = `app${o.app} ${show(o.d.action)} expectedVersion=${o.target.expectedVersion ?? "-"}: `;
+  if (o.result) return head + o.result.map((s) => `v${s.event?.version ?? -1} ${s.event?.name ?? "-"} ${show(s.state)}`).join(", ");
+  const e = o.error;
+  if (e instanceof ConcurrencyError) return `${head}ConcurrencyError(lastVersion ${e.lastVersion}, expectedVersion ${e.expectedVersion})`;
+  if (e instanceof InvariantError)
+    return `${head}InvariantError(${e.description}; v${e.snapshot?.event?.version ?? -1} ${show(e.snapshot?.state)})`;
+  if (e instanceof ValidationError) return `${head}ValidationError(${show(e.details)})`;
+  return `${head}${describeError(e)}`;
 }
 
 type Fail = (property: string, detail: string) => never;
