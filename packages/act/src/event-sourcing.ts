@@ -109,12 +109,12 @@ export async function load<S extends Schema, E extends Schemas>(
   return snapshot;
 }
 
-/** Writes a snapshot event; only an optimisation, so a failure is logged and ignored. */
+/** Writes a snapshot event; only an optimisation, so a failure is logged and ignored (undefined). */
 async function snap<S extends Schema, E extends Schemas>(
   me: State<S, E, any>,
   snapshot: Snapshot<S, E>,
   meta: EventMeta
-): Promise<Snapshot<S, E>> {
+): Promise<Snapshot<S, E> | undefined> {
   const event = snapshot.event!;
   try {
     const data: SnapshotData = { of: me.name, state: snapshot.state };
@@ -126,8 +126,10 @@ async function snap<S extends Schema, E extends Schemas>(
       snaps: snapshot.snaps + 1,
     };
   } catch (error) {
-    logger.error(error, `snapshot of stream "${event.stream}" not written`);
-    return snapshot;
+    // Another writer moved the stream first: nothing is wrong, the next snapshot will do.
+    if (error instanceof ConcurrencyError) logger.debug(error, `snapshot of stream "${event.stream}" skipped: the stream moved`);
+    else logger.error(error, `snapshot of stream "${event.stream}" not written`);
+    return undefined;
   }
 }
 
@@ -265,7 +267,10 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   }
   let snapshot = current;
   const snapshots = committed.map((event) => (snapshot = fold(me as State<S, E, any>, snapshot, event)));
-  if (me.snap && wantsSnap(me, snapshot)) snapshots.push(await snap(me as State<S, E, any>, snapshot, meta));
+  if (me.snap && wantsSnap(me, snapshot)) {
+    const written = await snap(me as State<S, E, any>, snapshot, meta);
+    if (written) snapshots.push(written);
+  }
   cache.set(key, snapshots[snapshots.length - 1] as Snapshot<Schema, Schemas>);
   return { snapshots, committed: true };
 }

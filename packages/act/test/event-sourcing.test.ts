@@ -236,8 +236,11 @@ describe("snapshots", () => {
       }
       return original(stream, messages, meta, expected);
     });
-    for (let i = 0; i < 3; i++) await app.do("add", target("u"), { by: 1 });
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push(await app.do("add", target("u"), { by: 1 }));
     expect(calls).toBe(1);
+    // One snapshot per committed event, and none for the snapshot that was not written.
+    expect(results.map((r) => r.map((s) => s.event?.name))).toEqual([["Added"], ["Added"], ["Added"]]);
     expect((await log("u")).map((e) => e.name)).not.toContain(SNAP_EVENT);
     spy.mockRestore();
 
