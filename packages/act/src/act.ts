@@ -3,7 +3,7 @@ import { config } from "./config.js";
 import { Consumer } from "./consumer.js";
 import { correlate } from "./correlate.js";
 import { Drainer } from "./drain.js";
-import { action, decode, load } from "./event-sourcing.js";
+import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing.js";
 import { logger, onDispose, store } from "./ports.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
@@ -160,23 +160,32 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   }
 
   /**
-   * Rebuilds a stream's state from its latest snapshot and the events after it.
+   * Rebuilds a stream's state from its latest snapshot and the events after
+   * it — or, given `at`, the state as it was at that point of its history:
+   * after event `{ id }`, after stream version `{ version }`, or as of
+   * `{ time }` (events created at or before it), starting from a snapshot at
+   * or before that point.
    *
    * @param state - the state to fold with
    * @param stream - the stream name
    * @param callback - called with the snapshot after each event
-   * @returns the current snapshot (`init()` for an empty stream)
+   * @param at - a point in the stream's history (default: now)
+   * @returns the snapshot (`init()` for an empty stream or a point before its first event)
+   * @throws {@link ValidationError} when `at` does not name exactly one of `id`, `version` or `time`
    * @example
    * ```ts
    * const { state, event } = await app.load(Counter, "c-1");
+   * const before = await app.load(Counter, "c-1", undefined, { version: 2 });
+   * const lastMonth = await app.load(Counter, "c-1", undefined, { time: new Date("2026-10-01") });
    * ```
    */
   async load<SX extends Schema, EX extends Schemas, AX extends Schemas>(
     state: State<SX, EX, AX>,
     stream: string,
-    callback?: (snapshot: Snapshot<SX, EX>) => void
+    callback?: (snapshot: Snapshot<SX, EX>) => void,
+    at?: PointInTime
   ): Promise<Snapshot<SX, EX>> {
-    return load(state, stream, callback);
+    return at ? loadAt(state, stream, at, callback) : load(state, stream, callback);
   }
 
   /**

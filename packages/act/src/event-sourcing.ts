@@ -109,6 +109,69 @@ export async function load<S extends Schema, E extends Schemas>(
   return snapshot;
 }
 
+/**
+ * A point in a stream's history, for `app.load(State, stream, callback, at)`:
+ * after the event with global position `id`, after stream version `version`,
+ * or as of `time` (events created at or before it). Exactly one.
+ *
+ * @example
+ * ```ts
+ * const atVersion: PointInTime = { version: 3 };
+ * const asOf: PointInTime = { time: new Date("2026-01-01T00:00:00Z") };
+ * ```
+ */
+export type PointInTime = { id: number } | { version: number } | { time: Date };
+
+/**
+ * Rebuilds a stream's state as it was at `point`: starts at this state's
+ * latest snapshot at or before that point (found by reading the stream's
+ * snapshot events backwards), then folds the events after it up to the point.
+ */
+export async function loadAt<S extends Schema, E extends Schemas>(
+  me: State<S, E, any>,
+  stream: string,
+  point: PointInTime,
+  callback?: (snapshot: Snapshot<S, E>) => void
+): Promise<Snapshot<S, E>> {
+  const keys = Object.keys(point);
+  if (keys.length !== 1 || !["id", "version", "time"].includes(keys[0]))
+    throw new ValidationError("point in time", point, [
+      { path: "", message: "give exactly one of id, version or time" },
+    ]);
+  const within = (event: Committed<E, keyof E>) =>
+    "id" in point
+      ? event.id <= point.id
+      : "version" in point
+        ? event.version <= point.version
+        : event.created.getTime() <= point.time.getTime();
+  // Bounds the store can apply itself; `within` decides the rest.
+  const bound =
+    "id" in point
+      ? { before: point.id + 1 }
+      : "time" in point
+        ? { created_before: new Date(point.time.getTime() + 1) }
+        : {};
+  let start: Committed<E, keyof E> | undefined;
+  await store().query<E>(
+    (event) => {
+      if (start || !within(event)) return;
+      if ((event.data as unknown as SnapshotData)?.of === me.name) start = event;
+    },
+    { stream, names: [SNAP_EVENT], with_snaps: true, backward: true, ...bound }
+  );
+  let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
+  if (start) snapshot = fold(me, snapshot, start);
+  await store().query<E>(
+    (event) => {
+      if (!within(event)) return;
+      snapshot = fold(me, snapshot, event);
+      callback?.(snapshot);
+    },
+    { stream, with_snaps: true, ...(start && { after: start.id }), ...bound }
+  );
+  return snapshot;
+}
+
 /** Writes a snapshot event; only an optimisation, so a failure is logged and ignored (undefined). */
 async function snap<S extends Schema, E extends Schemas>(
   me: State<S, E, any>,

@@ -1,0 +1,92 @@
+/**
+ * Time travel: a load at a point of a stream's history equals the fold of
+ * the stream's events up to that point — checked over random streams with
+ * snapshots of two states, against a trivial model (the fold of the log).
+ */
+import fc from "fast-check";
+import { beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { act, SNAP_EVENT, sleep, state, ValidationError } from "../src/index.js";
+import { actor, freshStore } from "./fixtures.js";
+
+beforeEach(async () => {
+  await freshStore();
+});
+
+const tally = (snapEvery: number) =>
+  state("Tally", z.object({ total: z.number(), seen: z.array(z.number()) }))
+    .init(() => ({ total: 0, seen: [] }))
+    .emits({ Added: z.object({ n: z.number() }) })
+    .patch({ Added: (e, s) => ({ total: s.total + e.data.n, seen: [...s.seen, e.data.n] }) })
+    .on("add", z.object({ n: z.number() }))
+    .emit(({ n }) => ["Added", { n }])
+    .snap((s) => s.patches >= snapEvery)
+    .build();
+
+const Other = state("Other", z.object({ marks: z.number() }))
+  .init(() => ({ marks: 0 }))
+  .emits({ Marked: z.object({}) })
+  .patch({ Marked: (_, s) => ({ marks: s.marks + 1 }) })
+  .on("mark", z.object({}))
+  .emit(() => ["Marked", {}])
+  .snap(() => true)
+  .build();
+
+describe("load at a point in time", () => {
+  it("equals the fold of the events up to that point, by id or by version", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.oneof(fc.integer({ min: -5, max: 9 }), fc.constant(null)), { minLength: 1, maxLength: 25 }),
+        fc.nat(),
+        async (snapEvery, steps, pick) => {
+          const Tally = tally(snapEvery);
+          const app = act().with(Tally).with(Other).build();
+          const stream = `t-${run++}`;
+          for (const n of steps)
+            if (n === null) await app.do("mark", { stream, actor }, {});
+            else await app.do("add", { stream, actor }, { n });
+          const log = await app.query_array({ stream, with_snaps: true });
+          const point = log[pick % log.length];
+          const fold = (upTo: (e: (typeof log)[number]) => boolean) => {
+            const seen = log.filter((e) => e.name === "Added" && upTo(e)).map((e) => (e.data as { n: number }).n);
+            return { total: seen.reduce((a, b) => a + b, 0), seen };
+          };
+          const byVersion = await app.load(Tally, stream, undefined, { version: point.version });
+          expect(byVersion.state).toEqual(fold((e) => e.version <= point.version));
+          expect(byVersion.event?.version).toBe(point.version);
+          const byId = await app.load(Tally, stream, undefined, { id: point.id });
+          expect(byId.state).toEqual(byVersion.state);
+          const now = await app.load(Tally, stream);
+          expect((await app.load(Tally, stream, undefined, { id: log[log.length - 1].id })).state).toEqual(now.state);
+        }
+      ),
+      { seed: 424_242, numRuns: 60 }
+    );
+  });
+
+  it("starts at a snapshot at or before the point, and reads by time", async () => {
+    const Tally = tally(2);
+    const app = act().with(Tally).build();
+    for (const n of [1, 2, 3]) await app.do("add", { stream: "s", actor }, { n });
+    await sleep(5);
+    const cut = new Date();
+    await sleep(5);
+    for (const n of [4, 5]) await app.do("add", { stream: "s", actor }, { n });
+    const read: string[] = [];
+    const then = await app.load(Tally, "s", (s) => read.push(s.event!.name), { time: cut });
+    expect(then.state.total).toBe(6);
+    // v0 Added, v1 Added, v2 snapshot (1+2), v3 Added: starts at the snapshot
+    expect(read).toEqual(["Added"]);
+    expect(then.snaps).toBe(1);
+    expect((await app.load(Tally, "s", undefined, { time: new Date(0) })).state.total).toBe(0);
+    expect((await app.query_array({ stream: "s", with_snaps: true })).map((e) => e.name)).toContain(SNAP_EVENT);
+  });
+
+  it("refuses a point that is not exactly one of id, version or time", async () => {
+    const app = act().with(tally(5)).build();
+    await expect(app.load(tally(5), "s", undefined, { id: 1, version: 2 } as never)).rejects.toBeInstanceOf(ValidationError);
+    await expect(app.load(tally(5), "s", undefined, {} as never)).rejects.toThrow(/exactly one of id, version or time/);
+  });
+});
