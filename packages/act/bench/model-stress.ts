@@ -36,7 +36,7 @@ let run = 0;
 let programs = 0;
 let batches = 0;
 
-function record(label: string, seed: number, details: fc.RunDetails<unknown>) {
+function record(label: string, seed: number, details: fc.RunDetails<any>) {
   const error = details.errorInstance;
   const message = error instanceof Error ? error.message : String(error);
   const property = `${label}: ${message.split(":")[0]}`;

@@ -92,9 +92,15 @@ export type Do = { app: number; stream: number; action: Action; expect: Expect }
  * once (the second's `app`/`stream` are remapped so); a transaction of
  * another connection that starts and holds a write (Postgres only: into a
  * scratch table, or a commit to an unrelated stream of the events table);
- * or the end (commit or rollback) of the oldest held transaction.
+ * the end (commit or rollback) of the oldest held transaction; or a restart
+ * of an app (a new instance with an empty cache, as after a process restart).
  */
-export type Step = { do: Do } | { par: [Do, Do] } | { hold: "scratch" | "events" } | { release: "commit" | "rollback" };
+export type Step =
+  | { do: Do }
+  | { par: [Do, Do] }
+  | { hold: "scratch" | "events" }
+  | { release: "commit" | "rollback" }
+  | { restart: number };
 
 /** A program: the apps, streams and states it runs with, and its steps. */
 export type Program = {
@@ -168,6 +174,7 @@ export function programArb({
   const d = doArb(shared);
   const steps: fc.WeightedArbitrary<Step>[] = [{ weight: 6, arbitrary: d.map((x) => ({ do: x })) }];
   if (concurrent) steps.push({ weight: 3, arbitrary: fc.tuple(d, d).map(([a, b]) => ({ par: [a, b] as [Do, Do] })) });
+  steps.push({ weight: 1, arbitrary: fc.nat(2).map((restart) => ({ restart })) });
   if (holds)
     steps.push(
       { weight: 1, arbitrary: fc.constantFrom("scratch" as const, "events" as const).map((hold) => ({ hold })) },
@@ -411,7 +418,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 export async function runProgram(p: Program, env: Env): Promise<string[]> {
   const timeout = env.stepTimeout ?? 10_000;
   const apps = Array.from({ length: p.apps }, () => makeApp(p));
-  const { A, B } = apps[0];
+  const { A, B } = apps[0]; // the same definitions in every app
   const names = Array.from({ length: p.streams }, (_, i) => `${env.prefix}-s${i}`);
   const logs = new Map<string, Event[]>(names.map((n) => [n, []]));
   /** Last version each app saw per stream (from its own results). */
@@ -490,6 +497,13 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
           Promise.all([run(a, appA, stream), run(b, appB, stream)]),
           `app${appA}.do(${show(a.action)}) and app${appB}.do(${show(b.action)}) on "${stream}"`
         );
+      } else if ("restart" in step) {
+        const i = step.restart % p.apps;
+        apps[i] = makeApp(p);
+        for (const key of [...seen.keys()]) if (key.startsWith(`${i}\u0000`)) seen.delete(key);
+        trace.push(`#${index} restart app${i}`);
+        transcript.push(`#${index} restart app${i}`);
+        continue;
       } else if ("hold" in step) {
         if (env.hold) {
           held.push(await withTimeout(env.hold(step.hold, `${env.prefix}-held${holds++}`), timeout, "hold"));
