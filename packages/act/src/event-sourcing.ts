@@ -220,6 +220,31 @@ function guard<T>(what: string, action: string, stream: string, run: () => T): T
 }
 
 /**
+ * The outcome of an idempotent action already committed under `key`: one
+ * snapshot per event it committed, as they were then. Undefined when the
+ * stream has not used the key (or the store forgot it).
+ */
+async function recall<S extends Schema, E extends Schemas>(
+  me: State<S, E, any>,
+  stream: string,
+  key: string
+): Promise<Snapshot<S, E>[] | undefined> {
+  const range = await store().recall(stream, key);
+  if (!range) return undefined;
+  let snapshot = await loadAt(me, stream, { version: range.from - 1 });
+  const snapshots: Snapshot<S, E>[] = [];
+  await store().query<E>(
+    (event) => {
+      if (event.version < range.from || event.version > range.to) return;
+      snapshot = fold(me, snapshot, event);
+      snapshots.push(snapshot);
+    },
+    { stream, with_snaps: true, after: snapshot.event?.id ?? -1 }
+  );
+  return snapshots.length ? snapshots : undefined;
+}
+
+/**
  * Handles one action: validate, load, check invariants, emit, validate
  * events, commit, fold, snapshot. Nothing is committed unless every step
  * before the commit succeeds. `committed` is false when nothing was emitted.
@@ -243,7 +268,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   cache: SnapshotCache,
   optimistic = true
 ): Promise<{ snapshots: Snapshot<S, E>[]; committed: boolean }> {
-  const { stream, expectedVersion, actor } = validate(
+  const { stream, expectedVersion, actor, idempotencyKey } = validate(
     `target of action "${name}"`,
     target,
     TargetSchema
@@ -251,6 +276,9 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   const data: Readonly<A[K]> = skipValidation
     ? payload
     : validate(`payload of action "${name}"`, payload, me.actions[name]);
+  // A key this stream already used: the first outcome, nothing run, nothing committed.
+  const replay = idempotencyKey !== undefined ? await recall(me, stream, idempotencyKey) : undefined;
+  if (replay) return { snapshots: replay, committed: false };
   const key = `${me.name}\u0000${stream}`;
   const cached = optimistic ? (cache.get(store(), key) as Snapshot<S, E> | undefined) : undefined;
   const trusted = cached?.event !== undefined && expectedVersion === undefined;
@@ -322,8 +350,12 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   };
   let committed: Committed<E, keyof E>[];
   try {
-    committed = await store().commit<E>(stream, messages, meta, expectedVersion ?? version);
+    committed = await store().commit<E>(stream, messages, meta, expectedVersion ?? version, idempotencyKey);
   } catch (error) {
+    // Another process committed the same idempotent action first: its outcome is ours.
+    const raced = error instanceof ConcurrencyError && idempotencyKey !== undefined;
+    const replayed = raced ? await recall(me, stream, idempotencyKey) : undefined;
+    if (replayed) return { snapshots: replayed, committed: false };
     if (trusted && error instanceof ConcurrencyError) return again();
     cache.delete(key);
     throw error;

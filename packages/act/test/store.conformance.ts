@@ -192,6 +192,30 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
       });
     });
 
+    describe("idempotency keys", () => {
+      it("commits once per key and stream, remembers the versions, and refuses the key again", async () => {
+        await store.commit("k", [msg("A")], meta());
+        await store.commit("k", [msg("B"), msg("C")], meta(), 0, "req-1");
+        expect(await store.recall("k", "req-1")).toEqual({ from: 1, to: 2 });
+        await expect(store.commit("k", [msg("D")], meta(), undefined, "req-1")).rejects.toBeInstanceOf(ConcurrencyError);
+        await expect(store.commit("k", [msg("D")], meta(), 2, "req-1")).rejects.toBeInstanceOf(ConcurrencyError);
+        expect((await all({ stream: "k" })).map((e) => e.name)).toEqual(["A", "B", "C"]);
+        expect(await store.recall("k", "req-2")).toBeUndefined();
+        expect(await store.recall("other", "req-1")).toBeUndefined();
+        await store.commit("other", [msg("X")], meta(), undefined, "req-1"); // keys are per stream
+      });
+
+      it("lets exactly one of two concurrent commits with the same key win", async () => {
+        const results = await Promise.allSettled([
+          store.commit("race", [msg("A")], meta(), undefined, "same"),
+          store.commit("race", [msg("B")], meta(), undefined, "same"),
+        ]);
+        expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+        expect(results.filter((r) => r.status === "rejected" && r.reason instanceof ConcurrencyError)).toHaveLength(1);
+        expect(await all({ stream: "race" })).toHaveLength(1);
+      });
+    });
+
     describe("reaction watermarks", () => {
       const lease = (stream: string, by: string, at: number, source?: string, head?: number): Lease => ({
         stream, source, by, at, retry: 0, ...(head !== undefined && { head }),

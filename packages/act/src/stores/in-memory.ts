@@ -58,6 +58,17 @@ export class InMemoryStore implements Store {
   private watermarks = new Map<string, Watermark>();
   /** Told after each commit (see `subscribe`). */
   private listeners = new Set<() => void>();
+  /** Idempotency keys by stream and key: the versions committed under each, and when the key expires. */
+  private keys = new Map<string, { from: number; to: number; expires: number }>();
+
+  /**
+   * @param options - `idempotencyMillis`: how long an idempotency key is remembered (default 24 hours)
+   */
+  constructor(private readonly options: { idempotencyMillis?: number } = {}) {}
+
+  private get idempotencyMillis() {
+    return this.options.idempotencyMillis ?? 24 * 3600 * 1000;
+  }
 
   /** Nothing to create. */
   async seed(): Promise<void> {}
@@ -67,6 +78,7 @@ export class InMemoryStore implements Store {
     this.events = [];
     this.streams = new Map();
     this.watermarks = new Map();
+    this.keys = new Map();
   }
 
   /** Same as {@link InMemoryStore.drop}. */
@@ -78,16 +90,19 @@ export class InMemoryStore implements Store {
     stream: string,
     messages: Message<E, keyof E>[],
     meta: EventMeta,
-    expectedVersion?: number
+    expectedVersion?: number,
+    idempotencyKey?: string
   ): Promise<Committed<E, keyof E>[]> {
     const log = this.streams.get(stream);
     const lastVersion = log ? log.ids.length - 1 : -1;
-    if (expectedVersion !== undefined && expectedVersion !== lastVersion)
+    // No await before the append: the check and the commit must be one step.
+    const used = idempotencyKey !== undefined && this.remembered(stream, idempotencyKey) !== undefined;
+    if (used || (expectedVersion !== undefined && expectedVersion !== lastVersion))
       throw new ConcurrencyError(
         stream,
         lastVersion,
         messages as Message<Schemas, string>[],
-        expectedVersion
+        expectedVersion ?? lastVersion
       );
     // Clone first so a message that cannot be cloned fails before anything is appended.
     const copies = messages.map(({ name, data }) => ({
@@ -98,6 +113,12 @@ export class InMemoryStore implements Store {
     const created = new Date();
     const target: StreamLog = log ?? { ids: [], snaps: new Map() };
     if (!log) this.streams.set(stream, target);
+    if (idempotencyKey !== undefined)
+      this.keys.set(`${stream}\u0000${idempotencyKey}`, {
+        from: lastVersion + 1,
+        to: lastVersion + messages.length,
+        expires: Date.now() + this.idempotencyMillis,
+      });
     if (this.listeners.size) queueMicrotask(() => this.listeners.forEach((listener) => listener()));
     return copies.map(({ name, data }) => {
       const event: Event = {
@@ -292,5 +313,20 @@ export class InMemoryStore implements Store {
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  async recall(stream: string, idempotencyKey: string): Promise<{ from: number; to: number } | undefined> {
+    return this.remembered(stream, idempotencyKey);
+  }
+
+  private remembered(stream: string, idempotencyKey: string): { from: number; to: number } | undefined {
+    const key = `${stream}\u0000${idempotencyKey}`;
+    const found = this.keys.get(key);
+    if (!found) return undefined;
+    if (found.expires <= Date.now()) {
+      this.keys.delete(key);
+      return undefined;
+    }
+    return { from: found.from, to: found.to };
   }
 }

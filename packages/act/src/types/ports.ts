@@ -69,15 +69,24 @@ export interface Store extends Disposable {
    * @param messages - the events to append, in order
    * @param meta - correlation and causation stored with each event
    * @param expectedVersion - the version the stream must be at (-1 for a new stream); omitted, no check
+   * @param idempotencyKey - remembered with the versions committed (see `recall`); a key the stream
+   *   already used, and that has not expired, commits nothing and throws a `ConcurrencyError`
    * @returns the committed events, with ids, versions and creation time
-   * @throws {@link ConcurrencyError} when the stream is not at `expectedVersion`
+   * @throws {@link ConcurrencyError} when the stream is not at `expectedVersion`, or the key was used
    */
   commit<E extends Schemas>(
     stream: string,
     messages: Message<E, keyof E>[],
     meta: EventMeta,
-    expectedVersion?: number
+    expectedVersion?: number,
+    idempotencyKey?: string
   ): Promise<Committed<E, keyof E>[]>;
+  /**
+   * The stream versions committed under an idempotency key, if the stream
+   * used it and it has not expired (how long keys are kept is the store's
+   * setting; a day by default).
+   */
+  recall(stream: string, idempotencyKey: string): Promise<{ from: number; to: number } | undefined>;
   /**
    * Calls `callback` with each event matching `query`, in global order
    * (reverse with `backward`). Snapshot events only with `with_snaps`.

@@ -75,6 +75,13 @@ export const TargetSchema = z.object({
   actor: ActorSchema,
   /** The version the caller last saw; the commit fails with a ConcurrencyError if the stream moved. */
   expectedVersion: z.number().int().min(-1).optional(),
+  /**
+   * Makes the action idempotent on this stream: repeating it with the same
+   * key returns the first outcome and commits nothing (until the store
+   * forgets the key — a day by default). Use one key per intended action,
+   * e.g. a request id a client retries with.
+   */
+  idempotencyKey: z.string().min(1).max(256).optional(),
 });
 
 /**
