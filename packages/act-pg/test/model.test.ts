@@ -7,7 +7,9 @@
  * transaction that holds a write — into a scratch table, or a commit to an
  * unrelated stream — and later commits or rolls it back. A held transaction
  * holds back the stable prefix that position-based reads stop at, which is
- * what makes a cached snapshot look current when it is not.
+ * what makes a cached snapshot look current when it is not. And steps where
+ * another connection commits to a stream in a transaction it keeps open
+ * while an app acts on that stream, then commits or rolls back.
  *
  * One store (table `model_events`) serves the file; each program gets its
  * own stream-name prefix and fresh apps.
@@ -91,6 +93,36 @@ async function hold(kind: "scratch" | "events", stream: string): Promise<Held> {
   };
 }
 
+/**
+ * An external writer: another connection commits `message` to `stream` (the
+ * store's own statement) in a transaction it keeps open until `end`.
+ */
+async function external(stream: string, message: { name: string; data: unknown }, expectedVersion: number) {
+  const c = await client();
+  await c.query("BEGIN");
+  const { rows } = await c.query(q.commit(q.names("public", TABLE)), [
+    stream,
+    JSON.stringify([message]),
+    JSON.stringify({ correlation: "external", causation: {} }),
+    expectedVersion,
+  ]);
+  if (rows[0]?.id == null) {
+    await c.query("ROLLBACK").finally(() => c.end());
+    throw new Error(`external writer: "${stream}" is not at v${expectedVersion}`);
+  }
+  return {
+    id: Number(rows[0].id),
+    version: Number(rows[0].version),
+    end: async (how: "commit" | "rollback") => {
+      try {
+        await c.query(how === "commit" ? "COMMIT" : "ROLLBACK");
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
 const replay = process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {};
 
 /** Known counterexamples run first: the ones that need only one state per stream, or all. */
@@ -103,7 +135,7 @@ const check = (shared: boolean) =>
   fc.assert(
     fc.asyncProperty(programArb({ holds: true, shared, maxSteps: 25 }), async (program) => {
       current = pgStore;
-      await runProgram(program, { prefix: `pg${run++}-${seed}`, hold, stepTimeout: 15_000 });
+      await runProgram(program, { prefix: `pg${run++}-${seed}`, hold, external, stepTimeout: 15_000 });
     }),
     { seed, numRuns, examples: examples(shared), ...replay }
   );
@@ -117,6 +149,7 @@ const checkScheduled = (shared: boolean) =>
         await runProgram(program, {
           prefix: `pgs${run++}-${seed}`,
           hold,
+          external,
           stepTimeout: 15_000,
           settle: (promise) => scheduler.waitFor(promise),
         });

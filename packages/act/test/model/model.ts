@@ -93,14 +93,18 @@ export type Do = { app: number; stream: number; action: Action; expect: Expect }
  * another connection that starts and holds a write (Postgres only: into a
  * scratch table, or a commit to an unrelated stream of the events table);
  * the end (commit or rollback) of the oldest held transaction; or a restart
- * of an app (a new instance with an empty cache, as after a process restart).
+ * of an app (a new instance with an empty cache, as after a process restart);
+ * or an external writer (Postgres: another connection) that commits an event
+ * to a stream in a transaction it holds open while an action runs on that
+ * stream, and then commits or rolls back.
  */
 export type Step =
   | { do: Do }
   | { par: [Do, Do] }
   | { hold: "scratch" | "events" }
   | { release: "commit" | "rollback" }
-  | { restart: number };
+  | { restart: number }
+  | { ext: { do: Do; end: "commit" | "rollback" } };
 
 /** A program: the apps, streams and states it runs with, and its steps. */
 export type Program = {
@@ -154,7 +158,7 @@ const doArb = (shared: boolean): fc.Arbitrary<Do> =>
 
 /** Options of {@link programArb}. */
 export type ProgramOptions = {
-  /** Generate `hold`/`release` steps (needs an environment that can hold transactions). */
+  /** Generate `hold`/`release` and `ext` steps (needs an environment that can hold transactions). */
   holds?: boolean;
   /** Most steps per program. */
   maxSteps?: number;
@@ -178,7 +182,13 @@ export function programArb({
   if (holds)
     steps.push(
       { weight: 1, arbitrary: fc.constantFrom("scratch" as const, "events" as const).map((hold) => ({ hold })) },
-      { weight: 1, arbitrary: fc.constantFrom("commit" as const, "rollback" as const).map((release) => ({ release })) }
+      { weight: 1, arbitrary: fc.constantFrom("commit" as const, "rollback" as const).map((release) => ({ release })) },
+      {
+        weight: 2,
+        arbitrary: fc
+          .record({ do: d, end: fc.constantFrom("commit" as const, "rollback" as const) })
+          .map((ext) => ({ ext })),
+      }
     );
   return fc.record({
     apps: fc.integer({ min: 2, max: 3 }),
@@ -333,6 +343,16 @@ export type Env = {
   prefix: string;
   /** Starts a transaction on another connection that holds a write. */
   hold?: (kind: "scratch" | "events", stream: string) => Promise<Held>;
+  /**
+   * Starts a transaction on another connection that commits `message` to
+   * `stream` at `expectedVersion` and stays open: returns the event's id and
+   * version, and how to end it.
+   */
+  external?: (
+    stream: string,
+    message: { name: string; data: unknown },
+    expectedVersion: number
+  ) => Promise<Held & { id: number; version: number }>;
   /** Longest a step may take before it counts as hung (ms). */
   stepTimeout?: number;
   /**
@@ -378,6 +398,8 @@ export type Held = { end: (how: "commit" | "rollback") => Promise<void> };
 export class ModelViolation extends Error {}
 
 type Outcome = {
+  /** An external writer's commit (not an action of an app: only its event is checked). */
+  external?: boolean;
   d: Do;
   app: number;
   stream: string;
@@ -504,6 +526,31 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
         trace.push(`#${index} restart app${i}`);
         transcript.push(`#${index} restart app${i}`);
         continue;
+      } else if ("ext" in step) {
+        if (!env.external) continue;
+        const d = step.ext.do;
+        const app = d.app % p.apps;
+        const stream = names[d.stream % p.streams];
+        const log0 = logs.get(stream)!;
+        const data = { seen: (fold("B", log0) as BState).marks };
+        const ext = await settle(env.external(stream, { name: "Marked", data }, lastVersion(log0)), "external writer");
+        const [outcome] = await settle(
+          Promise.all([run(d, app, stream), new Promise((r) => setTimeout(r, 25)).then(() => ext.end(step.ext.end))]),
+          `app${app}.do(${show(d.action)}) on "${stream}" with an external writer`
+        );
+        const event = { id: ext.id, version: ext.version, stream, name: "Marked", data } as unknown as Event;
+        const external: Outcome = {
+          external: true,
+          d: { app: -1, stream: d.stream, action: { kind: "mark" }, expect: "right" },
+          app: -1,
+          stream,
+          target: { stream, actor, expectedVersion: lastVersion(log0) },
+          ...(step.ext.end === "commit"
+            ? { result: [{ state: fold("B", [...log0, event]), event, patches: 0, snaps: 0 } as Snapshot<any, any>] }
+            : { error: "rolled back" }),
+        };
+        outcomes = [external, outcome];
+        trace.push(`#${index} external writer: v${ext.version} Marked ${show(data)} (${step.ext.end}), and concurrently`);
       } else if ("hold" in step) {
         if (env.hold) {
           held.push(await withTimeout(env.hold(step.hold, `${env.prefix}-held${holds++}`), timeout, "hold"));
@@ -518,15 +565,16 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
         }
         continue;
       }
-      trace.push(`#${index} ${outcomes.length > 1 ? "concurrently" : ""}`);
-      for (const o of outcomes) trace.push(line(o));
-      for (const o of outcomes) transcript.push(`#${index} ${summary(o)}`);
+      if (!("ext" in step)) trace.push(`#${index} ${outcomes.length > 1 ? "concurrently" : ""}`);
+      for (const o of outcomes) if (!o.external) trace.push(line(o));
+      for (const o of outcomes) if (!o.external) transcript.push(`#${index} ${summary(o)}`);
       for (const n of names) logs.set(n, await readLog(n));
       for (const n of names)
         if (lastVersion(logs.get(n)!) !== lastVersion(before.get(n)!))
           trace.push(`  log ${n}: ${logs.get(n)!.map((e) => `v${e.version}:${e.name === SNAP_EVENT ? `snap(${snapOf(e).of})` : e.name}`).join(" ")}`);
       checkLogs(names, before, logs, outcomes, fail);
-      for (const o of outcomes) checkOutcome(p, o, outcomes, before.get(o.stream)!, logs.get(o.stream)!, fail);
+      for (const o of outcomes)
+        if (!o.external) checkOutcome(p, o, outcomes, before.get(o.stream)!, logs.get(o.stream)!, fail);
       for (const o of outcomes) {
         const last = o.result?.[o.result.length - 1]?.event?.version;
         if (last !== undefined) seen.set(`${o.app}\u0000${o.stream}`, last);
@@ -644,7 +692,8 @@ function checkLogs(
 /** Properties 4, 5, 6 (when), 7 and 8: one action's outcome. */
 function checkOutcome(p: Program, o: Outcome, all: Outcome[], before: Event[], log: Event[], fail: Fail) {
   const a = o.d.action;
-  const sequential = all.length === 1;
+  // Alone on the stream, or beside an external writer that rolled back: as good as alone.
+  const sequential = all.every((x) => x === o || (x.external && !x.result));
   const expected = o.target.expectedVersion;
   const last0 = lastVersion(before);
   const rightVersion = expected === undefined || expected === last0;
