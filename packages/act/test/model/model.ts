@@ -47,9 +47,28 @@
  *    was not the stream's version, or a concurrent action of the same step
  *    committed to the stream).
  * 8. Liveness: a sequential action with a valid payload, a correct or absent
- *    `expectedVersion` and a rule that holds on the true state succeeds.
+ *    `expectedVersion` and a rule that holds on the true state succeeds (a
+ *    concurrent writer that rolled back does not count); no step hangs.
  * 9. Loads: `app.load(State, stream)` equals the fold of the stream, at the
  *    stream's last version.
+ * 10. A `ConcurrencyError` in a sequential step reports the stream's true
+ *    last version and the expected version given.
+ *
+ * "Sequential" means nothing else wrote to the stream during the action, so
+ * the stream before the step is the true state the action must decide on.
+ *
+ * ## Steps
+ *
+ * One action; two actions of different apps at once on one stream; an app
+ * restart (empty cache); and, where the environment can (Postgres), a
+ * transaction of another connection held open across steps, and an external
+ * writer whose commit is in flight while an action runs. `runProgram`
+ * returns a transcript (outcomes and logs without ids, times or stream
+ * names) so two stores can be compared on the same program.
+ *
+ * With {@link scheduled}, fast-check's scheduler decides when each store
+ * call starts and when its result arrives, so interleavings are explored,
+ * shrunk and replayed from the seed.
  */
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
