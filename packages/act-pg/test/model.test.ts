@@ -9,7 +9,8 @@
  * holds back the stable prefix that position-based reads stop at, which is
  * what makes a cached snapshot look current when it is not. And steps where
  * another connection commits to a stream in a transaction it keeps open
- * while an app acts on that stream, then commits or rolls back.
+ * while an app acts on that stream, then commits or rolls back; and steps
+ * where the store's connections are killed while an action runs.
  *
  * One store (table `model_events`) serves the file; each program gets its
  * own stream-name prefix and fresh apps.
@@ -24,15 +25,17 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type { PostgresStore } from "../src/index.js";
 import * as q from "../src/sql.js";
 import { type Held, type Program, programArb, REGRESSIONS, runProgram, scheduled } from "../../act/test/model/model.js";
-import { client, makeStore, sql } from "./support.js";
+import { client, makeStore, sleep, sql } from "./support.js";
 
 // Failed snapshot writes are logged (they are only an optimisation); keep the output readable.
 process.env.LOG_LEVEL ??= "fatal";
 
 const TABLE = "model_events";
 const SCRATCH = "model_scratch";
+/** Names the store's connections, so `kill` terminates those and nothing else. */
+const APP_NAME = "act-pg-model";
 const seed = process.env.MODEL_SEED === "random" ? Date.now() % 2 ** 31 : Number(process.env.MODEL_SEED ?? 20_240_611);
-const numRuns = Number(process.env.MODEL_RUNS ?? 150);
+const numRuns = Number(process.env.MODEL_RUNS ?? 120);
 
 let pgStore: PostgresStore;
 let run = 0;
@@ -51,7 +54,7 @@ const port = new Proxy({} as Store, {
 });
 
 beforeAll(async () => {
-  pgStore = makeStore({ table: TABLE });
+  pgStore = makeStore({ table: TABLE, applicationName: APP_NAME });
   current = pgStore;
   store(port);
   await pgStore.drop();
@@ -123,6 +126,17 @@ async function external(stream: string, message: { name: string; data: unknown }
   };
 }
 
+/** Terminates the store's connections and waits until they are gone. */
+async function kill() {
+  await sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [APP_NAME]);
+  for (let i = 0; i < 100; i++) {
+    const alive = await sql(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1`, [APP_NAME]);
+    if (!alive.length) return;
+    await sleep(10);
+  }
+  throw new Error("the store's connections outlived pg_terminate_backend");
+}
+
 const replay = process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {};
 
 /** Known counterexamples run first: the ones that need only one state per stream, or all. */
@@ -133,9 +147,9 @@ const examples = (shared: boolean): [Program][] =>
 
 const check = (shared: boolean) =>
   fc.assert(
-    fc.asyncProperty(programArb({ holds: true, shared, maxSteps: 25 }), async (program) => {
+    fc.asyncProperty(programArb({ holds: true, faults: true, shared, maxSteps: 25 }), async (program) => {
       current = pgStore;
-      await runProgram(program, { prefix: `pg${run++}-${seed}`, hold, external, stepTimeout: 15_000 });
+      await runProgram(program, { prefix: `pg${run++}-${seed}`, hold, external, kill, stepTimeout: 15_000 });
     }),
     { seed, numRuns, examples: examples(shared), ...replay }
   );
@@ -143,13 +157,14 @@ const check = (shared: boolean) =>
 /** The same with every store read and commit started and answered in an order fast-check's scheduler picks. */
 const checkScheduled = (shared: boolean) =>
   fc.assert(
-    fc.asyncProperty(programArb({ holds: true, shared, maxSteps: 20 }), fc.scheduler(), async (program, scheduler) => {
+    fc.asyncProperty(programArb({ holds: true, faults: true, shared, maxSteps: 20 }), fc.scheduler(), async (program, scheduler) => {
       current = scheduled(pgStore, scheduler);
       try {
         await runProgram(program, {
           prefix: `pgs${run++}-${seed}`,
           hold,
           external,
+          kill,
           stepTimeout: 15_000,
           settle: (promise) => scheduler.waitFor(promise),
         });

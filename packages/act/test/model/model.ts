@@ -83,6 +83,7 @@ import {
   type Snapshot,
   state,
   type Store,
+  StoreError,
   ValidationError,
 } from "../../src/index.js";
 
@@ -115,7 +116,8 @@ export type Do = { app: number; stream: number; action: Action; expect: Expect }
  * of an app (a new instance with an empty cache, as after a process restart);
  * or an external writer (Postgres: another connection) that commits an event
  * to a stream in a transaction it holds open while an action runs on that
- * stream, and then commits or rolls back.
+ * stream, and then commits or rolls back; or an action during which the
+ * store's database connections are killed `after` ms in (Postgres).
  */
 export type Step =
   | { do: Do }
@@ -123,7 +125,8 @@ export type Step =
   | { hold: "scratch" | "events" }
   | { release: "commit" | "rollback" }
   | { restart: number }
-  | { ext: { do: Do; end: "commit" | "rollback" } };
+  | { ext: { do: Do; end: "commit" | "rollback" } }
+  | { kill: { do: Do; after: number } };
 
 /** A program: the apps, streams and states it runs with, and its steps. */
 export type Program = {
@@ -185,6 +188,8 @@ export type ProgramOptions = {
   shared?: boolean;
   /** Generate steps that run two actions at once (default true). */
   concurrent?: boolean;
+  /** Generate `kill` steps (needs an environment that can kill the store's connections). */
+  faults?: boolean;
 };
 
 /** Random programs. */
@@ -193,11 +198,17 @@ export function programArb({
   maxSteps = 30,
   shared = true,
   concurrent = true,
+  faults = false,
 }: ProgramOptions = {}): fc.Arbitrary<Program> {
   const d = doArb(shared);
   const steps: fc.WeightedArbitrary<Step>[] = [{ weight: 6, arbitrary: d.map((x) => ({ do: x })) }];
   if (concurrent) steps.push({ weight: 3, arbitrary: fc.tuple(d, d).map(([a, b]) => ({ par: [a, b] as [Do, Do] })) });
   steps.push({ weight: 1, arbitrary: fc.nat(2).map((restart) => ({ restart })) });
+  if (faults)
+    steps.push({
+      weight: 1,
+      arbitrary: fc.record({ do: d, after: fc.integer({ min: 0, max: 8 }) }).map((kill) => ({ kill })),
+    });
   if (holds)
     steps.push(
       { weight: 1, arbitrary: fc.constantFrom("scratch" as const, "events" as const).map((hold) => ({ hold })) },
@@ -372,6 +383,8 @@ export type Env = {
     message: { name: string; data: unknown },
     expectedVersion: number
   ) => Promise<Held & { id: number; version: number }>;
+  /** Kills the store's database connections and waits until they are gone. */
+  kill?: () => Promise<void>;
   /** Longest a step may take before it counts as hung (ms). */
   stepTimeout?: number;
   /**
@@ -419,6 +432,8 @@ export class ModelViolation extends Error {}
 type Outcome = {
   /** An external writer's commit (not an action of an app: only its event is checked). */
   external?: boolean;
+  /** The store's connections were killed during the action. */
+  faulted?: boolean;
   d: Do;
   app: number;
   stream: string;
@@ -431,6 +446,18 @@ const actor = { id: "model", name: "Model" };
 
 function show(v: unknown) {
   return JSON.stringify(v, (_k, x) => (x instanceof Date ? x.toISOString() : x));
+}
+
+/**
+ * A clear "connection lost / database unreachable" error: a retryable
+ * {@link StoreError} saying so, or (what `PostgresStore` throws today) an
+ * error carrying the driver's connection-failure SQLSTATE (class 08, or
+ * 57P01–57P03: the server terminated the connection).
+ */
+function isConnectionLoss(e: unknown): boolean {
+  if (e instanceof StoreError) return (e.reason === "connection-lost" || e.reason === "unreachable") && e.retryable;
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === "string" && (code.startsWith("08") || ["57P01", "57P02", "57P03"].includes(code));
 }
 
 function describeError(e: unknown) {
@@ -570,6 +597,18 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
         };
         outcomes = [external, outcome];
         trace.push(`#${index} external writer: v${ext.version} Marked ${show(data)} (${step.ext.end}), and concurrently`);
+      } else if ("kill" in step) {
+        if (!env.kill) continue;
+        const d = step.kill.do;
+        const app = d.app % p.apps;
+        const stream = names[d.stream % p.streams];
+        const [outcome] = await settle(
+          Promise.all([run(d, app, stream), new Promise((r) => setTimeout(r, step.kill.after)).then(() => env.kill!())]),
+          `app${app}.do(${show(d.action)}) on "${stream}" while its connections are killed`
+        );
+        outcome.faulted = true;
+        outcomes = [outcome];
+        trace.push(`#${index} connections killed ${step.kill.after} ms into`);
       } else if ("hold" in step) {
         if (env.hold) {
           held.push(await withTimeout(env.hold(step.hold, `${env.prefix}-held${holds++}`), timeout, "hold"));
@@ -591,7 +630,7 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
       for (const n of names)
         if (lastVersion(logs.get(n)!) !== lastVersion(before.get(n)!))
           trace.push(`  log ${n}: ${logs.get(n)!.map((e) => `v${e.version}:${e.name === SNAP_EVENT ? `snap(${snapOf(e).of})` : e.name}`).join(" ")}`);
-      checkLogs(names, before, logs, outcomes, fail);
+      checkLogs(p, names, before, logs, outcomes, fail);
       for (const o of outcomes)
         if (!o.external) checkOutcome(p, o, outcomes, before.get(o.stream)!, logs.get(o.stream)!, fail);
       for (const o of outcomes) {
@@ -644,6 +683,7 @@ type Fail = (property: string, detail: string) => never;
 
 /** Properties 1, 2, 3 and 6 (content): the logs after a step. */
 function checkLogs(
+  p: Program,
   names: string[],
   before: Map<string, Event[]>,
   logs: Map<string, Event[]>,
@@ -680,8 +720,28 @@ function checkLogs(
             );
           claimed.set(e!.id, e!);
         }
-    for (const e of log.slice(old.length))
-      if (!claimed.has(e.id))
+    const unclaimed = log.slice(old.length).filter((e) => !claimed.has(e.id));
+    // An action whose connection was lost may have committed: all of its events, or none.
+    const lost = outcomes.find((o) => o.stream === n && o.faulted && isConnectionLoss(o.error));
+    if (lost && unclaimed.length) {
+      const a = lost.d.action;
+      const first = unclaimed[0].version;
+      if (
+        a.kind === "bad" ||
+        unclaimed.length !== emittedCount(a) ||
+        unclaimed.some((e, i) => e.name !== emittedNames(a) || e.version !== first + i)
+      )
+        fail(
+          "a commit is all or nothing",
+          `app${lost.app}.do(${show(a)}) lost its connection and "${n}" holds ${show(unclaimed.map((e) => `v${e.version} ${e.name}`))}`
+        );
+      else {
+        const decided = fold(ofAction(a), upTo(log, first - 1)) as any;
+        if (!holds(p, a.kind, decided) || unclaimed.some((e) => (e.data as any).seen !== decided[stateField(ofAction(a))]))
+          fail("no decision on stale state", `app${lost.app}.do(${show(a)}) committed on ${show(decided)} at v${first - 1}`);
+      }
+    } else
+      for (const e of unclaimed)
         fail("exactly once", `"${n}" v${e.version} (${e.name}, id ${e.id}) was committed but no successful action returned it`);
     for (const e of claimed.values()) {
       const inLog = log.find((x) => x.id === e.id);
@@ -791,6 +851,8 @@ function checkOutcome(p: Program, o: Outcome, all: Outcome[], before: Event[], l
   }
 
   const error = o.error;
+  // Connections killed during the action: a clear, retryable store error is the right answer.
+  if (o.faulted && isConnectionLoss(error)) return;
   // Liveness: alone on the stream, with a right (or no) expectedVersion and a rule that holds, an action succeeds.
   if (sequential && rightVersion && holds(p, kind, fold(of, before)))
     fail("a valid action on the true state succeeds", `${what} failed: ${describeError(error)}`);
