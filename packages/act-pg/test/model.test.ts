@@ -126,15 +126,20 @@ async function external(stream: string, message: { name: string; data: unknown }
   };
 }
 
-/** Terminates the store's connections and waits until they are gone. */
+/** Terminates the store's connections and waits until they are gone (the pool may open new ones meanwhile). */
 async function kill() {
-  await sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [APP_NAME]);
-  for (let i = 0; i < 100; i++) {
-    const alive = await sql(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1`, [APP_NAME]);
+  const killed = (
+    await sql<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND pg_terminate_backend(pid)`,
+      [APP_NAME]
+    )
+  ).map((r) => r.pid);
+  for (let i = 0; i < 200; i++) {
+    const alive = await sql(`SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])`, [killed]);
     if (!alive.length) return;
     await sleep(10);
   }
-  throw new Error("the store's connections outlived pg_terminate_backend");
+  throw new Error(`backends ${killed.join(", ")} outlived pg_terminate_backend by 2 s`);
 }
 
 const replay = process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {};
