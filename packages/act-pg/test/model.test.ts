@@ -130,7 +130,8 @@ async function external(stream: string, message: { name: string; data: unknown }
 async function kill() {
   const killed = (
     await sql<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND pg_terminate_backend(pid)`,
+      // In the select list, so it runs only on the rows the filter keeps.
+      `SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()`,
       [APP_NAME]
     )
   ).map((r) => r.pid);
