@@ -42,7 +42,7 @@ export type PostgresStoreConfig = {
   readonly password?: string;
   /** Schema holding the tables (default `public`); created by `seed()` if missing. */
   readonly schema?: string;
-  /** Events table name (default `events`); the watermark table is `<table>_watermarks`. */
+  /** Events table name (default `events`); the watermark table is `<table>_watermarks`, the idempotency keys `<table>_keys`. */
   readonly table?: string;
   /** Maximum connections in the pool (default 10). */
   readonly max?: number;
@@ -52,6 +52,13 @@ export type PostgresStoreConfig = {
   readonly connectionTimeoutMillis?: number;
   /** `application_name` reported to the server (default `act-pg`). */
   readonly applicationName?: string;
+  /** How long an idempotency key is remembered, in ms (default 24 hours). */
+  readonly idempotencyMillis?: number;
+  /**
+   * Warn when a transaction holding writes on the events table stays open
+   * longer than this, in ms (default 30,000): it holds reactions back.
+   */
+  readonly slowWriterMillis?: number;
 };
 
 /** What a name must look like: a plain, unquoted SQL identifier. */

@@ -8,9 +8,16 @@ import {
   type Message,
   type Poll,
   type Query,
+  QuerySchema,
+  type ReactionStream,
   type Schemas,
   type Store,
+  StoreError,
+  type StoreFailure,
+  StreamSchema,
   stringifyJson,
+  validate,
+  ValidationError,
 } from "@act-root/act";
 import { createHash } from "node:crypto";
 import pg from "pg";
@@ -31,11 +38,16 @@ const types = {
   },
 };
 
+/** Rows per page when `query` walks a large result. */
+const PAGE = 1_000;
+
 /** SQLSTATE codes and driver messages meaning the connection or server went away. */
 const CONNECTION_CODES = new Set(["57P01", "57P02", "57P03", "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND"]);
 /** Codes meaning no connection could be made (server down, starting up or shutting down). */
 const UNREACHABLE = new Set(["57P03", "ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT"]);
 const CONNECTION_MESSAGE = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i;
+/** pg-pool's message when no pooled connection became free in time. */
+const POOL_TIMEOUT = /timeout exceeded when trying to connect/i;
 
 /** A driver error with its SQLSTATE (or errno) code. */
 type DriverError = Error & { code?: string };
@@ -50,6 +62,18 @@ type EventRow = [number, string, number, number, string, unknown, EventMeta];
 /** Row of the commit statement. */
 type CommitRow = { last: number; id: number | null; version: number | null; created: Date | null };
 
+/** Row of the reactions statement. */
+type ReactionRow = {
+  stream: string;
+  source: string | null;
+  at: number;
+  retry: number;
+  blocked: boolean;
+  error: string | null;
+  leased_by: string | null;
+  leased_until: Date | null;
+};
+
 /**
  * The {@link Store} port on PostgreSQL: events, reaction watermarks and leases
  * in two tables, shared safely by any number of app processes.
@@ -61,21 +85,32 @@ type CommitRow = { last: number; id: number | null; version: number | null; crea
  * - **Loads** are one statement that starts at the stream's latest snapshot
  *   (an index finds it) and reads only the events after it.
  * - **Reading is visibility-safe**: an event's id is derived from its
- *   transaction id, and position-based reads (`query({ after })`, `poll`, and
- *   so every drain) stop before any transaction still in flight, so an event
- *   that commits late is never skipped. The price: a transaction left open
- *   anywhere on the server holds those reads back until it ends.
+ *   transaction id, and reads across streams (`query` without `stream`, and
+ *   so every drain) stop before any transaction still in flight that can
+ *   write the events table, so an event that commits late is never skipped.
+ *   Transactions that only read, or write other tables, hold nothing back; a
+ *   writer of the events table left open does, and is named in a warning
+ *   once it has been open longer than `slowWriterMillis`. A read of one
+ *   stream always sees every committed event of that stream.
+ * - **Wake-ups**: a commit notifies (`NOTIFY`, in the same statement) and
+ *   `subscribe` listens on a connection of its own, so a running consumer in
+ *   another process drains at once; its polling stays the safety net.
+ * - **Idempotency keys** live in a table of their own with a primary key on
+ *   `(stream, key)` claimed in the commit's statement, so two processes
+ *   racing with one key commit once. Keys expire after `idempotencyMillis`.
  * - **Leases** lock watermark rows with `FOR UPDATE SKIP LOCKED`, so competing
  *   drainers in several processes never handle a stream at the same time and
  *   never wait for each other.
- * - **Data** is stored as `json`, exactly as written; dates inside `data` (written by
- *   `Date#toJSON`) come back as `Date`s, `created` is a `timestamptz`. Values
- *   JSON cannot round-trip (functions, bigints, maps, cycles…) are refused
- *   with an error naming the path.
- * - **Connection loss** (a terminated backend, a server restart) fails the
- *   call in progress with an error that says so; the pool replaces the broken
- *   connections and the next call works. A commit is atomic, so no half
- *   commit is ever visible.
+ * - **Data** is stored as `json`, exactly as written, and read back as parsed
+ *   JSON (a date is its ISO string, as in every store; the app restores dates
+ *   where the event's schema declares them). `created` is a `timestamptz` at
+ *   millisecond precision. Values JSON cannot round-trip (functions, bigints,
+ *   maps, cycles…) are refused with an error naming the path.
+ * - **Failures** are `StoreError`s with a `reason` and `retryable`: the
+ *   database unreachable, a connection lost mid-call, every pooled
+ *   connection busy, the store disposed, or the statement refused. The pool
+ *   replaces broken connections and the next call works. A commit is atomic,
+ *   so no half commit is ever visible.
  *
  * Configuration can never inject SQL: schema and table names are validated
  * identifiers, every value is a query parameter.
@@ -93,21 +128,37 @@ type CommitRow = { last: number; id: number | null; version: number | null; crea
  * ```
  */
 export class PostgresStore implements Store {
-  private readonly pool: pg.Pool;
-  private readonly names: sql.Names;
-  private readonly statements: {
+  // Private fields (not TypeScript `private`): the pool holds the connection
+  // settings, password included, and must not show in `util.inspect` or logs.
+  readonly #pool: pg.Pool;
+  readonly #names: sql.Names;
+  readonly #statements: {
     readonly seed: string;
     readonly drop: string;
     readonly dropSchema: string;
     readonly commit: string;
     readonly lastVersion: string;
+    readonly recall: string;
     readonly poll: string;
     readonly register: string;
     readonly lease: string;
     readonly ack: string;
     readonly block: string;
+    readonly reactions: string;
+    readonly unblock: string;
+    readonly reset: string;
+    readonly slowWriters: string;
   };
-  private disposed?: Promise<void>;
+  readonly #settings: { idempotencyMillis: number; slowWriterMillis: number; max: number; connection: object };
+  #disposed?: Promise<void>;
+  /** Prepared-statement names by statement text (a bounded set: fixed statements and query shapes). */
+  readonly #prepared = new Map<string, string>();
+  /** Wake-up listeners, and the dedicated connection listening for them. */
+  readonly #listeners = new Set<() => void>();
+  #listener?: pg.Client;
+  #listening?: Promise<void>;
+  /** When slow writers were last looked for. */
+  #writersCheckedAt = 0;
 
   /**
    * Creates the store and its connection pool (no connection is opened until
@@ -126,74 +177,111 @@ export class PostgresStore implements Store {
     const table = config.table ?? "events";
     identifier("schema", schema);
     identifier("table", table, 48);
-    this.names = sql.names(schema, table);
-    const n = this.names;
-    this.statements = {
+    const n = sql.names(schema, table);
+    this.#names = n;
+    this.#statements = {
       seed: sql.seed(n),
       drop: sql.drop(n),
       dropSchema: sql.dropSchema(n),
       commit: sql.commit(n),
       lastVersion: sql.lastVersion(n),
+      recall: sql.recall(n),
       poll: sql.poll(n),
       register: sql.register(n),
       lease: sql.lease(n),
       ack: sql.ack(n),
       block: sql.block(n),
+      reactions: sql.reactions(n),
+      unblock: sql.unblock(n),
+      reset: sql.reset(n),
+      slowWriters: sql.slowWriters(n),
     };
-    this.pool = new pg.Pool({ ...connection(config), types });
+    const options = { ...connection(config), types };
+    this.#settings = {
+      idempotencyMillis: config.idempotencyMillis ?? 24 * 3600 * 1000,
+      slowWriterMillis: config.slowWriterMillis ?? 30_000,
+      max: options.max ?? 10,
+      connection: connection(config),
+    };
+    this.#pool = new pg.Pool(options);
     // Idle connections killed by the server (restart, pg_terminate_backend)
     // are reported here; the pool drops them and opens new ones on demand.
-    this.pool.on("error", (error) => logger.warn(error, "act-pg: an idle database connection was lost; the pool replaces it"));
+    this.#pool.on("error", (error) => logger.warn(error, "act-pg: an idle database connection was lost; the pool replaces it"));
   }
 
-  /** Prepared-statement names by statement text (a bounded set: fixed statements and query shapes). */
-  private readonly prepared = new Map<string, string>();
+  /** What `util.inspect` and `console.log` show: the table, never the connection settings. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `PostgresStore { table: ${this.#names.events} }`;
+  }
+
+  /** What `JSON.stringify` shows: the table, never the connection settings. */
+  toJSON(): { table: string } {
+    return { table: this.#names.events };
+  }
 
   /** Runs a statement, prepared once per connection under a name derived from its text. */
-  private async run<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[] = [], rowMode?: "array") {
-    let name = this.prepared.get(text);
+  async #run<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[] = [], rowMode?: "array") {
+    if (this.#disposed) throw this.#failure(operation, new Error("the store was disposed"), "disposed");
+    let name = this.#prepared.get(text);
     if (!name) {
       name = `act_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
-      this.prepared.set(text, name);
+      this.#prepared.set(text, name);
     }
     try {
-      return await this.pool.query<R>({ name, text, values, ...(rowMode && { rowMode }) });
+      return await this.#pool.query<R>({ name, text, values, ...(rowMode && { rowMode }) });
     } catch (error) {
-      throw this.failure(operation, error as DriverError);
+      throw this.#failure(operation, error as DriverError);
     }
   }
 
-  /** Turns a driver error into one that says which operation failed and why. */
-  private failure(operation: string, error: DriverError): Error {
-    if (error instanceof ConcurrencyError) return error;
-    let message: string;
-    if (isConnectionError(error))
-      message =
-        (UNREACHABLE.has(error.code ?? "") ? `could not reach the database (${error.message}).` : `lost its database connection (${error.message}).`) +
+  /** Turns a driver error into a `StoreError` that says which operation failed, why, and whether to retry. */
+  #failure(operation: string, error: DriverError, known?: StoreFailure): Error {
+    if (error instanceof ConcurrencyError || error instanceof ValidationError || error instanceof StoreError) return error;
+    const pool = this.#pool;
+    const reason: StoreFailure =
+      known ??
+      (this.#disposed
+        ? "disposed"
+        : POOL_TIMEOUT.test(error.message ?? "") && pool.totalCount >= this.#settings.max
+          ? "busy"
+          : UNREACHABLE.has(error.code ?? "")
+            ? "unreachable"
+            : isConnectionError(error)
+              ? "connection-lost"
+              : "rejected");
+    const what: Record<StoreFailure, string> = {
+      unreachable: `could not reach the database (${error.message}). Nothing was done; retry later.`,
+      "connection-lost":
+        `lost its database connection (${error.message}).` +
         (operation.startsWith("commit")
-          ? " The commit was applied entirely or not at all: retry with the same expectedVersion to find out."
-          : " The pool reconnects on the next call; retry it.");
-    else message = `failed: ${error.message}`;
-    const wrapped = new Error(`PostgresStore ${operation} ${message}`, { cause: error }) as DriverError;
-    if (error.code) wrapped.code = error.code;
+          ? " The commit was applied entirely or not at all: reload the stream (or retry with the same expectedVersion) to find out."
+          : " The pool reconnects on the next call; retry it."),
+      busy: `found every one of its ${this.#settings.max} pooled connections busy until the wait timed out (${error.message}). Nothing was done; retry later, or give the pool more connections (max).`,
+      disposed: "was called after the store was disposed.",
+      rejected: `failed: ${error.message}`,
+    };
+    const wrapped = new StoreError(operation, reason, `PostgresStore ${operation} ${what[reason]}`, error);
+    if (error.code) (wrapped as DriverError).code = error.code;
     return wrapped;
   }
 
   /**
-   * Creates the schema, the events table, the watermark table and their
-   * indexes — unique `(stream, version)`, `(stream, id)` for stream reads, and
-   * a partial index of snapshot events for loads. Idempotent: existing
-   * objects and events are kept.
+   * Creates the schema, the events table, the watermark and idempotency-key
+   * tables and their indexes — unique `(stream, version)`, `(stream, id)` for
+   * stream reads, and a partial index of snapshot events for loads — and adds
+   * columns a newer version of this library needs to existing tables.
+   * Idempotent: existing objects and events are kept.
    *
-   * @throws Error when the database is unreachable or the user may not create them
+   * @throws StoreError when the database is unreachable or the user may not create them
    * @example
    * ```ts
    * await new PostgresStore({ schema: "app" }).seed();
    * ```
    */
   async seed(): Promise<void> {
-    const client = await this.pool.connect().catch((error) => {
-      throw this.failure("seed", error);
+    if (this.#disposed) throw this.#failure("seed", new Error("the store was disposed"), "disposed");
+    const client = await this.#pool.connect().catch((error) => {
+      throw this.#failure("seed", error);
     });
     const ignore = () => {}; // a lost connection is reported by the query below
     client.on("error", ignore);
@@ -201,11 +289,11 @@ export class PostgresStore implements Store {
       // Concurrent seeds (several processes starting) would race on the
       // catalog; a transaction-scoped advisory lock serialises them.
       await client.query(
-        `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${"$$act-pg seed$$"})); ${this.statements.seed} COMMIT;`
+        `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${"$$act-pg seed$$"})); ${this.#statements.seed} COMMIT;`
       );
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
-      throw this.failure("seed", error as DriverError);
+      throw this.#failure("seed", error as DriverError);
     } finally {
       client.off("error", ignore);
       client.release();
@@ -213,9 +301,10 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Drops the events and watermark tables — every event and watermark is
-   * lost — and the schema if `seed` created it and it is now empty (never
-   * `public`).
+   * Drops the events, watermark and idempotency-key tables — every event and
+   * watermark is lost — and the schema if `seed` created it and it is now
+   * empty (never `public`). An app that keeps running afterwards starts the
+   * streams it knew again from an empty log.
    *
    * @example
    * ```ts
@@ -224,21 +313,23 @@ export class PostgresStore implements Store {
    * ```
    */
   async drop(): Promise<void> {
+    if (this.#disposed) throw this.#failure("drop", new Error("the store was disposed"), "disposed");
     try {
-      await this.pool.query(this.statements.drop);
-      if (this.names.raw.schema !== "public") {
-        await this.pool.query(this.statements.dropSchema).catch((error: DriverError) => {
+      await this.#pool.query(this.#statements.drop);
+      if (this.#names.raw.schema !== "public") {
+        await this.#pool.query(this.#statements.dropSchema).catch((error: DriverError) => {
           if (error.code !== "2BP01") throw error; // other objects live in the schema: keep it
         });
       }
     } catch (error) {
-      throw this.failure("drop", error as DriverError);
+      throw this.#failure("drop", error as DriverError);
     }
   }
 
   /**
-   * Closes the connection pool. Calling it again does nothing; other calls
-   * fail afterwards.
+   * Closes the connection pool (after the calls in progress finish) and the
+   * wake-up listener. Calling it again does nothing; other calls fail
+   * afterwards with a `StoreError` whose reason is `"disposed"`.
    *
    * @example
    * ```ts
@@ -246,21 +337,27 @@ export class PostgresStore implements Store {
    * ```
    */
   async dispose(): Promise<void> {
-    this.disposed ??= this.pool.end();
-    await this.disposed;
+    this.#disposed ??= (async () => {
+      this.#listeners.clear();
+      await this.#unlisten();
+      await this.#pool.end();
+    })();
+    await this.#disposed;
   }
 
   /**
    * Appends `messages` to `stream` in one statement: all or nothing.
    *
-   * @param stream - the stream name (any text)
+   * @param stream - the stream name (see `StreamSchema`)
    * @param messages - the events, in order (at most 65,536 per commit)
    * @param meta - correlation and causation, stored with each event
    * @param expectedVersion - the version the stream must be at (-1: new stream); omitted, no check
+   * @param idempotencyKey - claimed with the commit (see `recall`); a key the stream holds unexpired commits nothing
    * @returns the committed events with ids, versions and the commit time
-   * @throws ConcurrencyError when the stream is not at `expectedVersion`, or another commit to the stream won the race
+   * @throws ConcurrencyError when the stream is not at `expectedVersion`, another commit to the stream won the race, or the key was used
+   * @throws ValidationError when the stream name breaks the rules of `StreamSchema`
    * @throws TypeError when `data` or `meta` is not JSON-serialisable (naming the path)
-   * @throws Error when the connection is lost (the commit then applied entirely or not at all)
+   * @throws StoreError when the database cannot be used (a lost connection: the commit applied entirely or not at all)
    * @example
    * ```ts
    * const [event] = await store.commit("order-1", [{ name: "Placed", data: { total: 10 } }], meta, -1);
@@ -270,15 +367,18 @@ export class PostgresStore implements Store {
     stream: string,
     messages: Message<E, keyof E>[],
     meta: EventMeta,
-    expectedVersion?: number
+    expectedVersion?: number,
+    idempotencyKey?: string
   ): Promise<Committed<E, keyof E>[]> {
+    validate("stream", stream, StreamSchema);
+    const operation = `commit to "${stream}"`;
     if (messages.length > sql.MAX_EVENTS_PER_COMMIT)
-      throw new RangeError(`PostgresStore commit to "${stream}": at most ${sql.MAX_EVENTS_PER_COMMIT} events per commit, got ${messages.length}`);
+      throw new RangeError(`PostgresStore ${operation}: at most ${sql.MAX_EVENTS_PER_COMMIT} events per commit, got ${messages.length}`);
     const encoded = stringifyJson(
       messages.map(({ name, data }) => ({ name, data })),
-      `PostgresStore commit to "${stream}": messages`
+      `PostgresStore ${operation}: messages`
     );
-    const metaText = stringifyJson(meta, `PostgresStore commit to "${stream}": meta`);
+    const metaText = stringifyJson(meta, `PostgresStore ${operation}: meta`);
     const conflict = (lastVersion: number) =>
       new ConcurrencyError(stream, lastVersion, messages as Message<Schemas, string>[], expectedVersion ?? lastVersion);
     // Without an expected version there is no check to fail: a collision with
@@ -286,21 +386,26 @@ export class PostgresStore implements Store {
     for (let attempt = 0; ; attempt++) {
       let rows: CommitRow[];
       try {
-        ({ rows } = await this.run<CommitRow>(`commit to "${stream}"`, this.statements.commit, [
+        ({ rows } = await this.#run<CommitRow>(operation, this.#statements.commit, [
           stream,
           encoded,
           metaText,
           expectedVersion ?? null,
+          idempotencyKey ?? null,
+          this.#settings.idempotencyMillis,
+          this.#names.channel,
         ]));
       } catch (error) {
-        // 23505: a concurrent commit took the same (stream, version) first.
+        // 23505: a concurrent commit took the same (stream, version) or key first.
         if ((error as DriverError).code !== "23505") throw error;
-        if (expectedVersion === undefined && attempt < 10) continue;
-        const last = await this.run<{ v: number }>(`commit to "${stream}"`, this.statements.lastVersion, [stream]);
+        if (expectedVersion === undefined && idempotencyKey === undefined && attempt < 10) continue;
+        const last = await this.#run<{ v: number }>(operation, this.#statements.lastVersion, [stream]);
         throw conflict(last.rows[0].v);
       }
       const last = rows[0].last;
       if (expectedVersion !== undefined && last !== expectedVersion) throw conflict(last);
+      // Nothing inserted although the version matched: the key is taken.
+      if (rows[0].id === null && messages.length) throw conflict(last);
       const created = rows[0].created ?? new Date();
       return messages.map(({ name, data }, i) => ({
         id: rows[i].id!,
@@ -308,47 +413,80 @@ export class PostgresStore implements Store {
         version: rows[i].version!,
         created: rows[i].created ?? created,
         name,
-        data,
-        meta,
+        data: JSON.parse(stringifyJson(data, "data")),
+        meta: JSON.parse(metaText),
       })) as Committed<E, keyof E>[];
     }
   }
 
   /**
-   * Calls `callback` with each event matching `query`, in global order (by
-   * id), or newest first with `backward`. One statement.
+   * The stream versions committed under an idempotency key, if the stream
+   * holds it and it has not expired (`idempotencyMillis`, a day by default).
    *
-   * Reads with `after`, and reads of the whole log, stop before the first
-   * transaction still in flight (see the class notes), so a reader that
-   * continues from the last id it saw never skips an event.
+   * @example
+   * ```ts
+   * const range = await store.recall("order-1", "request-42"); // { from: 3, to: 4 } or undefined
+   * ```
+   */
+  async recall(stream: string, idempotencyKey: string): Promise<{ from: number; to: number } | undefined> {
+    const { rows } = await this.#run<{ from_version: number; to_version: number }>(
+      `recall of "${stream}"`,
+      this.#statements.recall,
+      [stream, idempotencyKey]
+    );
+    return rows.length ? { from: rows[0].from_version, to: rows[0].to_version } : undefined;
+  }
+
+  /**
+   * Calls `callback` with each event matching `query`, in global order (by
+   * id), or newest first with `backward`. The result is read a page of 1,000
+   * rows at a time, so a large log is walked in constant memory.
+   *
+   * Reads across streams stop before the first transaction still in flight
+   * that can write the events table (see the class notes), so a reader that
+   * continues from the last id it saw never skips an event. A read of one
+   * stream sees every committed event of that stream.
    *
    * @param callback - called once per event, in order
    * @param query - filters (see `Query` in `@act-root/act`); snapshot events only with `with_snaps` or `from_snapshot`
    * @returns how many events were passed to `callback`
+   * @throws ValidationError when the query does not match `QuerySchema`
    * @example
    * ```ts
    * const count = await store.query((e) => console.log(e.version, e.name), { stream: "order-1" });
    * ```
    */
   async query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query: Query = {}): Promise<number> {
-    const { text, values } = sql.query(this.names, query);
-    const { rows } = await this.run<EventRow>(
-      query.stream !== undefined ? `query of stream "${query.stream}"` : "query",
-      text,
-      values,
-      "array"
-    );
-    for (const [id, stream, version, created, name, data, meta] of rows as unknown as EventRow[])
-      callback({ id, stream, version, created: new Date(created), name, data, meta } as Committed<E, keyof E>);
-    return rows.length;
+    const q = validate("query", query, QuerySchema);
+    if (q.stream !== undefined) validate("stream", q.stream, StreamSchema);
+    const operation = q.stream !== undefined ? `query of stream "${q.stream}"` : "query";
+    let count = 0;
+    let page = { ...q };
+    for (;;) {
+      const size = Math.min(PAGE, q.limit === undefined ? PAGE : q.limit - count);
+      if (size <= 0) return count;
+      const { text, values } = sql.query(this.#names, { ...page, limit: size });
+      const { rows } = await this.#run<EventRow>(operation, text, values, "array");
+      for (const [id, stream, version, created, name, data, meta] of rows as unknown as EventRow[])
+        callback({ id, stream, version, created: new Date(created), name, data, meta } as Committed<E, keyof E>);
+      count += rows.length;
+      if (rows.length < size) return count;
+      // The next page continues after the last row; `from_snapshot` only bounds the first.
+      const lastId = (rows[rows.length - 1] as unknown as EventRow)[0];
+      const { from_snapshot, ...rest } = page;
+      page = q.backward ? { ...rest, before: lastId } : { ...rest, after: lastId };
+      if (from_snapshot !== undefined) page.with_snaps = true;
+    }
   }
 
   /**
-   * Lists reaction streams with events after their watermark (snapshot
-   * events do not count: drains never fetch them) that are neither blocked
-   * nor leased (or whose lease expired): up to `lagging` with
-   * the lowest watermarks (flagged `lagging: true`), then up to `leading` of
-   * the rest with the highest. One statement.
+   * Lists reaction streams with work after their watermark (see `Store.poll`)
+   * that are neither blocked, leased nor waiting out a retry's backoff: up to
+   * `lagging` with the lowest watermarks (flagged `lagging: true`), then up to
+   * `leading` of the rest with the highest. One statement. Every
+   * `slowWriterMillis` it also looks for writers of the events table open
+   * longer than that — they hold reactions back — and logs a warning naming
+   * each one's backend pid and age.
    *
    * @param lagging - how many of the most lagging streams
    * @param leading - how many of the most leading streams
@@ -359,11 +497,12 @@ export class PostgresStore implements Store {
    * ```
    */
   async poll(lagging: number, leading: number): Promise<Poll[]> {
-    const { rows } = await this.run<{ stream: string; source: string | null; at: number; lagging: boolean }>(
+    const { rows } = await this.#run<{ stream: string; source: string | null; at: number; lagging: boolean }>(
       "poll",
-      this.statements.poll,
+      this.#statements.poll,
       [Math.max(0, lagging), Math.max(0, leading)]
     );
+    void this.#warnSlowWriters();
     const lag = rows.filter((r) => r.lagging).sort((a, b) => a.at - b.at || (a.stream < b.stream ? -1 : 1));
     const lead = rows.filter((r) => !r.lagging).sort((a, b) => b.at - a.at || (a.stream < b.stream ? -1 : 1));
     return [...lag, ...lead].map(({ stream, source, at, lagging }) =>
@@ -371,44 +510,68 @@ export class PostgresStore implements Store {
     );
   }
 
+  /** Warns, at most once per `slowWriterMillis`, about writers of the events table open longer than that. */
+  async #warnSlowWriters(): Promise<void> {
+    const now = Date.now();
+    if (now - this.#writersCheckedAt < this.#settings.slowWriterMillis) return;
+    this.#writersCheckedAt = now;
+    try {
+      const { rows } = await this.#run<{ pid: number; age_ms: number }>("slow writer check", this.#statements.slowWriters, [
+        this.#settings.slowWriterMillis,
+      ]);
+      for (const { pid, age_ms } of rows)
+        logger.warn(
+          `act-pg: backend pid ${pid} has held a write transaction on ${this.#names.events} open for ${Math.round(age_ms / 1000)} s; reactions cannot move past the events it may still commit until it ends`
+        );
+    } catch {
+      // Only a diagnostic: the next poll tries again.
+    }
+  }
+
   /**
    * Registers the leases' streams — a missing one starts at its `at`; an
-   * existing watermark never moves — and, when `millis` > 0, leases each one
-   * to `lease.by` for `millis` unless it is blocked, another drainer holds
-   * an unexpired lease, or its watermark already reached `lease.at` (another
-   * drainer handled those events since this one polled). Rows another
-   * transaction is locking at that moment are skipped (`FOR UPDATE SKIP
-   * LOCKED`), never waited for. One statement.
+   * existing watermark never moves, its `head` only grows — and, when
+   * `millis` > 0, leases each one to `lease.by` for `millis` unless it is
+   * blocked, another drainer holds an unexpired lease (or it waits out a
+   * retry's backoff), or its watermark already moved past `lease.at`
+   * (another drainer handled those events since this one polled). The holder
+   * renews its own lease. Rows another transaction is locking at that moment
+   * are skipped (`FOR UPDATE SKIP LOCKED`), never waited for. One statement.
    *
    * @param leases - the streams to register or lease
-   * @param millis - lease length; 0 only registers
-   * @returns the leases obtained, in input order, with the stored `retry` (every registered one when `millis` is 0)
+   * @param millis - lease length (any non-negative integer); 0 only registers
+   * @returns the leases obtained, in input order, with the stored `retry` and `done` (every registered one when `millis` is 0)
    * @example
    * ```ts
    * const [granted] = await store.lease([{ stream: "r-1", by: "drainer-a", at: 41, retry: 0 }], 10_000);
    * ```
    */
   async lease(leases: Lease[], millis: number): Promise<Lease[]> {
+    if (!Number.isSafeInteger(millis) || millis < 0)
+      throw new ValidationError("lease duration", millis, [{ path: "", message: "must be a non-negative integer of milliseconds" }]);
     const unique = [...new Map(leases.map((l) => [l.stream, l])).values()];
     if (!unique.length) return [];
     const input = JSON.stringify(
-      unique.map(({ stream, source, at, by }) => ({ stream, source: source ?? null, at, holder: by }))
+      unique.map(({ stream, source, at, by, head }) => ({ stream, source: source ?? null, at, holder: by, head: head ?? null }))
     );
+    type Row = { stream: string; retry: number; done: string[] };
     const { rows } =
       millis > 0
-        ? await this.run<{ stream: string; retry: number }>("lease", this.statements.lease, [input, Math.ceil(millis)])
-        : await this.run<{ stream: string; retry: number }>("lease", this.statements.register, [input]);
-    const retries = new Map(rows.map((r) => [r.stream, r.retry]));
+        ? await this.#run<Row>("lease", this.#statements.lease, [input, millis])
+        : await this.#run<Row>("lease", this.#statements.register, [input]);
+    const stored = new Map(rows.map((r) => [r.stream, r]));
     // A stream registered by a concurrent transaction right now is neither
     // inserted nor visible to this statement: it exists, with no retries yet.
-    if (millis <= 0) return unique.map((l) => ({ ...l, retry: retries.get(l.stream) ?? 0 }));
-    return unique.filter((l) => retries.has(l.stream)).map((l) => ({ ...l, retry: retries.get(l.stream)! }));
+    const withState = (l: Lease) => ({ ...l, retry: stored.get(l.stream)?.retry ?? 0, done: stored.get(l.stream)?.done ?? [] });
+    if (millis <= 0) return unique.map(withState);
+    return unique.filter((l) => stored.has(l.stream)).map(withState);
   }
 
   /**
    * Moves each stream's watermark to `lease.at` (never backwards), stores
-   * `lease.retry` and releases the lease — only where `lease.by` still holds
-   * it. One statement.
+   * `lease.retry` and `lease.done` and releases the lease — only where
+   * `lease.by` still holds it; with `lease.delay` the stream stays out of
+   * `poll` that long. One statement.
    *
    * @param leases - the leases to acknowledge
    * @returns the leases acknowledged, in input order
@@ -419,14 +582,17 @@ export class PostgresStore implements Store {
    */
   async ack(leases: Lease[]): Promise<Lease[]> {
     if (!leases.length) return [];
-    const input = JSON.stringify(leases.map(({ stream, by, at, retry }) => ({ stream, holder: by, at, retry })));
-    const { rows } = await this.run<{ stream: string }>("ack", this.statements.ack, [input]);
-    const done = new Set(rows.map((r) => r.stream));
-    return leases.filter((l) => done.has(l.stream));
+    const input = JSON.stringify(
+      leases.map(({ stream, by, at, retry, done, delay }) => ({ stream, holder: by, at, retry, done: done ?? [], delay: delay ?? 0 }))
+    );
+    const { rows } = await this.#run<{ stream: string }>("ack", this.#statements.ack, [input]);
+    const acked = new Set(rows.map((r) => r.stream));
+    return leases.filter((l) => acked.has(l.stream));
   }
 
   /**
    * Blocks each stream with its error — it is no longer polled or leased —
+   * keeping the progress made before the failure (`lease.at`, `lease.done`),
    * stores `lease.retry` and releases the lease, only where `lease.by` still
    * holds it. One statement.
    *
@@ -439,9 +605,143 @@ export class PostgresStore implements Store {
    */
   async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     if (!leases.length) return [];
-    const input = JSON.stringify(leases.map(({ stream, by, retry, error }) => ({ stream, holder: by, retry, error })));
-    const { rows } = await this.run<{ stream: string }>("block", this.statements.block, [input]);
+    const input = JSON.stringify(
+      leases.map(({ stream, by, at, retry, done, error }) => ({ stream, holder: by, at, retry, done: done ?? [], error }))
+    );
+    const { rows } = await this.#run<{ stream: string }>("block", this.#statements.block, [input]);
+    const blocked = new Set(rows.map((r) => r.stream));
+    return leases.filter((l) => blocked.has(l.stream));
+  }
+
+  /**
+   * Lists reaction streams with their watermark, retries, blocked state and
+   * lease, by stream name.
+   *
+   * @param filter - `blocked: true` for blocked streams only; `limit` caps the list
+   * @example
+   * ```ts
+   * const blocked = await store.reactions({ blocked: true });
+   * ```
+   */
+  async reactions(filter: { blocked?: boolean; limit?: number } = {}): Promise<ReactionStream[]> {
+    const { rows } = await this.#run<ReactionRow>("reactions", this.#statements.reactions, [
+      filter.blocked ?? null,
+      filter.limit ?? null,
+    ]);
+    return rows.map((r) => ({
+      stream: r.stream,
+      ...(r.source !== null && { source: r.source }),
+      at: r.at,
+      retry: r.retry,
+      blocked: r.blocked,
+      ...(r.error !== null && { error: r.error }),
+      ...(r.leased_by !== null && { leasedBy: r.leased_by }),
+      ...(r.leased_until !== null && { leasedUntil: r.leased_until }),
+    }));
+  }
+
+  /**
+   * Unblocks streams: they resume at their watermark with retries reset.
+   *
+   * @returns the streams that were blocked and are not any more
+   * @example
+   * ```ts
+   * await store.unblock(["audit"]);
+   * ```
+   */
+  async unblock(streams: string[]): Promise<string[]> {
+    const { rows } = await this.#run<{ stream: string }>("unblock", this.#statements.unblock, [streams]);
     const done = new Set(rows.map((r) => r.stream));
-    return leases.filter((l) => done.has(l.stream));
+    return streams.filter((s) => done.has(s));
+  }
+
+  /**
+   * Moves streams' watermarks back to the start of the log (or to `at`),
+   * unblocked, retries reset, leases dropped.
+   *
+   * @returns the streams reset
+   * @example
+   * ```ts
+   * await store.reset(["report-projection"]);
+   * ```
+   */
+  async reset(streams: string[], at = -1): Promise<string[]> {
+    const { rows } = await this.#run<{ stream: string }>("reset", this.#statements.reset, [streams, at]);
+    const done = new Set(rows.map((r) => r.stream));
+    return streams.filter((s) => done.has(s));
+  }
+
+  /**
+   * Calls `listener` when a commit to this table is announced — by this
+   * process or any other — through `LISTEN` on a connection of its own. After
+   * that connection is lost it listens again and calls every listener once,
+   * since notifications may have been missed meanwhile.
+   *
+   * @returns a function that stops the notifications (the connection closes with the last listener)
+   * @example
+   * ```ts
+   * const stop = store.subscribe(() => console.log("something was committed"));
+   * ```
+   */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    void this.#listen();
+    return () => {
+      this.#listeners.delete(listener);
+      if (!this.#listeners.size) void this.#unlisten();
+    };
+  }
+
+  #wake() {
+    for (const listener of this.#listeners) {
+      try {
+        listener();
+      } catch (error) {
+        logger.error(error, "act-pg: a commit listener threw");
+      }
+    }
+  }
+
+  /** Opens the listening connection if there are listeners and none is open; retries with backoff. */
+  #listen(delay = 100): Promise<void> {
+    if (this.#listening || this.#disposed || !this.#listeners.size) return this.#listening ?? Promise.resolve();
+    const client = new pg.Client({ ...this.#settings.connection });
+    this.#listener = client;
+    const retry = () => {
+      if (this.#listener !== client) return;
+      this.#listener = undefined;
+      this.#listening = undefined;
+      client.removeAllListeners("notification");
+      void client.end().catch(() => {});
+      if (this.#disposed || !this.#listeners.size) return;
+      setTimeout(() => {
+        void this.#listen(Math.min(delay * 2, 5_000)).then(() => this.#wake());
+      }, delay).unref?.();
+    };
+    client.on("error", (error) => {
+      logger.warn(error, "act-pg: the commit listener lost its connection; listening again");
+      retry();
+    });
+    client.on("end", retry);
+    client.on("notification", () => this.#wake());
+    this.#listening = client
+      .connect()
+      .then(() => client.query(`LISTEN "${this.#names.channel.replace(/"/g, '""')}"`))
+      .then(() => undefined)
+      .catch((error) => {
+        logger.warn(error, "act-pg: could not listen for commits; polling continues, retrying");
+        retry();
+      });
+    return this.#listening;
+  }
+
+  async #unlisten(): Promise<void> {
+    const client = this.#listener;
+    this.#listener = undefined;
+    this.#listening = undefined;
+    if (!client) return;
+    client.removeAllListeners();
+    client.on("error", () => {});
+    await client.end().catch(() => {});
   }
 }

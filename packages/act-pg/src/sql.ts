@@ -16,13 +16,14 @@
  * committed it (`pg_current_xact_id()`, 64-bit, never reused) shifted by 16
  * bits, plus its index in the commit. Ids are unique, increase within a
  * commit and from one commit to the next of the same stream, and — what a
- * sequence cannot give — every transaction still running or yet to start has
- * an xid at least `pg_snapshot_xmin(pg_current_snapshot())`. So the events
- * with `id < xmin << 16` are a prefix of the log that can no longer grow:
- * readers that track a position (`query({ after })`, `poll`, drains) read
- * only that prefix and can never step past an event whose transaction commits
- * late. (With a sequence, a transaction that took id 10 and commits after
- * the one that took id 11 is skipped by a reader that already moved to 11.)
+ * sequence cannot give — a reader can tell which transactions could still
+ * add events below a given id: those running when its snapshot was taken.
+ * Readers that track a position across streams (`query({ after })` without
+ * a stream, drains) read only below the first of those that can write the
+ * events table (see `stableEnd`), so they never step past an event whose
+ * transaction commits late. (With a sequence, a transaction that took id 10
+ * and commits after the one that took id 11 is skipped by a reader that
+ * already moved to 11.)
  * 16 bits allow 65,536 events per commit; a signed 64-bit id leaves room for
  * 2^47 transactions, and JavaScript numbers stay exact up to 2^37 of them.
  */
@@ -36,6 +37,10 @@ export type Names = {
   readonly events: string;
   /** `"schema"."table_watermarks"` */
   readonly watermarks: string;
+  /** `"schema"."table_keys"`: idempotency keys. */
+  readonly keys: string;
+  /** The LISTEN/NOTIFY channel commits are announced on. */
+  readonly channel: string;
   /** Unquoted parts, for index names and catalog lookups. */
   readonly raw: { readonly schema: string; readonly table: string };
 };
@@ -48,8 +53,31 @@ export const MAX_EVENTS_PER_COMMIT = 2 ** COMMIT_BITS;
 /** The snapshot event name as a SQL literal (a library constant, not user input). */
 const SNAP = `'${SNAP_EVENT.replace(/'/g, "''")}'`;
 
-/** First id no running or future transaction can take: the end of the stable prefix. */
-const STABLE_END = `(pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${COMMIT_BITS})`;
+/**
+ * First id an event still invisible to this statement could have: the end of
+ * the stable prefix for reads across streams.
+ *
+ * Transactions still running when the statement's snapshot was taken are
+ * the only ones whose events could appear later below newer ids. Only those
+ * that can write this store's table matter: the ones holding a write lock on
+ * it now, and the ones that have ended since the snapshot (they may have
+ * written before ending). The store commits in single statements, which take
+ * that lock before their transaction id exists, so a transaction that writes
+ * elsewhere, or only reads — a console left open in another database, a long
+ * report on another table — never holds reactions back. Without such a
+ * writer, the bound is the snapshot's end (`xmax`).
+ */
+function stableEnd(n: Names): string {
+  return `(SELECT LEAST(pg_snapshot_xmax(pg_current_snapshot())::text::bigint,
+    COALESCE(min(x::text::bigint), 9223372036854775807)) << ${COMMIT_BITS}
+  FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+  WHERE pg_xact_status(x) IS DISTINCT FROM 'in progress'
+    OR EXISTS (
+      SELECT 1 FROM pg_locks t JOIN pg_locks r ON r.virtualtransaction = t.virtualtransaction
+      WHERE t.locktype = 'transactionid' AND t.transactionid::text::bigint = (x::text::bigint & 4294967295)
+        AND r.locktype = 'relation' AND r.relation = '${n.events.replace(/'/g, "''")}'::regclass
+        AND r.mode = 'RowExclusiveLock'))`;
+}
 
 /** Builds the names from validated identifiers. */
 export function names(schema: string, table: string): Names {
@@ -58,11 +86,17 @@ export function names(schema: string, table: string): Names {
     schema: q(schema),
     events: `${q(schema)}.${q(table)}`,
     watermarks: `${q(schema)}.${q(`${table}_watermarks`)}`,
+    keys: `${q(schema)}.${q(`${table}_keys`)}`,
+    channel: `act:${schema}.${table}`,
     raw: { schema, table },
   };
 }
 
-/** `seed()`: idempotent DDL, run in one transaction. */
+/**
+ * `seed()`: idempotent DDL, run in one transaction. Columns added since the
+ * first release are added to existing tables too, so upgrading the library
+ * only needs `seed()` again.
+ */
 export function seed(n: Names): string {
   const { table } = n.raw;
   return `
@@ -74,7 +108,7 @@ CREATE TABLE IF NOT EXISTS ${n.events} (
   name text NOT NULL,
   data json NOT NULL,
   meta json NOT NULL,
-  created timestamptz NOT NULL DEFAULT now()
+  created timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now())
 );
 CREATE UNIQUE INDEX IF NOT EXISTS "${table}_stream_version" ON ${n.events} (stream, version);
 CREATE INDEX IF NOT EXISTS "${table}_stream_id" ON ${n.events} (stream, id);
@@ -88,12 +122,22 @@ CREATE TABLE IF NOT EXISTS ${n.watermarks} (
   error text,
   leased_by text,
   leased_until timestamptz
+);
+ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS done text[] NOT NULL DEFAULT '{}';
+ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS head bigint NOT NULL DEFAULT -1;
+CREATE TABLE IF NOT EXISTS ${n.keys} (
+  stream text NOT NULL,
+  key text NOT NULL,
+  from_version integer NOT NULL,
+  to_version integer NOT NULL,
+  expires timestamptz NOT NULL,
+  PRIMARY KEY (stream, key)
 );`;
 }
 
 /** `drop()`: removes the tables (the schema separately, only when empty and not `public`). */
 export function drop(n: Names): string {
-  return `DROP TABLE IF EXISTS ${n.watermarks}; DROP TABLE IF EXISTS ${n.events};`;
+  return `DROP TABLE IF EXISTS ${n.keys}; DROP TABLE IF EXISTS ${n.watermarks}; DROP TABLE IF EXISTS ${n.events};`;
 }
 
 /** Drops the schema if nothing else lives in it. */
@@ -103,32 +147,50 @@ export function dropSchema(n: Names): string {
 
 /**
  * `commit()`: one statement. Reads the stream's last version, checks it
- * against `$4` (null = no check) and inserts every message of `$2` (a JSON
- * array of `{ name, data }`) with `$3` as meta — or nothing. Returns one row
- * per inserted event, or a single row with null id when nothing was inserted,
- * always carrying the version the stream was at. Two concurrent commits that
- * read the same last version collide on the unique `(stream, version)` index:
- * the database decides, the loser gets a unique violation.
- *
- * Parameters: `$1` stream, `$2` messages (json), `$3` meta (json), `$4` expected version (int or null).
+ * against `$4` (null = no check), claims the idempotency key `$5` (null =
+ * none) for `$6` ms unless the stream holds it unexpired, and inserts every
+ * message of `$2` (a JSON array of `{ name, data }`) with `$3` as meta — or
+ * nothing. Returns one row per inserted event, or a single row with null id
+ * when nothing was inserted, always carrying the version the stream was at.
+ * Two concurrent commits that read the same last version collide on the
+ * unique `(stream, version)` index, two with the same key on the keys'
+ * primary key: the database decides. The same statement notifies listeners
+ * on channel `$7` (delivered only if it commits).
  */
 export function commit(n: Names): string {
   return `
 WITH last AS (
   SELECT COALESCE((SELECT version FROM ${n.events} WHERE stream = $1 ORDER BY version DESC LIMIT 1), -1) AS v
+), claimed AS (
+  INSERT INTO ${n.keys} (stream, key, from_version, to_version, expires)
+  SELECT $1, $5::text, last.v + 1, last.v + json_array_length($2::json), now() + $6::bigint * interval '1 millisecond'
+  FROM last WHERE $5::text IS NOT NULL AND ($4::integer IS NULL OR last.v = $4::integer)
+  ON CONFLICT (stream, key) DO UPDATE SET
+    from_version = EXCLUDED.from_version, to_version = EXCLUDED.to_version, expires = EXCLUDED.expires
+    WHERE ${n.keys}.expires <= now()
+  RETURNING 1
 ), ins AS (
-  INSERT INTO ${n.events} (id, stream, version, name, data, meta)
-  SELECT (pg_current_xact_id()::text::bigint << ${COMMIT_BITS}) + m.ord - 1, $1, last.v + m.ord, m.msg->>'name', m.msg->'data', $3::json
+  INSERT INTO ${n.events} (id, stream, version, name, data, meta, created)
+  SELECT (pg_current_xact_id()::text::bigint << ${COMMIT_BITS}) + m.ord - 1, $1, last.v + m.ord, m.msg->>'name', m.msg->'data', $3::json,
+    date_trunc('milliseconds', now())
   FROM last CROSS JOIN json_array_elements($2::json) WITH ORDINALITY AS m(msg, ord)
-  WHERE $4::integer IS NULL OR last.v = $4::integer
+  WHERE ($4::integer IS NULL OR last.v = $4::integer) AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM claimed))
   RETURNING id, version, created
+), notified AS (
+  SELECT pg_notify($7::text, '') FROM (SELECT 1 FROM ins LIMIT 1) AS any_insert
 )
-SELECT last.v AS last, ins.id, ins.version, ins.created FROM last LEFT JOIN ins ON true ORDER BY ins.version`;
+SELECT last.v AS last, ins.id, ins.version, ins.created, (SELECT count(*) FROM notified) AS notified
+FROM last LEFT JOIN ins ON true ORDER BY ins.version`;
 }
 
 /** The stream's last version (-1 when empty): `$1` stream. */
 export function lastVersion(n: Names): string {
   return `SELECT COALESCE((SELECT version FROM ${n.events} WHERE stream = $1 ORDER BY version DESC LIMIT 1), -1) AS v`;
+}
+
+/** `recall()`: the versions committed under key `$2` on stream `$1`, unless expired. */
+export function recall(n: Names): string {
+  return `SELECT from_version, to_version FROM ${n.keys} WHERE stream = $1 AND key = $2 AND expires > now()`;
 }
 
 /** What `query()` accepts (the core's `Query`). */
@@ -143,17 +205,17 @@ export type QueryFilter = {
   backward?: boolean;
   correlation?: string;
   with_snaps?: boolean;
-  from_snapshot?: boolean;
+  from_snapshot?: string;
 };
 
 /**
  * `query()`: one SELECT built from the filters, with values as parameters.
  *
- * Position-based reads — any read with `after`, and any read of the whole
- * log — are limited to the stable prefix (see the module comment). A read of
- * one stream without `after` (what `load` does) sees every committed event of
- * the stream: within a stream, commits are serialised by the unique
- * `(stream, version)` index, so nothing can commit behind them.
+ * Reads across streams (no `stream`) are limited to the stable prefix (see
+ * `stableEnd`). A read of one stream sees every committed event of the
+ * stream: within a stream, commits are serialised by the unique `(stream,
+ * version)` index and ids grow with versions, so nothing can commit behind
+ * what it read.
  */
 export function query(n: Names, q: QueryFilter): { text: string; values: unknown[] } {
   const values: unknown[] = [];
@@ -165,19 +227,19 @@ export function query(n: Names, q: QueryFilter): { text: string; values: unknown
   if (q.stream !== undefined) {
     const stream = param(q.stream);
     where.push(`stream = ${stream}`);
-    if (q.from_snapshot)
+    if (q.from_snapshot !== undefined)
       where.push(
-        `id >= COALESCE((SELECT s.id FROM ${n.events} s WHERE s.stream = ${stream} AND s.name = ${SNAP} ORDER BY s.id DESC LIMIT 1), -1)`
+        `id >= COALESCE((SELECT s.id FROM ${n.events} s WHERE s.stream = ${stream} AND s.name = ${SNAP} AND s.data->>'of' = ${param(q.from_snapshot)} ORDER BY s.id DESC LIMIT 1), -1)`
       );
   }
-  if (!q.with_snaps && !q.from_snapshot) where.push(`name <> ${SNAP}`);
+  if (!q.with_snaps && q.from_snapshot === undefined) where.push(`name <> ${SNAP}`);
   if (q.names) where.push(`name = ANY(${param(q.names, "::text[]")})`);
   if (q.after !== undefined) where.push(`id > ${param(q.after, "::bigint")}`);
   if (q.before !== undefined) where.push(`id < ${param(q.before, "::bigint")}`);
   if (q.created_after) where.push(`created > ${param(q.created_after, "::timestamptz")}`);
   if (q.created_before) where.push(`created < ${param(q.created_before, "::timestamptz")}`);
   if (q.correlation !== undefined) where.push(`meta->>'correlation' = ${param(q.correlation)}`);
-  if (q.stream === undefined || q.after !== undefined) where.push(`id < ${STABLE_END}`);
+  if (q.stream === undefined) where.push(`id < ${stableEnd(n)}`);
   const limit = q.limit !== undefined ? ` LIMIT ${param(q.limit, "::bigint")}` : "";
   const text =
     // Columns by position (the store reads rows as arrays); `created` as epoch
@@ -189,25 +251,17 @@ export function query(n: Names, q: QueryFilter): { text: string; values: unknown
 }
 
 /**
- * `poll()`: reaction streams that are not blocked, not leased (or the lease
- * expired), and whose source (or the whole log when no source) has events
- * after the watermark within the stable prefix. Snapshot events do not
- * count: drains never fetch them, so a stream whose only new event is a
- * snapshot has nothing to do (counting it would poll that stream forever and
- * let it crowd out streams with real work). The `$1` lowest watermarks
- * come first (lagging), then the `$2` highest of the rest (leading).
+ * `poll()`: reaction streams with work — correlation recorded an event
+ * reacting into them (`head`) past their watermark — that are not blocked,
+ * not leased and not waiting out a retry's backoff (`leased_until` in the
+ * future). The `$1` lowest watermarks come first (lagging), then the `$2`
+ * highest of the rest (leading).
  */
 export function poll(n: Names): string {
   return `
-WITH bound AS (SELECT ${STABLE_END} AS id),
-ready AS (
-  SELECT w.stream, w.source, w.at FROM ${n.watermarks} w CROSS JOIN bound
-  WHERE NOT w.blocked
-    AND (w.leased_until IS NULL OR w.leased_until <= now())
-    AND CASE WHEN w.source IS NULL
-      THEN EXISTS (SELECT 1 FROM ${n.events} e WHERE e.id > w.at AND e.id < bound.id AND e.name <> ${SNAP})
-      ELSE EXISTS (SELECT 1 FROM ${n.events} e WHERE e.stream = w.source AND e.id > w.at AND e.id < bound.id AND e.name <> ${SNAP})
-    END
+WITH ready AS (
+  SELECT stream, source, at FROM ${n.watermarks}
+  WHERE NOT blocked AND head > at AND (leased_until IS NULL OR leased_until <= now())
 ), lag AS (
   SELECT stream, source, at FROM ready ORDER BY at, stream LIMIT $1
 ), lead AS (
@@ -223,75 +277,128 @@ const INPUT = (columns: string) => `input AS (SELECT * FROM jsonb_to_recordset($
 
 /**
  * `lease(leases, 0)`: registers missing streams at their `at`, never moving
- * an existing one (but widening its source to every stream when another
- * source names it), and returns every stream's stored `retry`.
+ * an existing watermark; widens a stream's source to every stream when
+ * another source names it; moves `head` up to the input's; returns every
+ * stream's stored `retry` and `done`. One update per row (a statement must
+ * not change a row twice).
  */
 export function register(n: Names): string {
   return `
-WITH ${INPUT("stream text, source text, at bigint")},
+WITH ${INPUT("stream text, source text, at bigint, head bigint")},
 ins AS (
-  INSERT INTO ${n.watermarks} (stream, source, at)
-  SELECT stream, source, at FROM input
+  INSERT INTO ${n.watermarks} (stream, source, at, head)
+  SELECT stream, source, at, GREATEST(at, COALESCE(head, at)) FROM input
   ON CONFLICT (stream) DO NOTHING
-  RETURNING stream, retry
-), widen AS (
-  -- Reactions from different sources share this stream: it must read them all.
-  UPDATE ${n.watermarks} w SET source = NULL FROM input i
-  WHERE w.stream = i.stream AND w.source IS NOT NULL AND w.source IS DISTINCT FROM i.source
+  RETURNING stream, retry, done
+), up AS (
+  UPDATE ${n.watermarks} w SET
+    -- Reactions from different sources share this stream: it must read them all.
+    source = CASE WHEN w.source IS NOT NULL AND w.source IS DISTINCT FROM i.source THEN NULL ELSE w.source END,
+    head = GREATEST(w.head, COALESCE(i.head, w.head))
+  FROM input i WHERE w.stream = i.stream
+  RETURNING w.stream, w.retry, w.done
 )
-SELECT stream, retry FROM ins
+SELECT stream, retry, done FROM ins
 UNION ALL
-SELECT w.stream, w.retry FROM ${n.watermarks} w JOIN input i ON i.stream = w.stream`;
+SELECT stream, retry, done FROM up`;
 }
 
 /**
- * `lease(leases, millis)`: grants each stream to its holder for `$2` ms unless
- * it is blocked, another holder's lease has not expired, or its watermark has
- * moved past the lease's `at` — the watermark the drainer polled (another
- * drainer handled those events since: granting it would run them twice). Rows another
- * transaction has locked right now are skipped (`FOR UPDATE SKIP LOCKED`), so
- * competing drainers never wait for each other. Missing streams are
+ * `lease(leases, millis)`: grants each stream to its holder for `$2` ms
+ * unless it is blocked, another holder's lease (or a retry's backoff) has not
+ * ended, or its watermark has moved past the lease's `at` — the watermark
+ * the drainer polled (another drainer handled those events since: granting
+ * it would run them twice). The holder renews its own lease. Rows another
+ * transaction has locked right now are skipped (`FOR UPDATE SKIP LOCKED`),
+ * so competing drainers never wait for each other. Missing streams are
  * registered already leased.
  */
 export function lease(n: Names): string {
   return `
 WITH ${INPUT("stream text, source text, at bigint, holder text")},
 ins AS (
-  INSERT INTO ${n.watermarks} (stream, source, at, leased_by, leased_until)
-  SELECT stream, source, at, holder, now() + $2::integer * interval '1 millisecond' FROM input
+  INSERT INTO ${n.watermarks} (stream, source, at, head, leased_by, leased_until)
+  SELECT stream, source, at, at, holder, now() + $2::bigint * interval '1 millisecond' FROM input
   ON CONFLICT (stream) DO NOTHING
-  RETURNING stream, retry
+  RETURNING stream, retry, done
 ), free AS (
   SELECT w.stream, i.holder FROM ${n.watermarks} w JOIN input i ON i.stream = w.stream
   WHERE NOT w.blocked AND w.at <= i.at
-    AND (w.leased_by IS NULL OR w.leased_by = i.holder OR w.leased_until <= now())
+    AND (w.leased_until IS NULL OR w.leased_until <= now() OR w.leased_by = i.holder)
   FOR UPDATE OF w SKIP LOCKED
 ), taken AS (
-  UPDATE ${n.watermarks} w SET leased_by = f.holder, leased_until = now() + $2::integer * interval '1 millisecond'
+  UPDATE ${n.watermarks} w SET leased_by = f.holder, leased_until = now() + $2::bigint * interval '1 millisecond'
   FROM free f WHERE w.stream = f.stream
-  RETURNING w.stream, w.retry
+  RETURNING w.stream, w.retry, w.done
 )
-SELECT stream, retry FROM ins
+SELECT stream, retry, done FROM ins
 UNION ALL
-SELECT stream, retry FROM taken`;
+SELECT stream, retry, done FROM taken`;
 }
 
-/** `ack()`: moves the watermark, stores `retry`, releases — only where `holder` still holds it. */
+/**
+ * `ack()`: moves the watermark, stores `retry` and `done`, releases — only
+ * where `holder` still holds it; `delay` > 0 keeps the stream out of `poll`
+ * for that many ms (the backoff before a retry).
+ */
 export function ack(n: Names): string {
   return `
-WITH ${INPUT("stream text, holder text, at bigint, retry integer")}
-UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), retry = i.retry, leased_by = NULL, leased_until = NULL
+WITH ${INPUT("stream text, holder text, at bigint, retry integer, done text[], delay bigint")}
+UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), retry = i.retry, done = COALESCE(i.done, '{}'), leased_by = NULL,
+  leased_until = CASE WHEN i.delay > 0 THEN now() + i.delay * interval '1 millisecond' END
 FROM input i
 WHERE w.stream = i.stream AND w.leased_by = i.holder AND NOT w.blocked
 RETURNING w.stream`;
 }
 
-/** `block()`: blocks with the error, stores `retry`, releases — only where `holder` still holds it. */
+/** `block()`: keeps the progress made (`at`, `done`), blocks with the error, stores `retry`, releases — only where `holder` still holds it. */
 export function block(n: Names): string {
   return `
-WITH ${INPUT("stream text, holder text, retry integer, error text")}
-UPDATE ${n.watermarks} w SET blocked = true, error = i.error, retry = i.retry, leased_by = NULL, leased_until = NULL
+WITH ${INPUT("stream text, holder text, at bigint, retry integer, done text[], error text")}
+UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), done = COALESCE(i.done, '{}'), blocked = true, error = i.error,
+  retry = i.retry, leased_by = NULL, leased_until = NULL
 FROM input i
 WHERE w.stream = i.stream AND w.leased_by = i.holder AND NOT w.blocked
 RETURNING w.stream`;
+}
+
+/** `reactions()`: the watermarks, blocked ones only when `$1` is true, at most `$2`, by stream name. */
+export function reactions(n: Names): string {
+  return `
+SELECT stream, source, at, retry, blocked, error,
+  CASE WHEN leased_until > now() THEN leased_by END AS leased_by,
+  CASE WHEN leased_until > now() THEN leased_until END AS leased_until
+FROM ${n.watermarks}
+WHERE $1::boolean IS NULL OR blocked = $1::boolean
+ORDER BY stream COLLATE "C" LIMIT $2::bigint`;
+}
+
+/** `unblock()`: streams `$1` that are blocked resume at their watermark, retries reset. */
+export function unblock(n: Names): string {
+  return `
+UPDATE ${n.watermarks} SET blocked = false, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL
+WHERE stream = ANY($1::text[]) AND blocked
+RETURNING stream`;
+}
+
+/** `reset()`: streams `$1` go back to watermark `$2`, unblocked, nothing pending, not leased. */
+export function reset(n: Names): string {
+  return `
+UPDATE ${n.watermarks} SET at = $2::bigint, done = '{}', blocked = false, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL,
+  head = GREATEST(head, $2::bigint + 1)
+WHERE stream = ANY($1::text[])
+RETURNING stream`;
+}
+
+/**
+ * Writers of the events table open longer than `$1` ms (other than this
+ * connection): what holds reactions back, for a warning naming them.
+ */
+export function slowWriters(n: Names): string {
+  return `
+SELECT a.pid, floor(extract(epoch FROM now() - a.xact_start) * 1000)::float8 AS age_ms
+FROM pg_locks r JOIN pg_stat_activity a ON a.pid = r.pid
+WHERE r.locktype = 'relation' AND r.relation = '${n.events.replace(/'/g, "''")}'::regclass AND r.mode = 'RowExclusiveLock'
+  AND a.pid <> pg_backend_pid() AND a.backend_xid IS NOT NULL AND a.xact_start < now() - $1::bigint * interval '1 millisecond'
+ORDER BY a.xact_start`;
 }

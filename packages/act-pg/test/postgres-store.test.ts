@@ -85,11 +85,15 @@ describe("seed and drop", () => {
 
   it("loads a stream through indexes, not a sequential scan", async () => {
     for (let s = 0; s < 200; s++)
-      await pg.commit(`s-${s}`, Array.from({ length: 21 }, (_, i) => msg(i % 10 === 9 ? SNAP_EVENT : "E", { i })), meta());
+      await pg.commit(
+        `s-${s}`,
+        Array.from({ length: 21 }, (_, i) => (i % 10 === 9 ? msg(SNAP_EVENT, { of: "E", state: { i } }) : msg("E", { i }))),
+        meta()
+      );
     await sql(`ANALYZE store_tests.events`);
     const names = q.names("store_tests", "events");
     for (const query of [
-      { stream: "s-7", from_snapshot: true },
+      { stream: "s-7", from_snapshot: "E" },
       { stream: "s-7" },
       { stream: "s-7", after: 5, limit: 10 },
     ]) {
@@ -101,9 +105,9 @@ describe("seed and drop", () => {
       expect(plan).toMatch(/(Index (Only )?Scan( Backward)? using|Bitmap Index Scan on) events_stream_id/);
       if (query.from_snapshot) expect(plan).toMatch(/events_snapshots/);
     }
-    const loaded = await all({ stream: "s-7", from_snapshot: true });
+    const loaded = await all({ stream: "s-7", from_snapshot: "E" });
     expect(loaded.map((e) => e.name)).toEqual([SNAP_EVENT, "E"]);
-    expect(loaded[0].data).toEqual({ i: 19 });
+    expect(loaded[0].data).toEqual({ of: "E", state: { i: 19 } });
   });
 });
 
@@ -262,7 +266,7 @@ describe("snapshots", () => {
     const withSnaps = await all({ stream: "snappy", with_snaps: true });
     expect(withSnaps.filter((e) => e.name === SNAP_EVENT)).toHaveLength(6);
     expect(withSnaps.map((e) => e.version)).toEqual(withSnaps.map((_, i) => i));
-    const tail = await all({ stream: "snappy", from_snapshot: true });
+    const tail = await all({ stream: "snappy", from_snapshot: "Counter" });
     expect(tail[0].name).toBe(SNAP_EVENT);
     expect(tail.length).toBeLessThanOrEqual(3);
     expect((await app.load(Counter, "snappy")).state.count).toBe(20);

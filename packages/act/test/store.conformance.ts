@@ -3,7 +3,15 @@
  * `packages/act-pg` runs this same module against PostgresStore.
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { ConcurrencyError, type EventMeta, type Lease, SNAP_EVENT, type Store } from "../src/index.js";
+import {
+  ConcurrencyError,
+  type EventMeta,
+  type Lease,
+  MAX_STREAM_LENGTH,
+  SNAP_EVENT,
+  type Store,
+  ValidationError,
+} from "../src/index.js";
 
 const meta = (correlation = "c-1"): EventMeta => ({ correlation, causation: {} });
 const msg = (name: string, data: Record<string, unknown> = {}) => ({ name, data });
@@ -98,7 +106,7 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect((await all({ stream: "a" })).map((e) => e.version)).toEqual([0, 1]);
       });
 
-      it("round-trips data, dates inside data and causation metadata", async () => {
+      it("round-trips data and causation metadata as JSON: a date comes back as its ISO string, a date-like string as itself", async () => {
         const when = new Date("2025-01-02T03:04:05.678Z");
         const causation: EventMeta = {
           correlation: "corr",
@@ -107,12 +115,60 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
             event: { id: 7, name: "Went", stream: "b" },
           },
         };
-        const data = { text: "héllo ✓ 世界", nested: { list: [1, 2, { x: null }], when }, flag: false };
+        const data = { text: "héllo ✓ 世界", nested: { list: [1, 2, { x: null }], when }, typed: when.toJSON(), flag: false };
         await store.commit("a", [msg("A", data)], causation);
         const [event] = await all();
-        expect(event.data).toEqual(data);
-        expect(event.data.nested.when).toBeInstanceOf(Date);
+        expect(event.data).toEqual({ ...data, nested: { ...data.nested, when: when.toJSON() } });
+        expect(typeof event.data.typed).toBe("string");
         expect(event.meta).toEqual(causation);
+      });
+
+      it("refuses what JSON cannot hold, naming the path, and commits nothing", async () => {
+        for (const bad of [{ f: () => 1 }, { n: 1n }, { m: new Map() }, { x: Number.NaN }, { s: "nul\u0000" }]) {
+          await expect(store.commit("bad", [msg("A", bad)], meta())).rejects.toThrow(TypeError);
+        }
+        await expect(store.commit("bad", [msg("A", { deep: { list: [1, 2n] } })], meta())).rejects.toThrow(/deep\.list\[1\] is a bigint/);
+        expect(await all({ stream: "bad" })).toEqual([]);
+      });
+
+      it("hands out events whose changes cannot reach the log", async () => {
+        const [committed] = await store.commit("m", [msg("A", { list: [1], nested: { n: 1 } })], meta());
+        const [read] = await all({ stream: "m" });
+        for (const event of [committed, read]) {
+          try {
+            (event.data.list as number[]).push(2);
+            event.data.nested.n = 99;
+          } catch {
+            // frozen: refusing the change is fine too
+          }
+        }
+        const [again] = await all({ stream: "m" });
+        expect(again.data).toEqual({ list: [1], nested: { n: 1 } });
+      });
+
+      it("checks stream names the same way: non-empty, well-formed, at most MAX_STREAM_LENGTH characters", async () => {
+        const long = "x".repeat(MAX_STREAM_LENGTH + 1);
+        for (const name of ["", "a\uD800b", long]) {
+          await expect(store.commit(name, [msg("A")], meta())).rejects.toBeInstanceOf(ValidationError);
+          await expect(store.query(() => {}, { stream: name })).rejects.toBeInstanceOf(ValidationError);
+        }
+        const error = (await store.commit(long, [msg("A")], meta()).catch((e: Error) => e)) as Error;
+        expect(error.message.length).toBeLessThan(300); // the name is not echoed in full
+        await store.commit("x".repeat(MAX_STREAM_LENGTH), [msg("A")], meta());
+        await store.commit("a\uD83D\uDE00b", [msg("A")], meta()); // a surrogate pair is fine
+        expect(await all({ stream: "a\uD83D\uDE00b" })).toHaveLength(1);
+      });
+    });
+
+    describe("query input", () => {
+      it.each([
+        ["a fractional after", { after: 0.5 }],
+        ["a negative limit", { limit: -1 }],
+        ["a fractional limit", { limit: 1.5 }],
+        ["an invalid date", { created_after: new Date("nope") }],
+        ["an unknown type", { backward: "yes" }],
+      ])("refuses %s with a ValidationError", async (_, query) => {
+        await expect(store.query(() => {}, query as never)).rejects.toBeInstanceOf(ValidationError);
       });
     });
 
@@ -167,6 +223,11 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect((await all({ created_after: later })).map((e) => e.name)).toEqual(["D1"]);
         expect((await all({ created_before: later })).map((e) => e.name)).toHaveLength(6);
         expect(await all({ created_before: cut })).toEqual([]);
+        // Both bounds are exclusive, at the millisecond the event reports.
+        const [d1] = await all({ stream: "d" });
+        expect(await all({ stream: "d", created_after: d1.created })).toEqual([]);
+        expect(await all({ stream: "d", created_before: d1.created })).toEqual([]);
+        expect(await all({ stream: "d", created_after: new Date(d1.created.getTime() - 1) })).toHaveLength(1);
       });
 
       it("skips snapshot events unless with_snaps", async () => {

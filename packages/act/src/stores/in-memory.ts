@@ -1,8 +1,19 @@
 import type { Committed, Message, Schemas } from "../types/action.js";
-import { ConcurrencyError } from "../types/errors.js";
+import { ConcurrencyError, ValidationError } from "../types/errors.js";
 import type { ReactionStream, Store } from "../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
-import { type EventMeta, type Query, SNAP_EVENT } from "../types/schemas.js";
+import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../types/schemas.js";
+import { stringifyJson } from "../json.js";
+import { validate } from "../utils.js";
+
+/** Freezes a parsed JSON value all the way down, so what the store hands out cannot change its log. */
+function freeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const child of Object.values(value)) freeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 type Event = Committed<Schemas, string>;
 
@@ -44,6 +55,12 @@ function upper(ids: number[], id: number): number {
  * exact (stream names match exactly), costs O(1) amortised per commit and
  * O(events read) per query, and adds no artificial delay. Everything is lost
  * when the process ends — use it for tests, examples and the browser.
+ *
+ * It keeps data as JSON, like `PostgresStore`: it refuses what JSON cannot
+ * hold (functions, bigints, maps, class instances, cycles…) with the same
+ * error, and a date comes back as its ISO string (the app restores dates
+ * where an event's schema declares them). The events it hands out are
+ * frozen: changing one cannot change the log.
  *
  * @example
  * ```ts
@@ -93,6 +110,7 @@ export class InMemoryStore implements Store {
     expectedVersion?: number,
     idempotencyKey?: string
   ): Promise<Committed<E, keyof E>[]> {
+    validate("stream", stream, StreamSchema);
     const log = this.streams.get(stream);
     const lastVersion = log ? log.ids.length - 1 : -1;
     // No await before the append: the check and the commit must be one step.
@@ -104,12 +122,13 @@ export class InMemoryStore implements Store {
         messages as Message<Schemas, string>[],
         expectedVersion ?? lastVersion
       );
-    // Clone first so a message that cannot be cloned fails before anything is appended.
+    // Kept as JSON, like every store: what Postgres refuses is refused here
+    // (before anything is appended), and what comes back has the same types.
     const copies = messages.map(({ name, data }) => ({
       name: name as string,
-      data: structuredClone(data),
+      data: freeze(JSON.parse(stringifyJson(data, `data of event "${String(name)}"`))),
     }));
-    const frozenMeta = structuredClone(meta);
+    const frozenMeta = freeze(JSON.parse(stringifyJson(meta, "meta")) as EventMeta);
     const created = new Date();
     const target: StreamLog = log ?? { ids: [], snaps: new Map() };
     if (!log) this.streams.set(stream, target);
@@ -154,7 +173,8 @@ export class InMemoryStore implements Store {
       correlation,
       with_snaps,
       from_snapshot,
-    } = query;
+    } = validate("query", query, QuerySchema);
+    if (stream !== undefined) validate("stream", stream, StreamSchema);
     // Candidate ids: one stream's ids, or the whole log (where id = index).
     let ids: number[] | undefined;
     let start = 0;
@@ -207,6 +227,8 @@ export class InMemoryStore implements Store {
   }
 
   async lease(leases: Lease[], millis: number): Promise<Lease[]> {
+    if (!Number.isSafeInteger(millis) || millis < 0)
+      throw new ValidationError("lease duration", millis, [{ path: "", message: "must be a non-negative integer of milliseconds" }]);
     const now = Date.now();
     const granted: Lease[] = [];
     for (const lease of leases) {
