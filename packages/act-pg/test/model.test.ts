@@ -22,6 +22,7 @@
 import { InMemoryStore, type Store, store } from "@act-root/act";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import type pg from "pg";
 import type { PostgresStore } from "../src/index.js";
 import * as q from "../src/sql.js";
 import { type Held, type Program, programArb, REGRESSIONS, runProgram, scheduled } from "../../act/test/model/model.js";
@@ -70,60 +71,57 @@ afterAll(async () => {
 });
 
 /**
+ * Inserts an event the way a commit does (the id from the transaction id,
+ * see `sql.ts`), at `version` of `stream` if the stream is at `version - 1`:
+ * a raw statement, so a change in the store's own statement's parameters
+ * does not break the test. Returns the row, or undefined when the stream moved.
+ */
+async function insertEvent(c: pg.Client, stream: string, version: number, message: { name: string; data: unknown }) {
+  const events = q.names("public", TABLE).events;
+  const { rows } = await c.query<{ id: string; version: number }>(
+    `INSERT INTO ${events} (id, stream, version, name, data, meta)
+     SELECT pg_current_xact_id()::text::bigint << ${q.COMMIT_BITS}, $1, $2, $3, $4::json, $5::json
+     WHERE (SELECT COALESCE(max(version), -1) FROM ${events} WHERE stream = $1) = $2 - 1
+     RETURNING id, version`,
+    [stream, version, message.name, JSON.stringify(message.data), JSON.stringify({ correlation: "external", causation: {} })]
+  );
+  return rows[0];
+}
+
+/** Ends a held transaction and closes its client. */
+const ender = (c: pg.Client) => async (how: "commit" | "rollback") => {
+  try {
+    await c.query(how === "commit" ? "COMMIT" : "ROLLBACK");
+  } finally {
+    await c.end();
+  }
+};
+
+/**
  * Opens a transaction on another connection that holds a write: a row in
- * the scratch table, or a commit (the store's own statement) to a stream no
- * program touches.
+ * the scratch table, or an event of a stream no program touches.
  */
 async function hold(kind: "scratch" | "events", stream: string): Promise<Held> {
   const c = await client();
   await c.query("BEGIN");
   if (kind === "scratch") await c.query(`INSERT INTO public.${SCRATCH} (x) VALUES (1)`);
-  else
-    await c.query(q.commit(q.names("public", TABLE)), [
-      stream,
-      JSON.stringify([{ name: "Added", data: { by: 1, seen: 0 } }]),
-      JSON.stringify({ correlation: "held", causation: {} }),
-      -1,
-    ]);
-  return {
-    end: async (how) => {
-      try {
-        await c.query(how === "commit" ? "COMMIT" : "ROLLBACK");
-      } finally {
-        await c.end();
-      }
-    },
-  };
+  else await insertEvent(c, stream, 0, { name: "Added", data: { by: 1, seen: 0 } });
+  return { end: ender(c) };
 }
 
 /**
- * An external writer: another connection commits `message` to `stream` (the
- * store's own statement) in a transaction it keeps open until `end`.
+ * An external writer: another connection commits `message` to `stream` at
+ * `expectedVersion + 1` in a transaction it keeps open until `end`.
  */
 async function external(stream: string, message: { name: string; data: unknown }, expectedVersion: number) {
   const c = await client();
   await c.query("BEGIN");
-  const { rows } = await c.query(q.commit(q.names("public", TABLE)), [
-    stream,
-    JSON.stringify([message]),
-    JSON.stringify({ correlation: "external", causation: {} }),
-    expectedVersion,
-  ]);
-  if (rows[0]?.id == null) {
-    await c.query("ROLLBACK").finally(() => c.end());
+  const row = await insertEvent(c, stream, expectedVersion + 1, message);
+  if (!row) {
+    await ender(c)("rollback");
     throw new Error(`external writer: "${stream}" is not at v${expectedVersion}`);
   }
-  return {
-    id: Number(rows[0].id),
-    version: Number(rows[0].version),
-    end: async (how: "commit" | "rollback") => {
-      try {
-        await c.query(how === "commit" ? "COMMIT" : "ROLLBACK");
-      } finally {
-        await c.end();
-      }
-    },
-  };
+  return { id: Number(row.id), version: Number(row.version), end: ender(c) };
 }
 
 /** Terminates the store's connections and waits until they are gone (the pool may open new ones meanwhile). */
