@@ -1,5 +1,6 @@
-import { act, ConcurrencyError, type EventMeta, SNAP_EVENT, state, store } from "@act-root/act";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { act, ConcurrencyError, type EventMeta, SNAP_EVENT, StoreError, state, store } from "@act-root/act";
+import driver from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { PostgresStore } from "../src/index.js";
 import * as q from "../src/sql.js";
@@ -54,6 +55,7 @@ describe("seed and drop", () => {
     await pg.seed();
     await Promise.all([pg.seed(), pg.seed(), makeStore({ schema: "store_tests" }).seed()]);
     expect(await catalog("store_tests")).toEqual([
+      { kind: "index", name: "events_keys_pkey" },
       { kind: "index", name: "events_pkey" },
       { kind: "index", name: "events_snapshots" },
       { kind: "index", name: "events_stream_id" },
@@ -61,6 +63,7 @@ describe("seed and drop", () => {
       { kind: "index", name: "events_watermarks_pkey" },
       { kind: "schema", name: "store_tests" },
       { kind: "table", name: "events" },
+      { kind: "table", name: "events_keys" },
       { kind: "table", name: "events_watermarks" },
     ]);
     await pg.drop();
@@ -193,21 +196,15 @@ describe("commit", () => {
 });
 
 describe("round trips", () => {
-  /** Counts the statements the store sends (every operation goes through pool.query). */
+  /** Counts the statements the store sends (every operation goes through a pool's query). */
   async function counted<T>(run: () => Promise<T>): Promise<number> {
-    const pool = (pg as unknown as { pool: { query: (...args: unknown[]) => unknown } }).pool;
-    const original = pool.query;
-    let calls = 0;
-    pool.query = function (this: unknown, ...args: unknown[]) {
-      calls++;
-      return original.apply(this, args);
-    };
+    const spy = vi.spyOn(driver.Pool.prototype, "query");
     try {
       await run();
+      return spy.mock.calls.length;
     } finally {
-      pool.query = original;
+      spy.mockRestore();
     }
-    return calls;
   }
 
   it("one statement per commit of any size and per load; at most two per action", async () => {
@@ -315,7 +312,14 @@ describe("errors", () => {
     const closed = makeStore({ table: "closed" });
     await closed.dispose();
     await closed.dispose();
-    await expect(closed.poll(1, 1)).rejects.toThrow(/PostgresStore poll failed: Cannot use a pool after calling end/);
+    const error = await closed.poll(1, 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toMatchObject({ operation: "poll", reason: "disposed", retryable: false });
+    expect((error as Error).message).toMatch(/PostgresStore poll was called after the store was disposed/);
+    const unreachable = await makeStore({ connectionString: "postgres://postgres@127.0.0.1:1/postgres" })
+      .commit("a", [msg("A")], meta())
+      .catch((e: unknown) => e);
+    expect(unreachable).toMatchObject({ reason: "unreachable", retryable: true, operation: 'commit to "a"' });
   });
 
   it("names the operation when the tables are missing", async () => {

@@ -72,6 +72,9 @@ describe("a commit held open while later commits become visible", () => {
       JSON.stringify([{ name: "Incremented", data: { by: 100 } }]),
       JSON.stringify({ correlation: "late", causation: {} }),
       -1,
+      null,
+      0,
+      "act:public.visibility",
     ]);
     const lateId = Number(rows[0].id);
 
