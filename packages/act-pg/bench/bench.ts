@@ -18,11 +18,37 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { PostgresStore } from "../src/index.js";
 import { Counter, Job } from "../test/fixtures/states.js";
+import { Ledger } from "./ledger.js";
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { type PgServer, startServer } from "../tools/pg-server.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+
+/** Runs `step(i)` for i < count at `rate` per second (as close as the event loop allows). */
+async function paced(rate: number, count: number, step: (i: number) => Promise<unknown>) {
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    const wait = start + (i * 1000) / rate - performance.now();
+    if (wait > 0) await sleep(wait);
+    await step(i);
+  }
+}
+
+/** An app whose reaction posts each increment to `ledger-<stream>`: the resolver names only a target. */
+const ledgerApp = () =>
+  act()
+    .with(Counter)
+    .with(Ledger)
+    .on("Incremented")
+    .do(async (event, stream, app) => {
+      await app.do("post", { stream, actor }, { by: event.data.by }, event);
+    })
+    .to((event) => ({ target: `ledger-${event.stream}` }))
+    .build();
 
 
 
@@ -60,14 +86,13 @@ async function main() {
   await pgStore.drop();
   await pgStore.seed();
 
-  // Count what goes through the pool (every store operation is one pool.query).
-  const pool = (pgStore as unknown as { pool: pg.Pool }).pool;
+  // Count what goes through the pools (every store operation is one pool query).
   let poolQueries = 0;
-  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-  (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+  const query = pg.Pool.prototype.query;
+  pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
     poolQueries++;
-    return query(...args);
-  };
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
 
   const results: Record<string, number | string> = {};
 
@@ -199,6 +224,77 @@ async function main() {
     } else results.server_statements_per_action = "n/a (external server: see pool count)";
   }
 
+  // 6. The workload a new user writes first: default drain options, a
+  // resolver that names only a target, 1,000 events over 100 streams, each
+  // reaction an action on `ledger-<stream>`.
+  {
+    await pgStore.drop();
+    await pgStore.seed();
+    const ledgers = ledgerApp();
+    for (let i = 0; i < 1_000; i++) await ledgers.do("increment", { stream: `acc-${i % 100}`, actor }, { by: 1 });
+    let posted = 0;
+    ledgers.on("committed", (snapshots) => (posted += snapshots.filter((s) => s.event?.name === "Posted").length));
+    let cycles = 0;
+    const t = performance.now();
+    for (;;) {
+      cycles++;
+      const { acked } = await ledgers.drain();
+      if (!acked.length) break;
+    }
+    results.ledger_reactions_per_s = round(posted / ((performance.now() - t) / 1000), 0);
+    results.ledger_drain_cycles = cycles;
+  }
+
+  // 7. Commit-to-reaction latency with the running consumer, in this process.
+  for (const rate of [20, 200]) {
+    await pgStore.drop();
+    await pgStore.seed();
+    const ledgers = ledgerApp();
+    const latencies: number[] = [];
+    ledgers.on("committed", (snapshots) => {
+      for (const s of snapshots) {
+        const cause = s.event?.meta.causation.event;
+        if (s.event?.name === "Posted" && cause) latencies.push(performance.now() - committedAt.get(cause.id)!);
+      }
+    });
+    const committedAt = new Map<number, number>();
+    ledgers.start();
+    const count = rate === 20 ? 100 : 1_000;
+    await paced(rate, count, async (i) => {
+      const [snap] = await ledgers.do("increment", { stream: `lat-${i % 20}`, actor }, { by: 1 });
+      committedAt.set(snap.event!.id, performance.now());
+    });
+    while (latencies.length < count) await sleep(5);
+    await ledgers.stop();
+    const sorted = latencies.sort((a, b) => a - b);
+    results[`latency_one_process_${rate}_per_s_p50_ms`] = round(percentile(sorted, 0.5), 1);
+    results[`latency_one_process_${rate}_per_s_p99_ms`] = round(percentile(sorted, 0.99), 1);
+  }
+
+  // 8. Across processes: a worker process runs the consumer, this one commits.
+  for (const mode of ["notify", "polling"] as const) {
+    for (const rate of [20, 200]) {
+      await pgStore.drop();
+      await pgStore.seed();
+      const worker = fork(fileURLToPath(new URL("./worker.ts", import.meta.url)), [], {
+        execArgv: ["--import", "tsx"],
+        env: { ...process.env, DATABASE_URL: url, TABLE: "bench", LOG_LEVEL: "fatal", ...(mode === "polling" && { POLL_ONLY: "1" }) },
+      });
+      await new Promise((resolve) => worker.once("message", resolve));
+      const committer = act().with(Counter).build();
+      const count = rate === 20 ? 100 : 1_000;
+      await paced(rate, count, (i) => committer.do("increment", { stream: `x-${i % 20}`, actor }, { by: 1 }));
+      await sleep(1_500); // let the last reactions land
+      const reply = new Promise<{ latencies: number[] }>((resolve) => worker.on("message", (m) => typeof m === "object" && resolve(m as never)));
+      worker.send("stop");
+      const { latencies } = await reply;
+      const sorted = latencies.sort((a, b) => a - b);
+      results[`latency_two_processes_${mode}_${rate}_per_s_p50_ms`] = round(percentile(sorted, 0.5), 1);
+      results[`latency_two_processes_${mode}_${rate}_per_s_p99_ms`] = round(percentile(sorted, 0.99), 1);
+      results[`latency_two_processes_${mode}_${rate}_per_s_handled`] = sorted.length;
+    }
+  }
+
   await pgStore.drop();
   await pgStore.dispose();
   await admin.end();
@@ -216,6 +312,17 @@ async function main() {
     ["reactions drained/s (limits 50×50)", `${results.drain_reactions_per_s_limits_50x50}`, `${round((results.drain_reactions_per_s_limits_50x50 as number) / floor, 2)}`, "≥ 1,000 (ref 224)"],
     ["SQL statements per action (server log)", `${results.server_statements_per_action}`, "", "≤ 2 (ref 5, Emmett 4)"],
     ["store queries per action (pool count)", `${results.pool_queries_per_action}`, "", "≤ 2"],
+    ["reactions/s, defaults, target-only resolver (1,000 events, 100 targets)", `${results.ledger_reactions_per_s}`, "", "≥ 2,000 (ref 520, Emmett 335)"],
+    ["drain cycles for it", `${results.ledger_drain_cycles}`, "", "≤ 1,000 / (10 × 10) + 2 = 12"],
+    ...[20, 200].flatMap((rate): Array<[string, string, string, string]> => [
+      [`commit→reaction p50/p99 ms, one process, ${rate}/s`, `${results[`latency_one_process_${rate}_per_s_p50_ms`]} / ${results[`latency_one_process_${rate}_per_s_p99_ms`]}`, "", rate === 20 ? "p99 < 50 ms idle" : ""],
+      ...(["notify", "polling"] as const).map((mode): [string, string, string, string] => [
+        `commit→reaction p50/p99 ms, two processes, ${mode}, ${rate}/s`,
+        `${results[`latency_two_processes_${mode}_${rate}_per_s_p50_ms`]} / ${results[`latency_two_processes_${mode}_${rate}_per_s_p99_ms`]}`,
+        "",
+        mode === "notify" && rate === 20 ? "p99 < 100 ms with notify" : "",
+      ]),
+    ]),
   ];
   const width = rows.reduce((w, r) => r.map((c, i) => Math.max(w[i], c.length)), [6, 5, 8, 6]);
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i])).join(" | ");

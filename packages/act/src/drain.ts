@@ -28,6 +28,8 @@ type Outcome = { ack?: Lease; block?: BlockedLease; progress: boolean };
 const PAGE = 1_000;
 /** Reads of the whole log per drain at most, so one drain stays short on a long log. */
 const MAX_PAGES = 10;
+/** The longest delay a timer takes (about 24.8 days); longer leases are renewed and waited for in steps of this. */
+const MAX_TIMER = 2 ** 31 - 1;
 /** How many of the latest reactions the latency figures cover. */
 const LATENCY_SAMPLES = 1_024;
 
@@ -257,7 +259,7 @@ export class Drainer<E extends Schemas> {
     })();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<"late">((resolve) => {
-      timer = setTimeout(() => resolve("late"), leaseMillis);
+      timer = setTimeout(() => resolve("late"), Math.min(MAX_TIMER, leaseMillis));
     });
     const first = await Promise.race([work, late]);
     clearTimeout(timer);
@@ -305,7 +307,7 @@ class Keeper {
     grantedAt: number
   ) {
     this.expires = grantedAt + millis;
-    this.timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(millis / 3)));
+    this.timer = setInterval(() => void this.renew(), Math.min(MAX_TIMER, Math.max(1, Math.floor(millis / 3))));
     (this.timer as { unref?: () => void }).unref?.();
   }
 

@@ -161,7 +161,9 @@ export function onDispose(disposer: Disposer): () => void {
  * const exit = dispose(() => server.close());
  * process.on("uncaughtException", (error) => {
  *   console.error(error);
- *   void exit("ERROR");
+ *   process.exitCode = 1;
+ *   // "EXIT" disposes and exits in every environment; "ERROR" is ignored in production.
+ *   void exit("EXIT");
  * });
  * ```
  */
@@ -173,7 +175,8 @@ export function dispose(disposer?: Disposer): (code?: ExitCode) => Promise<void>
 
 /**
  * Runs the registered disposers, then disposes every adapter newest first,
- * then exits the process — code 1 for `"ERROR"`, 0 for `"EXIT"`. Under
+ * then exits the process — code 1 for `"ERROR"`; for `"EXIT"`,
+ * `process.exitCode` if the app set one, else 0. Under
  * `NODE_ENV=test` it disposes without exiting; in production an `"ERROR"` is
  * logged and the process keeps running. SIGINT and SIGTERM call it with
  * `"EXIT"` once {@link dispose} was called.
@@ -213,6 +216,7 @@ export async function disposeAndExit(code: ExitCode = "EXIT"): Promise<void> {
     adapters.delete(injector);
   }
   if (env !== "test" && typeof globalThis.process?.exit === "function") {
-    globalThis.process.exit(code === "ERROR" ? 1 : 0);
+    // "EXIT" keeps an exit code the app already set (e.g. 1 after an uncaught exception).
+    globalThis.process.exit(code === "ERROR" ? 1 : (globalThis.process.exitCode ?? 0));
   }
 }

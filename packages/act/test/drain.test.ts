@@ -153,3 +153,21 @@ describe("a lost lease", () => {
     errors.mockRestore();
   });
 });
+
+describe("long leases", () => {
+  it("work beyond the longest timer (24.8 days): the drain waits for the handlers instead of giving up at once", async () => {
+    const seen: number[] = [];
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async (event) => {
+        await sleep(5);
+        seen.push(event.data.amount);
+      })
+      .build();
+    await app.do("deposit", { stream: "a", actor }, { amount: 1 });
+    const { acked } = await app.drain({ leaseMillis: 30 * 24 * 3600 * 1000 });
+    expect(seen).toEqual([1]);
+    expect(acked).toHaveLength(1);
+  });
+});

@@ -142,6 +142,18 @@ describe("dispose and disposeAndExit", () => {
     expect(exit).toHaveBeenCalledWith(exitCode);
   });
 
+  it("exits EXIT with the exit code the app already set", async () => {
+    const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
+    process.env.NODE_ENV = "production";
+    process.exitCode = 1;
+    try {
+      await disposeAndExit("EXIT");
+      expect(exit).toHaveBeenCalledWith(1);
+    } finally {
+      process.exitCode = undefined;
+    }
+  });
+
   it("does not stop a production process on ERROR", async () => {
     const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
     const adapter = vi.fn(async () => {});

@@ -142,8 +142,17 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
             // frozen: refusing the change is fine too
           }
         }
+        for (const event of [committed, read]) {
+          try {
+            (event as { version: number }).version = 42;
+            (event as { name: string }).name = "Changed";
+          } catch {
+            // frozen
+          }
+        }
         const [again] = await all({ stream: "m" });
         expect(again.data).toEqual({ list: [1], nested: { n: 1 } });
+        expect(again).toMatchObject({ version: 0, name: "A" });
       });
 
       it("checks stream names the same way: non-empty, well-formed, at most MAX_STREAM_LENGTH characters", async () => {

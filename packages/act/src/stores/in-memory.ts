@@ -151,6 +151,7 @@ export class InMemoryStore implements Store {
       };
       const of = name === SNAP_EVENT ? (data as { of?: unknown } | null)?.of : undefined;
       if (typeof of === "string") target.snaps.set(of, target.ids.length);
+      Object.freeze(event);
       this.events.push(event);
       target.ids.push(event.id);
       return event as Committed<E, keyof E>;

@@ -1,0 +1,35 @@
+/**
+ * A worker process for the cross-process latency benchmark: runs the ledger
+ * reaction with a running consumer (`app.start()`) until told to stop, then
+ * prints each reaction's commit-to-handled time (ms) as JSON. `POLL_ONLY=1`
+ * turns off the store's wake-ups, so only polling finds the work.
+ */
+import { act, store } from "@act-root/act";
+import { PostgresStore } from "../src/index.js";
+import { Counter } from "../test/fixtures/states.js";
+import { Ledger } from "./ledger.js";
+
+const pgStore = new PostgresStore({ connectionString: process.env.DATABASE_URL, table: process.env.TABLE });
+if (process.env.POLL_ONLY) (pgStore as { subscribe?: unknown }).subscribe = undefined;
+store(pgStore);
+const latencies: number[] = [];
+const actor = { id: "worker", name: "worker" };
+const app = act()
+  .with(Counter)
+  .with(Ledger)
+  .on("Incremented")
+  .do(async (event, stream, app) => {
+    await app.do("post", { stream, actor }, { by: event.data.by }, event);
+    latencies.push(Date.now() - event.created.getTime());
+  })
+  .to((event) => ({ target: `ledger-${event.stream}` }))
+  .build();
+app.start({ pollMillis: Number(process.env.POLL_MS ?? 1_000) });
+process.send?.("ready");
+process.on("message", async (m) => {
+  if (m !== "stop") return;
+  await app.stop();
+  process.send?.({ latencies });
+  await pgStore.dispose();
+  process.disconnect?.();
+});
