@@ -165,8 +165,8 @@ export type StoreFailure = "unreachable" | "connection-lost" | "busy" | "dispose
  * ```ts
  * try { await app.do("increment", target, { by: 1 }); }
  * catch (error) {
- *   if (error instanceof StoreError && error.retryable) setTimeout(retry, 1_000);
- *   else throw error;
+ *   if (!(error instanceof StoreError && error.retryable)) throw error;
+ *   console.warn(`${error.operation}: ${error.reason}; trying again in a second`);
  * }
  * ```
  */
