@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type pg from "pg";
 import type { PostgresStore } from "../src/index.js";
 import * as q from "../src/sql.js";
-import { type Held, type Program, programArb, REGRESSIONS, runProgram, scheduled } from "../../act/test/model/model.js";
+import { type Held, type Program, programArb, REGRESSIONS, runProgram, scheduled, stats } from "../../act/test/model/model.js";
 import { client, makeStore, sleep, sql } from "./support.js";
 
 // Failed snapshot writes are logged (they are only an optimisation); keep the output readable.
@@ -65,6 +65,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (process.env.MODEL_STATS) console.log("outcomes:", Object.fromEntries(Object.entries(stats).sort()));
   await sql(`DROP TABLE IF EXISTS public.${SCRATCH}`);
   await pgStore.drop();
   await pgStore.dispose();
@@ -124,8 +125,18 @@ async function external(stream: string, message: { name: string; data: unknown }
   return { id: Number(row.id), version: Number(row.version), end: ender(c) };
 }
 
-/** Terminates the store's connections and waits until they are gone (the pool may open new ones meanwhile). */
-async function kill() {
+/**
+ * Terminates the store's connections and waits until they are gone (the pool
+ * may open new ones meanwhile). With `waitForLock`, first waits — up to
+ * 300 ms, and while it returns true (the action still runs) — for one of them
+ * to wait on a lock (a commit blocked behind another write).
+ */
+async function kill(waitForLock?: () => boolean) {
+  for (let i = 0; waitForLock?.() && i < 30; i++) {
+    const waiting = await sql(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [APP_NAME]);
+    if (waiting.length) break;
+    await sleep(10);
+  }
   const killed = (
     await sql<{ pid: number }>(
       // In the select list, so it runs only on the rows the filter keeps.

@@ -15,7 +15,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { disposeAndExit, InMemoryStore, store } from "../src/index.js";
-import { ModelViolation, programArb, runProgram, scheduled } from "../test/model/model.js";
+import { ModelViolation, programArb, runProgram, scheduled, stats } from "../test/model/model.js";
 
 process.env.LOG_LEVEL ??= "fatal";
 process.env.NODE_ENV ??= "test"; // disposeAndExit must not exit between programs
@@ -105,6 +105,7 @@ while (Date.now() < end) {
 }
 
 console.log(`\n\n${programs} in-memory programs in ${batches} batches (${seconds} s); ${found.size} distinct failures`);
+console.log("in-memory outcomes:", Object.fromEntries(Object.entries(stats).sort()));
 for (const [property, f] of found)
   console.log(`\n== ${property}\nseed ${f.seed} path ${f.path}\ncounterexample: ${f.counterexample}\n${f.message}`);
 process.exitCode = found.size ? 1 : 0;

@@ -117,7 +117,9 @@ export type Do = { app: number; stream: number; action: Action; expect: Expect }
  * or an external writer (Postgres: another connection) that commits an event
  * to a stream in a transaction it holds open while an action runs on that
  * stream, and then commits or rolls back; or an action during which the
- * store's database connections are killed `after` ms in (Postgres).
+ * store's database connections are killed (Postgres): `after` ms in, or —
+ * `blocked` — once its commit waits behind another connection's uncommitted
+ * write at the same version (rolled back afterwards).
  */
 export type Step =
   | { do: Do }
@@ -126,7 +128,7 @@ export type Step =
   | { release: "commit" | "rollback" }
   | { restart: number }
   | { ext: { do: Do; end: "commit" | "rollback" } }
-  | { kill: { do: Do; after: number } };
+  | { kill: { do: Do; after: number; blocked: boolean } };
 
 /** A program: the apps, streams and states it runs with, and its steps. */
 export type Program = {
@@ -207,7 +209,9 @@ export function programArb({
   if (faults)
     steps.push({
       weight: 1,
-      arbitrary: fc.record({ do: d, after: fc.integer({ min: 0, max: 8 }) }).map((kill) => ({ kill })),
+      arbitrary: fc
+        .record({ do: d, after: fc.integer({ min: 0, max: 8 }), blocked: fc.boolean() })
+        .map((kill) => ({ kill })),
     });
   if (holds)
     steps.push(
@@ -383,8 +387,12 @@ export type Env = {
     message: { name: string; data: unknown },
     expectedVersion: number
   ) => Promise<Held & { id: number; version: number }>;
-  /** Kills the store's database connections and waits until they are gone. */
-  kill?: () => Promise<void>;
+  /**
+   * Kills the store's database connections and waits until they are gone;
+   * with `waitForLock`, first waits (briefly, and while it returns true)
+   * until one of them waits on a lock.
+   */
+  kill?: (waitForLock?: () => boolean) => Promise<void>;
   /** Longest a step may take before it counts as hung (ms). */
   stepTimeout?: number;
   /**
@@ -426,6 +434,10 @@ export function scheduled(inner: Store, scheduler: fc.Scheduler): Store {
 /** A transaction held open by {@link Env.hold}. */
 export type Held = { end: (how: "commit" | "rollback") => Promise<void> };
 
+/** What the runs did, by kind of outcome (for the stress script's coverage summary). */
+export const stats: Record<string, number> = {};
+const count = (key: string) => (stats[key] = (stats[key] ?? 0) + 1);
+
 /** A property the run broke, with the trace of the steps so far. */
 export class ModelViolation extends Error {}
 
@@ -448,16 +460,9 @@ function show(v: unknown) {
   return JSON.stringify(v, (_k, x) => (x instanceof Date ? x.toISOString() : x));
 }
 
-/**
- * A clear "connection lost / database unreachable" error: a retryable
- * {@link StoreError} saying so, or (what `PostgresStore` throws today) an
- * error carrying the driver's connection-failure SQLSTATE (class 08, or
- * 57P01–57P03: the server terminated the connection).
- */
+/** A clear "connection lost / database unreachable" error: a retryable {@link StoreError} saying so. */
 function isConnectionLoss(e: unknown): boolean {
-  if (e instanceof StoreError) return (e.reason === "connection-lost" || e.reason === "unreachable") && e.retryable;
-  const code = (e as { code?: unknown })?.code;
-  return typeof code === "string" && (code.startsWith("08") || ["57P01", "57P02", "57P03"].includes(code));
+  return e instanceof StoreError && (e.reason === "connection-lost" || e.reason === "unreachable") && e.retryable;
 }
 
 function describeError(e: unknown) {
@@ -602,13 +607,28 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
         const d = step.kill.do;
         const app = d.app % p.apps;
         const stream = names[d.stream % p.streams];
+        const log0 = logs.get(stream)!;
+        // Blocked: another connection's uncommitted write at the next version makes the action's commit wait.
+        const blocker =
+          step.kill.blocked && env.external
+            ? await settle(
+                env.external(stream, { name: "Marked", data: { seen: (fold("B", log0) as BState).marks } }, lastVersion(log0)),
+                "blocker"
+              )
+            : undefined;
+        let running = true;
         const [outcome] = await settle(
-          Promise.all([run(d, app, stream), new Promise((r) => setTimeout(r, step.kill.after)).then(() => env.kill!())]),
+          Promise.all([
+            run(d, app, stream).finally(() => (running = false)),
+            new Promise((r) => setTimeout(r, step.kill.after))
+              .then(() => env.kill!(blocker ? () => running : undefined))
+              .finally(() => blocker?.end("rollback")),
+          ]),
           `app${app}.do(${show(d.action)}) on "${stream}" while its connections are killed`
         );
         outcome.faulted = true;
         outcomes = [outcome];
-        trace.push(`#${index} connections killed ${step.kill.after} ms into`);
+        trace.push(`#${index} connections killed ${step.kill.after} ms into${blocker ? ", the commit blocked" : ""}:`);
       } else if ("hold" in step) {
         if (env.hold) {
           held.push(await withTimeout(env.hold(step.hold, `${env.prefix}-held${holds++}`), timeout, "hold"));
@@ -626,6 +646,17 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
       if (!("ext" in step)) trace.push(`#${index} ${outcomes.length > 1 ? "concurrently" : ""}`);
       for (const o of outcomes) if (!o.external) trace.push(line(o));
       for (const o of outcomes) if (!o.external) transcript.push(`#${index} ${summary(o)}`);
+      for (const o of outcomes)
+        if (!o.external)
+          count(
+            `${"kill" in step ? "killed" : "ext" in step ? "with external writer" : outcomes.length > 1 ? "concurrent" : "sequential"} ${
+              o.result
+                ? o.result.some((x) => x.event?.name === SNAP_EVENT)
+                  ? "ok+snapshot"
+                  : "ok"
+                : ((o.error as Error)?.name ?? "error")
+            }`
+          );
       for (const n of names) logs.set(n, await readLog(n));
       for (const n of names)
         if (lastVersion(logs.get(n)!) !== lastVersion(before.get(n)!))
