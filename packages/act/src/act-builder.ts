@@ -28,8 +28,11 @@ export type ReactionStep<S extends Schemas, E extends Schemas, A extends Schemas
   E,
   A
 > & {
-  /** Runs the reaction on a fixed stream, or on the stream a resolver picks per event. */
-  to(resolver: ReactionResolver<E, K> | string): ActBuilder<S, E, A>;
+  /**
+   * Runs the reaction on the stream a resolver picks per event, on a fixed
+   * stream (`"audit"`), or on a fixed `{ target, source? }`.
+   */
+  to(resolver: Route<E, K>): ActBuilder<S, E, A>;
   /** Registers the reaction without a target stream: it never runs. */
   void(): ActBuilder<S, E, A>;
 };
@@ -37,6 +40,10 @@ export type ReactionStep<S extends Schemas, E extends Schemas, A extends Schemas
 /**
  * The app builder returned by {@link act}: register states with `.with`,
  * reactions with `.on(event).do(handler)`, then `.build()` the {@link Act}.
+ *
+ * Every step returns a new builder and never changes the one it was called
+ * on: chain the calls (or keep each result). Two apps built from one base
+ * share nothing added after it.
  *
  * @typeParam S - the state type of each action so far
  * @typeParam E - the events so far
@@ -72,13 +79,36 @@ export type ActBuilder<S extends Schemas, E extends Schemas, A extends Schemas> 
 
 const defaults: ReactionOptions = { blockOnError: true, maxRetries: 3 };
 
+/** Where a reaction runs: a resolver, one stream's name, or one fixed `{ target, source? }`. */
+type Route<E extends Schemas, K extends keyof E> =
+  | ReactionResolver<E, K>
+  | string
+  | { readonly target: string; readonly source?: string };
+
+/** Every form of `.to(...)` as a resolver function. */
+function resolverOf<E extends Schemas, K extends keyof E>(route: Route<E, K>): ReactionResolver<E, K> {
+  if (typeof route === "function") return route;
+  const fixed = typeof route === "string" ? { target: route } : { ...route };
+  return () => fixed;
+}
+
+/**
+ * One step of the builder. Every step returns a new builder and leaves the
+ * one it was called on untouched — registries are copied on write — so two
+ * apps built from one base never share a reaction added to only one of them.
+ */
 function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
   registry: Registry<S, E, A>,
-  states: Set<State<any, any, any>>
+  states: ReadonlySet<State<any, any, any>>
 ): ActBuilder<S, E, A> {
   return {
     with(state) {
       if (states.has(state)) return builder(registry as never, states);
+      const twin = [...states].find((s) => s.name === state.name);
+      if (twin)
+        throw new Error(
+          `Another state named "${state.name}" is already registered: state names must be unique in an app, since they identify its snapshots`
+        );
       const actions: Record<string, State<any, any, any>> = { ...registry.actions };
       const schemas: Record<string, unknown> = { ...registry.schemas };
       const events: Record<string, unknown> = { ...registry.events };
@@ -100,33 +130,29 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
       return {
         do(handler, options) {
           const register = registry.events[event];
-          // One key per registration; `.to`/`.void` replace the default resolver under it.
+          // One key per registration; `.to`/`.void` choose the resolver stored under it.
           const key = `${handler.name || "reaction"}#${register.reactions.size + 1}`;
-          const reaction = (resolver: ReactionResolver<E, typeof event>) => {
-            register.reactions.set(key, {
-              handler,
-              resolver,
-              options: { ...defaults, ...options },
-            } as Reaction<E, typeof event, A>);
+          const registered = (resolver: ReactionResolver<E, typeof event>) => {
+            const reactions = new Map(register.reactions);
+            reactions.set(key, { handler, resolver, options: { ...defaults, ...options } } as Reaction<E, typeof event, A>);
+            return builder({ ...registry, events: { ...registry.events, [event]: { ...register, reactions } } }, states);
           };
-          reaction((e) => ({ target: e.stream, source: e.stream }));
-          const self = builder(registry, states);
+          const self = registered((e) => ({ target: e.stream, source: e.stream }));
           return {
             ...self,
-            to(resolver) {
-              const fn = typeof resolver === "string" ? () => ({ target: resolver }) : resolver;
-              reaction(fn);
-              return self;
-            },
-            void() {
-              reaction(() => undefined);
-              return self;
-            },
+            to: (route) => registered(resolverOf(route)),
+            void: () => registered(() => undefined),
           };
         },
       };
     },
-    build: () => new Act(registry),
+    build() {
+      if (!states.size)
+        throw new Error(
+          "act().build() has no states: register them with .with(State) and build the builder that call returns (each step returns a new builder; keep the result)"
+        );
+      return new Act(registry);
+    },
   };
 }
 
@@ -144,10 +170,11 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
  * const app = act()
  *   .with(Counter)
  *   .on("Incremented")
- *   .do(async (event, _stream, app) => {
- *     await app.do("increment", { stream: "audit", actor: { id: "bot", name: "bot" } }, { by: 1 }, event);
+ *   .do(async (event, stream, app) => {
+ *     // Count every increment of other counters on "audit" — but not audit's own, which would loop.
+ *     await app.do("increment", { stream, actor: { id: "bot", name: "bot" } }, { by: 1 }, event);
  *   })
- *   .to("audit")
+ *   .to((event) => (event.stream === "audit" ? undefined : { target: "audit" }))
  *   .build();
  * ```
  */

@@ -16,10 +16,15 @@ const Flag = z
   .enum(["true", "false", "1", "0"], { error: 'expected "true", "false", "1" or "0"' })
   .transform((v) => v === "true" || v === "1");
 
-/** Reads `package.json` from the working folder; `{}` in a browser or when there is none. */
+/**
+ * Reads `package.json` from the working folder; `{}` in a browser or when
+ * there is none. `process.getBuiltinModule` (Node 20.16 and later, hence the
+ * packages' `engines`) keeps `fs` out of browser bundles and off the import path.
+ */
 function readPackage(): Record<string, unknown> {
   const proc = globalThis.process;
-  // getBuiltinModule keeps `fs` out of browser bundles and off the import path.
+  if (proc?.versions?.node && typeof proc.getBuiltinModule !== "function")
+    throw new Error(`config() needs Node.js 20.16 or later to read package.json (this is ${proc.versions.node})`);
   const fs = proc?.getBuiltinModule?.("fs") as typeof import("fs") | undefined;
   if (!fs) return {};
   const file = `${proc.cwd()}/package.json`;
@@ -63,6 +68,6 @@ export function config(): Config {
     env: nodeEnv,
     logLevel: variable("LOG_LEVEL", env.LOG_LEVEL, z.enum(LogLevels)) ?? defaultLevel,
     logSingleLine: variable("LOG_SINGLE_LINE", env.LOG_SINGLE_LINE, Flag) ?? true,
-    sleepMs: variable("SLEEP_MS", env.SLEEP_MS, z.coerce.number().int().min(0)) ?? 100,
+    sleepMs: variable("SLEEP_MS", env.SLEEP_MS, z.coerce.number().int().min(0)) ?? (nodeEnv === "test" ? 0 : 100),
   };
 }

@@ -2,6 +2,9 @@ import { z } from "zod";
 import type { Patch, Schema } from "./types/action.js";
 import { ValidationError } from "./types/errors.js";
 
+/** Keys that would reach an object's prototype through a merge. */
+const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
 /** True for objects built by `{}` or `Object.create(null)` — the only ones patch merges. */
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (typeof value !== "object" || value === null) return false;
@@ -16,7 +19,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
  * - nested plain objects are merged key by key;
  * - a key set to `undefined` or `null` is removed;
  * - arrays, dates, maps, sets, typed arrays and other non-plain values are
- *   replaced, not merged.
+ *   replaced, not merged;
+ * - `__proto__`, `constructor` and `prototype` keys are ignored.
  *
  * @param original - the current state
  * @param partial - the changes
@@ -30,6 +34,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
 export function patch<S extends Schema>(original: Readonly<S>, partial: Readonly<Patch<S>>): Readonly<S> {
   const merged: Record<string, unknown> = { ...original };
   for (const key of Object.keys(partial)) {
+    // Event data may come from outside: never let it reach a prototype.
+    if (UNSAFE_KEYS.has(key)) continue;
     const value = (partial as Record<string, unknown>)[key];
     if (value === undefined || value === null) {
       delete merged[key];
@@ -59,7 +65,7 @@ const issues = (error: z.ZodError) =>
  * @param payload - the value to check
  * @param schema - the zod schema
  * @returns the parsed payload
- * @throws {@link ValidationError} naming `target` and each bad field
+ * @throws {@link ValidationError} naming `target` and each bad field (also when the schema itself throws)
  * @example
  * ```ts
  * const point = validate("point", { x: 1, y: 2 }, z.object({ x: z.number(), y: z.number() }));
@@ -67,7 +73,13 @@ const issues = (error: z.ZodError) =>
  */
 export function validate<S>(target: string, payload: unknown, schema?: z.ZodType<S>): S {
   if (!schema) return payload as S;
-  const result = schema.safeParse(payload);
+  let result: ReturnType<typeof schema.safeParse>;
+  try {
+    result = schema.safeParse(payload);
+  } catch (error) {
+    // A refine or transform that throws is a rejection of the value, not a crash.
+    throw new ValidationError(target, payload, [{ path: "", message: `the schema threw: ${(error as Error)?.message ?? String(error)}` }]);
+  }
   if (result.success) return result.data;
   throw new ValidationError(target, payload, issues(result.error));
 }
@@ -96,18 +108,25 @@ export function extend<S extends Schema, T extends Schema = Schema>(
   return { ...(target ?? {}), ...value } as S & T;
 }
 
+/** The default delay of {@link sleep}: `SLEEP_MS`, else 0 under `NODE_ENV=test` and 100 otherwise. */
+export function defaultSleepMs(): number {
+  const env = globalThis.process?.env;
+  const set = env?.SLEEP_MS;
+  if (set !== undefined && set !== "" && Number.isFinite(Number(set))) return Number(set);
+  return env?.NODE_ENV === "test" ? 0 : 100;
+}
+
 /**
  * Resolves after `ms` milliseconds — for polling loops and tests.
  *
- * @param ms - delay in ms (default 100, or `SLEEP_MS` when set)
+ * @param ms - delay in ms (default `SLEEP_MS`, else 0 under `NODE_ENV=test` — tests do not wait — and 100 otherwise)
  * @example
  * ```ts
  * await sleep(50);
  * ```
  */
 export function sleep(ms?: number): Promise<void> {
-  const fallback = Number(globalThis.process?.env?.SLEEP_MS ?? 100);
-  return new Promise((resolve) => setTimeout(resolve, ms ?? fallback));
+  return new Promise((resolve) => setTimeout(resolve, ms ?? defaultSleepMs()));
 }
 
 /** A random UUID v4; falls back to getRandomValues where randomUUID is missing (insecure browser contexts). */

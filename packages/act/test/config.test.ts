@@ -29,13 +29,23 @@ describe("config", () => {
     });
   });
 
+  it("says which Node.js it needs instead of silently losing the package facts", () => {
+    const original = process.getBuiltinModule;
+    (process as { getBuiltinModule?: unknown }).getBuiltinModule = undefined;
+    try {
+      expect(() => config()).toThrow(/config\(\) needs Node\.js 20\.16 or later/);
+    } finally {
+      process.getBuiltinModule = original;
+    }
+  });
+
   it("works without a package.json and picks defaults per environment", () => {
     inFolder();
     delete process.env.LOG_LEVEL;
     delete process.env.SLEEP_MS;
     delete process.env.LOG_SINGLE_LINE;
     process.env.NODE_ENV = "test";
-    expect(config()).toMatchObject({ name: "", version: "0.0.0", env: "test", logLevel: "fatal", logSingleLine: true, sleepMs: 100 });
+    expect(config()).toMatchObject({ name: "", version: "0.0.0", env: "test", logLevel: "fatal", logSingleLine: true, sleepMs: 0 });
     delete process.env.NODE_ENV;
     expect(config()).toMatchObject({ env: "development", logLevel: "debug" });
     process.env.NODE_ENV = "production";

@@ -112,3 +112,30 @@ describe("uuid", () => {
     for (const id of ids) expect(id).toMatch(v4);
   });
 });
+
+describe("hardening", () => {
+  it("validate turns a schema that throws into a ValidationError naming the target", async () => {
+    const { validate, ValidationError } = await import("../src/index.js");
+    const { z } = await import("zod");
+    const exploding = z.string().transform(() => {
+      throw new Error("boom");
+    });
+    expect(() => validate("payload of action \"x\"", "a", exploding)).toThrow(ValidationError);
+    expect(() => validate("payload of action \"x\"", "a", exploding)).toThrow(/Invalid payload of action "x": the schema threw: boom/);
+  });
+
+  it("patch ignores keys that would reach a prototype", async () => {
+    const { patch } = await import("../src/index.js");
+    const merged = patch({ a: 1 } as Record<string, unknown>, JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"x": 1}, "prototype": 2, "b": 2}'));
+    expect(merged).toEqual({ a: 1, b: 2 });
+    expect(Object.hasOwn(merged, "__proto__")).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("sleep does not wait by default under NODE_ENV=test", async () => {
+    const { sleep } = await import("../src/index.js");
+    const start = performance.now();
+    await sleep();
+    expect(performance.now() - start).toBeLessThan(50);
+  });
+});

@@ -91,6 +91,6 @@ export type Config = Package & {
   logLevel: LogLevel;
   /** `LOG_SINGLE_LINE`: pretty logs on one line (default true). */
   logSingleLine: boolean;
-  /** `SLEEP_MS`: default delay of {@link sleep}, in ms (default 100). */
+  /** `SLEEP_MS`: default delay of {@link sleep}, in ms (default 0 under `NODE_ENV=test`, else 100). */
   sleepMs: number;
 };

@@ -1,0 +1,73 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { act, state, ZodEmpty } from "../src/index.js";
+import { actor, Counter, freshStore } from "./fixtures.js";
+
+beforeEach(async () => {
+  await freshStore();
+});
+
+const Note = state("Note", z.object({ text: z.string() }))
+  .init(() => ({ text: "" }))
+  .emits({ Written: z.object({ text: z.string() }) })
+  .patch({ Written: (e) => ({ text: e.data.text }) })
+  .on("write", z.object({ text: z.string() }))
+  .emit(({ text }) => ["Written", { text }])
+  .build();
+
+/** Drains until nothing is left. */
+async function settle(app: { drain: () => Promise<{ acked: unknown[] }> }) {
+  for (let i = 0; i < 20; i++) if (!(await app.drain()).acked.length) return;
+}
+
+describe("the act builder", () => {
+  it("never lets one branch's reactions leak into another built from the same base", async () => {
+    const seen: string[] = [];
+    const base = act().with(Counter).with(Note);
+    const left = base.on("Incremented").do(async () => void seen.push("left")).build();
+    const right = base.on("Written").do(async () => void seen.push("right")).build();
+    expect(left.registry.events.Written.reactions.size).toBe(0);
+    expect(right.registry.events.Incremented.reactions.size).toBe(0);
+    await left.do("increment", { stream: "c", actor }, { by: 1 });
+    await left.do("write", { stream: "n", actor }, { text: "x" });
+    await settle(left);
+    expect(seen).toEqual(["left"]);
+  });
+
+  it("leaves a built app unchanged when its builder is extended afterwards", () => {
+    const builder = act().with(Counter);
+    const app = builder.build();
+    builder.on("Incremented").do(async () => {}).build();
+    expect(app.registry.events.Incremented.reactions.size).toBe(0);
+  });
+
+  it("fails loudly when the result of a step is dropped", () => {
+    const builder = act();
+    builder.with(Counter); // result not kept
+    expect(() => builder.build()).toThrow(/has no states: register them with \.with\(State\) and build the builder that call returns/);
+  });
+
+  it("refuses two different states with the same name", () => {
+    const Twin = state("Counter", z.object({ n: z.number() }))
+      .init(() => ({ n: 0 }))
+      .emits({ Other: ZodEmpty })
+      .patch({ Other: () => ({}) })
+      .build();
+    expect(() => act().with(Counter).with(Twin)).toThrow(/Another state named "Counter" is already registered/);
+    expect(() => act().with(Counter).with(Counter).build()).not.toThrow();
+  });
+
+  it("accepts a fixed { target, source } as well as a resolver or a stream name", async () => {
+    const seen: string[] = [];
+    const app = act()
+      .with(Note)
+      .on("Written")
+      .do(async (event, stream) => void seen.push(`${stream}<-${event.stream}`))
+      .to({ target: "audit", source: "n1" })
+      .build();
+    await app.do("write", { stream: "n1", actor }, { text: "a" });
+    await app.do("write", { stream: "n2", actor }, { text: "b" });
+    await settle(app);
+    expect(seen).toEqual(["audit<-n1"]);
+  });
+});
