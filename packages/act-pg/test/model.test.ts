@@ -172,7 +172,7 @@ const check = (shared: boolean) =>
 /** The same with every store read and commit started and answered in an order fast-check's scheduler picks. */
 const checkScheduled = (shared: boolean) =>
   fc.assert(
-    fc.asyncProperty(programArb({ holds: true, faults: true, shared, maxSteps: 20 }), fc.scheduler(), async (program, scheduler) => {
+    fc.asyncProperty(programArb({ holds: true, faults: true, shared, maxSteps: 20, concurrency: 6 }), fc.scheduler(), async (program, scheduler) => {
       current = scheduled(pgStore, scheduler);
       try {
         await runProgram(program, {

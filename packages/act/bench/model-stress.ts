@@ -51,7 +51,7 @@ function record(label: string, seed: number, details: fc.RunDetails<any>) {
 async function memoryBatch(shared: boolean, interleaved: boolean) {
   const seed = Math.floor(Math.random() * 2 ** 31);
   const details = await fc.check(
-    fc.asyncProperty(programArb({ shared, maxSteps: steps }), fc.scheduler(), async (program, scheduler) => {
+    fc.asyncProperty(programArb({ shared, maxSteps: steps, concurrency: interleaved ? 6 : 3 }), fc.scheduler(), async (program, scheduler) => {
       programs++;
       await disposeAndExit();
       store(interleaved ? scheduled(new InMemoryStore(), scheduler) : new InMemoryStore());

@@ -47,12 +47,12 @@ const check = (shared: boolean) =>
  */
 const checkScheduled = (shared: boolean) =>
   fc.assert(
-    fc.asyncProperty(programArb({ shared, maxSteps: 20 }), fc.scheduler(), async (program, scheduler) => {
+    fc.asyncProperty(programArb({ shared, maxSteps: 20, concurrency: 6 }), fc.scheduler(), async (program, scheduler) => {
       await disposeAndExit();
       store(scheduled(new InMemoryStore(), scheduler));
       await runProgram(program, { prefix: `m${run++}`, settle: (promise) => scheduler.waitFor(promise) });
     }),
-    { seed, numRuns: Math.ceil(numRuns / 2), ...(process.env.MODEL_PATH && { path: process.env.MODEL_PATH }) }
+    { seed, numRuns, ...(process.env.MODEL_PATH && { path: process.env.MODEL_PATH }) }
   );
 
 describe("actions against the model (in memory): the log, the states, the snapshots and the errors stay true to the fold of the events", () => {

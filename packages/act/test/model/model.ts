@@ -190,6 +190,8 @@ export type ProgramOptions = {
   shared?: boolean;
   /** Generate steps that run two actions at once (default true). */
   concurrent?: boolean;
+  /** Weight of those steps against single actions (6); default 3. */
+  concurrency?: number;
   /** Generate `kill` steps (needs an environment that can kill the store's connections). */
   faults?: boolean;
 };
@@ -201,10 +203,11 @@ export function programArb({
   shared = true,
   concurrent = true,
   faults = false,
+  concurrency = 3,
 }: ProgramOptions = {}): fc.Arbitrary<Program> {
   const d = doArb(shared);
   const steps: fc.WeightedArbitrary<Step>[] = [{ weight: 6, arbitrary: d.map((x) => ({ do: x })) }];
-  if (concurrent) steps.push({ weight: 3, arbitrary: fc.tuple(d, d).map(([a, b]) => ({ par: [a, b] as [Do, Do] })) });
+  if (concurrent) steps.push({ weight: concurrency, arbitrary: fc.tuple(d, d).map(([a, b]) => ({ par: [a, b] as [Do, Do] })) });
   steps.push({ weight: 1, arbitrary: fc.nat(2).map((restart) => ({ restart })) });
   if (faults)
     steps.push({
