@@ -3,6 +3,7 @@ import {
   type Committed,
   ConcurrencyError,
   type EventMeta,
+  type KeyedVersions,
   type Lease,
   logger,
   type Message,
@@ -215,7 +216,10 @@ export class PostgresStore implements Store {
   }
 
   /** What `JSON.stringify` shows: the table, never the connection settings. */
-  toJSON(): { table: string } {
+  toJSON(): {
+    /** The events table, schema-qualified. */
+    table: string;
+  } {
     return { table: this.#names.events };
   }
 
@@ -428,7 +432,7 @@ export class PostgresStore implements Store {
    * const range = await store.recall("order-1", "request-42"); // { from: 3, to: 4 } or undefined
    * ```
    */
-  async recall(stream: string, idempotencyKey: string): Promise<{ from: number; to: number } | undefined> {
+  async recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined> {
     const { rows } = await this.#run<{ from_version: number; to_version: number }>(
       `recall of "${stream}"`,
       this.#statements.recall,

@@ -8,8 +8,16 @@ import { logger, onDispose, store } from "./ports.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
 import { ValidationError } from "./types/errors.js";
-import type { ReactionStream } from "./types/ports.js";
-import type { BlockedLease, ConsumerOptions, Dispatcher, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
+import type { ReactionStats, ReactionStream } from "./types/ports.js";
+import type {
+  BlockedLease,
+  ConsumerOptions,
+  Dispatcher,
+  Drain,
+  DrainOptions,
+  Lease,
+  Registry,
+} from "./types/reaction.js";
 import { type Query, QuerySchema, type Target } from "./types/schemas.js";
 import { uuid, validate } from "./utils.js";
 
@@ -468,12 +476,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * console.log(streams.filter((s) => s.lag > 100), latency.p99);
    * ```
    */
-  async stats(lagLimit = 10_000): Promise<{
-    /** Every reaction stream, with its lag. */
-    streams: Array<ReactionStream & { lag: number }>;
-    /** Commit-to-handled time of the latest reactions this app ran, in ms. */
-    latency: { count: number; p50: number; p99: number; max: number };
-  }> {
+  async stats(lagLimit = 10_000): Promise<ReactionStats> {
     const reactions = await store().reactions();
     const streams = await Promise.all(
       reactions.map(async (r) => ({

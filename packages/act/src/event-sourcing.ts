@@ -120,7 +120,19 @@ export async function load<S extends Schema, E extends Schemas>(
  * const asOf: PointInTime = { time: new Date("2026-01-01T00:00:00Z") };
  * ```
  */
-export type PointInTime = { id: number } | { version: number } | { time: Date };
+export type PointInTime =
+  | {
+      /** After the event with this global position. */
+      id: number;
+    }
+  | {
+      /** After this stream version. */
+      version: number;
+    }
+  | {
+      /** As of this moment: events created at or before it. */
+      time: Date;
+    };
 
 /**
  * Rebuilds a stream's state as it was at `point`: starts at this state's

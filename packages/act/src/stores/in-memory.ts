@@ -1,6 +1,6 @@
 import type { Committed, Message, Schemas } from "../types/action.js";
 import { ConcurrencyError, ValidationError } from "../types/errors.js";
-import type { ReactionStream, Store } from "../types/ports.js";
+import type { KeyedVersions, ReactionStream, Store } from "../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../types/schemas.js";
 import { stringifyJson } from "../json.js";
@@ -338,11 +338,11 @@ export class InMemoryStore implements Store {
     return () => this.listeners.delete(listener);
   }
 
-  async recall(stream: string, idempotencyKey: string): Promise<{ from: number; to: number } | undefined> {
+  async recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined> {
     return this.remembered(stream, idempotencyKey);
   }
 
-  private remembered(stream: string, idempotencyKey: string): { from: number; to: number } | undefined {
+  private remembered(stream: string, idempotencyKey: string): KeyedVersions | undefined {
     const key = `${stream}\u0000${idempotencyKey}`;
     const found = this.keys.get(key);
     if (!found) return undefined;

@@ -86,7 +86,7 @@ export interface Store extends Disposable {
    * used it and it has not expired (how long keys are kept is the store's
    * setting; a day by default).
    */
-  recall(stream: string, idempotencyKey: string): Promise<{ from: number; to: number } | undefined>;
+  recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined>;
   /**
    * Calls `callback` with each event matching `query`, in global order
    * (reverse with `backward`). Snapshot events only with `with_snaps`.
@@ -168,6 +168,22 @@ export interface Store extends Disposable {
 }
 
 /**
+ * The stream versions an idempotent action committed under its key (see
+ * `Store.recall`).
+ *
+ * @example
+ * ```ts
+ * const range: KeyedVersions | undefined = await store().recall("order-1", "request-42");
+ * ```
+ */
+export type KeyedVersions = {
+  /** Version of the first event committed under the key. */
+  readonly from: number;
+  /** Version of the last one. */
+  readonly to: number;
+};
+
+/**
  * A reaction stream as the store keeps it: what `Store.reactions` and
  * `Act.stats` report.
  *
@@ -194,4 +210,34 @@ export type ReactionStream = {
   readonly leasedBy?: string;
   /** When that lease (or the backoff before the next retry) ends. */
   readonly leasedUntil?: Date;
+};
+
+/**
+ * What {@link Act.stats} reports: each reaction stream with its lag, and the
+ * commit-to-handled latency of the latest reactions the app ran.
+ *
+ * @example
+ * ```ts
+ * const { streams, latency }: ReactionStats = await app.stats();
+ * ```
+ */
+export type ReactionStats = {
+  /** Every reaction stream, with its lag. */
+  readonly streams: Array<
+    ReactionStream & {
+      /** Events in its source (or the whole log) after its watermark, counted up to the limit asked. */
+      readonly lag: number;
+    }
+  >;
+  /** Commit-to-handled time of the latest reactions this app ran, in ms. */
+  readonly latency: {
+    /** How many reactions the figures cover (the latest 1,024 at most). */
+    readonly count: number;
+    /** Median. */
+    readonly p50: number;
+    /** 99th percentile. */
+    readonly p99: number;
+    /** Slowest. */
+    readonly max: number;
+  };
 };
