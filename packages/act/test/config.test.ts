@@ -1,6 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { config, ValidationError } from "../src/index.js";
 
@@ -29,14 +31,42 @@ describe("config", () => {
     });
   });
 
-  it("says which Node.js it needs instead of silently losing the package facts", () => {
-    const original = process.getBuiltinModule;
-    (process as { getBuiltinModule?: unknown }).getBuiltinModule = undefined;
+  it("returns the name and version of the package.json in the working folder", () => {
+    const folder = fileURLToPath(new URL("..", import.meta.url));
+    vi.spyOn(process, "cwd").mockReturnValue(folder);
+    const pkg = JSON.parse(readFileSync(join(folder, "package.json"), "utf8"));
+    expect(config()).toMatchObject({ name: "@act-root/act", version: pkg.version });
+  });
+
+  /** Runs `body` as on Node 20.0–20.15: no process.getBuiltinModule, and `main` as the main module. */
+  const onOlderNode = async (main: { require: NodeJS.Require } | undefined, body: () => unknown) => {
+    const proc = process as { getBuiltinModule?: unknown; mainModule?: unknown };
+    const saved = { getBuiltinModule: proc.getBuiltinModule, mainModule: proc.mainModule };
+    proc.getBuiltinModule = undefined;
+    proc.mainModule = main;
     try {
-      expect(() => config()).toThrow(/config\(\) needs Node\.js 20\.16 or later/);
+      return await body();
     } finally {
-      process.getBuiltinModule = original;
+      Object.assign(proc, saved);
     }
+  };
+
+  it("reads package.json on Node before 20.16 in a CommonJS app", async () => {
+    inFolder(JSON.stringify({ name: "cjs-app", version: "2.0.0" }));
+    await onOlderNode({ require: createRequire(import.meta.url) }, () =>
+      expect(config()).toMatchObject({ name: "cjs-app", version: "2.0.0" })
+    );
+  });
+
+  it("reads package.json on Node before 20.16 in an ES module once fs has loaded, and warns about an earlier call", async () => {
+    inFolder(JSON.stringify({ name: "esm-app", version: "3.0.0" }));
+    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+    await onOlderNode(undefined, async () => {
+      // The first call finds no synchronous fs: it says so instead of silently returning nothing.
+      expect(config()).toMatchObject({ name: "", version: "0.0.0" });
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(/could not read package\.json yet: Node\.js .* 20\.16/);
+      await vi.waitFor(() => expect(config()).toMatchObject({ name: "esm-app", version: "3.0.0" }));
+    });
   });
 
   it("works without a package.json and picks defaults per environment", () => {
