@@ -41,9 +41,11 @@ export type ReactionStep<S extends Schemas, E extends Schemas, A extends Schemas
  * The app builder returned by {@link act}: register states with `.with`,
  * reactions with `.on(event).do(handler)`, then `.build()` the {@link Act}.
  *
- * Every step returns a new builder and never changes the one it was called
- * on: chain the calls (or keep each result). Two apps built from one base
- * share nothing added after it.
+ * Every step returns a new builder; keep the result. A step never changes
+ * the builder it was called on, nor an app already built from it, so two
+ * apps built from one base share nothing added after it — and a step whose
+ * result is dropped does nothing (`build()` of a builder without states
+ * throws to say so).
  *
  * @typeParam S - the state type of each action so far
  * @typeParam E - the events so far
@@ -149,7 +151,7 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
     build() {
       if (!states.size)
         throw new Error(
-          "act().build() has no states: register them with .with(State) and build the builder that call returns (each step returns a new builder; keep the result)"
+          "act().build() has no states: register a state with .with(State) and chain the calls, as in act().with(State).build() — each step returns a new builder and leaves the one it was called on unchanged, so keep the result"
         );
       return new Act(registry);
     },

@@ -48,6 +48,10 @@ export type ActionBuilder<S extends Schema, E extends Schemas, A extends Schemas
  * The step after `.patch`: add actions with `.on`, an optional `.snap` rule,
  * and `.build()` the {@link State}.
  *
+ * Every step returns a new builder; keep the result. A step never changes the
+ * builder it was called on, so several states can branch from one base and
+ * each gets only the actions added on its own branch.
+ *
  * @example
  * ```ts
  * const builder: StateBuilder<{ count: number }, { Incremented: { by: number } }, {}> =
@@ -96,7 +100,8 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas>(
           base as never,
           next,
           { ...on, [action]: handler } as unknown as ActionHandlers<S, E, A2>,
-          (rules ? { ...given, [action]: rules } : given) as GivenHandlers<S, A2>
+          // A copy of the rules: changing the caller's array later must not change a built state.
+          (rules ? { ...given, [action]: [...rules] } : given) as GivenHandlers<S, A2>
         );
       return {
         given: (rules) => ({ emit: (handler) => emit(handler, rules) }),
@@ -113,9 +118,10 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas>(
  * `.init(() => initial)`, `.emits({ Event: zod })`, `.patch({ Event: handler })`
  * (one per event, or it does not compile), then `.on("action", zod)` with an
  * optional `.given([...])` and a required `.emit(...)` per action, an optional
- * `.snap(...)`, and `.build()`.
+ * `.snap(...)`, and `.build()`. Every step returns a new builder and leaves
+ * the one it was called on unchanged: chain the calls and keep the result.
  *
- * @param name - the state's name, used in errors and logs
+ * @param name - the state's name, used in errors, logs and snapshot keys (unique within an app)
  * @param schema - zod schema of the state
  * @returns the next step, `.init`
  * @example

@@ -44,7 +44,8 @@ describe("the act builder", () => {
   it("fails loudly when the result of a step is dropped", () => {
     const builder = act();
     builder.with(Counter); // result not kept
-    expect(() => builder.build()).toThrow(/has no states: register them with \.with\(State\) and build the builder that call returns/);
+    expect(() => builder.build()).toThrow(/register a state with \.with\(State\) and chain the calls/);
+    expect(() => builder.build()).toThrow(/each step returns a new builder/);
   });
 
   it("refuses two different states with the same name", () => {
@@ -54,6 +55,7 @@ describe("the act builder", () => {
       .patch({ Other: () => ({}) })
       .build();
     expect(() => act().with(Counter).with(Twin)).toThrow(/Another state named "Counter" is already registered/);
+    expect(() => act().with(Counter).with(Twin)).toThrow(/names must be unique in an app/);
     expect(() => act().with(Counter).with(Counter).build()).not.toThrow();
   });
 
@@ -69,5 +71,31 @@ describe("the act builder", () => {
     await app.do("write", { stream: "n2", actor }, { text: "b" });
     await settle(app);
     expect(seen).toEqual(["audit<-n1"]);
+  });
+
+  it("runs a reaction routed with .to({ target }) on that stream", async () => {
+    const seen: string[] = [];
+    const app = act()
+      .with(Note)
+      .on("Written")
+      .do(async (event, stream) => void seen.push(`${stream}<-${event.stream}`))
+      .to({ target: "audit" })
+      .build();
+    await app.do("write", { stream: "n1", actor }, { text: "a" });
+    await app.do("write", { stream: "n2", actor }, { text: "b" });
+    expect((await app.correlate()).leased.map((l) => l.stream)).toContain("audit");
+    await settle(app);
+    expect(seen.sort()).toEqual(["audit<-n1", "audit<-n2"]);
+  });
+
+  it("keeps reactions registered before a later .with() and leaves the earlier builder without the new state", async () => {
+    const seen: string[] = [];
+    const first = act().with(Counter).on("Incremented").do(async () => void seen.push("inc"));
+    const both = first.with(Note);
+    await expect(first.build().do("write" as never, { stream: "n", actor }, { text: "x" } as never)).rejects.toThrow(/unknown action "write"/);
+    const app = both.build();
+    await app.do("increment", { stream: "c", actor }, { by: 1 });
+    await settle(app);
+    expect(seen).toEqual(["inc"]);
   });
 });
