@@ -36,6 +36,19 @@ export function reactions() {
       return [by, wrong];
     })
     .build();
+
+  // Where a reaction runs: a resolver typed by the event, a stream name, or a fixed { target, source? }.
+  const base = act().with(Counter).on("Incremented").do(async () => {});
+  base.to((event) => ({ target: `audit-${event.data.by}` })).build();
+  base.to("audit").build();
+  base.to({ target: "audit", source: "c" }).build();
+  base.void().build();
+  // @ts-expect-error a fixed route needs a target
+  base.to({ source: "c" });
+  // @ts-expect-error a route is a resolver, a stream name or { target, source? }
+  base.to(42);
+  // @ts-expect-error the resolver's event is typed: Incremented's "by" is a number, not a stream name
+  base.to((event) => ({ target: event.data.by }));
 }
 
 export function builders() {
