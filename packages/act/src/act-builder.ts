@@ -124,7 +124,7 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
       for (const name of Object.keys(state.events)) {
         if (owners.has(name))
           throw new Error(`Event "${name}" of state "${state.name}" is already emitted by state "${owners.get(name)}"`);
-        events[name] = { schema: state.events[name], reactions: new Map() };
+        events[name] = { schema: state.events[name], upcasts: state.upcasts[name], reactions: new Map() };
       }
       return builder({ actions, schemas, events } as never, new Set([...states, state]));
     },

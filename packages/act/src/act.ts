@@ -223,7 +223,13 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     let last: CommittedOf<E> | undefined;
     const count = await store().query<E>(
       (stored) => {
-        const event = decode(this.registry.events[stored.name]?.schema, stored);
+        const register = this.registry.events[stored.name];
+        let event = stored;
+        try {
+          event = decode(register?.schema, register?.upcasts, stored);
+        } catch {
+          // Reading the log never fails on one event: it comes as stored.
+        }
         first ??= event as CommittedOf<E>;
         last = event as CommittedOf<E>;
         callback?.(event as CommittedOf<E>);

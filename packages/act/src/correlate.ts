@@ -25,7 +25,13 @@ export async function correlate<E extends Schemas>(
     last_id = Math.max(last_id, stored.id);
     const register = events[stored.name];
     if (!register) return;
-    const event = decode(register.schema, stored);
+    // Resolvers see the decoded event when it decodes; the reaction reports it when not.
+    let event = stored;
+    try {
+      event = decode(register.schema, register.upcasts, stored);
+    } catch {
+      // the drain fails the reaction with the decoding error
+    }
     for (const reaction of register.reactions.values()) {
       const resolved = reaction.resolver(event as Committed<E, typeof event.name>);
       if (!resolved) continue;

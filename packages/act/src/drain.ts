@@ -16,7 +16,7 @@ import type {
 } from "./types/reaction.js";
 
 /** One reaction to run: the event, the reaction registered on it, and its key in the register. */
-type Job = { event: Committed<Schemas, string>; key: string; reaction: Reaction<Schemas, string> };
+type Job = { event: Committed<Schemas, string>; key: string; reaction: Reaction<Schemas, string>; invalid?: unknown };
 
 /** The work of one leased stream: its events, the reactions to run, and where its watermark ends when all ran. */
 type Batch<E extends Schemas> = { lease: Lease; events: CommittedOf<E>[]; jobs: Job[]; end: number };
@@ -69,12 +69,21 @@ export async function fetch<E extends Schemas>(
     const register = events[stored.name];
     const byTarget = new Map<string, Job[]>();
     if (!register?.reactions.size) return byTarget;
-    const event = decode(register.schema, stored) as Committed<Schemas, string>;
+    // An event that cannot be decoded still routes (on its stored data); its
+    // reactions then fail with the decoding error, so the stream retries and
+    // blocks on it with a reason instead of handing a handler a bad shape.
+    let event = stored as Committed<Schemas, string>;
+    let invalid: unknown;
+    try {
+      event = decode(register.schema, register.upcasts, stored) as Committed<Schemas, string>;
+    } catch (error) {
+      invalid = error;
+    }
     for (const [key, reaction] of register.reactions) {
       const target = reaction.resolver(event as never)?.target;
       if (target === undefined) continue;
       const jobs = byTarget.get(target) ?? [];
-      jobs.push({ event, key, reaction: reaction as never });
+      jobs.push({ event, key, reaction: reaction as never, invalid });
       byTarget.set(target, jobs);
     }
     return byTarget;
@@ -379,6 +388,7 @@ export async function handle<E extends Schemas>(
     const { event, reaction } = job;
     const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
     try {
+      if (job.invalid) throw job.invalid;
       await reaction.handler(event as never, lease.stream, app);
       onHandled(event);
       finish(job, jobs[i + 1]);

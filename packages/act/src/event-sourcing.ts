@@ -9,6 +9,7 @@ import type {
   Schemas,
   Snapshot,
   State,
+  Upcaster,
 } from "./types/action.js";
 import { ConcurrencyError, InvariantError, ValidationError } from "./types/errors.js";
 import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./types/schemas.js";
@@ -19,10 +20,31 @@ import type { ZodType } from "zod";
 /** What a snapshot event holds: the state that wrote it and that state's value. */
 export type SnapshotData = { of: string; state: unknown };
 
+/** States whose older snapshots were already reported as ignored (once per state is enough). */
+const reported = new Set<string>();
+
 /** An event's data as its schema describes it (dates restored; see `revive`). */
-export function decode<E extends Schemas>(schema: ZodType | undefined, event: Committed<E, keyof E>): Committed<E, keyof E> {
-  const revive = reviver(schema);
-  return revive ? { ...event, data: revive(event.data) as E[keyof E] } : event;
+export function decode<E extends Schemas>(
+  schema: ZodType | undefined,
+  upcasts: ReadonlyArray<Upcaster<unknown>> | undefined,
+  event: Committed<E, keyof E>
+): Committed<E, keyof E> {
+  if (!schema) return event;
+  const where = `event "${String(event.name)}" #${event.id} on stream "${event.stream}"`;
+  const read = (shape: ZodType) => {
+    const revive = reviver(shape);
+    return revive ? revive(event.data) : event.data;
+  };
+  try {
+    return { ...event, data: validate(where, read(schema), schema) as E[keyof E] };
+  } catch (current) {
+    // Not the current shape: the first older shape it matches is upcast.
+    for (const { schema: older, to } of upcasts ?? []) {
+      const parsed = older.safeParse(read(older));
+      if (parsed.success) return { ...event, data: validate(`${where} (upcast)`, to(parsed.data), schema) as E[keyof E] };
+    }
+    throw current;
+  }
 }
 
 /** Folds one event into a snapshot; a throwing patch handler names its state and event. */
@@ -33,8 +55,15 @@ function fold<S extends Schema, E extends Schemas>(
 ): Snapshot<S, E> {
   if (event.name === SNAP_EVENT) {
     const data = event.data as unknown as SnapshotData;
-    // Another state's snapshot on a shared stream only moves the version.
-    if (data?.of !== me.name) return { ...snapshot, event: event as CommittedOf<E> };
+    // Another state's snapshot on a shared stream, or one written by an older
+    // definition of this state, only moves the version.
+    if (data?.of !== me.version) {
+      if (typeof data?.of === "string" && data.of.startsWith(`${me.name}@`) && !reported.has(me.version)) {
+        reported.add(me.version);
+        logger.info(`snapshots written by an older definition of state "${me.name}" are ignored; streams are rebuilt from their events`);
+      }
+      return { ...snapshot, event: event as CommittedOf<E> };
+    }
     const revive = reviver(me.state);
     const state = (revive ? revive(data.state) : data.state) as S;
     return { state, event: event as CommittedOf<E>, patches: 0, snaps: snapshot.snaps + 1 };
@@ -42,7 +71,7 @@ function fold<S extends Schema, E extends Schemas>(
   const handler = me.patch[event.name];
   // Events of other states sharing the stream have no patch here: they only move the version.
   if (!handler) return { ...snapshot, event: event as CommittedOf<E> };
-  const decoded = decode(me.events[event.name], event);
+  const decoded = decode(me.events[event.name], me.upcasts[event.name], event);
   let changes;
   try {
     changes = handler(decoded as Committed<E, typeof event.name>, snapshot.state);
@@ -104,7 +133,7 @@ export async function load<S extends Schema, E extends Schemas>(
       snapshot = fold(me, snapshot, event);
       callback?.(snapshot);
     },
-    { stream, from_snapshot: me.name }
+    { stream, from_snapshot: me.version }
   );
   return snapshot;
 }
@@ -167,7 +196,7 @@ export async function loadAt<S extends Schema, E extends Schemas>(
   await store().query<E>(
     (event) => {
       if (start || !within(event)) return;
-      if ((event.data as unknown as SnapshotData)?.of === me.name) start = event;
+      if ((event.data as unknown as SnapshotData)?.of === me.version) start = event;
     },
     { stream, names: [SNAP_EVENT], with_snaps: true, backward: true, ...bound }
   );
@@ -192,7 +221,7 @@ async function snap<S extends Schema, E extends Schemas>(
 ): Promise<Snapshot<S, E> | undefined> {
   const event = snapshot.event!;
   try {
-    const data: SnapshotData = { of: me.name, state: snapshot.state };
+    const data: SnapshotData = { of: me.version, state: snapshot.state };
     const [committed] = await store().commit(event.stream, [{ name: SNAP_EVENT, data }], meta, event.version);
     return {
       state: snapshot.state,

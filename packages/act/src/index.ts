@@ -15,5 +15,5 @@ export { InMemoryStore } from "./stores/in-memory.js";
 export { build_tracer } from "./tracer.js";
 export { Act } from "./act.js";
 export type { PointInTime } from "./event-sourcing.js";
-export { state, type StateBuilder, type ActionBuilder } from "./state-builder.js";
+export { state, upcaster, type StateBuilder, type ActionBuilder } from "./state-builder.js";
 export { act, type ActBuilder, type ReactionStep } from "./act-builder.js";

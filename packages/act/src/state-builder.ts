@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { toJSONSchema, type z } from "zod";
 import type {
   ActionHandler,
   ActionHandlers,
@@ -9,6 +9,8 @@ import type {
   Schemas,
   Snapshot,
   State,
+  Upcaster,
+  Upcasters,
   ZodTypes,
 } from "./types/action.js";
 
@@ -71,10 +73,29 @@ export type StateBuilder<S extends Schema, E extends Schemas, A extends Schemas>
     schema: Z
   ): ActionBuilder<S, E, A & { [P in K]: z.infer<Z> }, K>;
   /**
+   * Lists, per event, the older shapes its stored data may have and how each
+   * becomes the current one (see {@link upcaster}). Events are decoded on
+   * read: data that matches the current schema is used as is (with the
+   * schema's defaults and dates); otherwise the first older shape it matches
+   * is upcast; otherwise the load fails naming the stream, event and path.
+   */
+  upcast(upcasts: Upcasters<E>): StateBuilder<S, E, A>;
+  /**
    * Commits a snapshot of the state after an action whenever `rule` returns
    * true, so loads start there. Typical: `(s) => s.patches >= 50`.
+   *
+   * Snapshots are tied to the definition that wrote them: a change of the
+   * state's schema — or of `version`, to bump when patch handlers change
+   * what the state means — makes loads ignore the older snapshots and
+   * rebuild from events (logged once).
    */
-  snap(rule: (snapshot: Snapshot<S, E>) => boolean): {
+  snap(
+    rule: (snapshot: Snapshot<S, E>) => boolean,
+    options?: {
+      /** Bump it when the state's meaning changes without its schema changing (default 0). */
+      version?: number;
+    }
+  ): {
     /** Returns the built state. */
     build(): State<S, E, A>;
   };
@@ -82,14 +103,42 @@ export type StateBuilder<S extends Schema, E extends Schemas, A extends Schemas>
   build(): State<S, E, A>;
 };
 
+/** FNV-1a, 32 bits, in hex: a short, stable fingerprint (no crypto needed in browsers). */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, "0");
+}
+
+/** The snapshot version of a definition: name, a fingerprint of its state schema, and the explicit version. */
+function versionOf(name: string, schema: z.ZodType, version = 0): string {
+  let shape: string;
+  try {
+    shape = JSON.stringify(toJSONSchema(schema, { unrepresentable: "any", io: "output" }));
+  } catch {
+    shape = ""; // a schema JSON Schema cannot describe: only the explicit version counts
+  }
+  return `${name}@${fingerprint(shape)}.${version}`;
+}
+
 function builder<S extends Schema, E extends Schemas, A extends Schemas>(
-  base: Omit<State<S, E, A>, "actions" | "on" | "given" | "snap">,
+  base: Omit<State<S, E, A>, "actions" | "on" | "given" | "snap" | "upcasts" | "version">,
   actions: ZodTypes<A>,
   on: ActionHandlers<S, E, A>,
-  given: GivenHandlers<S, A>
+  given: GivenHandlers<S, A>,
+  upcasts: Upcasters<E> = {}
 ): StateBuilder<S, E, A> {
-  const build = (snap?: State<S, E, A>["snap"]): State<S, E, A> => ({ ...base, actions, on, given, snap });
+  const build = (snap?: State<S, E, A>["snap"], version?: number): State<S, E, A> => ({
+    ...base,
+    actions,
+    on,
+    given,
+    snap,
+    upcasts,
+    version: versionOf(base.name, base.state, version),
+  });
   return {
+    upcast: (more) => builder<S, E, A>(base, actions, on, given, { ...upcasts, ...more }),
     on(action, schema) {
       if (Object.hasOwn(actions, action))
         throw new Error(`Duplicate action "${String(action)}" in state "${base.name}"`);
@@ -101,14 +150,15 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas>(
           next,
           { ...on, [action]: handler } as unknown as ActionHandlers<S, E, A2>,
           // A copy of the rules: changing the caller's array later must not change a built state.
-          (rules ? { ...given, [action]: [...rules] } : given) as GivenHandlers<S, A2>
+          (rules ? { ...given, [action]: [...rules] } : given) as GivenHandlers<S, A2>,
+          upcasts
         );
       return {
         given: (rules) => ({ emit: (handler) => emit(handler, rules) }),
         emit: (handler) => emit(handler),
       };
     },
-    snap: (rule) => ({ build: () => build(rule) }),
+    snap: (rule, options) => ({ build: () => build(rule, options?.version) }),
     build: () => build(),
   };
 }
@@ -161,4 +211,23 @@ export function state<S extends Schema>(name: string, schema: z.ZodType<S>) {
       };
     },
   };
+}
+
+/**
+ * Declares an older shape of an event and how it becomes the current one,
+ * for `state(...).upcast({ Event: [...] })`. The old shape is inferred from
+ * its schema, so `to` is typed on both sides: it receives the old data and
+ * must return the event's current data.
+ *
+ * @param schema - zod schema of the older shape
+ * @param to - turns old data into the current shape
+ * @returns the upcaster
+ * @example
+ * ```ts
+ * const OpenedV1 = z.object({ title: z.string() });
+ * const fromV1 = upcaster(OpenedV1, (v1) => ({ title: v1.title, priority: "normal" as const }));
+ * ```
+ */
+export function upcaster<Z extends z.ZodType, T>(schema: Z, to: (old: z.infer<Z>) => T): Upcaster<T> {
+  return { schema, to };
 }

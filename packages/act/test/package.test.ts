@@ -36,7 +36,7 @@ const values = [
   "act", "build_tracer", "config", "dispose", "disposeAndExit", "extend", "patch", "port", "sleep", "state", "validate",
   "ActorSchema", "CausationEventSchema", "CommittedMetaSchema", "Environments", "Errors", "EventMetaSchema",
   "ExitCodes", "logger", "LogLevels", "QuerySchema", "SNAP_EVENT", "store", "TargetSchema", "ZodEmpty",
-  "StreamSchema", "MAX_STREAM_LENGTH", "stringifyJson",
+  "StreamSchema", "MAX_STREAM_LENGTH", "stringifyJson", "upcaster",
 ];
 
 describe("the published package", () => {

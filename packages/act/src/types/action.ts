@@ -285,6 +285,40 @@ export type StateSchemas<S extends Schema, E extends Schemas, A extends Schemas>
 };
 
 /**
+ * An older shape of an event and how to turn it into the current one. Build
+ * it with {@link upcaster}, which infers the old shape from its schema; list
+ * them per event with `state(...).upcast({ Event: [...] })`.
+ *
+ * @typeParam T - the event's current data type
+ * @example
+ * ```ts
+ * const fromV1: Upcaster<{ title: string; priority: string }> = upcaster(
+ *   z.object({ title: z.string() }),
+ *   (v1) => ({ ...v1, priority: "normal" })
+ * );
+ * ```
+ */
+export type Upcaster<T> = {
+  /** The older shape. */
+  readonly schema: z.ZodType;
+  /** Turns data of the older shape into the current one. */
+  readonly to: (old: any) => T;
+};
+
+/**
+ * The {@link Upcaster}s of a state's events, by event name, tried in order
+ * when stored data no longer matches the event's current schema.
+ *
+ * @example
+ * ```ts
+ * const upcasts: Upcasters<{ Opened: { title: string; priority: string } }> = {
+ *   Opened: [upcaster(z.object({ title: z.string() }), (v1) => ({ ...v1, priority: "normal" }))],
+ * };
+ * ```
+ */
+export type Upcasters<E extends Schemas> = { readonly [K in keyof E]?: ReadonlyArray<Upcaster<E[K]>> };
+
+/**
  * A built state: its name, schemas, initial value, patch handlers, action
  * handlers, invariants and snapshot rule. Built with {@link state}; registered
  * with `act().with(...)`.
@@ -321,6 +355,14 @@ export type State<S extends Schema, E extends Schemas, A extends Schemas> = Stat
   readonly given: GivenHandlers<S, A>;
   /** When it returns true after a commit, a snapshot of the state is committed. */
   readonly snap?: (snapshot: Snapshot<S, E>) => boolean;
+  /** How older shapes of its events become the current ones. */
+  readonly upcasts: Upcasters<E>;
+  /**
+   * Identifies this definition in the snapshots it writes: its name, a hash
+   * of its state schema and the `version` given to `.snap`. Loads ignore
+   * snapshots written under another one and rebuild from events.
+   */
+  readonly version: string;
 };
 
 /**

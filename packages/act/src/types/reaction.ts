@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Committed, CommittedOf, Schemas, Snapshot, State } from "./action.js";
+import type { Committed, CommittedOf, Schemas, Snapshot, State, Upcaster } from "./action.js";
 import type { Target } from "./schemas.js";
 
 /**
@@ -148,6 +148,8 @@ export type EventRegister<E extends Schemas, A extends Schemas = Schemas> = {
   [K in keyof E]: {
     /** The event's data schema. */
     readonly schema: z.ZodType<E[K]>;
+    /** Older shapes of its data and how they become the current one (see `State.upcasts`). */
+    readonly upcasts?: ReadonlyArray<Upcaster<E[K]>>;
     /** The reactions registered on the event. */
     readonly reactions: ReactionsRegister<E, K, A>;
   };

@@ -358,7 +358,8 @@ function patchesAt(of: "A" | "B", log: readonly Event[], version: number): numbe
 /** The state a snapshot event belongs to and its state (`{ of, state }`; a bare state is matched by shape). */
 function snapOf(e: Event): { of?: "A" | "B"; state: unknown } {
   const d = e.data as any;
-  if (d && typeof d === "object" && "state" in d && "of" in d) return { of: d.of, state: d.state };
+  // A snapshot names the definition that wrote it: "<state>@<fingerprint>.<version>".
+  if (d && typeof d === "object" && "state" in d && "of" in d) return { of: String(d.of).split("@")[0], state: d.state };
   if (d && typeof d === "object" && "count" in d) return { of: "A", state: d };
   if (d && typeof d === "object" && "marks" in d) return { of: "B", state: d };
   return { state: d };
