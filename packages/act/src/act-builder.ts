@@ -105,6 +105,9 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
 ): ActBuilder<S, E, A> {
   return {
     with(state) {
+      // Plain JavaScript can pass the state's builder instead of the state: say so, not "cannot read ... of undefined".
+      if (typeof state?.name !== "string" || !state.actions || !state.events || !state.patch)
+        throw new Error("act().with() takes a built state: end the state's chain with .build()");
       if (states.has(state)) return builder(registry as never, states);
       const twin = [...states].find((s) => s.name === state.name);
       if (twin)
@@ -129,6 +132,10 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
       return builder({ actions, schemas, events } as never, new Set([...states, state]));
     },
     on(event) {
+      if (!Object.hasOwn(registry.events, event))
+        throw new Error(
+          `No state registered so far emits "${event}": register the state that emits it with .with(State) before .on("${event}")`
+        );
       return {
         do(handler, options) {
           const register = registry.events[event];

@@ -98,4 +98,20 @@ describe("the act builder", () => {
     await settle(app);
     expect(seen).toEqual(["inc"]);
   });
+
+  it("says what is wrong when a reaction names an event no registered state emits", () => {
+    // Types refuse this; plain JavaScript (or a cast) gets a clear error instead of a TypeError.
+    expect(() => act().with(Counter).on("Written" as never)).toThrow(
+      /No state registered so far emits "Written": register the state that emits it with \.with\(State\) before \.on\("Written"\)/
+    );
+    expect(() => act().with(Counter).with(Note).on("Written")).not.toThrow();
+  });
+
+  it("says to build the state when .with() gets something else", () => {
+    const unbuilt = state("Draft", z.object({ n: z.number() }))
+      .init(() => ({ n: 0 }))
+      .emits({ Drafted: ZodEmpty })
+      .patch({ Drafted: () => ({}) });
+    expect(() => act().with(unbuilt as never)).toThrow(/takes a built state: end the state's chain with \.build\(\)/);
+  });
 });
