@@ -18,7 +18,7 @@ import { type Program, programArb, REGRESSIONS, runProgram, scheduled } from "./
 process.env.LOG_LEVEL ??= "fatal";
 
 const seed = Number(process.env.MODEL_SEED ?? 20_240_611);
-const numRuns = Number(process.env.MODEL_RUNS ?? 500);
+const numRuns = Number(process.env.MODEL_RUNS ?? 400);
 
 let run = 0;
 

@@ -359,7 +359,7 @@ function patchesAt(of: "A" | "B", log: readonly Event[], version: number): numbe
 function snapOf(e: Event): { of?: "A" | "B"; state: unknown } {
   const d = e.data as any;
   // A snapshot names the definition that wrote it: "<state>@<fingerprint>.<version>".
-  if (d && typeof d === "object" && "state" in d && "of" in d) return { of: String(d.of).split("@")[0], state: d.state };
+  if (d && typeof d === "object" && "state" in d && "of" in d) return { of: String(d.of).split("@")[0] as "A" | "B", state: d.state };
   if (d && typeof d === "object" && "count" in d) return { of: "A", state: d };
   if (d && typeof d === "object" && "marks" in d) return { of: "B", state: d };
   return { state: d };
