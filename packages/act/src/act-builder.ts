@@ -11,8 +11,9 @@ import type {
 
 /**
  * The step after `.on(event).do(handler)`: optionally say where the reaction
- * runs — `.to("stream")`, `.to(event => ({ target, source? }))` — or
- * `.void()` for nowhere; by default it runs on the event's own stream.
+ * runs — `.to("stream")`, `.to({ target, source? })`,
+ * `.to(event => ({ target, source? }))` — or `.void()` for nowhere; by
+ * default it runs on the event's own stream.
  *
  * @example
  * ```ts
@@ -32,7 +33,9 @@ export type ReactionStep<S extends Schemas, E extends Schemas, A extends Schemas
    * Runs the reaction on the stream a resolver picks per event, on a fixed
    * stream (`"audit"`), or on a fixed `{ target, source? }`.
    */
-  to(resolver: Route<E, K>): ActBuilder<S, E, A>;
+  to(
+    resolver: ReactionResolver<E, K> | string | { readonly target: string; readonly source?: string }
+  ): ActBuilder<S, E, A>;
   /** Registers the reaction without a target stream: it never runs. */
   void(): ActBuilder<S, E, A>;
 };
