@@ -77,8 +77,13 @@ export function validate<S>(target: string, payload: unknown, schema?: z.ZodType
   try {
     result = schema.safeParse(payload);
   } catch (error) {
-    // A refine or transform that throws is a rejection of the value, not a crash.
-    throw new ValidationError(target, payload, [{ path: "", message: `the schema threw: ${(error as Error)?.message ?? String(error)}` }]);
+    // A refine or transform that throws is a rejection of the value, not a crash;
+    // the original error stays reachable as `cause` for its stack.
+    const invalid = new ValidationError(target, payload, [
+      { path: "", message: `the schema threw: ${(error as Error)?.message ?? String(error)}` },
+    ]);
+    Object.defineProperty(invalid, "cause", { value: error, configurable: true, writable: true });
+    throw invalid;
   }
   if (result.success) return result.data;
   throw new ValidationError(target, payload, issues(result.error));

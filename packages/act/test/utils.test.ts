@@ -122,6 +122,15 @@ describe("hardening", () => {
     });
     expect(() => validate("payload of action \"x\"", "a", exploding)).toThrow(ValidationError);
     expect(() => validate("payload of action \"x\"", "a", exploding)).toThrow(/Invalid payload of action "x": the schema threw: boom/);
+    const error = (() => {
+      try {
+        validate("payload", "a", exploding);
+      } catch (e) {
+        return e as ValidationError & { cause?: unknown };
+      }
+    })();
+    expect(error?.details).toEqual([{ path: "", message: "the schema threw: boom" }]);
+    expect((error?.cause as Error).message).toBe("boom");
   });
 
   it("patch ignores keys that would reach a prototype", async () => {
