@@ -1,5 +1,5 @@
 import { SnapshotCache } from "./cache.js";
-import { config } from "./config.js";
+import { settings } from "./config.js";
 import { Consumer } from "./consumer.js";
 import { correlate } from "./correlate.js";
 import { Drainer } from "./drain.js";
@@ -59,7 +59,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /** Last event id the resolvers have seen. */
   private correlated = -1;
   private correlations?: ReturnType<typeof setInterval>;
-  private readonly tracer = build_tracer(config().logLevel);
+  private readonly tracer = build_tracer(settings().logLevel);
   /** Latest snapshot per stream, so actions read only new events. */
   private readonly cache = new SnapshotCache();
   /** Runs the reactions. */

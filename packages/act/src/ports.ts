@@ -1,5 +1,5 @@
 import pino from "pino";
-import { config } from "./config.js";
+import { settings } from "./config.js";
 import { InMemoryStore } from "./stores/in-memory.js";
 import type { ExitCode } from "./types/config.js";
 import type { Disposable, Disposer, Logger, Store } from "./types/ports.js";
@@ -82,9 +82,9 @@ export const store = port(function store(adapter?: Store): Store {
   return adapter ?? new InMemoryStore();
 }, "store");
 
-/** Builds the pino logger from config(); pretty output only in development when pino-pretty is installed. */
+/** Builds the pino logger from the environment settings; pretty output only in development when pino-pretty is installed. */
 function createLogger(): Logger {
-  const { env, logLevel, logSingleLine } = config();
+  const { env, logLevel, logSingleLine } = settings();
   let instance: pino.Logger | undefined;
   if (env !== "production" && env !== "test" && globalThis.process?.versions?.node) {
     try {
