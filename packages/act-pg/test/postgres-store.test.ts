@@ -263,7 +263,7 @@ describe("snapshots", () => {
     const withSnaps = await all({ stream: "snappy", with_snaps: true });
     expect(withSnaps.filter((e) => e.name === SNAP_EVENT)).toHaveLength(6);
     expect(withSnaps.map((e) => e.version)).toEqual(withSnaps.map((_, i) => i));
-    const tail = await all({ stream: "snappy", from_snapshot: "Counter" });
+    const tail = await all({ stream: "snappy", from_snapshot: Counter.version });
     expect(tail[0].name).toBe(SNAP_EVENT);
     expect(tail.length).toBeLessThanOrEqual(3);
     expect((await app.load(Counter, "snappy")).state.count).toBe(20);
