@@ -1,0 +1,181 @@
+// Checks the GitHub Actions workflows and the Dependabot file for the rules
+// this repository keeps (actionlint is not installable here, so this covers
+// the structure and the security rules, not every expression):
+//
+// - every file parses as YAML and has `on` and `jobs`;
+// - the workflow grants nothing by default (`permissions: {}` or read-only),
+//   and every job states its own permissions;
+// - write permissions only where they are needed: `pages: write` and
+//   `id-token: write` for the Pages deploy job, `id-token: write` (npm
+//   provenance) for the release publish job; never `write-all`;
+// - every job has `runs-on` and `timeout-minutes`, and each `needs` names a job;
+// - every action from another repository is pinned by its full commit SHA with
+//   the tag in a comment (`uses: owner/repo@<40 hex> # v4.2.2`); the only
+//   exceptions are listed in AWAITING_SHA below, until their SHAs are looked up;
+// - no `pull_request_target` trigger, and no `${{ github.event… }}` or
+//   `${{ github.head_ref }}` pasted into a `run:` script (pass them through `env:`);
+// - `actions/checkout` does not keep the token in .git/config;
+// - dependabot.yml updates npm and github-actions.
+//
+// `node scripts/check-workflows.mjs` checks .github/; the tests in
+// check-workflows.test.mjs run the same checks on broken examples.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse, parseDocument } from "yaml";
+
+/**
+ * Actions still referenced by tag: their commit SHAs could not be looked up
+ * when the workflows were written (no access to GitHub from the machine that
+ * wrote them). Replace each `uses:` with `owner/repo@<sha> # <tag>` and delete
+ * its line here; only GitHub's own `actions/*` may ever be listed.
+ */
+export const AWAITING_SHA = new Set([
+  "actions/checkout@v4",
+  "actions/setup-node@v4",
+  "actions/upload-artifact@v4",
+  "actions/upload-pages-artifact@v3",
+  "actions/deploy-pages@v4",
+]);
+
+/** Write grants allowed, per workflow file and job. Everything else is read-only. */
+export const WRITE_GRANTS = {
+  "pages.yml": { deploy: ["pages", "id-token"] },
+  "release.yml": { publish: ["id-token"] },
+};
+
+const SHA = /^[0-9a-f]{40}$/;
+const UNSAFE_IN_RUN = /\$\{\{\s*github\.(event\.|head_ref)/;
+
+/** Problems of one workflow file, as strings ("file: job: what"). */
+export function checkWorkflow(file, text) {
+  const problems = [];
+  const say = (where, what) => problems.push(`${file}: ${where ? `${where}: ` : ""}${what}`);
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors) say("", `YAML: ${e.message}`);
+    return problems;
+  }
+  const wf = doc.toJS();
+  if (!wf || typeof wf !== "object") return [`${file}: not a workflow`];
+  if (!wf.on) say("", "no `on` trigger");
+  const triggers = typeof wf.on === "string" ? [wf.on] : Array.isArray(wf.on) ? wf.on : Object.keys(wf.on ?? {});
+  if (triggers.includes("pull_request_target"))
+    say("", "`pull_request_target` runs untrusted code with the repository's token");
+  if (!wf.jobs || typeof wf.jobs !== "object" || Object.keys(wf.jobs).length === 0) say("", "no jobs");
+
+  if (!("permissions" in wf)) say("", "no top-level `permissions` (the default token may write)");
+  else checkPermissions(wf.permissions, [], (what) => say("permissions", what));
+
+  const allowed = WRITE_GRANTS[file] ?? {};
+  for (const [id, job] of Object.entries(wf.jobs ?? {})) {
+    const where = `jobs.${id}`;
+    if (!job || typeof job !== "object") {
+      say(where, "not a job");
+      continue;
+    }
+    if (!("permissions" in job)) say(where, "no `permissions` of its own");
+    else checkPermissions(job.permissions, allowed[id] ?? [], (what) => say(where, what));
+    if (!job.uses) {
+      if (!job["runs-on"]) say(where, "no `runs-on`");
+      if (!job["timeout-minutes"]) say(where, "no `timeout-minutes` (the default is six hours)");
+    }
+    for (const need of [job.needs ?? []].flat())
+      if (!wf.jobs[need]) say(where, `needs \`${need}\`, which is not a job here`);
+    (job.steps ?? []).forEach((step, i) => {
+      const at = `${where}.steps[${i}]${step?.name ? ` (${step.name})` : ""}`;
+      if (typeof step?.run === "string" && UNSAFE_IN_RUN.test(step.run))
+        say(at, "event data pasted into a script; pass it through `env:`");
+      if (typeof step?.uses === "string" && /^actions\/checkout@/.test(step.uses)) {
+        if (step.with?.["persist-credentials"] !== false)
+          say(at, "actions/checkout without `persist-credentials: false` leaves the token in .git/config");
+      }
+    });
+  }
+  for (const problem of checkPinning(text)) say("", problem);
+  return problems;
+}
+
+/** Permissions are `{}`, `read-all`, or a map whose writes are all in `writes`. */
+function checkPermissions(permissions, writes, say) {
+  if (permissions === "read-all" || permissions === null) return;
+  if (typeof permissions === "string") {
+    say(`\`permissions: ${permissions}\` — list each scope instead`);
+    return;
+  }
+  for (const [scope, level] of Object.entries(permissions ?? {})) {
+    if (level === "read" || level === "none") continue;
+    if (level !== "write") say(`${scope}: ${level} is not read, write or none`);
+    else if (!writes.includes(scope)) say(`${scope}: write is not needed here`);
+  }
+}
+
+/** Every `uses:` line of another repository's action, checked on the raw text (for the comment). */
+export function checkPinning(text) {
+  const problems = [];
+  text.split("\n").forEach((line, i) => {
+    const m = /^\s*(?:-\s*)?uses:\s*["']?([^\s"'#]+)["']?\s*(#.*)?$/.exec(line);
+    if (!m) return;
+    const [, ref, comment] = m;
+    if (ref.startsWith("./") || ref.startsWith("docker://")) return;
+    const at = ref.lastIndexOf("@");
+    if (at < 0) {
+      problems.push(`line ${i + 1}: \`${ref}\` has no version`);
+      return;
+    }
+    const version = ref.slice(at + 1);
+    if (SHA.test(version)) {
+      if (!comment || !/#\s*v?\d/.test(comment))
+        problems.push(`line ${i + 1}: \`${ref}\` — add the tag it stands for as a comment (# v1.2.3)`);
+      return;
+    }
+    if (AWAITING_SHA.has(ref) && ref.startsWith("actions/")) return;
+    problems.push(`line ${i + 1}: \`${ref}\` is not pinned by a full commit SHA`);
+  });
+  return problems;
+}
+
+/** Problems of dependabot.yml. */
+export function checkDependabot(text) {
+  const problems = [];
+  let config;
+  try {
+    config = parse(text);
+  } catch (e) {
+    return [`dependabot.yml: YAML: ${e.message}`];
+  }
+  if (config?.version !== 2) problems.push("dependabot.yml: `version: 2` missing");
+  const ecosystems = new Set((config?.updates ?? []).map((u) => u["package-ecosystem"]));
+  for (const needed of ["npm", "github-actions"])
+    if (!ecosystems.has(needed)) problems.push(`dependabot.yml: no updates for ${needed}`);
+  for (const u of config?.updates ?? [])
+    if (!u.schedule?.interval) problems.push(`dependabot.yml: ${u["package-ecosystem"]} has no schedule`);
+  return problems;
+}
+
+/** Every problem under a .github folder. */
+export function checkRepository(githubDir) {
+  const problems = [];
+  const dir = join(githubDir, "workflows");
+  const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
+  if (files.length === 0) problems.push("no workflows");
+  for (const file of files) problems.push(...checkWorkflow(file, readFileSync(join(dir, file), "utf8")));
+  let dependabot;
+  try {
+    dependabot = readFileSync(join(githubDir, "dependabot.yml"), "utf8");
+  } catch {
+    problems.push("no .github/dependabot.yml");
+  }
+  if (dependabot !== undefined) problems.push(...checkDependabot(dependabot));
+  return problems;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const problems = checkRepository(join(root, ".github"));
+  for (const p of problems) console.error(`check:workflows: ${p}`);
+  if (problems.length > 0) process.exit(1);
+  console.log("check:workflows: the workflows keep the rules");
+  if (AWAITING_SHA.size > 0)
+    console.log(`check:workflows: still referenced by tag, awaiting SHAs: ${[...AWAITING_SHA].join(", ")}`);
+}

@@ -1,0 +1,94 @@
+// node --test scripts/check-workflows.test.mjs — the repository's workflows
+// keep the rules of check-workflows.mjs, and the checks catch broken ones.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { checkDependabot, checkPinning, checkRepository, checkWorkflow } from "./check-workflows.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const SHA = "0123456789abcdef0123456789abcdef01234567";
+
+const good = `
+name: ok
+on: [push]
+permissions: {}
+jobs:
+  build:
+    runs-on: ubuntu-24.04
+    timeout-minutes: 5
+    permissions:
+      contents: read
+    steps:
+      - uses: actions/checkout@${SHA} # v4.2.2
+        with:
+          persist-credentials: false
+      - run: npm test
+`;
+
+test("the repository's workflows and dependabot.yml keep the rules", () => {
+  assert.deepEqual(checkRepository(join(root, ".github")), []);
+});
+
+test("a well-formed workflow passes", () => {
+  assert.deepEqual(checkWorkflow("x.yml", good), []);
+});
+
+test("an action pinned by tag, branch or short SHA fails; a full SHA needs its tag comment", () => {
+  assert.match(checkPinning("      - uses: someone/action@v1\n").join(), /not pinned/);
+  assert.match(checkPinning("      - uses: someone/action@main\n").join(), /not pinned/);
+  assert.match(checkPinning("      - uses: someone/action@0123456\n").join(), /not pinned/);
+  assert.match(checkPinning(`      - uses: someone/action@${SHA}\n`).join(), /add the tag/);
+  assert.deepEqual(checkPinning(`      - uses: someone/action@${SHA} # v1.0.0\n`), []);
+  assert.deepEqual(checkPinning("      - uses: ./local-action\n"), []);
+});
+
+test("the awaiting-SHA list never excuses another owner's action", () => {
+  assert.match(checkPinning("  - uses: someone/checkout@v4\n").join(), /not pinned/);
+});
+
+test("a missing or writing default permission fails", () => {
+  assert.match(checkWorkflow("x.yml", good.replace("permissions: {}\n", "")).join(), /no top-level `permissions`/);
+  assert.match(
+    checkWorkflow("x.yml", good.replace("permissions: {}", "permissions: write-all")).join(),
+    /list each scope/,
+  );
+  assert.match(
+    checkWorkflow("x.yml", good.replace("permissions: {}", "permissions:\n  contents: write")).join(),
+    /contents: write is not needed/,
+  );
+});
+
+test("a job without its own permissions, or with a write it does not need, fails", () => {
+  const noJobPermissions = good.replace("    permissions:\n      contents: read\n", "");
+  assert.match(checkWorkflow("x.yml", noJobPermissions).join(), /jobs\.build: no `permissions`/);
+  const pages = good.replace("contents: read", "pages: write\n      id-token: write");
+  assert.match(checkWorkflow("x.yml", pages).join(), /pages: write is not needed/);
+  // The same grants are what the Pages deploy job needs.
+  assert.deepEqual(checkWorkflow("pages.yml", pages.replace("  build:", "  deploy:")), []);
+});
+
+test("event data pasted into a script, pull_request_target and a lingering checkout token fail", () => {
+  const injected = good.replace("run: npm test", 'run: echo "${{ github.event.pull_request.title }}"');
+  assert.match(checkWorkflow("x.yml", injected).join(), /through `env:`/);
+  assert.match(checkWorkflow("x.yml", good.replace("on: [push]", "on: [pull_request_target]")).join(), /untrusted/);
+  const token = good.replace("        with:\n          persist-credentials: false\n", "");
+  assert.match(checkWorkflow("x.yml", token).join(), /persist-credentials/);
+});
+
+test("jobs need runs-on, a timeout and existing needs; YAML errors are reported", () => {
+  assert.match(checkWorkflow("x.yml", good.replace("    timeout-minutes: 5\n", "")).join(), /timeout-minutes/);
+  assert.match(checkWorkflow("x.yml", good.replace("    runs-on: ubuntu-24.04\n", "")).join(), /runs-on/);
+  assert.match(
+    checkWorkflow("x.yml", good.replace("    runs-on:", "    needs: nothing\n    runs-on:")).join(),
+    /needs `nothing`/,
+  );
+  assert.match(checkWorkflow("x.yml", "on: [push\njobs: {}").join(), /YAML/);
+});
+
+test("dependabot.yml must cover npm and github-actions", () => {
+  assert.match(
+    checkDependabot("version: 2\nupdates:\n  - package-ecosystem: npm\n    directory: /\n    schedule: {interval: weekly}\n").join(),
+    /github-actions/,
+  );
+});

@@ -1,0 +1,113 @@
+// `npm run release:dry-run` — everything a release does short of uploading:
+// builds the two published packages, checks their versions agree (and, with
+// --expect-version X, that they are X — the release workflow passes the tag),
+// packs each one with `npm pack` and checks the tarball holds what consumers
+// import, then runs `npm publish --dry-run` on it.
+//
+// Options: --no-build (use the dist/ folders as they are),
+//          --expect-version X, --skip-publish (pack only; no registry call).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+
+const PACKAGES = [
+  { name: "@act-root/act", dir: "packages/act" },
+  { name: "@act-root/act-pg", dir: "packages/act-pg" },
+];
+/** Files every tarball must hold: both module formats, their types, the README. */
+const REQUIRED = [
+  "package.json",
+  "README.md",
+  "dist/index.js",
+  "dist/index.cjs",
+  "dist/index.d.ts",
+  "dist/index.d.cts",
+];
+
+const problems = [];
+const fail = (message) => problems.push(message);
+
+function npmRun(args, options = {}) {
+  const result = spawnSync(npm, args, { cwd: root, encoding: "utf8", ...options });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout ?? "");
+    process.stderr.write(result.stderr ?? "");
+    throw new Error(`npm ${args.join(" ")} exited with ${result.status}`);
+  }
+  return result.stdout;
+}
+
+if (!flag("no-build")) {
+  console.log("release: building the packages");
+  npmRun(["run", "build:packages"], { stdio: ["ignore", "inherit", "inherit"] });
+}
+
+const manifests = PACKAGES.map((p) => ({
+  ...p,
+  json: JSON.parse(readFileSync(join(root, p.dir, "package.json"), "utf8")),
+}));
+const versions = new Set(manifests.map((m) => m.json.version));
+if (versions.size !== 1) fail(`the packages' versions differ: ${[...versions].join(", ")}`);
+const expected = option("expect-version");
+for (const m of manifests) {
+  if (expected && m.json.version !== expected)
+    fail(`${m.name} is ${m.json.version}, the tag says ${expected}`);
+  if (m.json.private) fail(`${m.name} is marked private`);
+}
+const core = manifests.find((m) => m.name === "@act-root/act");
+const peer = manifests.find((m) => m.name === "@act-root/act-pg")?.json.peerDependencies?.["@act-root/act"];
+if (peer && core && !peerAccepts(peer, core.json.version))
+  fail(`@act-root/act-pg asks for @act-root/act ${peer}, which does not accept ${core.json.version}`);
+
+/** Enough of semver for the ranges this repository uses: ^x.y.z, >=x.y.z, x.y.z. */
+function peerAccepts(range, version) {
+  const parse = (v) => v.split(/[.-]/).slice(0, 3).map(Number);
+  const [a, b, c] = parse(version);
+  const m = /^(\^|>=)?(\d+)\.(\d+)\.(\d+)$/.exec(range.trim());
+  if (!m) return true; // a range this check does not read: leave it to npm
+  const [x, y, z] = [Number(m[2]), Number(m[3]), Number(m[4])];
+  const atLeast = a > x || (a === x && (b > y || (b === y && c >= z)));
+  if (m[1] === ">=") return atLeast;
+  if (!m[1]) return a === x && b === y && c === z;
+  if (x > 0) return a === x && atLeast;
+  if (y > 0) return a === 0 && b === y && atLeast;
+  return a === 0 && b === 0 && c === z;
+}
+
+const out = mkdtempSync(join(tmpdir(), "act-pack-"));
+try {
+  for (const m of manifests) {
+    const [packed] = JSON.parse(npmRun(["pack", "-w", m.name, "--pack-destination", out, "--json"]));
+    const files = new Set(packed.files.map((f) => f.path));
+    for (const file of REQUIRED) if (!files.has(file)) fail(`${m.name}: the tarball lacks ${file}`);
+    for (const file of files)
+      if (/^(src|test|bench)\//.test(file) || file.endsWith(".tsbuildinfo"))
+        fail(`${m.name}: the tarball holds ${file}, which is not for consumers`);
+    console.log(`release: ${packed.filename}: ${files.size} files, ${packed.size} bytes packed`);
+    if (!flag("skip-publish")) {
+      npmRun(["publish", "-w", m.name, "--dry-run", "--access", "public"], {
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      console.log(`release: npm publish --dry-run ${m.name}@${m.json.version} passed`);
+    }
+  }
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
+
+if (problems.length > 0) {
+  for (const p of problems) console.error(`release: ${p}`);
+  process.exit(1);
+}
+console.log("release: ready to publish");
