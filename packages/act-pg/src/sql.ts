@@ -68,15 +68,21 @@ const SNAP = `'${SNAP_EVENT.replace(/'/g, "''")}'`;
  * writer, the bound is the snapshot's end (`xmax`).
  */
 function stableEnd(n: Names): string {
+  // The order matters: look for the write lock first, then at the status. A
+  // writer ends by recording its commit and only then releasing its locks,
+  // so "no lock" seen first means "ended" is seen after; the other way round,
+  // a writer ending between the two checks would be missed.
   return `(SELECT LEAST(pg_snapshot_xmax(pg_current_snapshot())::text::bigint,
     COALESCE(min(x::text::bigint), 9223372036854775807)) << ${COMMIT_BITS}
   FROM pg_snapshot_xip(pg_current_snapshot()) AS x
-  WHERE pg_xact_status(x) IS DISTINCT FROM 'in progress'
-    OR EXISTS (
+  WHERE CASE
+    WHEN EXISTS (
       SELECT 1 FROM pg_locks t JOIN pg_locks r ON r.virtualtransaction = t.virtualtransaction
       WHERE t.locktype = 'transactionid' AND t.transactionid::text::bigint = (x::text::bigint & 4294967295)
         AND r.locktype = 'relation' AND r.relation = '${n.events.replace(/'/g, "''")}'::regclass
-        AND r.mode = 'RowExclusiveLock'))`;
+        AND r.mode = 'RowExclusiveLock') THEN true
+    ELSE pg_xact_status(x) IS DISTINCT FROM 'in progress'
+  END)`;
 }
 
 /** Builds the names from validated identifiers. */
