@@ -15,6 +15,7 @@ import type * as Preset from "@docusaurus/preset-classic";
 import type { PluginOptions as TypedocPluginOptions } from "docusaurus-plugin-typedoc";
 import { darkCodeTheme, lightCodeTheme } from "./src/prism-themes";
 import llmsTxt from "./src/plugins/llms-txt";
+import searchEscape from "./src/plugins/search-escape";
 
 const siteDir = dirname(fileURLToPath(import.meta.url));
 
@@ -236,6 +237,8 @@ const config: Config = {
 
   plugins: [
     ["docusaurus-plugin-typedoc", typedoc],
+    // Search suggestions show titles and headings as text, never as HTML.
+    searchEscape,
     // llms.txt, llms-full.txt and a Markdown twin of each guide (issue 6).
     [llmsTxt, { apiPrefix: "api/" }],
     // The live calculator bundles packages/calculator from its TypeScript

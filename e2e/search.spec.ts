@@ -82,3 +82,52 @@ test("search: API pages are indexed (a class name finds its page)", async ({ pag
   const { options } = suggestions(page);
   await expect(options.filter({ hasText: "Class: PostgresStore" }).first()).toBeVisible({ timeout: 15_000 });
 });
+
+/** The path line of each suggestion ("API › @act-root/act › Type Aliases › …"). */
+function hitPaths(page: Page) {
+  return page.locator("nav.navbar").getByRole("listbox").locator('[class*="hitPath"]');
+}
+
+test("search: a generic API title reads as written in the result path (Snapshot<S, E>)", async ({ page }) => {
+  await open(page, INTRO);
+  const box = searchBox(page);
+  await box.click();
+  // Words of the Snapshot type's description: the hit's path ends with the
+  // page title, "Type Alias: Snapshot<S, E>".
+  await box.pressSequentially("folded state", { delay: 30 });
+  const paths = hitPaths(page);
+  await expect(paths.filter({ hasText: "Snapshot<S, E>" }).first()).toBeVisible({ timeout: 15_000 });
+  await expect(paths.filter({ hasText: "Type Alias: Snapshot<S, E>" }).first()).toContainText(
+    "API › @act-root/act › Type Aliases › Type Alias: Snapshot<S, E>",
+  );
+  // `<S, E>` was not read as a tag (an <s> element would strike the rest out).
+  await expect(page.locator("nav.navbar").getByRole("listbox").locator("s")).toHaveCount(0);
+});
+
+test("search: a heading with markup is shown as text in results, never parsed as HTML", async ({ page }) => {
+  const markup = `Heading <img src="x" onerror="window.__searchXss = 1"><b>bold</b>`;
+  // Serve the real index with the Snapshot page's section heading replaced by
+  // markup, as a heading written with HTML in it would be indexed.
+  await page.route(/\/act-root\/search-index[^/]*\.json(\?.*)?$/, async (route) => {
+    const response = await route.fetch();
+    const parts = (await response.json()) as { documents: Record<string, unknown>[] }[];
+    let changed = 0;
+    for (const part of parts)
+      for (const doc of part.documents)
+        if (typeof doc.s === "string" && String(doc.u).endsWith("/type-aliases/Snapshot")) {
+          doc.s = markup;
+          changed++;
+        }
+    expect(changed, "Snapshot section documents in the index").toBeGreaterThan(0);
+    await route.fulfill({ response, json: parts });
+  });
+  await open(page, INTRO);
+  const box = searchBox(page);
+  await box.click();
+  await box.pressSequentially("folded state", { delay: 30 });
+  const listbox = page.locator("nav.navbar").getByRole("listbox");
+  await expect(hitPaths(page).filter({ hasText: markup }).first()).toBeVisible({ timeout: 15_000 });
+  await expect(listbox.locator("img")).toHaveCount(0);
+  await expect(listbox.locator("b")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as { __searchXss?: number }).__searchXss)).toBeUndefined();
+});
