@@ -14,7 +14,7 @@ import type { Config } from "@docusaurus/types";
 import type * as Preset from "@docusaurus/preset-classic";
 import type { PluginOptions as TypedocPluginOptions } from "docusaurus-plugin-typedoc";
 import { darkCodeTheme, lightCodeTheme } from "./src/prism-themes";
-import llmsTxt from "./src/plugins/llms-txt";
+import llmsTxt from "./src/plugins/llms-txt/index";
 import searchEscape from "./src/plugins/search-escape";
 
 const siteDir = dirname(fileURLToPath(import.meta.url));

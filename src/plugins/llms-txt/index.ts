@@ -1,5 +1,5 @@
 /**
- * AI-readable docs (issue 6, item 3), written after the site is built:
+ * AI-readable docs, written after the site is built:
  *
  * - `llms.txt` — the site in one Markdown index (https://llmstxt.org): every
  *   guide and API page with its one-line front-matter `description`;
@@ -13,10 +13,12 @@
  * The twins are made from the `.mdx` sources: front matter becomes a title
  * and a summary, MDX imports and tab wrappers go, `<CodeBlock>`s that show a
  * workspace file (raw-loader imports) get that file's text, and site links
- * become absolute URLs so the Markdown makes sense on its own.
+ * become absolute URLs so the Markdown makes sense on its own. The twins are
+ * public: an import that resolves outside the repository (`@site/../x`, or a
+ * symbolic link that leads out) fails the build instead of being inlined.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, posix, resolve } from "node:path";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join, posix, relative, resolve, sep } from "node:path";
 import type { LoadContext, Plugin } from "@docusaurus/types";
 
 /** What the plugin needs to know of a doc (a subset of the docs plugin's metadata). */
@@ -46,6 +48,28 @@ function order(docs: DocInfo[], apiPrefix: string): { guides: DocInfo[]; api: Do
   });
   const api = docs.filter((d) => d.id.startsWith(apiPrefix)).sort((a, b) => a.permalink.localeCompare(b.permalink));
   return { guides, api };
+}
+
+/** True when `path` is `root` itself or lies below it. */
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`));
+}
+
+/**
+ * The file an `@site/<sitePath>` import names, refused (an Error) when it
+ * resolves outside `root` — by `..` segments, an absolute path, or a symbolic
+ * link that leads out. A Markdown twin is published as it is, so only files
+ * of the repository may be copied into it.
+ */
+export function resolveInsideRoot(root: string, sitePath: string): string {
+  const realRoot = realpathSync(root);
+  const file = resolve(realRoot, sitePath);
+  const refuse = () =>
+    new Error(`llms-txt: refusing to inline "@site/${sitePath}": it resolves outside the repository (${realRoot})`);
+  if (!isInside(realRoot, file)) throw refuse();
+  if (existsSync(file) && !isInside(realRoot, realpathSync(file))) throw refuse();
+  return file;
 }
 
 /** Turns an `.mdx` guide into plain Markdown (see the file comment). */
@@ -99,7 +123,7 @@ export function mdxToMarkdown(
     // MDX module lines: remember raw-loader imports, drop the rest.
     const rawImport = /^import\s+(\w+)\s+from\s+['"]!!raw-loader!@site\/([^'"]+)['"];?$/.exec(trimmed);
     if (rawImport) {
-      const file = resolve(siteDir, rawImport[2]);
+      const file = resolveInsideRoot(siteDir, rawImport[2]);
       if (existsSync(file)) raw.set(rawImport[1], readFileSync(file, "utf8"));
       continue;
     }

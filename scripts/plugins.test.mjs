@@ -1,0 +1,91 @@
+// node --import tsx --test scripts/plugins.test.mjs (npm run test:plugins) —
+// the site's local plugins (src/plugins/*): the Markdown twins copy no file
+// from outside the repository, and every swap of a module inside a dependency
+// still finds that module where the swap expects it, so an upgrade that moves
+// it fails here instead of silently undoing the swap.
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { mdxToMarkdown, resolveInsideRoot } from "../src/plugins/llms-txt/index.ts";
+import {
+  ESCAPING_JOINER,
+  JOINER_REQUEST,
+  SEARCH_BAR_FOLDER,
+  isSearchBarJoiner,
+} from "../src/plugins/search-escape/index.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const require = createRequire(import.meta.url);
+
+describe("Markdown twins: imports stay inside the repository", () => {
+  const sandbox = realpathSync(mkdtempSync(join(tmpdir(), "twins-")));
+  const repo = join(sandbox, "repo");
+  mkdirSync(join(repo, "packages/app/src"), { recursive: true });
+  writeFileSync(join(repo, "packages/app/src/main.ts"), "export const inside = 1;\n");
+  writeFileSync(join(sandbox, "secret.txt"), "outside the repository\n");
+  symlinkSync(join(sandbox, "secret.txt"), join(repo, "packages/app/src/link.ts"));
+  after(() => rmSync(sandbox, { recursive: true, force: true }));
+
+  const page = (path) =>
+    `import Code from '!!raw-loader!@site/${path}';\nimport CodeBlock from '@theme/CodeBlock';\n\n# Page\n\n<CodeBlock language="ts">\n{Code}\n</CodeBlock>\n`;
+  const twin = (path) => mdxToMarkdown(page(path), { title: "Page", description: "" }, repo, "https://example.org/base");
+
+  test("a file of the repository is inlined", () => {
+    assert.match(twin("packages/app/src/main.ts"), /export const inside = 1;/);
+    assert.equal(resolveInsideRoot(repo, "packages/app/src/main.ts"), join(repo, "packages/app/src/main.ts"));
+  });
+
+  test("`..` out of the repository is refused, and nothing of the file is written", () => {
+    assert.throws(() => twin("../secret.txt"), /outside the repository/);
+    assert.throws(() => twin("packages/../../secret.txt"), /outside the repository/);
+  });
+
+  test("the machine's files are refused (the path of the original report)", () => {
+    assert.throws(() => twin("../../etc/hostname"), /outside the repository/);
+    assert.throws(() => resolveInsideRoot(repo, "/etc/hostname"), /outside the repository/);
+  });
+
+  test("a symbolic link that leads out of the repository is refused", () => {
+    assert.throws(() => twin("packages/app/src/link.ts"), /outside the repository/);
+  });
+
+  test("a name that only starts with dots stays inside", () => {
+    writeFileSync(join(repo, "..notes.md"), "dots\n");
+    assert.equal(resolveInsideRoot(repo, "..notes.md"), join(repo, "..notes.md"));
+  });
+});
+
+describe("search-escape: the search plugin's path joiner is where the swap expects it", () => {
+  const pluginDir = dirname(require.resolve("@easyops-cn/docusaurus-search-local/package.json"));
+  const searchBar = join(pluginDir, "dist/client/client/theme/SearchBar");
+
+  test("the suggestions import the joiner by the request the swap matches", () => {
+    const template = readFileSync(join(searchBar, "SuggestionTemplate.js"), "utf8");
+    const imported = /from\s+"([^"]*concatDocumentPath[^"]*)"/.exec(template)?.[1];
+    assert.ok(imported, "SuggestionTemplate.js no longer imports concatDocumentPath");
+    assert.ok(JOINER_REQUEST.test(imported), `the request changed: ${imported}`);
+    assert.ok(SEARCH_BAR_FOLDER.test(searchBar), `the folder moved: ${searchBar}`);
+    assert.ok(isSearchBarJoiner(imported, searchBar));
+    // ...and still put it into an HTML string, which is why it must escape.
+    assert.match(template, /\$\{concatDocumentPath\(/);
+  });
+
+  test("the joiner exists and the replacement has its export", async () => {
+    const original = await import(join(pluginDir, "dist/client/client/utils/concatDocumentPath.js"));
+    const replacement = await import(ESCAPING_JOINER);
+    assert.equal(typeof original.concatDocumentPath, "function");
+    assert.equal(original.concatDocumentPath(["a", "b"]), replacement.concatDocumentPath(["a", "b"]));
+    assert.equal(
+      replacement.concatDocumentPath(["API", "Type Alias: Snapshot<S, E>", `<img src=x onerror="x()">`]),
+      "API › Type Alias: Snapshot&lt;S, E&gt; › &lt;img src=x onerror=&quot;x()&quot;&gt;",
+    );
+  });
+
+  test("the search page (React text) is left alone", () => {
+    assert.equal(isSearchBarJoiner("../../utils/concatDocumentPath", join(pluginDir, "dist/client/client/theme/SearchPage")), false);
+  });
+});
