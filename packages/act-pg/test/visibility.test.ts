@@ -136,4 +136,3 @@ describe("a commit held open while later commits become visible", () => {
     }
   });
 });
-});
