@@ -1,5 +1,4 @@
-// Issue 6, item 3 (site.md "Beyond the spec": llms.txt and per-page
-// Markdown for AI tools): llms.txt, llms-full.txt, a Markdown twin of each
+// Docs for AI tools (llms.txt and per-page Markdown): llms.txt, llms-full.txt, a Markdown twin of each
 // guide, and the "Copy page as Markdown" button.
 import { ROUTES, expect, open, test } from "./site";
 

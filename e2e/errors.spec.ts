@@ -1,8 +1,8 @@
-// spec §2 "Crash and load-failure screens" and §8 "Page chunk load failure:
-// error text with Retry".
+// The crash and load-failure screens: a page whose code fails to load shows
+// the error text with Retry, and a failed preload on navigation reloads.
 import { CONCEPT, INTRO, expect, hydrated, mainHeading, test } from "./site";
 
-test("§8 a page-chunk load failure shows the error text with Retry, and Retry recovers once the chunk loads", async ({
+test("a page-chunk load failure shows the error text with Retry, and Retry recovers once the chunk loads", async ({
   page,
   consoleLog,
 }) => {
@@ -41,7 +41,7 @@ test("§8 a page-chunk load failure shows the error text with Retry, and Retry r
   await expect(page).toHaveURL(/concepts\/state-management\/?$/);
 });
 
-test("§8 a route preload failure during navigation makes a full page reload", async ({ page, consoleLog }) => {
+test("a route preload failure during navigation makes a full page reload", async ({ page, consoleLog }) => {
   // The next page's chunks fail once (a stale deployment); the reload that
   // follows gets them.
   let failing = false;

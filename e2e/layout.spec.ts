@@ -1,10 +1,10 @@
-// spec §2 "Layout" and "Routing behaviour" (sidebars, footer, repository
-// link), §4 announcement bar, §9 breakpoint, TOC levels, sidebar settings.
+// Layout: sidebars, footer, repository link, announcement bar, the 996 px
+// breakpoint, TOC levels, sidebar settings.
 import { API_INDEX, API_PAGE, CONCEPT, INTRO, ROUTES, docSidebar, expect, mainHeading, open, test } from "./site";
 
 const DOCS_PAGES = ROUTES.map((r) => r.path).filter((p) => /\/docs\/(intro|concepts\/|examples\/)/.test(p));
 
-test("§2 the Docs sidebar is attached to the intro, concepts and examples pages", async ({ page }) => {
+test("the Docs sidebar is attached to the intro, concepts and examples pages", async ({ page }) => {
   for (const path of DOCS_PAGES) {
     await open(page, path);
     const sidebar = docSidebar(page);
@@ -19,7 +19,7 @@ test("§2 the Docs sidebar is attached to the intro, concepts and examples pages
   }
 });
 
-test("§9 the Docs sidebar's categories stay open when another one opens (no auto-collapse)", async ({ page }) => {
+test("the Docs sidebar's categories stay open when another one opens (no auto-collapse)", async ({ page }) => {
   await open(page, INTRO);
   const sidebar = docSidebar(page);
   const concepts = sidebar.getByRole("button", { name: "Concepts", exact: true });
@@ -37,7 +37,7 @@ test("§9 the Docs sidebar's categories stay open when another one opens (no aut
   await expect(sidebar.locator('a[href="/act-root/docs/examples/wolfdesk"]')).toBeVisible();
 });
 
-test("§9 the Docs sidebar is not hideable: no hide-sidebar button", async ({ page }) => {
+test("the Docs sidebar is not hideable: no hide-sidebar button", async ({ page }) => {
   for (const path of [INTRO, CONCEPT]) {
     await open(page, path);
     await expect(docSidebar(page)).toBeVisible();
@@ -46,7 +46,7 @@ test("§9 the Docs sidebar is not hideable: no hide-sidebar button", async ({ pa
   }
 });
 
-test("§2 API pages carry the API sidebar, not the Docs sidebar (site.md)", async ({ page }) => {
+test("API pages carry the API sidebar, not the Docs sidebar (site.md)", async ({ page }) => {
   for (const path of [API_INDEX, "/act-root/docs/api/act/src/", API_PAGE, "/act-root/docs/api/act-pg/src/classes/PostgresStore"]) {
     await open(page, path);
     const sidebar = docSidebar(page);
@@ -57,7 +57,7 @@ test("§2 API pages carry the API sidebar, not the Docs sidebar (site.md)", asyn
   }
 });
 
-test("§2/§9 below the 996px breakpoint (995px) the navbar is a mobile menu that opens with the sidebar items", async ({ page }) => {
+test("below the 996px breakpoint (995px) the navbar is a mobile menu that opens with the sidebar items", async ({ page }) => {
   await page.setViewportSize({ width: 995, height: 800 });
   await open(page, CONCEPT);
   const toggle = page.getByRole("button", { name: "Toggle navigation bar" });
@@ -77,7 +77,7 @@ test("§2/§9 below the 996px breakpoint (995px) the navbar is a mobile menu tha
   await expect(menu).toBeHidden();
 });
 
-test("§2/§9 at 997px the navbar is the desktop navbar: no mobile menu button", async ({ page }) => {
+test("at 997px the navbar is the desktop navbar: no mobile menu button", async ({ page }) => {
   await page.setViewportSize({ width: 997, height: 800 });
   await open(page, CONCEPT);
   await expect(page.getByRole("button", { name: "Toggle navigation bar" })).toBeHidden();
@@ -85,7 +85,7 @@ test("§2/§9 at 997px the navbar is the desktop navbar: no mobile menu button",
   await expect(page.locator("nav.navbar").getByRole("link", { name: "Docs", exact: true })).toBeVisible();
 });
 
-test("§2 the skip-to-content link is the first focusable element and moves focus to the main content", async ({ page }) => {
+test("the skip-to-content link is the first focusable element and moves focus to the main content", async ({ page }) => {
   await open(page, CONCEPT);
   await page.keyboard.press("Tab");
   const focused = page.locator(":focus");
@@ -107,7 +107,7 @@ test("§2 the skip-to-content link is the first focusable element and moves focu
   expect(next, "the next Tab lands inside the main content").toMatchObject({ inMain: true, inNavbar: false });
 });
 
-test("§2 the language dropdown lists English only", async ({ page }) => {
+test("the language dropdown lists English only", async ({ page }) => {
   await open(page, INTRO);
   const dropdown = page.locator("nav.navbar .navbar__item.dropdown").filter({ hasText: "English" });
   await expect(dropdown).toHaveCount(1);
@@ -120,7 +120,7 @@ test("§2 the language dropdown lists English only", async ({ page }) => {
   await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
 });
 
-test("§2 the navbar has a search slot", async ({ page }) => {
+test("the navbar has a search slot", async ({ page }) => {
   await open(page, INTRO);
   const navbar = page.locator("nav.navbar");
   const search = navbar
@@ -132,7 +132,7 @@ test("§2 the navbar has a search slot", async ({ page }) => {
   await expect(search.first()).toBeFocused();
 });
 
-test("§2 the navbar links to the source repository outside the site", async ({ page, baseURL }) => {
+test("the navbar links to the source repository outside the site", async ({ page, baseURL }) => {
   await open(page, INTRO);
   const link = page.locator("nav.navbar").getByRole("link", { name: /repository|github|source/i }).first();
   await expect(link).toBeVisible();
@@ -145,7 +145,7 @@ test("§2 the navbar links to the source repository outside the site", async ({ 
   await expect(link).toHaveAttribute("rel", /noopener/);
 });
 
-test("§4 the announcement bar can be dismissed and stays dismissed after a reload", async ({ page }) => {
+test("the announcement bar can be dismissed and stays dismissed after a reload", async ({ page }) => {
   await open(page, INTRO);
   const bar = page.locator(".theme-announcement-bar");
   await expect(bar).toBeVisible();
@@ -158,7 +158,7 @@ test("§4 the announcement bar can be dismissed and stays dismissed after a relo
   await expect(bar).toBeHidden();
 });
 
-test("§9 the table of contents lists h2 and h3 headings and not h4", async ({ page }) => {
+test("the table of contents lists h2 and h3 headings and not h4", async ({ page }) => {
   // An API class page: the one kind of page with h4 headings (parameters, returns).
   await open(page, API_PAGE);
   const ids = async (selector: string) =>
@@ -174,7 +174,7 @@ test("§9 the table of contents lists h2 and h3 headings and not h4", async ({ p
   for (const id of h4) expect(toc, `h4 #${id} is not in the TOC`).not.toContain(id);
 });
 
-test("§2 the footer links to the introduction and states copyright 2025", async ({ page }) => {
+test("the footer links to the introduction and states copyright 2025", async ({ page }) => {
   await open(page, API_INDEX);
   const footer = page.locator("footer");
   await expect(footer).toContainText(/Copyright © 2025/);

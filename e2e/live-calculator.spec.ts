@@ -1,5 +1,4 @@
-// Issue 6, item 2 (site.md "Beyond the spec": a live example): the
-// calculator page runs @act-root/calculator with the real @act-root/act
+// The live example: the calculator page runs @act-root/calculator with the real @act-root/act
 // in-memory store in the browser.
 import type { Page } from "@playwright/test";
 import { EXAMPLE, INTRO, expect, open, test } from "./site";

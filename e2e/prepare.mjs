@@ -38,7 +38,7 @@ function newestSource() {
       newest = { time: stat.mtimeMs, file: relative(root, path) };
     }
   };
-  for (const entry of ["docusaurus.config.ts", "sidebars.ts", "tsconfig.typedoc.json", "src", "static", "docs"]) {
+  for (const entry of ["docusaurus.config.ts", "sidebars.ts", "tsconfig.typedoc.json", "scripts/typedoc", "src", "static", "docs"]) {
     visit(join(root, entry), 0);
   }
   const packages = join(root, "packages");

@@ -1,8 +1,9 @@
-// spec §2 "Screens and routes" and "Routing behaviour"; spec §9 title delimiter.
+// Every route the site promises, the not-found page, .html normalisation and
+// the "|" title delimiter.
 import { API_INDEX, CORE_API, INTRO, NOT_FOUND, RESOURCE_404, ROUTES, expect, hydrated, mainHeading, open, test } from "./site";
 
 for (const route of ROUTES) {
-  test(`§2 route ${route.path} answers and renders its heading`, async ({ page }) => {
+  test(`route ${route.path} answers and renders its heading`, async ({ page }) => {
     const response = await open(page, route.path);
     expect(response?.status(), "HTTP status after static-hosting redirects").toBe(200);
     await expect(mainHeading(page)).toHaveText(route.heading);
@@ -12,7 +13,7 @@ for (const route of ROUTES) {
 }
 
 for (const [kind, names] of Object.entries(CORE_API)) {
-  test(`§2 core API pages (${kind}): every page of the spec's list answers and renders its heading`, async ({ page }) => {
+  test(`core API pages (${kind}): every page of the spec's list answers and renders its heading`, async ({ page }) => {
     test.setTimeout(30_000 + names.length * 3_000);
     for (const name of names) {
       const path = `/act-root/docs/api/act/src/${kind}/${name}`;
@@ -25,7 +26,7 @@ for (const [kind, names] of Object.entries(CORE_API)) {
   });
 }
 
-test("§2 the base path /act-root/ is a landing page linking to the intro and the API (site.md)", async ({ page }) => {
+test("the base path /act-root/ is a landing page linking to the intro and the API (site.md)", async ({ page }) => {
   const response = await open(page, "/act-root/");
   expect(response?.status()).toBe(200);
   await expect(page.locator("h1").first()).toHaveText(/\bAct\b/);
@@ -35,7 +36,7 @@ test("§2 the base path /act-root/ is a landing page linking to the intro and th
   await expect(page.locator(":is(header, main) a[href='/act-root/docs/api/']").first()).toBeVisible();
 });
 
-test("§9 the document title uses the | delimiter, server-rendered and after client navigation", async ({ page, request }) => {
+test("the document title uses the | delimiter, server-rendered and after client navigation", async ({ page, request }) => {
   for (const route of ROUTES) {
     const html = await (await request.get(route.path)).text();
     const title = /<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1];
@@ -49,7 +50,7 @@ test("§9 the document title uses the | delimiter, server-rendered and after cli
 });
 
 for (const path of ["/act-root/this-page-does-not-exist", NOT_FOUND]) {
-  test(`§2 an unknown path (${path}) shows the not-found page with HTTP 404`, async ({ page, consoleLog }) => {
+  test(`an unknown path (${path}) shows the not-found page with HTTP 404`, async ({ page, consoleLog }) => {
     consoleLog.allow(RESOURCE_404); // the browser logs the document's own 404
     const response = await open(page, path);
     expect(response?.status()).toBe(404);
@@ -57,7 +58,7 @@ for (const path of ["/act-root/this-page-does-not-exist", NOT_FOUND]) {
     // The site's not-found page sends the reader on (site.md).
     await expect(page.locator("main").getByRole("link", { name: /introduction/i })).toHaveAttribute("href", INTRO);
     await expect(page.locator("main").getByRole("link", { name: /API/ })).toHaveAttribute("href", API_INDEX);
-    // spec §9 title delimiter holds here too.
+    // The "|" title delimiter holds here too.
     await expect(page).toHaveTitle(/^Page Not Found \| Act$/);
     // Client-side navigation to an unknown path shows it too.
     await page.locator("nav.navbar").getByRole("link", { name: "Docs", exact: true }).click();
@@ -71,7 +72,7 @@ for (const path of ["/act-root/this-page-does-not-exist", NOT_FOUND]) {
 }
 
 for (const variant of ["/act-root/docs/intro.html", "/act-root/docs/intro/index.html"]) {
-  test(`§2 ${variant} is normalised to the plain path and ends on the intro page`, async ({ page, consoleLog }) => {
+  test(`${variant} is normalised to the plain path and ends on the intro page`, async ({ page, consoleLog }) => {
     // Static hosting may answer the .html path with its 404 page before the
     // site normalises it; that document-level 404 is not an app error.
     consoleLog.allow(RESOURCE_404);
@@ -84,7 +85,7 @@ for (const variant of ["/act-root/docs/intro.html", "/act-root/docs/intro/index.
   });
 }
 
-test("§2/§7 no console errors while a reader navigates client-side through the Docs and API sidebars", async ({ page, consoleLog }) => {
+test("no console errors while a reader navigates client-side through the Docs and API sidebars", async ({ page, consoleLog }) => {
   test.setTimeout(90_000);
   // The fixture fails this test on any console error; this walk covers the
   // client-side transitions the hard loads above do not.

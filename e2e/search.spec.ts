@@ -1,5 +1,4 @@
-// Issue 6, item 1 (site.md "Beyond the spec": search that works offline):
-// the local search in the navbar slot, on the production build under
+// Search that works offline: the local search in the navbar slot, on the production build under
 // /act-root/, indexing guides and API pages, fetched only once the reader
 // starts searching.
 import type { Page, Request } from "@playwright/test";

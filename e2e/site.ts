@@ -1,10 +1,10 @@
-// The routes and API pages of the specification (site-spec.txt §2), the
+// The routes and API pages the site promises (site-spec.txt), the
 // fixtures every test uses, and small helpers shared by the specs.
 import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
 
 export const BASE = "/act-root/";
 
-/** spec §2 route table: path, expected document title, expected h1. */
+/** The route table: path, expected document title, expected h1. */
 export const ROUTES: { path: string; title: RegExp; heading: RegExp }[] = [
   { path: "/act-root/docs/intro", title: /^Introduction \| Act$/, heading: /\S/ },
   { path: "/act-root/docs/concepts/configuration", title: /^Configuration \| Act$/, heading: /Configuration/i },
@@ -19,7 +19,7 @@ export const ROUTES: { path: string; title: RegExp; heading: RegExp }[] = [
   { path: "/act-root/docs/api/act-pg/src/classes/PostgresStore", title: /PostgresStore.* \| Act$/, heading: /\bPostgresStore\b/ },
 ];
 
-/** spec §2 "Core package API pages under /act-root/docs/api/act/src/". */
+/** The core package's API pages under /act-root/docs/api/act/src/, by kind. */
 export const CORE_API: Record<string, string[]> = {
   classes: ["Act", "ConcurrencyError", "InvariantError", "ValidationError"],
   functions: ["act", "build_tracer", "config", "dispose", "disposeAndExit", "extend", "patch", "port", "sleep", "state", "validate"],
@@ -78,7 +78,7 @@ export class ConsoleLog {
 }
 
 /**
- * spec §2–§9 "no console errors on any visited page": every test records
+ * No console errors on any visited page: every test records
  * the console of every page it opens and fails on an error it did not
  * announce with `consoleLog.allow(...)`.
  */

@@ -1,4 +1,4 @@
-// spec §4 "States and transitions" (colour mode, loading) and spec §7
+// Interface state (colour mode, loading) and what the browser keeps:
 // "Browser local storage holds the docs version preference and the
 // colour-mode setting. Unavailable storage produces a warning only."
 import type { Page } from "@playwright/test";
@@ -8,7 +8,7 @@ const toggle = (page: Page) => page.locator("nav.navbar").getByRole("button", { 
 const dataTheme = (page: Page) => page.locator("html").getAttribute("data-theme");
 const storedTheme = (page: Page) => page.evaluate(() => window.localStorage.getItem("theme"));
 
-test("§9 colour mode defaults to light", async ({ page }) => {
+test("colour mode defaults to light", async ({ page }) => {
   for (const colorScheme of ["light", "no-preference"] as const) {
     await page.emulateMedia({ colorScheme });
     await open(page, INTRO);
@@ -19,7 +19,7 @@ test("§9 colour mode defaults to light", async ({ page }) => {
 });
 
 for (const system of ["light", "dark"] as const) {
-  test(`§4 colour-mode toggle cycles light → dark → system, stored under "theme" (system preference ${system})`, async ({ page }) => {
+  test(`colour-mode toggle cycles light → dark → system, stored under "theme" (system preference ${system})`, async ({ page }) => {
     test.setTimeout(60_000);
     await page.emulateMedia({ colorScheme: system });
     await open(page, INTRO);
@@ -52,7 +52,7 @@ for (const system of ["light", "dark"] as const) {
   });
 }
 
-test("§4 in system mode data-theme follows a change of the system preference", async ({ page }) => {
+test("in system mode data-theme follows a change of the system preference", async ({ page }) => {
   await page.emulateMedia({ colorScheme: "light" });
   await open(page, INTRO);
   expect(await storedTheme(page)).toBeNull();
@@ -63,7 +63,7 @@ test("§4 in system mode data-theme follows a change of the system preference", 
   await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
 });
 
-test("§7 local storage unavailable: the site still renders and works, with only a warning", async ({ page, consoleLog }) => {
+test("local storage unavailable: the site still renders and works, with only a warning", async ({ page, consoleLog }) => {
   await page.addInitScript(() => {
     const blocked = () => {
       throw new DOMException("The operation is insecure.", "SecurityError");
@@ -96,7 +96,7 @@ test("§7 local storage unavailable: the site still renders and works, with only
   expect(consoleLog.errors).toEqual([]);
 });
 
-test("§7/§9 the docs version preference is stored in local storage after visiting a doc", async ({ page }) => {
+test("the docs version preference is stored in local storage after visiting a doc", async ({ page }) => {
   await open(page, "/act-root/");
   const versionKeys = () =>
     page.evaluate(() =>
@@ -111,7 +111,7 @@ test("§7/§9 the docs version preference is stored in local storage after visit
   await expect.poll(versionKeys).toEqual({ "docs-preferred-version-default": "current" });
 });
 
-test("§4/§9 the navigation progress bar does not appear within 200 ms of a fast navigation", async ({ page }) => {
+test("the navigation progress bar does not appear within 200 ms of a fast navigation", async ({ page }) => {
   await open(page, INTRO);
   // Make the navigation fast: the target route's chunks are loaded beforehand.
   await page.evaluate((path) => (window as unknown as { docusaurus: { preload(p: string): Promise<unknown> } }).docusaurus.preload(path), CONCEPT);

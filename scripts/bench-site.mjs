@@ -1,5 +1,5 @@
-// `npm run bench:site` — the speed budget of issue 6, item 4 (a benchmark,
-// not a test: it prints a table and exits 0 whether targets are met or not).
+// `npm run bench:site` — the site's speed budget (a benchmark, not a test:
+// it prints a table and exits 0 whether targets are met or not).
 //
 // 1. Builds the production site into .cache/bench-site (timed; never while
 //    another site build runs), or with --reuse serves the existing build/.
@@ -11,19 +11,18 @@
 //    every request's origin; axe (serious/critical) in light and dark mode;
 //    Lighthouse performance, accessibility, best practices and SEO with the
 //    mobile and desktop presets.
-// 4. Prints the table and each target of the issue as met or missed.
+// 4. Prints the table and each speed target as met or missed.
 //
 // Options: --reuse (serve build/, no build), --site-dir DIR (serve another
 //          finished build), --pages intro,api (a subset),
 //          --no-lighthouse, --runs N (Lighthouse runs per page and preset;
 //          the median performance score is kept, default 1), --json FILE.
 import { spawnSync } from "node:child_process";
+import { createPagesServer } from "./pages-server.mjs";
 import { siteBuildRunning } from "./site-build-running.mjs";
-import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createGzip } from "node:zlib";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const argv = process.argv.slice(2);
@@ -55,7 +54,7 @@ const pages = option("pages", Object.keys(ALL_PAGES).join(","))
   .map((key) => ALL_PAGES[key.trim()])
   .filter(Boolean);
 
-// The issue's targets and the reference site's intro, measured the same way.
+// The speed targets, and the reference site's intro measured the same way.
 const TARGETS = {
   mobilePerformance: 90,
   desktopPerformance: 98,
@@ -101,71 +100,11 @@ async function build() {
 }
 
 // ---------------------------------------------------------------------------
-// 2. A Pages-like server: /x → x.html, /x/ → x/index.html, gzip, max-age=600
+// 2. The shared Pages-like server (scripts/pages-server.mjs), with gzip and
+//    max-age=600 as GitHub Pages sends them.
 // ---------------------------------------------------------------------------
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".woff2": "font/woff2",
-  ".txt": "text/plain; charset=utf-8",
-  ".md": "text/markdown; charset=utf-8",
-  ".xml": "application/xml; charset=utf-8",
-};
-const COMPRESSIBLE = new Set([".html", ".js", ".css", ".json", ".svg", ".txt", ".md", ".xml"]);
-
-function isFile(path) {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 function serve(dir) {
-  const server = createServer((req, res) => {
-    const { pathname } = new URL(req.url ?? "/", "http://localhost");
-    const send = (status, file) => {
-      const ext = extname(file);
-      const gzip = COMPRESSIBLE.has(ext) && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
-      res.writeHead(status, {
-        "content-type": TYPES[ext] ?? "application/octet-stream",
-        "cache-control": "max-age=600",
-        vary: "Accept-Encoding",
-        ...(gzip && { "content-encoding": "gzip" }),
-      });
-      const stream = createReadStream(file);
-      (gzip ? stream.pipe(createGzip({ level: 9 })) : stream).pipe(res);
-    };
-    let path;
-    try {
-      path = decodeURIComponent(pathname);
-    } catch {
-      path = "";
-    }
-    if (path === BASE.slice(0, -1)) {
-      res.writeHead(301, { location: BASE });
-      return res.end();
-    }
-    if (path.startsWith(BASE)) {
-      const target = join(dir, normalize(path.slice(BASE.length)));
-      if (target === dir || target.startsWith(dir + sep)) {
-        if (path.endsWith("/") && isFile(join(target, "index.html"))) return send(200, join(target, "index.html"));
-        if (!path.endsWith("/") && isFile(target)) return send(200, target);
-        if (!path.endsWith("/") && isFile(`${target}.html`)) return send(200, `${target}.html`);
-        if (!path.endsWith("/") && isFile(join(target, "index.html"))) {
-          res.writeHead(301, { location: `${path}/` });
-          return res.end();
-        }
-      }
-    }
-    if (isFile(join(dir, "404.html"))) return send(404, join(dir, "404.html"));
-    res.writeHead(404).end();
-  });
+  const server = createPagesServer({ root: dir, base: BASE, gzip: true, cacheControl: "max-age=600" });
   return new Promise((done) => server.listen(0, "127.0.0.1", () => done(server)));
 }
 

@@ -4,7 +4,7 @@
 // still finds that module where the swap expects it, so an upgrade that moves
 // it fails here instead of silently undoing the swap.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -17,6 +17,7 @@ import {
   SEARCH_BAR_FOLDER,
   isSearchBarJoiner,
 } from "../src/plugins/search-escape/index.ts";
+import { PRELOAD_REQUEST, CORE_CLIENT_FOLDER, originalPreload } from "../src/plugins/chunk-failure-screen/index.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -87,5 +88,25 @@ describe("search-escape: the search plugin's path joiner is where the swap expec
 
   test("the search page (React text) is left alone", () => {
     assert.equal(isSearchBarJoiner("../../utils/concatDocumentPath", join(pluginDir, "dist/client/client/theme/SearchPage")), false);
+  });
+});
+
+describe("chunk-failure-screen: Docusaurus' route preloader is where the swap expects it", () => {
+  const clientDir = dirname(originalPreload(root));
+
+  test("the client folder matches and still imports ./preload", () => {
+    assert.ok(CORE_CLIENT_FOLDER.test(clientDir), `the folder moved: ${clientDir}`);
+    const importers = readdirSync(clientDir)
+      .filter((file) => file.endsWith(".js"))
+      .map((file) => readFileSync(join(clientDir, file), "utf8"))
+      .join("\n");
+    const request = /from\s+['"](\.\/preload(?:\.js)?)['"]/.exec(importers)?.[1];
+    assert.ok(request, "no module of @docusaurus/core/lib/client imports ./preload any more");
+    assert.ok(PRELOAD_REQUEST.test(request), `the request changed: ${request}`);
+  });
+
+  test("the original preload module exists and exports the default preloader", async () => {
+    const source = readFileSync(originalPreload(root), "utf8");
+    assert.match(source, /export default function preload\b/);
   });
 });

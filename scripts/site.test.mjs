@@ -1,7 +1,8 @@
 // Checks the built site (build/, from `npm run build` or scripts/site-build.mjs)
-// against the routes of ../shared/spec/site-spec.txt §2, and the build log
-// against broken-link/-anchor warnings (spec §5 keeps them warnings in the
-// config; this test is what keeps the site free of them).
+// against the routes the site promises (../shared/spec/site-spec.txt), and the
+// build log against broken-link/-anchor warnings (the config keeps them
+// warnings so a generated page cannot block a release; this test is what
+// keeps the site free of them).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -12,7 +13,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const build = join(root, "build");
 const BASE = "/act-root/";
 
-// spec §2, route table (the two act-pg routes: see below).
+// The guide and index routes (the two act-pg routes: see below).
 const pages = [
   "/act-root/docs/intro",
   "/act-root/docs/concepts/configuration",
@@ -24,7 +25,7 @@ const pages = [
   "/act-root/docs/api/act/src/",
 ];
 
-// spec §2, "Core package API pages under /act-root/docs/api/act/src/".
+// The core package's API pages, each under /act-root/docs/api/act/src/<kind>/.
 const core = {
   classes: ["Act", "ConcurrencyError", "InvariantError", "ValidationError"],
   functions: [

@@ -1,4 +1,4 @@
-// Wrapped: spec §7/§9 keep the docs version preference in local storage; the stock theme only writes it from a version dropdown this one-version site does not show, so visiting a doc records its version.
+// Wrapped: the docs version preference must survive a reload (local storage); the stock theme only writes it from a version dropdown this one-version site does not show, so visiting a doc records its version.
 import { useEffect, type ReactNode } from "react";
 import DocVersionRoot from "@theme-original/DocVersionRoot";
 import type DocVersionRootType from "@theme/DocVersionRoot";

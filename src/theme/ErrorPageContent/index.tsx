@@ -1,4 +1,4 @@
-// Wrapped: keeps the theme's crash screen ("This page crashed." + "Try again", spec §2/§8) and adds a way out when retrying does not help.
+// Wrapped: keeps the theme's crash screen ("This page crashed." + "Try again", the wording readers and tests expect) and adds a way out when retrying does not help.
 import type { ReactNode } from "react";
 import ErrorPageContent from "@theme-original/ErrorPageContent";
 import type ErrorPageContentType from "@theme/ErrorPageContent";

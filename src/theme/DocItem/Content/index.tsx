@@ -1,4 +1,4 @@
-// Why: guide pages get a "Copy page as Markdown" button (issue 6); API pages have no Markdown twin, so they get none.
+// Why: guide pages get a "Copy page as Markdown" button, for AI tools; API pages have no Markdown twin, so they get none.
 import React, { type ReactNode } from "react";
 import Content from "@theme-original/DocItem/Content";
 import type ContentType from "@theme/DocItem/Content";

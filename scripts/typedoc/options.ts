@@ -1,0 +1,79 @@
+/**
+ * Options of docusaurus-plugin-typedoc, which generates the API reference
+ * (docs/api/, not committed) from the packages' TSDoc at build time.
+ *
+ * Both packages go into one TypeDoc run, so the module folders come out as
+ * `act/src` and `act-pg/src` — the routes the site promises
+ * (/docs/api/act/src/…, /docs/api/act-pg/src/…). Renaming modules (a
+ * `@module` tag, another entry-point strategy) would move those routes.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { PluginOptions as TypedocPluginOptions } from "docusaurus-plugin-typedoc";
+
+export type ApiReferenceSettings = {
+  /** The repository root (the site folder). */
+  siteDir: string;
+  /** https://github.com/<owner>/<repo>, for "Defined in" source links. */
+  repositoryUrl: string;
+  /** Regenerate pages on edit (`npm start` sets ACT_DOCS_WATCH=1). */
+  watch: boolean;
+};
+
+export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSettings) {
+  // act-pg is only passed once its entry point exists.
+  const entryPoints = ["packages/act/src/index.ts", "packages/act-pg/src/index.ts"].filter((entry) =>
+    existsSync(resolve(siteDir, entry)),
+  );
+  const options: TypedocPluginOptions & Record<string, unknown> = {
+    entryPoints,
+    tsconfig: "./tsconfig.typedoc.json",
+    out: "docs/api",
+    // Module names are relative to `packages/` and a module is created even for
+    // a single entry point, so the routes don't move while act-pg is missing.
+    basePath: "packages",
+    alwaysCreateEntryPointModule: true,
+    name: "Act API reference",
+    readme: "none",
+    watch,
+    // Run the compiler's checks: `tsc` in `npm test` is not the only guard.
+    skipErrorChecking: false,
+    excludePrivate: true,
+    excludeInternal: true,
+    excludeExternals: true,
+    disableSources: false,
+    gitRevision: "main",
+    sourceLinkTemplate: `${repositoryUrl}/blob/{gitRevision}/{path}#L{line}`,
+    // Readable pages: tables, signatures as code, TSDoc examples stay code.
+    parametersFormat: "table",
+    interfacePropertiesFormat: "table",
+    classPropertiesFormat: "table",
+    typeDeclarationFormat: "table",
+    propertyMembersFormat: "table",
+    enumMembersFormat: "table",
+    indexFormat: "table",
+    useCodeBlocks: true,
+    expandObjects: false,
+    expandParameters: false,
+    // `<T>` in prose must not be read as JSX (see also markdown.format in the config).
+    sanitizeComments: true,
+    // Validation is an error: an undocumented export, an exported API that
+    // references an unexported type, or a broken {@link} fails the build
+    // (strict.mjs makes TypeDoc's findings fatal inside Docusaurus, which
+    // otherwise only logs them).
+    validation: { notExported: true, notDocumented: true, invalidLink: true },
+    treatValidationWarningsAsErrors: true,
+    packagesRequiringDocumentation: ["@act-root/act", "@act-root/act-pg"],
+    plugin: ["./scripts/typedoc/strict.mjs", "./scripts/typedoc/front-matter.mjs"],
+    // One sidebar entry per package ("act/src", "act-pg/src"), not folders
+    // "act" › "src"; sidebars.ts gives them their package names.
+    navigation: { includeFolders: false, includeGroups: true, includeCategories: false },
+    sidebar: {
+      autoConfiguration: true,
+      typescript: false,
+      pretty: true,
+      deprecatedItemClassName: "typedoc-sidebar-item-deprecated",
+    },
+  };
+  return options;
+}
