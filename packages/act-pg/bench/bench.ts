@@ -177,7 +177,8 @@ async function main() {
         "long-snap",
         [
           ...Array.from({ length: 100 }, () => ({ name: "Incremented", data: { by: 1 } })),
-          { name: SNAP_EVENT, data: { count: (b + 1) * 100 } },
+          // A snapshot as the app writes it: tagged with the definition that wrote it.
+          { name: SNAP_EVENT, data: { of: Counter.version, state: { count: (b + 1) * 100 } } },
         ],
         meta
       );
