@@ -1,7 +1,6 @@
 import { Act } from "./act.js";
 import type { Schema, Schemas, State } from "./types/action.js";
 import type {
-  EventRegister,
   Reaction,
   ReactionHandler,
   ReactionOptions,
