@@ -1,8 +1,8 @@
 /**
- * Two sidebars (spec §2: "The sidebar (titled Docs) is attached to the intro,
- * concepts and examples pages"): `docs` for the guides, hand-listed, with
- * intro first so it is the version's main doc (spec §3); `api` for the
- * generated reference, read from the file TypeDoc writes on every build.
+ * Two sidebars: `docs` (titled Docs) for the guides — the intro, concepts
+ * and examples pages — hand-listed, with intro first so it is the version's
+ * main doc; `api` for the generated reference, read from the file TypeDoc
+ * writes on every build.
  */
 import { createRequire } from "node:module";
 import type { SidebarsConfig } from "@docusaurus/plugin-content-docs";

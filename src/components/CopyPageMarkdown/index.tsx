@@ -1,6 +1,6 @@
 /**
  * "Copy page as Markdown": fetches the page's Markdown twin (`<page>.md`,
- * written at build time by src/plugins/llms-txt.ts) and puts it on the
+ * written at build time by src/plugins/llms-txt/index.ts) and puts it on the
  * clipboard, for pasting into an AI tool. The twin can also be opened.
  */
 import React, { useState, type ReactNode } from "react";
