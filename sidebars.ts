@@ -45,6 +45,7 @@ const sidebars: SidebarsConfig = {
         "concepts/state-management",
         "concepts/event-sourcing",
         "concepts/configuration",
+        "concepts/reactions-in-production",
       ],
     },
     {
