@@ -46,6 +46,7 @@ const sidebars: SidebarsConfig = {
         "concepts/event-sourcing",
         "concepts/configuration",
         "concepts/reactions-in-production",
+        "concepts/changing-your-model",
       ],
     },
     {
