@@ -224,20 +224,20 @@ describe("failing reactions", () => {
         .on("Happened")
         .do(async () => {
           calls++;
-          await sleep(200);
+          await sleep(600);
         })
         .build();
     const [one, two] = [build(), build()];
     const acked = vi.fn();
     one.on("acked", acked);
     await one.do("happen", { stream: "t", actor }, { i: 1 });
-    const first = await one.drain({ leaseMillis: 30 });
+    const first = await one.drain({ leaseMillis: 120 });
     expect(first.leased).toHaveLength(1);
     expect(first.acked).toEqual([]); // still running: reported later
     for (let i = 0; i < 10; i++) {
-      expect((await two.drain({ leaseMillis: 30 })).leased).toEqual([]);
-      expect((await one.drain({ leaseMillis: 30 })).leased).toEqual([]);
-      await sleep(15);
+      expect((await two.drain({ leaseMillis: 120 })).leased).toEqual([]);
+      expect((await one.drain({ leaseMillis: 120 })).leased).toEqual([]);
+      await sleep(40);
     }
     await vi.waitFor(() => expect(acked).toHaveBeenCalledWith([expect.objectContaining({ stream: "t", at: 0 })]));
     await settle(two);

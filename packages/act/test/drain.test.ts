@@ -62,7 +62,7 @@ describe("retries", () => {
           calls++;
           throw new Error("down");
         },
-        { maxRetries: 5, retryBaseMillis: 80, retryMaxMillis: 80 }
+        { maxRetries: 5, retryBaseMillis: 400, retryMaxMillis: 400 }
       )
       .build();
     await app.do("deposit", { stream: "a", actor }, { amount: 1 });
@@ -70,7 +70,7 @@ describe("retries", () => {
     expect(calls).toBe(1);
     for (let i = 0; i < 5; i++) expect((await app.drain()).leased).toEqual([]);
     expect(calls).toBe(1);
-    await sleep(90);
+    await sleep(450); // the delay is 200–400 ms with jitter
     await app.drain();
     expect(calls).toBe(2);
   });

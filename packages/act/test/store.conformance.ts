@@ -314,15 +314,15 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
       it("leases exclusively until the lease expires, renews for the holder, and skips leased streams when polling", async () => {
         const [e] = await store.commit("s", [msg("A")], meta());
         await store.lease([lease("r", "d1", -1, "s", e.id)], 0);
-        const first = await store.lease([lease("r", "d1", -1, "s")], 200);
+        const first = await store.lease([lease("r", "d1", -1, "s")], 400);
         expect(first).toHaveLength(1);
-        expect(await store.lease([lease("r", "d2", -1, "s")], 200)).toEqual([]);
+        expect(await store.lease([lease("r", "d2", -1, "s")], 400)).toEqual([]);
         expect(await store.poll(10, 10)).toEqual([]);
-        await sleep(120);
-        expect(await store.lease([lease("r", "d1", -1, "s")], 200)).toHaveLength(1); // renewed
-        await sleep(120);
+        await sleep(240);
+        expect(await store.lease([lease("r", "d1", -1, "s")], 400)).toHaveLength(1); // renewed
+        await sleep(240);
         expect(await store.poll(10, 10)).toEqual([]); // the renewal still holds
-        await sleep(150);
+        await sleep(300);
         expect(await store.poll(10, 10)).toHaveLength(1);
         const taken = await store.lease([lease("r", "d2", -1, "s")], 200);
         expect(taken.map((l) => l.by)).toEqual(["d2"]);
