@@ -227,23 +227,31 @@ async function main() {
 
   // 6. The workload a new user writes first: default drain options, a
   // resolver that names only a target, 1,000 events over 100 streams, each
-  // reaction an action on `ledger-<stream>`.
+  // reaction an action on `ledger-<stream>`. One smaller run warms the JIT up
+  // (the drain's code runs here for the first time with this app), then the
+  // median of three runs on fresh tables is reported.
   {
-    await pgStore.drop();
-    await pgStore.seed();
-    const ledgers = ledgerApp();
-    for (let i = 0; i < 1_000; i++) await ledgers.do("increment", { stream: `acc-${i % 100}`, actor }, { by: 1 });
-    let posted = 0;
-    ledgers.on("committed", (snapshots) => (posted += snapshots.filter((s) => s.event?.name === "Posted").length));
-    let cycles = 0;
-    const t = performance.now();
-    for (;;) {
-      cycles++;
-      const { acked } = await ledgers.drain();
-      if (!acked.length) break;
-    }
-    results.ledger_reactions_per_s = round(posted / ((performance.now() - t) / 1000), 0);
-    results.ledger_drain_cycles = cycles;
+    const run = async (events: number) => {
+      await pgStore.drop();
+      await pgStore.seed();
+      const ledgers = ledgerApp();
+      for (let i = 0; i < events; i++) await ledgers.do("increment", { stream: `acc-${i % 100}`, actor }, { by: 1 });
+      let posted = 0;
+      ledgers.on("committed", (snapshots) => (posted += snapshots.filter((s) => s.event?.name === "Posted").length));
+      let cycles = 0;
+      const t = performance.now();
+      for (;;) {
+        cycles++;
+        const { acked } = await ledgers.drain();
+        if (!acked.length) break;
+      }
+      if (posted !== events) throw new Error(`ledger workload: ${posted} of ${events} reactions ran`);
+      return { perSecond: posted / ((performance.now() - t) / 1000), cycles };
+    };
+    await run(300);
+    const runs = [await run(1_000), await run(1_000), await run(1_000)];
+    results.ledger_reactions_per_s = round(median(runs.map((r) => r.perSecond)), 0);
+    results.ledger_drain_cycles = Math.max(...runs.map((r) => r.cycles));
   }
 
   // 7. Commit-to-reaction latency with the running consumer, in this process.
@@ -313,7 +321,7 @@ async function main() {
     ["reactions drained/s (limits 50×50)", `${results.drain_reactions_per_s_limits_50x50}`, `${round((results.drain_reactions_per_s_limits_50x50 as number) / floor, 2)}`, "≥ 1,000 (ref 224)"],
     ["SQL statements per action (server log)", `${results.server_statements_per_action}`, "", "≤ 2 (ref 5, Emmett 4)"],
     ["store queries per action (pool count)", `${results.pool_queries_per_action}`, "", "≤ 2"],
-    ["reactions/s, defaults, target-only resolver (1,000 events, 100 targets)", `${results.ledger_reactions_per_s}`, "", "≥ 2,000 (ref 520, Emmett 335)"],
+    ["reactions/s, defaults, target-only resolver (1,000 events, 100 targets; median of 3)", `${results.ledger_reactions_per_s}`, `${round((results.ledger_reactions_per_s as number) / floor, 2)}`, "≥ 2,000 (ref 520, Emmett 335)"],
     ["drain cycles for it", `${results.ledger_drain_cycles}`, "", "≤ 1,000 / (10 × 10) + 2 = 12"],
     ...[20, 200].flatMap((rate): Array<[string, string, string, string]> => [
       [`commit→reaction p50/p99 ms, one process, ${rate}/s`, `${results[`latency_one_process_${rate}_per_s_p50_ms`]} / ${results[`latency_one_process_${rate}_per_s_p99_ms`]}`, "", rate === 20 ? "p99 < 50 ms idle" : ""],
