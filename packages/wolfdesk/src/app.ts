@@ -22,8 +22,9 @@ export const app = act()
   .build();
 
 /**
- * Drains until no reaction is left to run — what a worker does in a loop,
- * and what tests and the demo do after each step.
+ * Drains until no reaction is left to run — what the tests do after each
+ * step, so they check every reaction's outcome. A process runs the app's
+ * consumer instead (`app.start()`, as main.ts does).
  *
  * @returns how many stream leases were acknowledged
  * @throws when a reaction stream gets blocked

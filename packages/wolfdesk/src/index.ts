@@ -7,4 +7,4 @@ export { Escalations } from "./escalations.js";
 export * from "./reactions.js";
 export { app, settle } from "./app.js";
 export { connect, postgresOptions, wantsPostgres } from "./store.js";
-export { run } from "./scenario.js";
+export { run, until } from "./scenario.js";

@@ -2,15 +2,45 @@
  * A day at the help desk, told through the app: a customer opens a ticket,
  * the desk assigns it, the customer waits, the desk escalates, a supervisor
  * resolves, the customer closes. Prints what happens and the event log.
+ *
+ * The reactions run by themselves, on the app's running consumer
+ * (`app.start()`, see main.ts): like a real client, the story commits an
+ * action and then waits until it can see what the reactions did.
  */
 import { type Actor, InvariantError, type Target } from "@act-root/act";
-import { app, settle } from "./app.js";
+import { app } from "./app.js";
 import { Escalations } from "./escalations.js";
 import { SUPERVISOR } from "./reactions.js";
 import { customer, ESCALATIONS } from "./schemas.js";
 import { Ticket } from "./ticket.js";
 
-/** Runs the story on ticket `stream`; returns the ticket's final state. */
+/**
+ * Waits until `check` finds what the reactions were expected to do, and
+ * returns it. Fails at once when a reaction stream is blocked (with the
+ * reaction's error), and after `timeoutMillis` when nothing happened — the
+ * usual cause being that the consumer was not started.
+ */
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | false | undefined>,
+  timeoutMillis = 10_000
+): Promise<T> {
+  const deadline = Date.now() + timeoutMillis;
+  for (;;) {
+    const found = await check();
+    if (found) return found;
+    const [blocked] = await app.blocked();
+    if (blocked) throw new Error(`Waiting for ${what}: reaction stream "${blocked.stream}" is blocked: ${blocked.error}`);
+    if (Date.now() > deadline)
+      throw new Error(`Gave up waiting for ${what} after ${timeoutMillis} ms: is the consumer running (app.start())?`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * Runs the story on ticket `stream` and returns the ticket's final state.
+ * Needs the app's consumer running (`app.start()`) to see its reactions.
+ */
 export async function run(print: (line: string) => void, stream = `ticket-${Date.now().toString(36)}`) {
   const carla = customer("carla", "Carla");
   const as = (actor: Actor): Target => ({ stream, actor });
@@ -27,8 +57,10 @@ export async function run(print: (line: string) => void, stream = `ticket-${Date
   await step("Carla opens a ticket", () =>
     app.do("OpenTicket", as(carla), { title: "Printer on fire", message: "It smokes.", priority: "normal" })
   );
-  await settle();
-  const { state: assigned } = await app.load(Ticket, stream);
+  const assigned = await until("the desk to assign the ticket", async () => {
+    const { state } = await app.load(Ticket, stream);
+    return state.agent && state;
+  });
   const agent: Actor = { id: assigned.agent!, name: assigned.agent!.split(":")[1] };
   print(`  the desk assigned it to ${assigned.agent}`);
 
@@ -37,10 +69,15 @@ export async function run(print: (line: string) => void, stream = `ticket-${Date
   );
   await step("Carla writes again", () => app.do("AddMessage", as(carla), { body: "Now it beeps." }));
   await step("and again", () => app.do("AddMessage", as(carla), { body: "Hello?" }));
-  await settle();
-  const { state: escalated } = await app.load(Ticket, stream);
+  const escalated = await until("the desk to escalate the ticket", async () => {
+    const { state } = await app.load(Ticket, stream);
+    return state.escalated && state;
+  });
   print(`  escalated: ${escalated.escalated}, priority: ${escalated.priority}`);
-  const { state: queue } = await app.load(Escalations, ESCALATIONS);
+  const queue = await until("the escalation to reach the supervisors' queue", async () => {
+    const { state } = await app.load(Escalations, ESCALATIONS);
+    return state.queue.some((e) => e.ticket === stream) && state;
+  });
   print(`  supervisors' queue: ${queue.queue.map((e) => `${e.ticket} (${e.reason})`).join(", ")}`);
 
   await step(`${agent.id} replies`, () => app.do("AddMessage", as(agent), { body: "On my way with a fire extinguisher." }));
@@ -49,7 +86,6 @@ export async function run(print: (line: string) => void, stream = `ticket-${Date
   );
   await step("Carla writes after the resolution", () => app.do("AddMessage", as(carla), { body: "Thanks!" }));
   await step("Carla closes the ticket", () => app.do("CloseTicket", as(carla), {}));
-  await settle();
 
   print("");
   print(`events of ${stream}:`);

@@ -47,7 +47,8 @@ describe("WolfDesk on Postgres", () => {
   it("runs the whole story", async (ctx) => {
     if (skipped) ctx.skip();
     const lines: string[] = [];
-    const state = await run((line) => lines.push(line), "ticket-pg-story");
+    app.start();
+    const state = await run((line) => lines.push(line), "ticket-pg-story").finally(() => app.stop());
     expect(state).toMatchObject({ status: "closed", escalated: true });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connect, postgresOptions, run, wantsPostgres } from "../src/index.js";
+import { app, connect, postgresOptions, run, until, wantsPostgres } from "../src/index.js";
 
 describe("store selection", () => {
   it("uses Postgres only when the environment names a database", () => {
@@ -28,14 +28,28 @@ describe("store selection", () => {
 });
 
 describe("the command-line story", () => {
-  it("runs from open to close, with the refusals it stages", async () => {
+  it("runs from open to close on the running consumer, with the refusals it stages", async () => {
     const lines: string[] = [];
-    const state = await run((line) => lines.push(line), "ticket-story");
+    app.start();
+    const state = await run((line) => lines.push(line), "ticket-story").finally(() => app.stop());
     expect(state).toMatchObject({ status: "closed", escalated: true, resolution: "Replaced the printer" });
     expect(lines.filter((l) => l.startsWith("✗"))).toEqual([
       "✗ Carla tries to resolve her own ticket: Only the assigned agent resolves (or a supervisor, once escalated)",
       "✗ Carla writes after the resolution: Only open tickets accept messages",
     ]);
     expect(lines.some((l) => l.includes("TicketAssigned") && l.includes("← TicketOpened #0"))).toBe(true);
+  });
+});
+
+describe("waiting for reactions", () => {
+  it("says what it waited for, and that the consumer may not be running", async () => {
+    await expect(until("the desk to assign the ticket", async () => false, 30)).rejects.toThrow(
+      /Gave up waiting for the desk to assign the ticket after 30 ms: is the consumer running/
+    );
+  });
+
+  it("returns what the check found", async () => {
+    let calls = 0;
+    expect(await until("a third look", async () => ++calls === 3 && calls)).toBe(3);
   });
 });
