@@ -93,7 +93,9 @@ type ReactionRow = {
  *   writer of the events table left open does, and is named in a warning
  *   once it has been open longer than `slowWriterMillis`. A read of one
  *   stream always sees every committed event of that stream.
- * - **Wake-ups**: a commit notifies (`NOTIFY`, in the same statement) and
+ * - **Wake-ups**: after a commit the store sends a `NOTIFY` (one at a time,
+ *   coalescing the commits that finish meanwhile, and outside the commit's
+ *   transaction so concurrent commits still share disk flushes), and
  *   `subscribe` listens on a connection of its own, so a running consumer in
  *   another process drains at once; its polling stays the safety net.
  * - **Idempotency keys** live in a table of their own with a primary key on
@@ -138,6 +140,8 @@ export class PostgresStore implements Store {
     readonly drop: string;
     readonly dropSchema: string;
     readonly commit: string;
+    readonly commitKeyed: string;
+    readonly notify: string;
     readonly lastVersion: string;
     readonly recall: string;
     readonly poll: string;
@@ -158,6 +162,10 @@ export class PostgresStore implements Store {
   readonly #listeners = new Set<() => void>();
   #listener?: pg.Client;
   #listening?: Promise<void>;
+  /** The notification of commits in flight, if any (see `#announce`). */
+  #announcing?: Promise<void>;
+  /** Whether a commit finished while a notification was in flight. */
+  #announceAgain = false;
   /** When slow writers were last looked for. */
   #writersCheckedAt = 0;
 
@@ -184,7 +192,9 @@ export class PostgresStore implements Store {
       seed: sql.seed(n),
       drop: sql.drop(n),
       dropSchema: sql.dropSchema(n),
-      commit: sql.commit(n),
+      commit: sql.commit(n, false),
+      commitKeyed: sql.commit(n, true),
+      notify: sql.notify(),
       lastVersion: sql.lastVersion(n),
       recall: sql.recall(n),
       poll: sql.poll(n),
@@ -343,6 +353,7 @@ export class PostgresStore implements Store {
   async dispose(): Promise<void> {
     this.#disposed ??= (async () => {
       this.#listeners.clear();
+      await this.#announcing;
       await this.#unlisten();
       await this.#pool.end();
     })();
@@ -390,15 +401,15 @@ export class PostgresStore implements Store {
     for (let attempt = 0; ; attempt++) {
       let rows: CommitRow[];
       try {
-        ({ rows } = await this.#run<CommitRow>(operation, this.#statements.commit, [
-          stream,
-          encoded,
-          metaText,
-          expectedVersion ?? null,
-          idempotencyKey ?? null,
-          this.#settings.idempotencyMillis,
-          this.#names.channel,
-        ]));
+        const values: unknown[] = [stream, encoded, metaText, expectedVersion ?? null];
+        ({ rows } =
+          idempotencyKey === undefined
+            ? await this.#run<CommitRow>(operation, this.#statements.commit, values)
+            : await this.#run<CommitRow>(operation, this.#statements.commitKeyed, [
+                ...values,
+                idempotencyKey,
+                this.#settings.idempotencyMillis,
+              ]));
       } catch (error) {
         // 23505: a concurrent commit took the same (stream, version) or key first.
         if ((error as DriverError).code !== "23505") throw error;
@@ -410,6 +421,7 @@ export class PostgresStore implements Store {
       if (expectedVersion !== undefined && last !== expectedVersion) throw conflict(last);
       // Nothing inserted although the version matched: the key is taken.
       if (rows[0].id === null && messages.length) throw conflict(last);
+      if (rows[0].id !== null) this.#announce();
       const created = rows[0].created ?? new Date();
       return messages.map(({ name, data }, i) => ({
         id: rows[i].id!,
@@ -694,6 +706,31 @@ export class PostgresStore implements Store {
       this.#listeners.delete(listener);
       if (!this.#listeners.size) void this.#unlisten();
     };
+  }
+
+  /**
+   * Sends a wake-up to subscribers in every process after a commit. At most
+   * one is in flight; commits that finish meanwhile are announced by one more
+   * sent after it, so every commit is followed by a notification sent after
+   * it was committed, and a burst of commits costs a few notifications.
+   */
+  #announce(): void {
+    if (this.#announcing) {
+      this.#announceAgain = true;
+      return;
+    }
+    this.#announceAgain = false;
+    this.#announcing = this.#run("notify", this.#statements.notify, [this.#names.channel])
+      .then(
+        () => undefined,
+        (error) => {
+          if (!this.#disposed) logger.warn(error, "act-pg: could not notify other processes of a commit; their polling finds it");
+        }
+      )
+      .finally(() => {
+        this.#announcing = undefined;
+        if (this.#announceAgain && !this.#disposed) this.#announce();
+      });
   }
 
   #wake() {

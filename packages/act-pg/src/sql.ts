@@ -153,40 +153,55 @@ export function dropSchema(n: Names): string {
 
 /**
  * `commit()`: one statement. Reads the stream's last version, checks it
- * against `$4` (null = no check), claims the idempotency key `$5` (null =
- * none) for `$6` ms unless the stream holds it unexpired, and inserts every
- * message of `$2` (a JSON array of `{ name, data }`) with `$3` as meta — or
- * nothing. Returns one row per inserted event, or a single row with null id
- * when nothing was inserted, always carrying the version the stream was at.
- * Two concurrent commits that read the same last version collide on the
- * unique `(stream, version)` index, two with the same key on the keys'
- * primary key: the database decides. The same statement notifies listeners
- * on channel `$7` (delivered only if it commits).
+ * against `$4` (null = no check) and inserts every message of `$2` (a JSON
+ * array of `{ name, data }`) with `$3` as meta — or nothing. With `keyed`, it
+ * also claims the idempotency key `$5` for `$6` ms unless the stream holds it
+ * unexpired, and inserts nothing when it cannot. Returns one row per inserted
+ * event, or a single row with null id when nothing was inserted, always
+ * carrying the version the stream was at. Two concurrent commits that read
+ * the same last version collide on the unique `(stream, version)` index, two
+ * with the same key on the keys' primary key: the database decides.
+ *
+ * Commits without a key (almost all) use the statement without the keys
+ * table, so they neither plan nor lock it.
  */
-export function commit(n: Names): string {
-  return `
-WITH last AS (
-  SELECT COALESCE((SELECT version FROM ${n.events} WHERE stream = $1 ORDER BY version DESC LIMIT 1), -1) AS v
-), claimed AS (
+export function commit(n: Names, keyed: boolean): string {
+  const claimed = keyed
+    ? `, claimed AS (
   INSERT INTO ${n.keys} (stream, key, from_version, to_version, expires)
   SELECT $1, $5::text, last.v + 1, last.v + json_array_length($2::json), now() + $6::bigint * interval '1 millisecond'
-  FROM last WHERE $5::text IS NOT NULL AND ($4::integer IS NULL OR last.v = $4::integer)
+  FROM last WHERE $4::integer IS NULL OR last.v = $4::integer
   ON CONFLICT (stream, key) DO UPDATE SET
     from_version = EXCLUDED.from_version, to_version = EXCLUDED.to_version, expires = EXCLUDED.expires
     WHERE ${n.keys}.expires <= now()
   RETURNING 1
-), ins AS (
+)`
+    : "";
+  return `
+WITH last AS (
+  SELECT COALESCE((SELECT version FROM ${n.events} WHERE stream = $1 ORDER BY version DESC LIMIT 1), -1) AS v
+)${claimed}, ins AS (
   INSERT INTO ${n.events} (id, stream, version, name, data, meta, created)
   SELECT (pg_current_xact_id()::text::bigint << ${COMMIT_BITS}) + m.ord - 1, $1, last.v + m.ord, m.msg->>'name', m.msg->'data', $3::json,
     date_trunc('milliseconds', now())
   FROM last CROSS JOIN json_array_elements($2::json) WITH ORDINALITY AS m(msg, ord)
-  WHERE ($4::integer IS NULL OR last.v = $4::integer) AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM claimed))
+  WHERE ($4::integer IS NULL OR last.v = $4::integer)${keyed ? " AND EXISTS (SELECT 1 FROM claimed)" : ""}
   RETURNING id, version, created
-), notified AS (
-  SELECT pg_notify($7::text, '') FROM (SELECT 1 FROM ins LIMIT 1) AS any_insert
 )
-SELECT last.v AS last, ins.id, ins.version, ins.created, (SELECT count(*) FROM notified) AS notified
-FROM last LEFT JOIN ins ON true ORDER BY ins.version`;
+SELECT last.v AS last, ins.id, ins.version, ins.created FROM last LEFT JOIN ins ON true ORDER BY ins.version`;
+}
+
+/**
+ * Announces commits to listeners on channel `$1`, in a transaction of its
+ * own. PostgreSQL commits notifying transactions one at a time (it holds a
+ * database-wide lock from before the commit until after it), so a `NOTIFY`
+ * inside every event commit would forbid concurrent commits from sharing a
+ * disk flush and cap the store's write rate. This transaction commits
+ * without waiting for the disk: a wake-up lost in a crash only means the
+ * consumers' next poll finds the work.
+ */
+export function notify(): string {
+  return `SELECT pg_notify($1::text, ''), set_config('synchronous_commit', 'off', true)`;
 }
 
 /** The stream's last version (-1 when empty): `$1` stream. */

@@ -196,12 +196,18 @@ describe("commit", () => {
 });
 
 describe("round trips", () => {
-  /** Counts the statements the store sends (every operation goes through a pool's query). */
-  async function counted<T>(run: () => Promise<T>): Promise<number> {
+  /**
+   * Counts the statements the caller waits for (every operation goes through
+   * a pool's query). The wake-up other processes get after a commit is sent
+   * once the commit has returned, off the caller's path; it is counted apart.
+   */
+  async function counted<T>(run: () => Promise<T>, wakeUps?: { count: number }): Promise<number> {
     const spy = vi.spyOn(driver.Pool.prototype, "query");
     try {
       await run();
-      return spy.mock.calls.length;
+      const texts = spy.mock.calls.map(([config]) => (typeof config === "string" ? config : (config as { text: string }).text));
+      if (wakeUps) wakeUps.count = texts.filter((text) => text.includes("pg_notify")).length;
+      return texts.filter((text) => !text.includes("pg_notify")).length;
     } finally {
       spy.mockRestore();
     }
@@ -219,6 +225,31 @@ describe("round trips", () => {
     // An explicit expected version reads the stream first.
     await app.do("increment", { stream: "rt3", actor }, { by: 1 });
     expect(await counted(() => app.do("increment", { stream: "rt3", actor, expectedVersion: 0 }, { by: 1 }))).toBe(2);
+  });
+
+  it("wakes other processes with few notifications for a burst of commits, the last one sent after the last commit", async () => {
+    const other = makeStore({ schema: "store_tests", table: "events" });
+    const woken: number[] = [];
+    const stop = other.subscribe(() => woken.push(Date.now()));
+    try {
+      await vi.waitFor(async () => {
+        // Listening has started once a commit wakes the other store.
+        await pg.commit(`warm-${woken.length}`, [msg("E")], meta());
+        expect(woken.length).toBeGreaterThan(0);
+      });
+      const wakeUps = { count: 0 };
+      let committedAt = 0;
+      await counted(async () => {
+        await Promise.all(Array.from({ length: 40 }, (_, i) => pg.commit(`burst-${i}`, [msg("E")], meta())));
+        committedAt = Date.now();
+        await vi.waitFor(() => expect(woken.at(-1)!).toBeGreaterThanOrEqual(committedAt));
+      }, wakeUps);
+      expect(wakeUps.count).toBeGreaterThan(0);
+      expect(wakeUps.count).toBeLessThan(40);
+    } finally {
+      stop();
+      await other.dispose();
+    }
   });
 });
 

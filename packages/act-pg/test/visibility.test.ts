@@ -66,15 +66,12 @@ describe("a commit held open while later commits become visible", () => {
     held = await client();
     await held.query("BEGIN");
     await held.query("SELECT pg_current_xact_id()");
-    const commitSql = q.commit(q.names("public", "visibility"));
+    const commitSql = q.commit(q.names("public", "visibility"), false);
     const { rows } = await held.query(commitSql, [
       "late",
       JSON.stringify([{ name: "Incremented", data: { by: 100 } }]),
       JSON.stringify({ correlation: "late", causation: {} }),
       -1,
-      null,
-      0,
-      "act:public.visibility",
     ]);
     const lateId = Number(rows[0].id);
 
