@@ -44,6 +44,31 @@ describe("drain with the default options", () => {
   });
 });
 
+describe("after the store is dropped", () => {
+  it("an app built before the drop runs the reactions to events committed after it", async () => {
+    const handled: number[] = [];
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async (event) => {
+        handled.push(event.data.amount);
+      })
+      .to((event) => ({ target: `ledger-${event.stream}` }))
+      .build();
+    for (let i = 0; i < 5; i++) await app.do("deposit", { stream: `acc-${i}`, actor }, { amount: i });
+    while ((await app.drain()).acked.length);
+    expect(handled).toEqual([0, 1, 2, 3, 4]);
+
+    // The app has read the log up to its fifth event; the log starts over.
+    await store().drop();
+    await store().seed();
+    const [after] = await app.do("deposit", { stream: "acc-new", actor }, { amount: 99 });
+    expect(after.event!.id).toBeGreaterThan(4); // ids are never reused
+    while ((await app.drain()).acked.length);
+    expect(handled).toEqual([0, 1, 2, 3, 4, 99]);
+  });
+});
+
 describe("retries", () => {
   it("back off exponentially with jitter, capped", () => {
     const options = { blockOnError: true, maxRetries: 5, retryBaseMillis: 100, retryMaxMillis: 1_000 };

@@ -69,8 +69,14 @@ function upper(ids: number[], id: number): number {
  * ```
  */
 export class InMemoryStore implements Store {
-  /** The log, indexed by global id. */
+  /** The log: the event with id `first + i` at index `i`. */
   private events: Event[] = [];
+  /**
+   * Id of the first event in the log. Ids are never reused, not even after
+   * `drop()` (as in PostgreSQL), so an app that remembers how far it has read
+   * the log never mistakes new events for ones it has already seen.
+   */
+  private first = 0;
   private streams = new Map<string, StreamLog>();
   private watermarks = new Map<string, Watermark>();
   /** Told after each commit (see `subscribe`). */
@@ -90,8 +96,9 @@ export class InMemoryStore implements Store {
   /** Nothing to create. */
   async seed(): Promise<void> {}
 
-  /** Forgets every event and watermark. */
+  /** Forgets every event, watermark and idempotency key; ids go on from where they were. */
   async drop(): Promise<void> {
+    this.first += this.events.length;
     this.events = [];
     this.streams = new Map();
     this.watermarks = new Map();
@@ -141,7 +148,7 @@ export class InMemoryStore implements Store {
     if (this.listeners.size) queueMicrotask(() => this.listeners.forEach((listener) => listener()));
     return copies.map(({ name, data }) => {
       const event: Event = {
-        id: this.events.length,
+        id: this.first + this.events.length,
         stream,
         version: target.ids.length,
         created,
@@ -176,7 +183,7 @@ export class InMemoryStore implements Store {
       from_snapshot,
     } = validate("query", query, QuerySchema);
     if (stream !== undefined) validate("stream", stream, StreamSchema);
-    // Candidate ids: one stream's ids, or the whole log (where id = index).
+    // Candidates: one stream's ids, or the whole log (where index = id - first).
     let ids: number[] | undefined;
     let start = 0;
     let end = this.events.length;
@@ -189,8 +196,8 @@ export class InMemoryStore implements Store {
       if (after !== undefined) start = Math.max(start, upper(ids, after));
       if (before !== undefined) end = Math.min(end, upper(ids, before - 1));
     } else {
-      if (after !== undefined) start = Math.max(0, after + 1);
-      if (before !== undefined) end = Math.min(end, Math.max(0, before));
+      if (after !== undefined) start = Math.max(0, after + 1 - this.first);
+      if (before !== undefined) end = Math.min(end, Math.max(0, before - this.first));
     }
     const include = (e: Event) =>
       (with_snaps || from_snapshot !== undefined || e.name !== SNAP_EVENT) &&
@@ -202,7 +209,7 @@ export class InMemoryStore implements Store {
     const max = limit ?? Number.POSITIVE_INFINITY;
     for (let i = 0; i < end - start && count < max; i++) {
       const index = backward ? end - 1 - i : start + i;
-      const event = this.events[ids ? ids[index] : index];
+      const event = this.events[ids ? ids[index] - this.first : index];
       if (include(event)) {
         callback(event as Committed<E, keyof E>);
         count++;
