@@ -8,7 +8,7 @@ import { logger, onDispose, store } from "./ports.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
 import { ValidationError } from "./types/errors.js";
-import type { ReactionStats, ReactionStream } from "./types/ports.js";
+import type { ReactionStats, ReactionStream, Store } from "./types/ports.js";
 import type {
   BlockedLease,
   ConsumerOptions,
@@ -56,8 +56,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /** Identifies this app's drainer in leases. */
   private readonly id = uuid();
   private readonly listeners = new Map<keyof Lifecycle<S, E, A>, Set<(payload: any) => void>>();
-  /** Last event id the resolvers have seen. */
-  private correlated = -1;
+  /** Last event id the resolvers have seen, and the store it was read from. */
+  private correlation: { log?: Store; at: number } = { at: -1 };
   private correlations?: ReturnType<typeof setInterval>;
   private readonly tracer = build_tracer(settings().logLevel);
   /** Latest snapshot per stream, so actions read only new events. */
@@ -276,10 +276,22 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     return { leased, last_id };
   }
 
+  /**
+   * Last event id the resolvers have seen in the current store; a store
+   * swapped in since (a new adapter after `dispose`, say) is read from its
+   * start.
+   */
+  private get correlated(): number {
+    const log = store();
+    if (this.correlation.log !== log) this.correlation = { log, at: -1 };
+    return this.correlation.at;
+  }
+
   /** One correlation pass; `read` tells the caller whether the log may hold more. */
   private async scan(query: Query) {
+    void this.correlated; // starts over if the store was swapped
     const result = await correlate(this.registry.events, this.id, query);
-    this.correlated = Math.max(this.correlated, result.last_id);
+    this.correlation.at = Math.max(this.correlation.at, result.last_id);
     if (result.leased.length) this.tracer.correlated(result.leased);
     return result;
   }
@@ -358,7 +370,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
       if (read < CORRELATION_PAGE) break;
     }
     return this.drainer.drain(options);
-
   }
 
   /**

@@ -44,7 +44,7 @@ describe("drain with the default options", () => {
   });
 });
 
-describe("after the store is dropped", () => {
+describe("after the store is dropped or replaced", () => {
   it("an app built before the drop runs the reactions to events committed after it", async () => {
     const handled: number[] = [];
     const app = act()
@@ -64,6 +64,24 @@ describe("after the store is dropped", () => {
     await store().seed();
     const [after] = await app.do("deposit", { stream: "acc-new", actor }, { amount: 99 });
     expect(after.event!.id).toBeGreaterThan(4); // ids are never reused
+    while ((await app.drain()).acked.length);
+    expect(handled).toEqual([0, 1, 2, 3, 4, 99]);
+  });
+
+  it("an app that outlives its store reads the next store's log from the start", async () => {
+    const handled: number[] = [];
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async (event) => {
+        handled.push(event.data.amount);
+      })
+      .to((event) => ({ target: `ledger-${event.stream}` }))
+      .build();
+    for (let i = 0; i < 5; i++) await app.do("deposit", { stream: `acc-${i}`, actor }, { amount: i });
+    while ((await app.drain()).acked.length);
+    await freshStore(); // a new in-memory store: its ids start at 0 again
+    await app.do("deposit", { stream: "acc-new", actor }, { amount: 99 });
     while ((await app.drain()).acked.length);
     expect(handled).toEqual([0, 1, 2, 3, 4, 99]);
   });
