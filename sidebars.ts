@@ -12,6 +12,7 @@ const require = createRequire(import.meta.url);
 // TypeDoc names the modules after their folders; readers know the packages.
 const PACKAGES: Record<string, string> = {
   "act/src": "@act-root/act",
+  "act/src/testing": "@act-root/act/testing",
   "act-pg/src": "@act-root/act-pg",
 };
 
@@ -27,7 +28,7 @@ function apiSidebar(): Item[] {
       { cause },
     );
   }
-  // The core package first, then the Postgres store; labels are package names.
+  // The core package first, then its test kit, then the Postgres store; labels are package names.
   const rank = (item: Item) => Object.keys(PACKAGES).indexOf(item.label ?? "");
   return [...items]
     .sort((a, b) => rank(a) - rank(b))
