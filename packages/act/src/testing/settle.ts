@@ -124,6 +124,9 @@ export async function settle<S extends Schemas, E extends Schemas, A extends Sch
   let drains = 0;
   for (;;) {
     cursor = await catchUp(target, cursor);
+    // A stream whose lease or backoff ends after this moment was not offered
+    // to the drain below (one ending before it was): it still counts as waiting.
+    const polledAt = Date.now();
     const drained = await target.drain(drainOptions);
     if (drained.acked.length || drained.blocked.length) {
       drains++;
@@ -141,7 +144,7 @@ export async function settle<S extends Schemas, E extends Schemas, A extends Sch
     }
     const { streams } = await target.stats(1);
     const now = Date.now();
-    const waiting = streams.filter((r) => !r.blocked && r.leasedUntil !== undefined && r.leasedUntil.getTime() > now);
+    const waiting = streams.filter((r) => !r.blocked && r.leasedUntil !== undefined && r.leasedUntil.getTime() > polledAt);
     if (!drained.leased.length && !waiting.length) {
       const blocked = streams.filter((r) => r.blocked);
       if (blocked.length && !allowBlocked)
@@ -165,6 +168,7 @@ export async function settle<S extends Schemas, E extends Schemas, A extends Sch
       );
     }
     const soonest = Math.min(...waiting.map((r) => r.leasedUntil!.getTime()));
+    // Until the soonest lease or backoff ends, looking again every POLL_MILLIS at most.
     await pause(Math.max(1, Math.min(POLL_MILLIS, soonest - now + 1, deadline - now)));
   }
 }
