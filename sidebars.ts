@@ -1,6 +1,6 @@
 /**
- * Two sidebars: `docs` (titled Docs) for the guides — the intro, concepts
- * and examples pages — hand-listed, with intro first so it is the version's
+ * Two sidebars: `docs` (titled Docs) for the guides — the intro, concepts,
+ * examples and guides pages — hand-listed, with intro first so it is the version's
  * main doc; `api` for the generated reference, read from the file TypeDoc
  * writes on every build.
  */
@@ -12,6 +12,7 @@ const require = createRequire(import.meta.url);
 // TypeDoc names the modules after their folders; readers know the packages.
 const PACKAGES: Record<string, string> = {
   "act/src": "@act-root/act",
+  "act/src/testing": "@act-root/act/testing",
   "act-pg/src": "@act-root/act-pg",
 };
 
@@ -27,7 +28,7 @@ function apiSidebar(): Item[] {
       { cause },
     );
   }
-  // The core package first, then the Postgres store; labels are package names.
+  // The core package first, then its test kit, then the Postgres store; labels are package names.
   const rank = (item: Item) => Object.keys(PACKAGES).indexOf(item.label ?? "");
   return [...items]
     .sort((a, b) => rank(a) - rank(b))
@@ -54,6 +55,12 @@ const sidebars: SidebarsConfig = {
       label: "Examples",
       collapsed: false,
       items: ["examples/calculator", "examples/wolfdesk"],
+    },
+    {
+      type: "category",
+      label: "Guides",
+      collapsed: false,
+      items: ["guides/testing"],
     },
   ],
   api: [{ type: "doc", id: "api/index", label: "Overview" }, ...(apiSidebar() as [])],

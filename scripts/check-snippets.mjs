@@ -18,9 +18,10 @@
  *
  * 1. Every block is an ES module of its own, checked with the repository's
  *    compiler options (strict, NodeNext, top-level await allowed).
- *    `@act-root/act`, `@act-root/act-pg`, `@act-root/calculator` and
- *    `@act-root/wolfdesk` resolve to the packages' sources; `zod` and other
- *    dependencies resolve from the root `node_modules`.
+ *    `@act-root/act`, `@act-root/act/testing`, `@act-root/act-pg`,
+ *    `@act-root/calculator` and `@act-root/wolfdesk` resolve to the
+ *    packages' sources; `zod` and other dependencies resolve from the root
+ *    `node_modules`.
  * 2. A block whose `title` is a file name ending in `.ts`/`.tsx` (e.g.
  *    ```ts title="src/counter.ts") is written under that name, in a folder of
  *    its own page, so later blocks on the same page can import it the way
@@ -152,6 +153,7 @@ writeFileSync(
         noUnusedLocals: false,
         paths: {
           "@act-root/act": [source("act/src/index.ts")],
+          "@act-root/act/testing": [source("act/src/testing/index.ts")],
           "@act-root/act-pg": [source("act-pg/src/index.ts")],
           "@act-root/calculator": [source("calculator/src/index.ts")],
           "@act-root/wolfdesk": [source("wolfdesk/src/index.ts")],

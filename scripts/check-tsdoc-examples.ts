@@ -17,6 +17,7 @@ const root = new URL("..", import.meta.url).pathname;
 const out = join(root, ".cache/tsdoc-examples");
 const packages = [
   { name: "@act-root/act", dir: "packages/act/src" },
+  { name: "@act-root/act/testing", dir: "packages/act/src/testing" },
   { name: "@act-root/act-pg", dir: "packages/act-pg/src" },
 ].filter((p) => existsSync(join(root, p.dir, "index.ts")));
 
@@ -121,7 +122,9 @@ mkdirSync(out, { recursive: true });
 const exported = exportsOf();
 const where: Record<string, string> = {};
 for (const pkg of exported) {
-  for (const file of files(pkg.dir)) {
+  // A file belongs to the innermost entry point's folder (src/testing is not checked twice as part of src).
+  const nested = packages.filter((p) => p.dir.startsWith(`${pkg.dir}/`)).map((p) => `${p.dir}/`);
+  for (const file of files(pkg.dir).filter((f) => !nested.some((dir) => f.startsWith(dir)))) {
     for (const { line, code } of examples(file)) {
       const own = ownNames(code);
       // In the Postgres store's own examples, `store` is the PostgresStore at hand.

@@ -22,8 +22,13 @@ const option = (name) => {
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 const PACKAGES = [
-  { name: "@act-root/act", dir: "packages/act" },
-  { name: "@act-root/act-pg", dir: "packages/act-pg" },
+  {
+    name: "@act-root/act",
+    dir: "packages/act",
+    // The `@act-root/act/testing` entry point, in both formats with types.
+    entries: ["dist/testing/index.js", "dist/testing/index.cjs", "dist/testing/index.d.ts", "dist/testing/index.d.cts"],
+  },
+  { name: "@act-root/act-pg", dir: "packages/act-pg", entries: [] },
 ];
 /** Files every tarball must hold: both module formats, their types, the README. */
 const REQUIRED = [
@@ -90,7 +95,7 @@ try {
   for (const m of manifests) {
     const [packed] = JSON.parse(npmRun(["pack", "-w", m.name, "--pack-destination", out, "--json"]));
     const files = new Set(packed.files.map((f) => f.path));
-    for (const file of REQUIRED) if (!files.has(file)) fail(`${m.name}: the tarball lacks ${file}`);
+    for (const file of [...REQUIRED, ...m.entries]) if (!files.has(file)) fail(`${m.name}: the tarball lacks ${file}`);
     for (const file of files)
       if (/^(src|test|bench)\//.test(file) || file.endsWith(".tsbuildinfo"))
         fail(`${m.name}: the tarball holds ${file}, which is not for consumers`);

@@ -54,6 +54,16 @@ const core = {
 for (const [kind, names] of Object.entries(core))
   for (const name of names) pages.push(`/act-root/docs/api/act/src/${kind}/${name}`);
 
+// The test kit, `@act-root/act/testing`: its module comes out under act/src.
+const testing = {
+  classes: ["SettleError"],
+  functions: ["settle", "storeConformance"],
+  "type-aliases": ["SettleOptions", "Settled", "SettleReason", "TestApi"],
+};
+pages.push("/act-root/docs/guides/testing", "/act-root/docs/api/act/src/testing/");
+for (const [kind, names] of Object.entries(testing))
+  for (const name of names) pages.push(`/act-root/docs/api/act/src/testing/${kind}/${name}`);
+
 // The Postgres store package is documented once its entry point exists
 // (docusaurus.config.ts only passes existing entry points to TypeDoc).
 const hasPostgres = existsSync(join(root, "packages/act-pg/src/index.ts"));
@@ -81,7 +91,7 @@ test("every route of the spec is a built page", () => {
 
 test("API pages are about the symbol their route names", () => {
   const wrong = [];
-  for (const route of pages.filter((r) => /\/api\/act(-pg)?\/src\/[a-z-]+\/[^/]+$/.test(r))) {
+  for (const route of pages.filter((r) => /\/api\/act(-pg)?\/src\/(testing\/)?[a-z-]+\/[^/]+$/.test(r))) {
     const name = route.split("/").pop();
     const html = readFileSync(fileFor(route), "utf8");
     const title = /<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? "";

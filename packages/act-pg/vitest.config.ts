@@ -3,9 +3,13 @@ import { defineProject } from "vitest/config";
 
 export default defineProject({
   resolve: {
-    // Run against the core's source, the same module the shared conformance
-    // suite imports, so `instanceof ConcurrencyError` and the store port agree.
-    alias: { "@act-root/act": fileURLToPath(new URL("../act/src/index.ts", import.meta.url)) },
+    // Run against the core's sources, which the shared conformance suite
+    // (`@act-root/act/testing`) imports too, so `instanceof ConcurrencyError`
+    // and the store port agree.
+    alias: [
+      { find: /^@act-root\/act\/testing$/, replacement: fileURLToPath(new URL("../act/src/testing/index.ts", import.meta.url)) },
+      { find: /^@act-root\/act$/, replacement: fileURLToPath(new URL("../act/src/index.ts", import.meta.url)) },
+    ],
   },
   test: {
     name: "act-pg",

@@ -13,11 +13,15 @@ import { ReflectionKind } from "typedoc";
 
 const MARKDOWN_ESCAPE = /\\([\\`*_{}[\]()#+\-.!<>|~])/g;
 
-/** "act/src" → the "name" of packages/act/package.json. */
+/**
+ * "act/src" → the "name" of packages/act/package.json; a module below `src`
+ * is a subpath entry point: "act/src/testing" → "@act-root/act/testing".
+ */
 function packageName(module) {
   try {
-    const dir = module.split("/")[0];
-    return JSON.parse(readFileSync(join(process.cwd(), "packages", dir, "package.json"), "utf8")).name;
+    const [dir, , ...subpath] = module.split("/");
+    const name = JSON.parse(readFileSync(join(process.cwd(), "packages", dir, "package.json"), "utf8")).name;
+    return [name, ...subpath].join("/");
   } catch {
     return module;
   }

@@ -21,8 +21,9 @@ export type ApiReferenceSettings = {
 };
 
 export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSettings) {
-  // act-pg is only passed once its entry point exists.
-  const entryPoints = ["packages/act/src/index.ts", "packages/act-pg/src/index.ts"].filter((entry) =>
+  // act-pg is only passed once its entry point exists. The test kit
+  // (`@act-root/act/testing`) comes out as the module `act/src/testing`.
+  const entryPoints = ["packages/act/src/index.ts", "packages/act/src/testing/index.ts", "packages/act-pg/src/index.ts"].filter((entry) =>
     existsSync(resolve(siteDir, entry)),
   );
   const options: TypedocPluginOptions & Record<string, unknown> = {

@@ -20,12 +20,19 @@ const Counter = act.state("Counter", z.object({ n: z.number() }))
   .on("add", z.object({ by: z.number() }))
   .emit(({ by }) => ["Added", { by }])
   .build();
-const app = act.act().with(Counter).build();
+let reacted = 0;
+const app = act.act().with(Counter).on("Added").do(async () => { reacted++; }).to("audit").build();
 (async () => {
   await app.do("add", { stream: "s", actor: { id: "1", name: "a" } }, { by: 2 });
   const { state } = await app.load(Counter, "s");
   const bad = await app.do("add", { stream: "s", actor: { id: "1", name: "a" } }, { by: "x" }).catch((e) => e.name);
-  console.log(JSON.stringify({ n: state.n, bad, exports: Object.keys(act).filter((k) => k !== 'default').sort() }));
+  // The test kit drives the app's own store port: its reaction runs once.
+  const settled = await testing.settle(app);
+  console.log(JSON.stringify({
+    n: state.n, bad, reacted, drains: settled.drains,
+    exports: Object.keys(act).filter((k) => k !== 'default').sort(),
+    testing: Object.keys(testing).filter((k) => k !== 'default').sort(),
+  }));
   await act.disposeAndExit("EXIT");
 })();
 `;
@@ -49,8 +56,15 @@ describe("the published package", () => {
     consumer = mkdtempSync(join(tmpdir(), "act-consumer-"));
     writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
     run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--omit=dev", join(packDir, tarball), "zod@^4"], consumer);
-    writeFileSync(join(consumer, "esm.mjs"), program(`import * as act from "@act-root/act"; import * as zod from "zod";`));
-    writeFileSync(join(consumer, "cjs.cjs"), program(`const act = require("@act-root/act"); const zod = require("zod");`));
+    // vitest is not installed here: the test kit must load without it.
+    writeFileSync(
+      join(consumer, "esm.mjs"),
+      program(`import * as act from "@act-root/act"; import * as testing from "@act-root/act/testing"; import * as zod from "zod";`)
+    );
+    writeFileSync(
+      join(consumer, "cjs.cjs"),
+      program(`const act = require("@act-root/act"); const testing = require("@act-root/act/testing"); const zod = require("zod");`)
+    );
   }, 180_000);
 
   // Run from an empty folder (no package.json) with NODE_ENV=production and no pino-pretty installed.
@@ -61,5 +75,7 @@ describe("the published package", () => {
     expect(result.n).toBe(2);
     expect(result.bad).toBe("ERR_VALIDATION");
     expect(result.exports).toEqual([...values].sort());
+    expect(result.testing).toEqual(["SettleError", "settle", "storeConformance"]);
+    expect(result).toMatchObject({ reacted: 1, drains: 1 });
   });
 });

@@ -1,8 +1,11 @@
+import * as vitest from "vitest";
 import { describe, expect, it } from "vitest";
+import { storeConformance } from "@act-root/act/testing";
 import { InMemoryStore } from "../../src/index.js";
-import { storeConformance } from "../store.conformance.js";
 
-storeConformance("InMemoryStore", () => new InMemoryStore());
+// The conformance suite as users import it (the package entry, built from
+// src/testing — see vitest.config.ts), against the in-memory store.
+storeConformance("InMemoryStore", () => new InMemoryStore(), vitest);
 
 describe("InMemoryStore", () => {
   it("rejects data that cannot be cloned and appends nothing", async () => {

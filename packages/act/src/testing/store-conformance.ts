@@ -1,29 +1,46 @@
-/**
- * The store conformance suite: one set of tests every Store adapter must pass.
- * `packages/act-pg` runs this same module against PostgresStore.
- */
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  ConcurrencyError,
-  type EventMeta,
-  type Lease,
-  MAX_STREAM_LENGTH,
-  SNAP_EVENT,
-  type Store,
-  ValidationError,
-} from "../src/index.js";
+import type { Lease } from "../types/reaction.js";
+import type { Store } from "../types/ports.js";
+import { ConcurrencyError, ValidationError } from "../types/errors.js";
+import { type EventMeta, MAX_STREAM_LENGTH, SNAP_EVENT } from "../types/schemas.js";
+import type { TestApi } from "./test-api.js";
 
 const meta = (correlation = "c-1"): EventMeta => ({ correlation, causation: {} });
 const msg = (name: string, data: Record<string, unknown> = {}) => ({ name, data });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Registers the conformance tests for a store.
+ * Registers the store conformance suite: the tests every {@link Store}
+ * adapter must pass, the same ones `InMemoryStore` and `PostgresStore` run.
+ * They cover commits and the expected version (two concurrent commits with
+ * the same expected version: exactly one wins), data kept as JSON, stream
+ * names, queries and their filters, snapshots, idempotency keys, and the
+ * reaction bookkeeping (`poll`, `lease`, `ack`, `block`, `reactions`,
+ * `unblock`, `reset`). Call it at the top level of a test file.
  *
- * @param name - shown in the test names
- * @param factory - returns a fresh, seeded-or-not store; `drop` + `seed` run before each test
+ * The store is created once, on the first test, and `drop()` then `seed()`
+ * run before every test, so point it at a database (or table) of its own:
+ * the suite deletes everything in it. The store is disposed after the last
+ * test. A few tests wait on real time (leases and retry delays of a few
+ * hundred milliseconds); the whole suite takes a few seconds.
+ *
+ * The test functions are passed in rather than imported, so importing
+ * `@act-root/act/testing` never loads a test runner: pass vitest's module
+ * (vitest 3 or later, an optional peer dependency of `@act-root/act`).
+ *
+ * @param name - names the store in the test titles
+ * @param factory - creates the store under test (called once)
+ * @param test - the test runner's functions: `import * as vitest from "vitest"`
+ * @example
+ * ```ts
+ * // test/my-store.conformance.test.ts
+ * import * as vitest from "vitest";
+ * import { storeConformance } from "@act-root/act/testing";
+ *
+ * storeConformance("MyStore", () => new InMemoryStore(), vitest);
+ * ```
  */
-export function storeConformance(name: string, factory: () => Store | Promise<Store>) {
+export function storeConformance(name: string, factory: () => Store | Promise<Store>, test: TestApi): void {
+  const { afterAll, beforeEach, describe, expect, it } = test;
   describe(`Store conformance: ${name}`, () => {
     let store: Store;
 
