@@ -1,7 +1,7 @@
 /**
- * Two sidebars: `docs` (titled Docs) for the guides — the intro, concepts
- * and examples pages — hand-listed, with intro first so it is the version's
- * main doc; `api` for the generated reference, read from the file TypeDoc
+ * Two sidebars: `docs` (titled Docs) for the hand-written pages — intro,
+ * concepts, examples and guides — hand-listed, with intro first so it is the
+ * version's main doc; `api` for the generated reference, read from the file TypeDoc
  * writes on every build.
  */
 import { createRequire } from "node:module";
@@ -54,6 +54,17 @@ const sidebars: SidebarsConfig = {
       label: "Examples",
       collapsed: false,
       items: ["examples/calculator", "examples/wolfdesk"],
+    },
+    {
+      type: "category",
+      label: "Guides",
+      collapsed: false,
+      items: [
+        "guides/getting-started",
+        "guides/postgres-in-production",
+        "guides/errors",
+        "guides/faq",
+      ],
     },
   ],
   api: [{ type: "doc", id: "api/index", label: "Overview" }, ...(apiSidebar() as [])],
