@@ -1,7 +1,7 @@
 /**
- * Two sidebars: `docs` (titled Docs) for the guides — the intro, concepts,
- * examples and guides pages — hand-listed, with intro first so it is the version's
- * main doc; `api` for the generated reference, read from the file TypeDoc
+ * Two sidebars: `docs` (titled Docs) for the hand-written pages — intro,
+ * concepts, examples and guides — hand-listed, with intro first so it is the
+ * version's main doc; `api` for the generated reference, read from the file TypeDoc
  * writes on every build.
  */
 import { createRequire } from "node:module";
@@ -60,7 +60,14 @@ const sidebars: SidebarsConfig = {
       type: "category",
       label: "Guides",
       collapsed: false,
-      items: ["guides/testing"],
+      items: [
+        "guides/getting-started",
+        "guides/testing",
+        "guides/postgres-in-production",
+        "guides/errors",
+        "guides/performance",
+        "guides/faq",
+      ],
     },
   ],
   api: [{ type: "doc", id: "api/index", label: "Overview" }, ...(apiSidebar() as [])],

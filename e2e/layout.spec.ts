@@ -5,6 +5,7 @@ import { API_INDEX, API_PAGE, CONCEPT, INTRO, ROUTES, docSidebar, expect, mainHe
 const DOCS_PAGES = ROUTES.map((r) => r.path).filter((p) => /\/docs\/(intro|concepts\/|examples\/)/.test(p));
 
 test("the Docs sidebar is attached to the intro, concepts and examples pages", async ({ page }) => {
+  test.setTimeout(90_000); // six full page loads; on a busy two-core machine each can take seconds
   for (const path of DOCS_PAGES) {
     await open(page, path);
     const sidebar = docSidebar(page);
