@@ -10,6 +10,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { PluginOptions as TypedocPluginOptions } from "docusaurus-plugin-typedoc";
+import { OptionDefaults } from "typedoc";
 
 export type ApiReferenceSettings = {
   /** The repository root (the site folder). */
@@ -41,6 +42,14 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     excludePrivate: true,
     excludeInternal: true,
     excludeExternals: true,
+    // A reader starts from the functions (act(), state(), store()) and the
+    // classes (Act, the stores); the types they use come after. Module pages
+    // and the sidebar follow this order. Members stay alphabetical, except in
+    // the builder types, whose TSDoc asks for source order (`@sortStrategy`)
+    // so their steps read in the order they are chained.
+    groupOrder: ["Functions", "Classes", "Interfaces", "Type Aliases", "Variables", "*"],
+    // `@sortStrategy` orders a page's members; it is not text for the reader.
+    notRenderedTags: [...OptionDefaults.notRenderedTags, "@sortStrategy"],
     disableSources: false,
     gitRevision: "main",
     sourceLinkTemplate: `${repositoryUrl}/blob/{gitRevision}/{path}#L{line}`,

@@ -133,6 +133,8 @@ export type Patch<T> = {
  * @typeParam S - the state type
  * @typeParam E - the event schemas
  * @typeParam K - the event name
+ * @param event - the committed event, with its data, stream, version and metadata
+ * @param state - the state before this event (do not mutate it)
  * @example
  * ```ts
  * const onIncremented: PatchHandler<{ count: number }, { Incremented: { by: number } }, "Incremented"> =
@@ -199,7 +201,12 @@ export type Snapshot<S extends Schema, E extends Schemas> = {
 export type Invariant<S extends Schema> = {
   /** Says, in words a user can read, what must hold. */
   description: string;
-  /** Returns true when the rule holds for this state and actor. */
+  /**
+   * Returns true when the rule holds for this state and actor.
+   *
+   * @param state - the stream's current state
+   * @param actor - who asks for the action (the target's actor)
+   */
   valid: (state: Readonly<S>, actor?: Actor) => boolean;
 };
 
@@ -222,6 +229,9 @@ export type GivenHandlers<S extends Schema, A extends Schemas> = {
  * snapshot and the target, and returns the events to commit (one tuple, an
  * array of tuples, or nothing).
  *
+ * @param action - the validated action payload
+ * @param snapshot - the stream's current state, with the last event and the patch and snapshot counts
+ * @param target - the stream, the actor and the options the action was called with
  * @example
  * ```ts
  * const increment: ActionHandler<{ count: number }, { Incremented: { by: number } }, { increment: { by: number } }, "increment"> =
@@ -301,7 +311,11 @@ export type StateSchemas<S extends Schema, E extends Schemas, A extends Schemas>
 export type Upcaster<T> = {
   /** The older shape. */
   readonly schema: z.ZodType;
-  /** Turns data of the older shape into the current one. */
+  /**
+   * Turns data of the older shape into the current one.
+   *
+   * @param old - the stored data, parsed by `schema`
+   */
   readonly to: (old: any) => T;
 };
 

@@ -15,7 +15,16 @@ import type { Target } from "./schemas.js";
  * ```
  */
 export type Dispatcher<A extends Schemas> = {
-  /** Handles an action, like {@link Act.do}. */
+  /**
+   * Handles an action, like {@link Act.do}.
+   *
+   * @param action - the action name
+   * @param target - the stream, the actor and an optional expected version or idempotency key
+   * @param payload - the action payload (type inferred from the action)
+   * @param reactingTo - the event the reaction is handling; keeps its correlation id and records it as the cause
+   * @param skipValidation - skip zod validation of the payload and events (trusted input only)
+   * @returns one snapshot per committed event, or `[current]` when nothing was emitted
+   */
   do<K extends keyof A & string>(
     action: K,
     target: Target,
@@ -41,6 +50,9 @@ export type ReactionPayload<E extends Schemas, K extends keyof E> = Committed<E,
  * A throw (or not finishing within the lease) is retried, then blocks the
  * stream after `maxRetries` when `blockOnError` is set.
  *
+ * @param event - the committed event, with its data, stream, version and metadata
+ * @param stream - the reaction stream the handler runs on (the resolver's `target`)
+ * @param app - the app's {@link Dispatcher}, to ask for actions
  * @example
  * ```ts
  * const onOpened: ReactionHandler<{ Opened: { title: string } }, "Opened", { assign: { agent: string } }> =
@@ -60,6 +72,7 @@ export type ReactionHandler<E extends Schemas, K extends keyof E, A extends Sche
  * stream whose lease serialises the handling, `source` (optional) the only
  * stream whose events it reads. Returning `undefined` means "nowhere".
  *
+ * @param event - the committed event the reaction is registered on
  * @example
  * ```ts
  * const toAudit: ReactionResolver<{ Opened: { title: string } }, "Opened"> =
