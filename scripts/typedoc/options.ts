@@ -10,7 +10,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { PluginOptions as TypedocPluginOptions } from "docusaurus-plugin-typedoc";
-import { OptionDefaults } from "typedoc";
 
 export type ApiReferenceSettings = {
   /** The repository root (the site folder). */
@@ -35,7 +34,10 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     basePath: "packages",
     alwaysCreateEntryPointModule: true,
     name: "Act API reference",
-    readme: "none",
+    // The API index (/docs/api/) opens with a short orientation — which pages
+    // to read first — followed by the list of packages.
+    readme: resolve(siteDir, "scripts/typedoc/api-index.md"),
+    mergeReadme: true,
     watch,
     // Run the compiler's checks: `tsc` in `npm test` is not the only guard.
     skipErrorChecking: false,
@@ -49,10 +51,22 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     // so their steps read in the order they are chained.
     groupOrder: ["Functions", "Classes", "Interfaces", "Type Aliases", "Variables", "*"],
     // `@sortStrategy` orders a page's members; it is not text for the reader.
-    notRenderedTags: [...OptionDefaults.notRenderedTags, "@sortStrategy"],
+    // The other tags are TypeDoc 0.28's defaults (its OptionDefaults, not
+    // imported here: this file is loaded by the Docusaurus config, and a
+    // second copy of TypeDoc in the process makes it warn).
+    notRenderedTags: [
+      "@showCategories", "@showGroups", "@hideCategories", "@hideGroups", "@disableGroups", "@expand",
+      "@preventExpand", "@expandType", "@summary", "@group", "@groupDescription", "@category",
+      "@categoryDescription", "@sortStrategy",
+    ],
     disableSources: false,
+    // "Defined in" links to the file on the main branch of the repository the
+    // site is built from. TypeDoc would otherwise only link files it finds in
+    // a `.git` folder, so a build from a git worktree or an unpacked archive
+    // would lose every link; with disableGit, {path} is relative to basePath.
+    disableGit: true,
     gitRevision: "main",
-    sourceLinkTemplate: `${repositoryUrl}/blob/{gitRevision}/{path}#L{line}`,
+    sourceLinkTemplate: `${repositoryUrl}/blob/{gitRevision}/packages/{path}#L{line}`,
     // Readable pages: tables, signatures as code, TSDoc examples stay code.
     parametersFormat: "table",
     interfacePropertiesFormat: "table",

@@ -117,6 +117,7 @@ type ReactionRow = {
  * Configuration can never inject SQL: schema and table names are validated
  * identifiers, every value is a query parameter.
  *
+ * @see [Configuration](/docs/concepts/configuration#switching-to-postgres) — sets it up step by step.
  * @example
  * ```ts
  * import { act, store } from "@act-root/act";

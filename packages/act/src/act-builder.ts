@@ -19,6 +19,7 @@ import type {
  * @typeParam E - the events so far
  * @typeParam A - the actions so far
  * @typeParam K - the event the reaction handles
+ * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains where a reaction runs.
  * @example
  * ```ts
  * act().with(Ticket)
@@ -90,6 +91,7 @@ export type ReactionDoStep<S extends Schemas, E extends Schemas, A extends Schem
  * @typeParam E - the events so far
  * @typeParam A - the actions so far
  * @sortStrategy source-order
+ * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains how reactions run.
  * @example
  * ```ts
  * const app = act()
@@ -228,10 +230,8 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
  *    runs and goes back to step 1; without them it runs on the event's own
  *    stream, and every step 1 call (`.with`, `.on`, `.build`) is available.
  *
- * The guide on event sourcing explains how reactions run:
- * [Event sourcing](/docs/concepts/event-sourcing).
- *
  * @returns an empty {@link ActBuilder}
+ * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains how reactions run.
  * @example
  * ```ts
  * import { act } from "@act-root/act";

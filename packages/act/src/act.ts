@@ -34,6 +34,7 @@ const CORRELATION_PAGES = 10;
  * @typeParam S - the state type of each action, by action name
  * @typeParam E - the event schemas
  * @typeParam A - the action schemas
+ * @see [Reactions in production](/docs/concepts/reactions-in-production#monitoring) — shows what to watch in production.
  * @example
  * ```ts
  * const onBlocked = (leases: Lifecycle<{}, {}, {}>["blocked"]) =>
@@ -63,6 +64,7 @@ export type Lifecycle<S extends Schemas, E extends Schemas, A extends Schemas> =
  * @typeParam S - the state type of each action, by action name
  * @typeParam E - the event schemas
  * @typeParam A - the action schemas
+ * @see [Event sourcing](/docs/concepts/event-sourcing) — explains actions, the log and draining.
  * @example
  * ```ts
  * const app = act().with(Counter).build();

@@ -150,6 +150,7 @@ export type StateBuildStep<S extends Schema, E extends Schemas, A extends Schema
  * @typeParam A - the actions so far, the new one included
  * @typeParam K - the new action
  * @sortStrategy source-order
+ * @see [State management](/docs/concepts/state-management#actions) — explains actions and their invariants.
  * @example
  * ```ts
  * state("Ticket", z.object({ open: z.boolean() }))
@@ -192,6 +193,7 @@ export type ActionBuilder<S extends Schema, E extends Schemas, A extends Schemas
  * @typeParam E - the events
  * @typeParam A - the actions so far
  * @sortStrategy source-order
+ * @see [State management](/docs/concepts/state-management#actions) — explains actions, invariants and snapshots.
  * @example
  * ```ts
  * const builder: StateBuilder<{ count: number }, { Incremented: { by: number } }, {}> =
@@ -337,12 +339,10 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas>(
  * 6. {@link ActionEmitStep}: `.emit(handler)` adds the action and goes back to step 4.
  * 7. {@link StateBuildStep}: `.build()` returns the {@link State}.
  *
- * The guide on state management explains each step:
- * [State management](/docs/concepts/state-management).
- *
  * @param name - the state's name, used in errors, logs and snapshot keys (unique within an app)
  * @param schema - zod schema of the state
  * @returns the first step, {@link StateInitStep} (`.init`)
+ * @see [State management](/docs/concepts/state-management#states) — explains each step of the chain.
  * @example
  * ```ts
  * import { z } from "zod";
@@ -388,6 +388,7 @@ export function state<S extends Schema>(name: string, schema: z.ZodType<S>): Sta
  * @param schema - zod schema of the older shape
  * @param to - turns old data into the current shape
  * @returns the upcaster
+ * @see [Changing your model](/docs/concepts/changing-your-model#renaming-a-field-an-upcaster) — walks through an upcaster.
  * @example
  * ```ts
  * const OpenedV1 = z.object({ title: z.string() });

@@ -62,6 +62,7 @@ function upper(ids: number[], id: number): number {
  * where an event's schema declares them). The events it hands out are
  * frozen: changing one cannot change the log.
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#the-two-stores) — compares the two stores.
  * @example
  * ```ts
  * const memory = new InMemoryStore();

@@ -80,6 +80,7 @@ export type Emitted<E extends Schemas> = {
  *
  * @typeParam E - the event schemas
  * @typeParam K - the event name
+ * @see [Event sourcing](/docs/concepts/event-sourcing#anatomy-of-a-committed-event) — explains each field.
  * @example
  * ```ts
  * function show(e: Committed<{ Incremented: { by: number } }, "Incremented">) {
@@ -135,6 +136,7 @@ export type Patch<T> = {
  * @typeParam K - the event name
  * @param event - the committed event, with its data, stream, version and metadata
  * @param state - the state before this event (do not mutate it)
+ * @see [State management](/docs/concepts/state-management#patches) — explains patches.
  * @example
  * ```ts
  * const onIncremented: PatchHandler<{ count: number }, { Incremented: { by: number } }, "Incremented"> =
@@ -168,6 +170,7 @@ export type PatchHandlers<S extends Schema, E extends Schemas> = {
  *
  * @typeParam S - the state type
  * @typeParam E - the event schemas
+ * @see [State management](/docs/concepts/state-management#loading-state) — explains how state is loaded.
  * @example
  * ```ts
  * const [snap] = await app.do("increment", target, { by: 1 });
@@ -190,6 +193,7 @@ export type Snapshot<S extends Schema, E extends Schemas> = {
  * the action fails with an {@link InvariantError} carrying `description`.
  *
  * @typeParam S - the state type
+ * @see [State management](/docs/concepts/state-management#invariants) — explains invariants.
  * @example
  * ```ts
  * const mustBeOpen: Invariant<{ status: string }> = {
@@ -232,6 +236,7 @@ export type GivenHandlers<S extends Schema, A extends Schemas> = {
  * @param action - the validated action payload
  * @param snapshot - the stream's current state, with the last event and the patch and snapshot counts
  * @param target - the stream, the actor and the options the action was called with
+ * @see [State management](/docs/concepts/state-management#actions) — explains actions.
  * @example
  * ```ts
  * const increment: ActionHandler<{ count: number }, { Incremented: { by: number } }, { increment: { by: number } }, "increment"> =
@@ -300,6 +305,7 @@ export type StateSchemas<S extends Schema, E extends Schemas, A extends Schemas>
  * them per event with `state(...).upcast({ Event: [...] })`.
  *
  * @typeParam T - the event's current data type
+ * @see [Changing your model](/docs/concepts/changing-your-model#renaming-a-field-an-upcaster) — walks through an upcaster.
  * @example
  * ```ts
  * const fromV1: Upcaster<{ title: string; priority: string }> = upcaster(
@@ -340,6 +346,7 @@ export type Upcasters<E extends Schemas> = { readonly [K in keyof E]?: ReadonlyA
  * @typeParam S - the state type
  * @typeParam E - the event schemas
  * @typeParam A - the action schemas
+ * @see [State management](/docs/concepts/state-management#states) — explains states.
  * @example
  * ```ts
  * const Counter: State<{ count: number }, { Incremented: { by: number } }, { increment: { by: number } }> =

@@ -50,6 +50,7 @@ export type Logger = Disposable & {
  * `PostgresStore` (package `@act-root/act-pg`) is the production one. Both
  * pass the same conformance suite.
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#the-two-stores) — compares the two stores.
  * @example
  * ```ts
  * const s: Store = store();
@@ -190,6 +191,7 @@ export interface Store extends Disposable {
  * The stream versions an idempotent action committed under its key (see
  * `Store.recall`).
  *
+ * @see [Changing your model](/docs/concepts/changing-your-model#idempotent-actions) — explains idempotent actions.
  * @example
  * ```ts
  * const range: KeyedVersions | undefined = await store().recall("order-1", "request-42");
@@ -222,6 +224,7 @@ export type ReactionFilter = {
  * A reaction stream as the store keeps it: what `Store.reactions` and
  * `Act.stats` report.
  *
+ * @see [Reactions in production](/docs/concepts/reactions-in-production#retries-and-blocked-streams) — explains retries and blocked streams.
  * @example
  * ```ts
  * const blocked: ReactionStream[] = await store().reactions({ blocked: true });
@@ -251,6 +254,7 @@ export type ReactionStream = {
  * What {@link Act.stats} reports: each reaction stream with its lag, and the
  * commit-to-handled latency of the latest reactions the app ran.
  *
+ * @see [Reactions in production](/docs/concepts/reactions-in-production#monitoring) — shows what to watch in production.
  * @example
  * ```ts
  * const { streams, latency }: ReactionStats = await app.stats();

@@ -213,6 +213,7 @@ export type Actor = {
  * Where an action goes: the stream, the actor and an optional expected
  * version or idempotency key. Validated by {@link TargetSchema}.
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#optimistic-concurrency) — explains expected versions.
  * @example
  * ```ts
  * const target: Target = { stream: "calc-1", actor: { id: "u-1", name: "Ada" }, expectedVersion: 3 };
@@ -260,6 +261,7 @@ export type CausationEvent = {
  * Correlation and causation stored with every event. Validated by
  * {@link EventMetaSchema}.
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#correlation-and-causation) — explains correlation and causation.
  * @example
  * ```ts
  * const meta: EventMeta = { correlation: "c-1", causation: { event: { id: 7, name: "Opened", stream: "t-1" } } };
@@ -284,6 +286,7 @@ export type EventMeta = {
  * What the store adds to a committed event. Validated by
  * {@link CommittedMetaSchema}.
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#anatomy-of-a-committed-event) — explains each field.
  * @example
  * ```ts
  * const { id, stream, version, created, meta }: CommittedMeta = event;
@@ -306,6 +309,7 @@ export type CommittedMeta = {
  * Filters for reading the event log: every one is optional, and they
  * combine with AND. Validated by {@link QuerySchema}.
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#reading-the-log) — shows queries.
  * @example
  * ```ts
  * const lastTen: Query = { stream: "calc-1", backward: true, limit: 10 };
@@ -345,6 +349,7 @@ export type Query = {
  * committed to the stream as an event of this name, so later loads start there.
  * Queries skip these events unless `with_snaps` is set.
  *
+ * @see [State management](/docs/concepts/state-management#snapshots) — explains snapshots.
  * @example
  * ```ts
  * await app.query_array({ stream: "calc-1", with_snaps: true, names: [SNAP_EVENT] });
