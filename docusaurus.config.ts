@@ -16,6 +16,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "@docusaurus/types";
 import type * as Preset from "@docusaurus/preset-classic";
+import { repository } from "./scripts/repository.mjs";
 import { typedocOptions } from "./scripts/typedoc/options";
 import { darkCodeTheme, lightCodeTheme } from "./src/prism-themes";
 import calculatorSources from "./src/plugins/calculator-sources/index";
@@ -29,14 +30,11 @@ const siteDir = dirname(fileURLToPath(import.meta.url));
 
 // ---------------------------------------------------------------------------
 // Where the site lives. The Pages workflow sets GITHUB_REPOSITORY
-// ("owner/repo"); local builds use the one documented default below.
-// The base path is not derived from the repository name: it is fixed.
+// ("owner/repo"); local builds use the one documented default
+// (scripts/repository.mjs, README.md). The base path is not derived from the
+// repository name: it is fixed.
 // ---------------------------------------------------------------------------
-const DEFAULT_REPOSITORY = "act-root/act-root";
-const [organizationName, projectName] = (
-  process.env.GITHUB_REPOSITORY || DEFAULT_REPOSITORY
-).split("/") as [string, string];
-const repositoryUrl = `https://github.com/${organizationName}/${projectName}`;
+const { owner: organizationName, name: projectName, url: repositoryUrl } = repository();
 
 const config: Config = {
   title: "Act",

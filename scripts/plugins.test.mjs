@@ -18,6 +18,7 @@ import {
   isSearchBarJoiner,
 } from "../src/plugins/search-escape/index.ts";
 import { PRELOAD_REQUEST, CORE_CLIENT_FOLDER, originalPreload } from "../src/plugins/chunk-failure-screen/index.ts";
+import { inEntryPointOrder } from "./typedoc/front-matter.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -108,5 +109,33 @@ describe("chunk-failure-screen: Docusaurus' route preloader is where the swap ex
   test("the original preload module exists and exports the default preloader", async () => {
     const source = readFileSync(originalPreload(root), "utf8");
     assert.match(source, /export default function preload\b/);
+  });
+});
+
+describe("front-matter: the API index lists the packages in entry-point order", () => {
+  const index = [
+    "## Modules",
+    "",
+    "| Module | Description |",
+    "| ------ | ------ |",
+    "| [@act-root/act-pg](act-pg/src/index.md) | the PostgreSQL store |",
+    "| [@act-root/act](act/src/index.md) | the library |",
+    "",
+    "| [not a module row](elsewhere.md) | stays |",
+  ].join("\n");
+
+  test("the core package comes first, whatever the folders' alphabetical order", () => {
+    const sorted = inEntryPointOrder(index, [`${root}packages/act/src/index.ts`, `${root}packages/act-pg/src/index.ts`]);
+    const rows = sorted.split("\n").filter((line) => line.startsWith("| ["));
+    assert.deepEqual(rows, [
+      "| [@act-root/act](act/src/index.md) | the library |",
+      "| [@act-root/act-pg](act-pg/src/index.md) | the PostgreSQL store |",
+      "| [not a module row](elsewhere.md) | stays |",
+    ]);
+  });
+
+  test("another entry-point order is followed too", () => {
+    const sorted = inEntryPointOrder(index, ["packages/act-pg/src/index.ts", "packages/act/src/index.ts"]);
+    assert.equal(sorted, index);
   });
 });

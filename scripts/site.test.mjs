@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { undescribedParameters, undescribedParametersIn } from "./typedoc/parameter-tables.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const build = join(root, "build");
@@ -116,4 +117,38 @@ test("the build printed no broken-link or broken-anchor warning", () => {
     .split("\n")
     .filter((line) => /broken (links|anchors)|couldn't be resolved|could not be resolved/i.test(line));
   assert.deepEqual(problems, [], `the build reported broken links/anchors:\n${log}`);
+});
+
+test("every parameter on a generated API page has a description", () => {
+  const api = join(root, "docs", "api");
+  assert.ok(existsSync(api), "docs/api is missing: the build generates it");
+  const missing = undescribedParametersIn(api);
+  assert.deepEqual(missing, [], `parameters without a description (add an @param to the source's TSDoc):\n${missing.join("\n")}`);
+});
+
+test("the parameter check finds a dash cell, a missing Description column and nested options", () => {
+  const page = [
+    "# Class: Shop",
+    "### buy()",
+    "| Parameter | Type | Description |",
+    "| ------ | ------ | ------ |",
+    "| `item` | `string` | what to buy |",
+    "| `count?` | `number` | - |",
+    "### sell()",
+    "| Parameter | Type |",
+    "| ------ | ------ |",
+    "| `item` | `string` |",
+    "### pay()",
+    "| Parameter | Type | Default value | Description |",
+    "| ------ | ------ | ------ | ------ |",
+    "| `options` | \\{ `cash`: `boolean` \\| `null` \\} | `undefined` | how to pay |",
+    "| `options.cash` | `boolean` | `false` |  |",
+    "",
+    "Text after the table | with a pipe.",
+  ].join("\n");
+  assert.deepEqual(undescribedParameters(page), [
+    { member: "buy()", parameter: "count?" },
+    { member: "sell()", parameter: "item" },
+    { member: "pay()", parameter: "options.cash" },
+  ]);
 });

@@ -6,7 +6,9 @@
 // saw "build\_tracer" in tabs and search results. This gives every generated
 // page front matter — the unescaped title and the symbol's summary as the
 // description — and calls the module pages by their package names
-// ("@act-root/act", not the folder "act/src" the routes keep).
+// ("@act-root/act", not the folder "act/src" the routes keep). The API index
+// lists the packages in the order of the entry points (the core first, then
+// the Postgres store), not alphabetically by folder, which put act-pg first.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ReflectionKind } from "typedoc";
@@ -38,6 +40,24 @@ function plain(parts) {
     .trim();
 }
 
+/**
+ * Reorders the rows of the index's module table ("| [@act-root/act](act/src/…")
+ * to follow the entry points ("packages/act/src/index.ts", …).
+ */
+export function inEntryPointOrder(contents, entryPoints) {
+  // "/…/packages/act/src/index.ts" (TypeDoc resolves them) → "act/src"
+  const folders = entryPoints.map((entry) => entry.replace(/^.*packages\//, "").replace(/\/index\.ts$/, ""));
+  const rank = (row) => {
+    const index = folders.findIndex((folder) => row.includes(`](${folder}/`));
+    return index < 0 ? folders.length : index;
+  };
+  return contents.replace(/(?:^\| \[[^\n]*\n?)+/m, (rows) => {
+    const lines = rows.split("\n").filter(Boolean);
+    const sorted = [...lines].sort((a, b) => rank(a) - rank(b));
+    return sorted.join("\n") + (rows.endsWith("\n") ? "\n" : "");
+  });
+}
+
 /** @param {import("typedoc").Application} app */
 export function load(app) {
   app.renderer.on("endPage", (page) => {
@@ -51,6 +71,7 @@ export function load(app) {
       for (const child of model.children ?? []) {
         page.contents = page.contents.replaceAll(`[${child.name}](`, `[${packageName(child.name)}](`);
       }
+      page.contents = inEntryPointOrder(page.contents, app.options.getValue("entryPoints"));
     }
     const heading = /^# (.+)$/m.exec(page.contents);
     const fields = {};

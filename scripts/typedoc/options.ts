@@ -35,16 +35,39 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     basePath: "packages",
     alwaysCreateEntryPointModule: true,
     name: "Act API reference",
-    readme: "none",
+    // The API index (/docs/api/) opens with a short orientation — which pages
+    // to read first — followed by the list of packages.
+    readme: resolve(siteDir, "scripts/typedoc/api-index.md"),
+    mergeReadme: true,
     watch,
     // Run the compiler's checks: `tsc` in `npm test` is not the only guard.
     skipErrorChecking: false,
     excludePrivate: true,
     excludeInternal: true,
     excludeExternals: true,
+    // A reader starts from the functions (act(), state(), store()) and the
+    // classes (Act, the stores); the types they use come after. Module pages
+    // and the sidebar follow this order. Members stay alphabetical, except in
+    // the builder types, whose TSDoc asks for source order (`@sortStrategy`)
+    // so their steps read in the order they are chained.
+    groupOrder: ["Functions", "Classes", "Interfaces", "Type Aliases", "Variables", "*"],
+    // `@sortStrategy` orders a page's members; it is not text for the reader.
+    // The other tags are TypeDoc 0.28's defaults (its OptionDefaults, not
+    // imported here: this file is loaded by the Docusaurus config, and a
+    // second copy of TypeDoc in the process makes it warn).
+    notRenderedTags: [
+      "@showCategories", "@showGroups", "@hideCategories", "@hideGroups", "@disableGroups", "@expand",
+      "@preventExpand", "@expandType", "@summary", "@group", "@groupDescription", "@category",
+      "@categoryDescription", "@sortStrategy",
+    ],
     disableSources: false,
+    // "Defined in" links to the file on the main branch of the repository the
+    // site is built from. TypeDoc would otherwise only link files it finds in
+    // a `.git` folder, so a build from a git worktree or an unpacked archive
+    // would lose every link; with disableGit, {path} is relative to basePath.
+    disableGit: true,
     gitRevision: "main",
-    sourceLinkTemplate: `${repositoryUrl}/blob/{gitRevision}/{path}#L{line}`,
+    sourceLinkTemplate: `${repositoryUrl}/blob/{gitRevision}/packages/{path}#L{line}`,
     // Readable pages: tables, signatures as code, TSDoc examples stay code.
     parametersFormat: "table",
     interfacePropertiesFormat: "table",

@@ -13,6 +13,7 @@
  * derived from it fit PostgreSQL's 63-character limit). They are used
  * case-sensitively. The watermark table is named `<table>_watermarks`.
  *
+ * @see [Configuration](/docs/concepts/configuration#switching-to-postgres) — sets it up step by step.
  * @example
  * ```ts
  * const config: PostgresStoreConfig = {

@@ -10,6 +10,7 @@ import {
   type Poll,
   type Query,
   QuerySchema,
+  type ReactionFilter,
   type ReactionStream,
   type Schemas,
   type Store,
@@ -118,6 +119,7 @@ type ReactionRow = {
  * Configuration can never inject SQL: schema and table names are validated
  * identifiers, every value is a query parameter.
  *
+ * @see [Configuration](/docs/concepts/configuration#switching-to-postgres) — sets it up step by step.
  * @example
  * ```ts
  * import { act, store } from "@act-root/act";
@@ -439,6 +441,9 @@ export class PostgresStore implements Store {
    * The stream versions committed under an idempotency key, if the stream
    * holds it and it has not expired (`idempotencyMillis`, a day by default).
    *
+   * @param stream - the stream the action was addressed to
+   * @param idempotencyKey - the key the action was committed under
+   * @returns the first and last version committed under the key, or `undefined`
    * @example
    * ```ts
    * const range = await store.recall("order-1", "request-42"); // { from: 3, to: 4 } or undefined
@@ -633,13 +638,14 @@ export class PostgresStore implements Store {
    * Lists reaction streams with their watermark, retries, blocked state and
    * lease, by stream name.
    *
-   * @param filter - `blocked: true` for blocked streams only; `limit` caps the list
+   * @param filter - which streams to list; omitted, all of them
+   * @returns the reaction streams, by name
    * @example
    * ```ts
    * const blocked = await store.reactions({ blocked: true });
    * ```
    */
-  async reactions(filter: { blocked?: boolean; limit?: number } = {}): Promise<ReactionStream[]> {
+  async reactions(filter: ReactionFilter = {}): Promise<ReactionStream[]> {
     const { rows } = await this.#run<ReactionRow>("reactions", this.#statements.reactions, [
       filter.blocked ?? null,
       filter.limit ?? null,
@@ -659,6 +665,7 @@ export class PostgresStore implements Store {
   /**
    * Unblocks streams: they resume at their watermark with retries reset.
    *
+   * @param streams - the reaction streams to unblock; names that are not blocked are skipped
    * @returns the streams that were blocked and are not any more
    * @example
    * ```ts
@@ -675,6 +682,8 @@ export class PostgresStore implements Store {
    * Moves streams' watermarks back to the start of the log (or to `at`),
    * unblocked, retries reset, leases dropped.
    *
+   * @param streams - the reaction streams to reset; names the table does not have are skipped
+   * @param at - the id of the last event to count as handled; omitted (-1), every event is handled again
    * @returns the streams reset
    * @example
    * ```ts
@@ -693,6 +702,7 @@ export class PostgresStore implements Store {
    * that connection is lost it listens again and calls every listener once,
    * since notifications may have been missed meanwhile.
    *
+   * @param listener - called with no arguments; it should only schedule work (e.g. a drain), not wait for it
    * @returns a function that stops the notifications (the connection closes with the last listener)
    * @example
    * ```ts

@@ -12,8 +12,14 @@ import type {
  * The step after `.on(event).do(handler)`: optionally say where the reaction
  * runs — `.to("stream")`, `.to({ target, source? })`,
  * `.to(event => ({ target, source? }))` — or `.void()` for nowhere; by
- * default it runs on the event's own stream.
+ * default it runs on the event's own stream. It is also an {@link ActBuilder}:
+ * without `.to`/`.void`, go on with `.with`, `.on` or `.build`.
  *
+ * @typeParam S - the state type of each action so far
+ * @typeParam E - the events so far
+ * @typeParam A - the actions so far
+ * @typeParam K - the event the reaction handles
+ * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains where a reaction runs.
  * @example
  * ```ts
  * act().with(Ticket)
@@ -31,12 +37,44 @@ export type ReactionStep<S extends Schemas, E extends Schemas, A extends Schemas
   /**
    * Runs the reaction on the stream a resolver picks per event, on a fixed
    * stream (`"audit"`), or on a fixed `{ target, source? }`.
+   *
+   * @param resolver - a {@link ReactionResolver} called per event, a stream name, or a fixed `{ target, source? }`
+   * @returns the {@link ActBuilder}, with the reaction registered
    */
   to(
     resolver: ReactionResolver<E, K> | string | { readonly target: string; readonly source?: string }
   ): ActBuilder<S, E, A>;
-  /** Registers the reaction without a target stream: it never runs. */
+  /**
+   * Registers the reaction without a target stream: it never runs.
+   *
+   * @returns the {@link ActBuilder}, with the reaction registered
+   */
   void(): ActBuilder<S, E, A>;
+};
+
+/**
+ * The step after `.on(event)`: `.do(handler)` sets what the reaction does.
+ * Next: {@link ReactionStep}.
+ *
+ * @typeParam S - the state type of each action so far
+ * @typeParam E - the events so far
+ * @typeParam A - the actions so far
+ * @typeParam K - the event the reaction handles
+ * @example
+ * ```ts
+ * const step = act().with(Counter).on("Incremented"); // a ReactionDoStep
+ * const next = step.do(async (event) => console.log(event.data.by)); // → .to, .void, or on with the app
+ * ```
+ */
+export type ReactionDoStep<S extends Schemas, E extends Schemas, A extends Schemas, K extends keyof E> = {
+  /**
+   * Sets the handler, with options (defaults `blockOnError: true`, `maxRetries: 3`).
+   *
+   * @param handler - a {@link ReactionHandler}: gets the committed event, the reaction stream and the app
+   * @param options - {@link ReactionOptions} to change; omitted, the defaults
+   * @returns the next step, {@link ReactionStep} (`.to`, `.void`, or any {@link ActBuilder} step)
+   */
+  do(handler: ReactionHandler<E, K, A>, options?: Partial<ReactionOptions>): ReactionStep<S, E, A, K>;
 };
 
 /**
@@ -52,6 +90,8 @@ export type ReactionStep<S extends Schemas, E extends Schemas, A extends Schemas
  * @typeParam S - the state type of each action so far
  * @typeParam E - the events so far
  * @typeParam A - the actions so far
+ * @sortStrategy source-order
+ * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains how reactions run.
  * @example
  * ```ts
  * const app = act()
@@ -64,20 +104,25 @@ export type ActBuilder<S extends Schemas, E extends Schemas, A extends Schemas> 
   /**
    * Registers a state: its actions and events join the app's types. A state
    * added twice counts once; an action or event name owned by another state throws.
+   *
+   * @param state - a built {@link State} (the end of a `state(...)` chain)
+   * @returns the {@link ActBuilder}, with the state's actions and events added
    */
   with<SX extends Schema, EX extends Schemas, AX extends Schemas>(
     state: State<SX, EX, AX>
   ): ActBuilder<S & { [K in keyof AX]: SX }, E & EX, A & AX>;
-  /** Starts a reaction to the event `event` (a name this app's states emit). */
-  on<K extends keyof E & string>(
-    event: K
-  ): {
-    /**
-     * Sets the handler, with options (defaults `blockOnError: true`, `maxRetries: 3`).
-     */
-    do(handler: ReactionHandler<E, K, A>, options?: Partial<ReactionOptions>): ReactionStep<S, E, A, K>;
-  };
-  /** Returns the app. */
+  /**
+   * Starts a reaction to the event `event` (a name this app's states emit).
+   *
+   * @param event - the event name; a state registered before with `.with` must emit it
+   * @returns the next step, {@link ReactionDoStep} (`.do`)
+   */
+  on<K extends keyof E & string>(event: K): ReactionDoStep<S, E, A, K>;
+  /**
+   * Returns the app.
+   *
+   * @returns the {@link Act}, ready for `do`, `load`, `query` and `drain`
+   */
   build(): Act<S, E, A>;
 };
 
@@ -173,7 +218,20 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
  * are typed end to end: a typo does not compile, and `app.do` infers each
  * action's payload.
  *
+ * ## The chain
+ *
+ * Each step's type says what you can call next:
+ *
+ * 1. `act()` returns an empty {@link ActBuilder}: `.with(State)` registers a
+ *    state and stays here; `.on("Event")` leads to step 2; `.build()`
+ *    returns the {@link Act}.
+ * 2. {@link ReactionDoStep}: `.do(handler, options?)` leads to step 3.
+ * 3. {@link ReactionStep}: `.to(...)` or `.void()` says where the reaction
+ *    runs and goes back to step 1; without them it runs on the event's own
+ *    stream, and every step 1 call (`.with`, `.on`, `.build`) is available.
+ *
  * @returns an empty {@link ActBuilder}
+ * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains how reactions run.
  * @example
  * ```ts
  * import { act } from "@act-root/act";

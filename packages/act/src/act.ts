@@ -25,13 +25,33 @@ import { uuid, validate } from "./utils.js";
 const CORRELATION_PAGE = 1_000;
 const CORRELATION_PAGES = 10;
 
-/** The lifecycle events an app emits, with their payloads. */
-type Lifecycle<S extends Schemas, E extends Schemas, A extends Schemas> = {
-  /** After `do` committed events: one snapshot per committed event. */
+/**
+ * The lifecycle events an {@link Act} app emits, each with the payload its
+ * listeners receive: subscribe with {@link Act.on}, unsubscribe with
+ * {@link Act.off}. Listeners run synchronously, in the order they were added;
+ * one that throws is logged and the others still run.
+ *
+ * @typeParam S - the state type of each action, by action name
+ * @typeParam E - the event schemas
+ * @typeParam A - the action schemas
+ * @see [Reactions in production](/docs/concepts/reactions-in-production#monitoring) — shows what to watch in production.
+ * @example
+ * ```ts
+ * const onBlocked = (leases: Lifecycle<{}, {}, {}>["blocked"]) =>
+ *   leases.forEach(({ stream, error }) => console.error(stream, error));
+ * app.on("blocked", onBlocked);
+ * ```
+ */
+export type Lifecycle<S extends Schemas, E extends Schemas, A extends Schemas> = {
+  /**
+   * After `do` committed events: one snapshot per committed event (plus one
+   * for a snapshot written). Not emitted when the action emitted nothing or
+   * an idempotency key made it commit nothing.
+   */
   committed: Snapshot<S[keyof S], E>[];
-  /** After a drain moved reaction watermarks. */
+  /** After a drain moved reaction watermarks: the leases it acknowledged. */
   acked: Lease[];
-  /** After a drain blocked reaction streams. */
+  /** After a drain blocked reaction streams: the leases, each with its error. */
   blocked: BlockedLease[];
 };
 
@@ -44,6 +64,7 @@ type Lifecycle<S extends Schemas, E extends Schemas, A extends Schemas> = {
  * @typeParam S - the state type of each action, by action name
  * @typeParam E - the event schemas
  * @typeParam A - the action schemas
+ * @see [Event sourcing](/docs/concepts/event-sourcing) — explains actions, the log and draining.
  * @example
  * ```ts
  * const app = act().with(Counter).build();
@@ -84,8 +105,12 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * Listens to a lifecycle event: `"committed"` (snapshots after `do`),
-   * `"acked"` and `"blocked"` (leases after `drain`).
+   * `"acked"` and `"blocked"` (leases after `drain`). See {@link Lifecycle}
+   * for each payload.
    *
+   * @param event - `"committed"`, `"acked"` or `"blocked"`
+   * @param listener - called with the event's payload ({@link Lifecycle}`[event]`) each time it happens
+   * @returns the app, to chain more calls
    * @example
    * ```ts
    * app.on("committed", (snapshots) => console.log(snapshots.length));
@@ -99,8 +124,11 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   }
 
   /**
-   * Stops listening.
+   * Stops listening: removes a listener added with {@link Act.on}.
    *
+   * @param event - the lifecycle event it listens to
+   * @param listener - the same function that was passed to `on`
+   * @returns the app, to chain more calls
    * @example
    * ```ts
    * app.off("committed", onCommitted);

@@ -98,6 +98,7 @@ function variable<T>(name: string, value: string | undefined, schema: z.ZodType<
  *
  * @returns the validated configuration
  * @throws {@link ValidationError} naming the bad variable, e.g. `Invalid environment variable LOG_LEVEL: ...`
+ * @see [Configuration](/docs/concepts/configuration#config) — lists the settings.
  * @example
  * ```ts
  * const { name, version, env, logLevel } = config();

@@ -143,6 +143,7 @@ export async function load<S extends Schema, E extends Schemas>(
  * after the event with global position `id`, after stream version `version`,
  * or as of `time` (events created at or before it). Exactly one.
  *
+ * @see [Changing your model](/docs/concepts/changing-your-model#reading-a-stream-as-it-was) — shows reading a stream as it was.
  * @example
  * ```ts
  * const atVersion: PointInTime = { version: 3 };

@@ -13,7 +13,17 @@ export { stringifyJson } from "./json.js";
 export { port, store, logger, dispose, disposeAndExit } from "./ports.js";
 export { InMemoryStore } from "./stores/in-memory.js";
 export { build_tracer } from "./tracer.js";
-export { Act } from "./act.js";
+export { Act, type Lifecycle } from "./act.js";
 export type { PointInTime } from "./event-sourcing.js";
-export { state, upcaster, type StateBuilder, type ActionBuilder } from "./state-builder.js";
-export { act, type ActBuilder, type ReactionStep } from "./act-builder.js";
+export {
+  state,
+  upcaster,
+  type StateInitStep,
+  type StateEmitsStep,
+  type StatePatchStep,
+  type StateBuilder,
+  type ActionBuilder,
+  type ActionEmitStep,
+  type StateBuildStep,
+} from "./state-builder.js";
+export { act, type ActBuilder, type ReactionDoStep, type ReactionStep } from "./act-builder.js";

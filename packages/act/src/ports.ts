@@ -37,6 +37,7 @@ function hookSignals() {
  * @param injector - builds the adapter; receives the adapter passed to the first call
  * @param name - names the port in errors (default: the injector's function name)
  * @returns the getter
+ * @see [Configuration](/docs/concepts/configuration#ports-and-adapters) — explains ports and adapters.
  * @example
  * ```ts
  * const cache = port(function cache(adapter?: Cache) { return adapter ?? new MemoryCache(); });
@@ -70,6 +71,7 @@ export function port<T extends Disposable>(
  *
  * @param adapter - the store to use (first call only)
  * @returns the store in use
+ * @see [Event sourcing](/docs/concepts/event-sourcing#the-two-stores) — compares the two stores.
  * @example
  * ```ts
  * import { PostgresStore } from "@act-root/act-pg";
@@ -119,6 +121,7 @@ const loggerPort = port(loggerInjector, "logger");
  * is created on first use from {@link config} (`LOG_LEVEL`, `LOG_SINGLE_LINE`),
  * with pretty output in development when `pino-pretty` is installed.
  *
+ * @see [Configuration](/docs/concepts/configuration#ports-and-adapters) — explains ports and adapters.
  * @example
  * ```ts
  * logger.info({ stream: "calc-1", version: 3 }, "committed");
@@ -156,6 +159,7 @@ export function onDispose(disposer: Disposer): () => void {
  *
  * @param disposer - clean-up, async or not (optional)
  * @returns `disposeAndExit`
+ * @see [Configuration](/docs/concepts/configuration#shutting-down-cleanly) — explains shutting down.
  * @example
  * ```ts
  * const exit = dispose(() => server.close());
@@ -188,6 +192,7 @@ export function dispose(disposer?: Disposer): (code?: ExitCode) => Promise<void>
  * is flushed, and the next log line creates a new one.
  *
  * @param code - `"EXIT"` (default) or `"ERROR"`
+ * @see [Configuration](/docs/concepts/configuration#shutting-down-cleanly) — explains shutting down.
  * @example
  * ```ts
  * await disposeAndExit("EXIT");

@@ -14,14 +14,143 @@ import type {
   ZodTypes,
 } from "./types/action.js";
 
-/** Infers the payload types of a map of zod schemas. */
-type Infer<Z extends Record<string, z.ZodType>> = { [K in keyof Z]: z.infer<Z[K]> & Schema };
+/**
+ * The first step of {@link state}: `.init` says what a stream with no events
+ * holds. Next: {@link StateEmitsStep}.
+ *
+ * @typeParam S - the state type, from the state's zod schema
+ * @example
+ * ```ts
+ * const step: StateInitStep<{ count: number }> = state("Counter", z.object({ count: z.number() }));
+ * const next = step.init(() => ({ count: 0 })); // → .emits
+ * ```
+ */
+export type StateInitStep<S extends Schema> = {
+  /**
+   * Sets the state of a stream with no events yet.
+   *
+   * @param init - returns the initial state; called for every stream loaded without a snapshot
+   * @returns the next step, {@link StateEmitsStep} (`.emits`)
+   */
+  init(init: () => Readonly<S>): StateEmitsStep<S>;
+};
+
+/**
+ * The step after `.init`: `.emits` declares the events the state emits.
+ * Next: {@link StatePatchStep}.
+ *
+ * @typeParam S - the state type
+ * @example
+ * ```ts
+ * const step: StateEmitsStep<{ count: number }> = state("Counter", z.object({ count: z.number() }))
+ *   .init(() => ({ count: 0 }));
+ * const next = step.emits({ Incremented: z.object({ by: z.number() }) }); // → .patch
+ * ```
+ */
+export type StateEmitsStep<S extends Schema> = {
+  /**
+   * Declares the events the state emits, with a zod schema for each one's data.
+   *
+   * @param events - one zod schema per event name; event data is validated against it when committed and decoded with it when read
+   * @returns the next step, {@link StatePatchStep} (`.patch`), typed with these events
+   */
+  emits<Z extends Record<string, z.ZodType<Schema>>>(
+    events: Z
+  ): StatePatchStep<S, { [K in keyof Z]: z.infer<Z[K]> & Schema }>;
+};
+
+/**
+ * The step after `.emits`: `.patch` says how each event changes the state.
+ * Next: {@link StateBuilder}, where actions are added.
+ *
+ * @typeParam S - the state type
+ * @typeParam E - the events declared with `.emits`
+ * @example
+ * ```ts
+ * const step: StatePatchStep<{ count: number }, { Incremented: { by: number } }> =
+ *   state("Counter", z.object({ count: z.number() }))
+ *     .init(() => ({ count: 0 }))
+ *     .emits({ Incremented: z.object({ by: z.number() }) });
+ * const next = step.patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) }); // → .on
+ * ```
+ */
+export type StatePatchStep<S extends Schema, E extends Schemas> = {
+  /**
+   * Says how each event changes the state — one handler per event, all
+   * required (a missing one does not compile).
+   *
+   * @param patch - one {@link PatchHandler} per event name, returning the part of the state that changes
+   * @returns the next step, {@link StateBuilder} (`.on`, `.upcast`, `.snap`, `.build`)
+   */
+  patch(patch: PatchHandlers<S, E>): StateBuilder<S, E, {}>;
+};
+
+/**
+ * The step after `.given(rules)`: the action's required `.emit` handler.
+ * Next: back to {@link StateBuilder}.
+ *
+ * @typeParam S - the state type
+ * @typeParam E - the events
+ * @typeParam A - the actions so far, the new one included
+ * @typeParam K - the new action
+ * @example
+ * ```ts
+ * const step: ActionEmitStep<{ open: boolean }, { Closed: {} }, { close: {} }, "close"> =
+ *   state("Ticket", z.object({ open: z.boolean() }))
+ *     .init(() => ({ open: true }))
+ *     .emits({ Closed: ZodEmpty })
+ *     .patch({ Closed: () => ({ open: false }) })
+ *     .on("close", ZodEmpty)
+ *     .given([{ description: "Ticket must be open", valid: (s) => s.open }]);
+ * const next = step.emit(() => ["Closed", {}]); // → .on, .snap or .build
+ * ```
+ */
+export type ActionEmitStep<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A> = {
+  /**
+   * Sets what the action emits, as {@link ActionBuilder.emit} does.
+   *
+   * @param handler - gets the validated payload, the current snapshot and the target; returns a `[name, data]` tuple, an array of them, or nothing
+   * @returns the {@link StateBuilder}, with the action added
+   */
+  emit(handler: ActionHandler<S, E, A, K>): StateBuilder<S, E, A>;
+};
+
+/**
+ * The step after `.snap(rule)`: `.build()` is all that is left.
+ *
+ * @typeParam S - the state type
+ * @typeParam E - the events
+ * @typeParam A - the actions
+ * @example
+ * ```ts
+ * const step: StateBuildStep<{ count: number }, { Incremented: { by: number } }, {}> =
+ *   state("Counter", z.object({ count: z.number() }))
+ *     .init(() => ({ count: 0 }))
+ *     .emits({ Incremented: z.object({ by: z.number() }) })
+ *     .patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) })
+ *     .snap((s) => s.patches >= 50);
+ * const Counter = step.build();
+ * ```
+ */
+export type StateBuildStep<S extends Schema, E extends Schemas, A extends Schemas> = {
+  /**
+   * Returns the built state.
+   *
+   * @returns the {@link State}, ready for `act().with(...)`
+   */
+  build(): State<S, E, A>;
+};
 
 /**
  * The step after `.on(action, schema)`: optional invariants with `.given`,
- * then the required `.emit` handler.
+ * then the required `.emit` handler. Next: back to {@link StateBuilder}.
  *
- * @typeParam S - state, E - events, A - actions so far, K - the new action
+ * @typeParam S - the state type
+ * @typeParam E - the events
+ * @typeParam A - the actions so far, the new one included
+ * @typeParam K - the new action
+ * @sortStrategy source-order
+ * @see [State management](/docs/concepts/state-management#actions) — explains actions and their invariants.
  * @example
  * ```ts
  * state("Ticket", z.object({ open: z.boolean() }))
@@ -37,23 +166,34 @@ export type ActionBuilder<S extends Schema, E extends Schemas, A extends Schemas
   /**
    * Adds the invariants checked before the action runs; the first that
    * fails throws an {@link InvariantError} with its description.
+   *
+   * @param rules - the {@link Invariant}s, checked in order against the current state and the actor
+   * @returns the next step, {@link ActionEmitStep} (`.emit`)
    */
-  given(rules: Invariant<S>[]): {
-    /** Sets what the action emits, as {@link ActionBuilder.emit} does. */
-    emit(handler: ActionHandler<S, E, A, K>): StateBuilder<S, E, A>;
-  };
-  /** Sets what the action emits: a `[name, data]` tuple, an array of them, or nothing. */
+  given(rules: Invariant<S>[]): ActionEmitStep<S, E, A, K>;
+  /**
+   * Sets what the action emits: a `[name, data]` tuple, an array of them, or nothing.
+   *
+   * @param handler - gets the validated payload, the current snapshot and the target; returns the events to commit
+   * @returns the {@link StateBuilder}, with the action added
+   */
   emit(handler: ActionHandler<S, E, A, K>): StateBuilder<S, E, A>;
 };
 
 /**
  * The step after `.patch`: add actions with `.on`, an optional `.snap` rule,
- * and `.build()` the {@link State}.
+ * and `.build()` the {@link State}. `.on` leads to {@link ActionBuilder},
+ * whose `.emit` comes back here; `.snap` leads to {@link StateBuildStep}.
  *
  * Every step returns a new builder; keep the result. A step never changes the
  * builder it was called on, so several states can branch from one base and
  * each gets only the actions added on its own branch.
  *
+ * @typeParam S - the state type
+ * @typeParam E - the events
+ * @typeParam A - the actions so far
+ * @sortStrategy source-order
+ * @see [State management](/docs/concepts/state-management#actions) — explains actions, invariants and snapshots.
  * @example
  * ```ts
  * const builder: StateBuilder<{ count: number }, { Incremented: { by: number } }, {}> =
@@ -67,6 +207,10 @@ export type StateBuilder<S extends Schema, E extends Schemas, A extends Schemas>
   /**
    * Declares an action and its payload schema. The name must be new: a
    * duplicate throws (and is a compile error).
+   *
+   * @param action - the action's name, unique within the state (and within the app it joins)
+   * @param schema - zod schema of the payload; `app.do` validates against it and infers its type
+   * @returns the next step, {@link ActionBuilder} (`.given`, `.emit`)
    */
   on<K extends string, Z extends z.ZodType<Schema>>(
     action: K extends keyof A ? never : K,
@@ -78,6 +222,9 @@ export type StateBuilder<S extends Schema, E extends Schemas, A extends Schemas>
    * read: data that matches the current schema is used as is (with the
    * schema's defaults and dates); otherwise the first older shape it matches
    * is upcast; otherwise the load fails naming the stream, event and path.
+   *
+   * @param upcasts - per event name, the {@link Upcaster}s of its older shapes, tried in order
+   * @returns the {@link StateBuilder}, with the upcasters added
    */
   upcast(upcasts: Upcasters<E>): StateBuilder<S, E, A>;
   /**
@@ -88,6 +235,10 @@ export type StateBuilder<S extends Schema, E extends Schemas, A extends Schemas>
    * state's schema — or of `version`, to bump when patch handlers change
    * what the state means — makes loads ignore the older snapshots and
    * rebuild from events (logged once).
+   *
+   * @param rule - gets the snapshot after an action (state, last event, `patches` since the last snapshot); true writes a snapshot
+   * @param options - the snapshot version; omitted, 0
+   * @returns the last step, {@link StateBuildStep} (`.build`)
    */
   snap(
     rule: (snapshot: Snapshot<S, E>) => boolean,
@@ -95,11 +246,12 @@ export type StateBuilder<S extends Schema, E extends Schemas, A extends Schemas>
       /** Bump it when the state's meaning changes without its schema changing (default 0). */
       version?: number;
     }
-  ): {
-    /** Returns the built state. */
-    build(): State<S, E, A>;
-  };
-  /** Returns the built state. */
+  ): StateBuildStep<S, E, A>;
+  /**
+   * Returns the built state.
+   *
+   * @returns the {@link State}, ready for `act().with(...)`
+   */
   build(): State<S, E, A>;
 };
 
@@ -171,9 +323,26 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas>(
  * `.snap(...)`, and `.build()`. Every step returns a new builder and leaves
  * the one it was called on unchanged: chain the calls and keep the result.
  *
+ * ## The chain
+ *
+ * Each step's type says what you can call next, so the editor completes the
+ * chain and a step out of order does not compile:
+ *
+ * 1. `state(name, schema)` returns a {@link StateInitStep}: call `.init(() => initial)`.
+ * 2. {@link StateEmitsStep}: `.emits({ Event: schema })` declares the events.
+ * 3. {@link StatePatchStep}: `.patch({ Event: handler })`, one handler per event.
+ * 4. {@link StateBuilder}: `.on("action", schema)` adds an action and leads to
+ *    step 5; `.upcast({...})` adds older event shapes and stays here;
+ *    `.snap(rule)` leads to step 7; `.build()` returns the {@link State}.
+ * 5. {@link ActionBuilder}: `.given([rules])` leads to step 6; `.emit(handler)`
+ *    adds the action and goes back to step 4.
+ * 6. {@link ActionEmitStep}: `.emit(handler)` adds the action and goes back to step 4.
+ * 7. {@link StateBuildStep}: `.build()` returns the {@link State}.
+ *
  * @param name - the state's name, used in errors, logs and snapshot keys (unique within an app)
  * @param schema - zod schema of the state
- * @returns the next step, `.init`
+ * @returns the first step, {@link StateInitStep} (`.init`)
+ * @see [State management](/docs/concepts/state-management#states) — explains each step of the chain.
  * @example
  * ```ts
  * import { z } from "zod";
@@ -188,16 +357,13 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas>(
  *   .build();
  * ```
  */
-export function state<S extends Schema>(name: string, schema: z.ZodType<S>) {
+export function state<S extends Schema>(name: string, schema: z.ZodType<S>): StateInitStep<S> {
   return {
-    /** Sets the state of a stream with no events yet. */
-    init(init: () => Readonly<S>) {
+    init(init) {
       return {
-        /** Declares the events the state emits, with a zod schema for each one's data. */
         emits<Z extends Record<string, z.ZodType<Schema>>>(events: Z) {
-          type E = Infer<Z>;
+          type E = { [K in keyof Z]: z.infer<Z[K]> & Schema };
           return {
-            /** Says how each event changes the state — one handler per event, all required. */
             patch(patch: PatchHandlers<S, E>): StateBuilder<S, E, {}> {
               return builder<S, E, {}>(
                 { name, state: schema, init, events: events as unknown as ZodTypes<E>, patch },
@@ -222,6 +388,7 @@ export function state<S extends Schema>(name: string, schema: z.ZodType<S>) {
  * @param schema - zod schema of the older shape
  * @param to - turns old data into the current shape
  * @returns the upcaster
+ * @see [Changing your model](/docs/concepts/changing-your-model#renaming-a-field-an-upcaster) — walks through an upcaster.
  * @example
  * ```ts
  * const OpenedV1 = z.object({ title: z.string() });

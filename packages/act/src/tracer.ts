@@ -30,6 +30,7 @@ const quiet: Traced = {
  *
  * @param logLevel - the configured level
  * @returns one callback per step
+ * @see [Configuration](/docs/concepts/configuration#tracing-the-drain) — shows the trace output.
  * @example
  * ```ts
  * const tracer = build_tracer(config().logLevel);

@@ -25,6 +25,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
  * @param original - the current state
  * @param partial - the changes
  * @returns the merged state
+ * @see [State management](/docs/concepts/state-management#patches) — explains how patches merge.
  * @example
  * ```ts
  * patch({ a: 1, b: { c: 2, d: 3 }, tags: ["x"] }, { b: { d: 4 }, tags: ["y"], a: null });

@@ -3,7 +3,23 @@
  * every `@ts-expect-error` line must fail to compile, or tsc reports it unused.
  */
 import { z } from "zod";
-import { act, state, ZodEmpty } from "../src/index.js";
+import {
+  act,
+  ActorSchema,
+  CausationEventSchema,
+  CommittedMetaSchema,
+  EventMetaSchema,
+  QuerySchema,
+  state,
+  TargetSchema,
+  ZodEmpty,
+  type Actor,
+  type CausationEvent,
+  type CommittedMeta,
+  type EventMeta,
+  type Query,
+  type Target,
+} from "../src/index.js";
 import { actor, Counter } from "./fixtures.js";
 
 const app = act().with(Counter).build();
@@ -137,4 +153,29 @@ export type Contract = [
   import("../src/index.js").StateSchemas<{}, {}, {}>,
   import("../src/index.js").Target,
   import("../src/index.js").ZodTypes<{}>,
+];
+
+// The metadata types are written out field by field (so the API reference can
+// describe each field); they must stay exactly what their schemas parse to.
+/** Deep structure of a type: intersections merged, optional fields kept optional. */
+type Shape<T> = T extends Date ? T : T extends object ? { [K in keyof T]: Shape<T[K]> } : T;
+/** True only when X and Y have the same fields, optional the same way, with the same types. */
+type Same<X, Y> =
+  (<T>() => T extends Shape<X> ? 1 : 2) extends <T>() => T extends Shape<Y> ? 1 : 2 ? true : false;
+
+export const typesMatchSchemas: [true, true, true, true, true, true] = [
+  true as Same<Actor, z.infer<typeof ActorSchema>>,
+  true as Same<Target, z.infer<typeof TargetSchema>>,
+  true as Same<CausationEvent, z.infer<typeof CausationEventSchema>>,
+  true as Same<EventMeta, z.infer<typeof EventMetaSchema>>,
+  true as Same<CommittedMeta, z.infer<typeof CommittedMetaSchema>>,
+  true as Same<Query, z.infer<typeof QuerySchema>>,
+];
+
+// The comparison itself tells a missing, an extra or a differently optional field apart.
+export const sameCatchesDrift: [false, false, false, true] = [
+  false as Same<{ a: string }, { a: string; b: string }>,
+  false as Same<{ a: string }, { a?: string }>,
+  false as Same<{ a: { b: number } }, { a: { b: string } }>,
+  true as Same<{ a: string } & { b: number }, { a: string; b: number }>,
 ];

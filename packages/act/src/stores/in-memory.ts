@@ -1,6 +1,6 @@
 import type { Committed, Message, Schemas } from "../types/action.js";
 import { ConcurrencyError, ValidationError } from "../types/errors.js";
-import type { KeyedVersions, ReactionStream, Store } from "../types/ports.js";
+import type { KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../types/schemas.js";
 import { stringifyJson } from "../json.js";
@@ -62,6 +62,7 @@ function upper(ids: number[], id: number): number {
  * where an event's schema declares them). The events it hands out are
  * frozen: changing one cannot change the log.
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#the-two-stores) — compares the two stores.
  * @example
  * ```ts
  * const memory = new InMemoryStore();
@@ -85,9 +86,14 @@ export class InMemoryStore implements Store {
   private keys = new Map<string, { from: number; to: number; expires: number }>();
 
   /**
-   * @param options - `idempotencyMillis`: how long an idempotency key is remembered (default 24 hours)
+   * @param options - the store's settings; all optional
    */
-  constructor(private readonly options: { idempotencyMillis?: number } = {}) {}
+  constructor(
+    private readonly options: {
+      /** How long an idempotency key is remembered, in ms (default 24 hours). */
+      idempotencyMillis?: number;
+    } = {}
+  ) {}
 
   private get idempotencyMillis() {
     return this.options.idempotencyMillis ?? 24 * 3600 * 1000;
@@ -303,7 +309,7 @@ export class InMemoryStore implements Store {
     return blocked;
   }
 
-  async reactions(filter: { blocked?: boolean; limit?: number } = {}): Promise<ReactionStream[]> {
+  async reactions(filter: ReactionFilter = {}): Promise<ReactionStream[]> {
     const now = Date.now();
     return [...this.watermarks.values()]
       .filter((w) => filter.blocked === undefined || w.blocked === filter.blocked)
@@ -339,7 +345,12 @@ export class InMemoryStore implements Store {
     });
   }
 
-  /** Calls `listener` after each commit to this store (apps in this process share it). */
+  /**
+   * Calls `listener` after each commit to this store (apps in this process share it).
+   *
+   * @param listener - called with no arguments, after the commit; it should only schedule work (e.g. a drain)
+   * @returns a function that stops the notifications
+   */
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -80,6 +80,7 @@ export type Emitted<E extends Schemas> = {
  *
  * @typeParam E - the event schemas
  * @typeParam K - the event name
+ * @see [Event sourcing](/docs/concepts/event-sourcing#anatomy-of-a-committed-event) — explains each field.
  * @example
  * ```ts
  * function show(e: Committed<{ Incremented: { by: number } }, "Incremented">) {
@@ -133,6 +134,9 @@ export type Patch<T> = {
  * @typeParam S - the state type
  * @typeParam E - the event schemas
  * @typeParam K - the event name
+ * @param event - the committed event, with its data, stream, version and metadata
+ * @param state - the state before this event (do not mutate it)
+ * @see [State management](/docs/concepts/state-management#patches) — explains patches.
  * @example
  * ```ts
  * const onIncremented: PatchHandler<{ count: number }, { Incremented: { by: number } }, "Incremented"> =
@@ -166,6 +170,7 @@ export type PatchHandlers<S extends Schema, E extends Schemas> = {
  *
  * @typeParam S - the state type
  * @typeParam E - the event schemas
+ * @see [State management](/docs/concepts/state-management#loading-state) — explains how state is loaded.
  * @example
  * ```ts
  * const [snap] = await app.do("increment", target, { by: 1 });
@@ -188,6 +193,7 @@ export type Snapshot<S extends Schema, E extends Schemas> = {
  * the action fails with an {@link InvariantError} carrying `description`.
  *
  * @typeParam S - the state type
+ * @see [State management](/docs/concepts/state-management#invariants) — explains invariants.
  * @example
  * ```ts
  * const mustBeOpen: Invariant<{ status: string }> = {
@@ -199,7 +205,12 @@ export type Snapshot<S extends Schema, E extends Schemas> = {
 export type Invariant<S extends Schema> = {
   /** Says, in words a user can read, what must hold. */
   description: string;
-  /** Returns true when the rule holds for this state and actor. */
+  /**
+   * Returns true when the rule holds for this state and actor.
+   *
+   * @param state - the stream's current state
+   * @param actor - who asks for the action (the target's actor)
+   */
   valid: (state: Readonly<S>, actor?: Actor) => boolean;
 };
 
@@ -222,6 +233,10 @@ export type GivenHandlers<S extends Schema, A extends Schemas> = {
  * snapshot and the target, and returns the events to commit (one tuple, an
  * array of tuples, or nothing).
  *
+ * @param action - the validated action payload
+ * @param snapshot - the stream's current state, with the last event and the patch and snapshot counts
+ * @param target - the stream, the actor and the options the action was called with
+ * @see [State management](/docs/concepts/state-management#actions) — explains actions.
  * @example
  * ```ts
  * const increment: ActionHandler<{ count: number }, { Incremented: { by: number } }, { increment: { by: number } }, "increment"> =
@@ -290,6 +305,7 @@ export type StateSchemas<S extends Schema, E extends Schemas, A extends Schemas>
  * them per event with `state(...).upcast({ Event: [...] })`.
  *
  * @typeParam T - the event's current data type
+ * @see [Changing your model](/docs/concepts/changing-your-model#renaming-a-field-an-upcaster) — walks through an upcaster.
  * @example
  * ```ts
  * const fromV1: Upcaster<{ title: string; priority: string }> = upcaster(
@@ -301,7 +317,11 @@ export type StateSchemas<S extends Schema, E extends Schemas, A extends Schemas>
 export type Upcaster<T> = {
   /** The older shape. */
   readonly schema: z.ZodType;
-  /** Turns data of the older shape into the current one. */
+  /**
+   * Turns data of the older shape into the current one.
+   *
+   * @param old - the stored data, parsed by `schema`
+   */
   readonly to: (old: any) => T;
 };
 
@@ -326,6 +346,7 @@ export type Upcasters<E extends Schemas> = { readonly [K in keyof E]?: ReadonlyA
  * @typeParam S - the state type
  * @typeParam E - the event schemas
  * @typeParam A - the action schemas
+ * @see [State management](/docs/concepts/state-management#states) — explains states.
  * @example
  * ```ts
  * const Counter: State<{ count: number }, { Incremented: { by: number } }, { increment: { by: number } }> =

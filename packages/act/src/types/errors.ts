@@ -35,6 +35,7 @@ type Issue = { path: string; message: string };
  * `details` lists each problem with the path of the bad field, and the message
  * says which action, event or variable was being validated.
  *
+ * @see [State management](/docs/concepts/state-management#what-can-go-wrong) — lists what can fail.
  * @example
  * ```ts
  * const untrusted = JSON.parse('{ "by": "one" }');
@@ -69,6 +70,7 @@ export class ValidationError extends Error {
  * carries the action, the payload, the target, the snapshot it was checked
  * against and the failed rule's `description`. Nothing is committed.
  *
+ * @see [State management](/docs/concepts/state-management#invariants) — explains invariants.
  * @example
  * ```ts
  * try { await app.do("close", target, {}); }
@@ -104,6 +106,7 @@ export class InvariantError extends Error {
  * else committed to it since it was loaded. Nothing is committed; load again
  * and retry if the action still makes sense.
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#optimistic-concurrency) — explains version conflicts.
  * @example
  * ```ts
  * try { await app.do("increment", { ...target, expectedVersion: 3 }, { by: 1 }); }
@@ -161,6 +164,7 @@ export type StoreFailure = "unreachable" | "connection-lost" | "busy" | "dispose
  * `reason` says why (see {@link StoreFailure}) and `retryable` tells a caller
  * whether the same call may succeed later. The driver's error is the `cause`.
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#what-can-go-wrong) — lists what can fail.
  * @example
  * ```ts
  * try { await app.do("increment", target, { by: 1 }); }

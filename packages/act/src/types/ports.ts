@@ -50,6 +50,7 @@ export type Logger = Disposable & {
  * `PostgresStore` (package `@act-root/act-pg`) is the production one. Both
  * pass the same conformance suite.
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#the-two-stores) — compares the two stores.
  * @example
  * ```ts
  * const s: Store = store();
@@ -85,12 +86,18 @@ export interface Store extends Disposable {
    * The stream versions committed under an idempotency key, if the stream
    * used it and it has not expired (how long keys are kept is the store's
    * setting; a day by default).
+   *
+   * @param stream - the stream the action was addressed to
+   * @param idempotencyKey - the key the action was committed under
+   * @returns the first and last version committed under the key, or `undefined` when the stream never used it or it expired
    */
   recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined>;
   /**
    * Calls `callback` with each event matching `query`, in global order
    * (reverse with `backward`). Snapshot events only with `with_snaps`.
    *
+   * @param callback - called once per matching event, in order, before the promise resolves
+   * @param query - the filters, combined with AND; omitted, every event except snapshots
    * @returns how many events were passed to the callback
    */
   query<E extends Schemas>(
@@ -102,6 +109,10 @@ export interface Store extends Disposable {
    * reacting into them (`head`, see `lease`) after their watermark — that are
    * not blocked, not leased and not waiting out a retry's backoff: up to
    * `lagging` with the lowest watermarks and up to `leading` with the highest.
+   *
+   * @param lagging - how many of the furthest-behind streams to list (the lowest watermarks)
+   * @param leading - how many of the others to list, highest watermarks first, so streams close to the head are not starved
+   * @returns the streams found, each with its watermark, its source and whether it was picked as lagging
    */
   poll(lagging: number, leading: number): Promise<Poll[]>;
   /**
@@ -114,6 +125,8 @@ export interface Store extends Disposable {
    * into it) up to `lease.head`. Leasing a stream one already holds renews
    * the lease.
    *
+   * @param leases - one per stream: the stream, its source, the drainer (`by`), the polled watermark (`at`) and the `head` found by correlation
+   * @param millis - how long the leases last, in ms; 0 to register the streams without leasing them
    * @returns the leases obtained (with the stored `retry` and `done`), or all registered ones when `millis` is 0
    */
   lease(leases: Lease[], millis: number): Promise<Lease[]>;
@@ -123,6 +136,7 @@ export interface Store extends Disposable {
    * holds it. With `lease.delay` > 0 the stream stays out of `poll` for that
    * many ms (the backoff before a retry).
    *
+   * @param leases - the leases to acknowledge, each with the last event handled as `at`
    * @returns the leases acknowledged
    */
   ack(leases: Lease[]): Promise<Lease[]>;
@@ -131,6 +145,7 @@ export interface Store extends Disposable {
    * moving its watermark to `lease.at` (what was handled before the failure)
    * and storing `retry` and `done` — only where `lease.by` still holds it.
    *
+   * @param leases - the leases to block, each with the `error` that blocked it
    * @returns the leases blocked
    */
   block(leases: BlockedLease[]): Promise<BlockedLease[]>;
@@ -138,12 +153,14 @@ export interface Store extends Disposable {
    * Lists reaction streams with their watermark, retries, blocked state and
    * lease, ordered by stream name.
    *
-   * @param filter - `blocked: true` for blocked streams only; `limit` caps the list
+   * @param filter - which streams to list; omitted, all of them
+   * @returns the reaction streams, by name
    */
-  reactions(filter?: { blocked?: boolean; limit?: number }): Promise<ReactionStream[]>;
+  reactions(filter?: ReactionFilter): Promise<ReactionStream[]>;
   /**
    * Unblocks streams: they resume at their watermark with retries reset.
    *
+   * @param streams - the reaction streams to unblock; names that are not blocked are skipped
    * @returns the streams that were blocked and are not any more
    */
   unblock(streams: string[]): Promise<string[]>;
@@ -152,6 +169,8 @@ export interface Store extends Disposable {
    * unblocked, retries reset and leases dropped, so their reactions run again
    * — e.g. to rebuild a read model.
    *
+   * @param streams - the reaction streams to reset; names the store does not know are skipped
+   * @param at - the id of the last event to count as handled; omitted (-1), every event is handled again
    * @returns the streams reset
    */
   reset(streams: string[], at?: number): Promise<string[]>;
@@ -162,6 +181,7 @@ export interface Store extends Disposable {
    * consumer polls. Notifications may be lost or repeated; they are only a
    * hint to look now.
    *
+   * @param listener - called with no arguments; it should only schedule work (e.g. a drain), not wait for it
    * @returns a function that stops the notifications
    */
   subscribe?(listener: () => void): () => void;
@@ -171,6 +191,7 @@ export interface Store extends Disposable {
  * The stream versions an idempotent action committed under its key (see
  * `Store.recall`).
  *
+ * @see [Changing your model](/docs/concepts/changing-your-model#idempotent-actions) — explains idempotent actions.
  * @example
  * ```ts
  * const range: KeyedVersions | undefined = await store().recall("order-1", "request-42");
@@ -184,9 +205,26 @@ export type KeyedVersions = {
 };
 
 /**
+ * Which reaction streams `Store.reactions` lists. Every field is optional.
+ *
+ * @example
+ * ```ts
+ * const firstTenBlocked: ReactionFilter = { blocked: true, limit: 10 };
+ * const blocked = await store().reactions(firstTenBlocked);
+ * ```
+ */
+export type ReactionFilter = {
+  /** `true` for blocked streams only, `false` for the others; omitted, both. */
+  blocked?: boolean;
+  /** At most this many streams (the first by name). */
+  limit?: number;
+};
+
+/**
  * A reaction stream as the store keeps it: what `Store.reactions` and
  * `Act.stats` report.
  *
+ * @see [Reactions in production](/docs/concepts/reactions-in-production#retries-and-blocked-streams) — explains retries and blocked streams.
  * @example
  * ```ts
  * const blocked: ReactionStream[] = await store().reactions({ blocked: true });
@@ -216,6 +254,7 @@ export type ReactionStream = {
  * What {@link Act.stats} reports: each reaction stream with its lag, and the
  * commit-to-handled latency of the latest reactions the app ran.
  *
+ * @see [Reactions in production](/docs/concepts/reactions-in-production#monitoring) — shows what to watch in production.
  * @example
  * ```ts
  * const { streams, latency }: ReactionStats = await app.stats();

@@ -15,7 +15,16 @@ import type { Target } from "./schemas.js";
  * ```
  */
 export type Dispatcher<A extends Schemas> = {
-  /** Handles an action, like {@link Act.do}. */
+  /**
+   * Handles an action, like {@link Act.do}.
+   *
+   * @param action - the action name
+   * @param target - the stream, the actor and an optional expected version or idempotency key
+   * @param payload - the action payload (type inferred from the action)
+   * @param reactingTo - the event the reaction is handling; keeps its correlation id and records it as the cause
+   * @param skipValidation - skip zod validation of the payload and events (trusted input only)
+   * @returns one snapshot per committed event, or `[current]` when nothing was emitted
+   */
   do<K extends keyof A & string>(
     action: K,
     target: Target,
@@ -41,6 +50,10 @@ export type ReactionPayload<E extends Schemas, K extends keyof E> = Committed<E,
  * A throw (or not finishing within the lease) is retried, then blocks the
  * stream after `maxRetries` when `blockOnError` is set.
  *
+ * @param event - the committed event, with its data, stream, version and metadata
+ * @param stream - the reaction stream the handler runs on (the resolver's `target`)
+ * @param app - the app's {@link Dispatcher}, to ask for actions
+ * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains reactions.
  * @example
  * ```ts
  * const onOpened: ReactionHandler<{ Opened: { title: string } }, "Opened", { assign: { agent: string } }> =
@@ -60,6 +73,8 @@ export type ReactionHandler<E extends Schemas, K extends keyof E, A extends Sche
  * stream whose lease serialises the handling, `source` (optional) the only
  * stream whose events it reads. Returning `undefined` means "nowhere".
  *
+ * @param event - the committed event the reaction is registered on
+ * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains where a reaction runs.
  * @example
  * ```ts
  * const toAudit: ReactionResolver<{ Opened: { title: string } }, "Opened"> =
@@ -80,6 +95,7 @@ export type ReactionResolver<E extends Schemas, K extends keyof E> = (
 /**
  * Options of a reaction.
  *
+ * @see [Reactions in production](/docs/concepts/reactions-in-production#retries-and-blocked-streams) — explains retries and blocked streams.
  * @example
  * ```ts
  * const options: ReactionOptions = { blockOnError: true, maxRetries: 5 };
@@ -209,6 +225,7 @@ export type Poll = {
  * (`at`: when leasing, the one the drainer polled; when acknowledging, the
  * last event handled), and the failures so far (`retry`).
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#leases) — explains leases.
  * @example
  * ```ts
  * const lease: Lease = { stream: "ticket-1", by: "drainer-1", at: 42, retry: 0, lagging: true };
@@ -278,6 +295,7 @@ export type Fetch<E extends Schemas> = Array<{
  * What one `drain` did: the events it fetched, the leases it got, and the
  * leases it acknowledged or blocked.
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#draining) — explains draining.
  * @example
  * ```ts
  * const { acked, blocked } = await app.drain();
@@ -298,6 +316,7 @@ export type Drain<E extends Schemas> = {
 /**
  * How much one `drain` does.
  *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#draining) — explains draining.
  * @example
  * ```ts
  * await app.drain({ streamLimit: 20, eventLimit: 50, leaseMillis: 5_000 });
@@ -322,6 +341,7 @@ export type DrainOptions = {
  * of each drain, plus how often it polls when idle and how long `stop` waits
  * for handlers still running.
  *
+ * @see [Reactions in production](/docs/concepts/reactions-in-production#processes) — explains running consumers.
  * @example
  * ```ts
  * app.start({ pollMillis: 500, graceMillis: 10_000, leaseMillis: 30_000 });

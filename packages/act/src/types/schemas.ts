@@ -189,43 +189,167 @@ export const QuerySchema = z.object({
   from_snapshot: z.string().min(1).optional(),
 });
 
-/** Who asks for an action. See {@link ActorSchema}. @example `const ada: Actor = { id: "u-1", name: "Ada" };` */
-export type Actor = z.infer<typeof ActorSchema>;
+// The types below are written out, field by field, rather than inferred from
+// the schemas (`z.infer<typeof ActorSchema>`): that way editors and the API
+// reference show each field with its description. test/types.test-d.ts fails
+// to compile if a type and its schema ever disagree.
+
 /**
- * Where an action goes: the stream, the actor and an optional expected version.
- * See {@link TargetSchema}.
+ * Who asks for an action. Validated by {@link ActorSchema}.
+ *
+ * @example
+ * ```ts
+ * const ada: Actor = { id: "u-1", name: "Ada" };
+ * ```
+ */
+export type Actor = {
+  /** Stable identifier of the actor (a user id, a service name). */
+  id: string;
+  /** Human-readable name, used in logs and invariants. */
+  name: string;
+};
+
+/**
+ * Where an action goes: the stream, the actor and an optional expected
+ * version or idempotency key. Validated by {@link TargetSchema}.
+ *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#optimistic-concurrency) — explains expected versions.
  * @example
  * ```ts
  * const target: Target = { stream: "calc-1", actor: { id: "u-1", name: "Ada" }, expectedVersion: 3 };
  * ```
  */
-export type Target = z.infer<typeof TargetSchema>;
-/** The event a reaction handled when it caused an action. See {@link CausationEventSchema}. @example `const cause: CausationEvent = { id: 7, name: "TicketOpened", stream: "ticket-1" };` */
-export type CausationEvent = z.infer<typeof CausationEventSchema>;
+export type Target = {
+  /** Name of the stream (exact match; see {@link StreamSchema} for the rules). */
+  stream: string;
+  /** Who asks for the action. */
+  actor: Actor;
+  /**
+   * The version the caller last saw (-1 for a stream with no events); the
+   * commit fails with a {@link ConcurrencyError} if the stream is at another one.
+   * Omitted, no check.
+   */
+  expectedVersion?: number;
+  /**
+   * Makes the action idempotent on this stream: repeating it with the same
+   * key returns the first outcome and commits nothing (until the store
+   * forgets the key — a day by default). Use one key per intended action,
+   * e.g. a request id a client retries with. 1 to 256 characters.
+   */
+  idempotencyKey?: string;
+};
+
 /**
- * Correlation and causation stored with every event. See {@link EventMetaSchema}.
+ * The event a reaction handled when it caused an action. Validated by
+ * {@link CausationEventSchema}.
+ *
+ * @example
+ * ```ts
+ * const cause: CausationEvent = { id: 7, name: "TicketOpened", stream: "ticket-1" };
+ * ```
+ */
+export type CausationEvent = {
+  /** Global position of the causing event. */
+  id: number;
+  /** Name of the causing event. */
+  name: string;
+  /** Stream of the causing event. */
+  stream: string;
+};
+
+/**
+ * Correlation and causation stored with every event. Validated by
+ * {@link EventMetaSchema}.
+ *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#correlation-and-causation) — explains correlation and causation.
  * @example
  * ```ts
  * const meta: EventMeta = { correlation: "c-1", causation: { event: { id: 7, name: "Opened", stream: "t-1" } } };
  * ```
  */
-export type EventMeta = z.infer<typeof EventMetaSchema>;
-/** What the store adds to a committed event. See {@link CommittedMetaSchema}. @example `const { id, stream, version, created, meta }: CommittedMeta = event;` */
-export type CommittedMeta = z.infer<typeof CommittedMetaSchema>;
+export type EventMeta = {
+  /** Shared by every event of one causal chain (an action and all the reactions it triggers). */
+  correlation: string;
+  /** What caused the event: the action, and the event a reaction was handling when it asked for it. */
+  causation: {
+    /** The action whose handler emitted the event: its {@link Target} and its `name`. */
+    action?: Target & {
+      /** The action's name. */
+      name: string;
+    };
+    /** The event a reaction was handling when it asked for that action. */
+    event?: CausationEvent;
+  };
+};
+
 /**
- * Filters for reading the event log. See {@link QuerySchema}.
+ * What the store adds to a committed event. Validated by
+ * {@link CommittedMetaSchema}.
+ *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#anatomy-of-a-committed-event) — explains each field.
+ * @example
+ * ```ts
+ * const { id, stream, version, created, meta }: CommittedMeta = event;
+ * ```
+ */
+export type CommittedMeta = {
+  /** Global position in the store, strictly increasing. */
+  id: number;
+  /** Stream the event belongs to. */
+  stream: string;
+  /** Position within the stream: 0, 1, 2… without gaps. */
+  version: number;
+  /** When the event was committed. */
+  created: Date;
+  /** Correlation and causation. */
+  meta: EventMeta;
+};
+
+/**
+ * Filters for reading the event log: every one is optional, and they
+ * combine with AND. Validated by {@link QuerySchema}.
+ *
+ * @see [Event sourcing](/docs/concepts/event-sourcing#reading-the-log) — shows queries.
  * @example
  * ```ts
  * const lastTen: Query = { stream: "calc-1", backward: true, limit: 10 };
  * ```
  */
-export type Query = z.infer<typeof QuerySchema>;
+export type Query = {
+  /** Only events of this stream (exact name). */
+  stream?: string;
+  /** Only events with one of these names. */
+  names?: string[];
+  /** Only events with an id lower than this. */
+  before?: number;
+  /** Only events with an id greater than this. */
+  after?: number;
+  /** At most this many events (1 or more). */
+  limit?: number;
+  /** Only events created before this time. */
+  created_before?: Date;
+  /** Only events created after this time. */
+  created_after?: Date;
+  /** Newest first instead of oldest first. */
+  backward?: boolean;
+  /** Only events of this correlation id. */
+  correlation?: string;
+  /** Include snapshot events (excluded by default). */
+  with_snaps?: boolean;
+  /**
+   * With `stream`: the name of a state whose latest snapshot event on the
+   * stream the read starts at (included), returning every event after it —
+   * what `load` reads. The whole stream when that state has no snapshot there.
+   */
+  from_snapshot?: string;
+};
 
 /**
  * The name of snapshot events: when a state's `.snap` rule holds, its state is
  * committed to the stream as an event of this name, so later loads start there.
  * Queries skip these events unless `with_snaps` is set.
  *
+ * @see [State management](/docs/concepts/state-management#snapshots) — explains snapshots.
  * @example
  * ```ts
  * await app.query_array({ stream: "calc-1", with_snaps: true, names: [SNAP_EVENT] });
