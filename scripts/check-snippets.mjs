@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Type-checks every TypeScript code block of the hand-written docs against
- * the packages in this repository, so no snippet can rot.
+ * the packages in this repository, so no snippet can rot, and runs the
+ * blocks that show their output to compare it (5 and 6 below).
  *
  *     node scripts/check-snippets.mjs            (npm run test:snippets)
  *     node scripts/check-snippets.mjs --keep     keep the extracted files
@@ -29,7 +30,9 @@
  * 3. Context a reader doesn't need to see goes in an MDX comment right before
  *    the block — `{/* check: import { app } from "./app.js"; *\/}` — whose
  *    text after `check:` is prepended to the block when it is checked and
- *    never rendered. Keep it to imports and declarations.
+ *    never rendered. Keep it to imports and declarations — and, for a block
+ *    that shows output, the steps an earlier block of the page already
+ *    showed the reader (each block runs on its own, with an empty store).
  * 4. A block that must not be checked doesn't exist: show shell commands as
  *    `bash`, output as `text`, and pseudo-code not at all.
  *
@@ -54,9 +57,9 @@
  *    count as one space, so a long object printed over several lines may be
  *    written on one. The call must run at least once, and every time it
  *    runs it must print that text. So any comment on such a line is a
- *    claim: an explanation goes on a line of its own above the call. The
- *    older `// → value` lines after an expression are refused; log the
- *    expression instead.
+ *    claim: an explanation goes on a line of its own above the call. A
+ *    comment line starting `// →` or `// =>` (a result nothing checks) is
+ *    an error; log the expression instead.
  *
  * How a block is run: its file (with the `check:` prelude, in its page's
  * folder beside the page's titled files, exactly as type-checked) is copied,
