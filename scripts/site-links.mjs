@@ -111,20 +111,29 @@ export function brokenLinks(buildDir, base) {
 
 /**
  * Links in a hand-written page that name a member of an API page but land at
- * the top of it: `` [`app.load(...)`](/docs/api/act/src/classes/Act) ``
- * should be `…/classes/Act#load`. A link counts as naming a member when its
- * code text, without arguments, is not the page's own name (`Act`, `state()`,
- * `state(name, schema)` name their page). Returns `line: text → url` lines.
+ * the top of it although the page has an anchor for that member:
+ * `` [`app.load(...)`](/docs/api/act/src/classes/Act) `` should be
+ * `…/classes/Act#load`. A link names a member when its code text, without
+ * arguments, is not the page's own name (`Act`, `state()`, `state(name,
+ * schema)` name their page); the member is the last dotted part (`load` of
+ * `app.load`). `anchorsOf(url)` gives the element ids of the page a link
+ * points to (from the built HTML); the member's anchor is its name in lower
+ * case, or `property-<name>` for a property in a table. Returns
+ * `line: text → url (use #anchor)` lines.
  */
-export function unanchoredMemberLinks(mdx) {
+export function unanchoredMemberLinks(mdx, anchorsOf) {
   const found = [];
   const LINK = /\[`([^`\]]+)`\]\((\/docs\/api\/[^/)]+\/src\/[a-z-]+\/([^/)#\s]+))\)/g;
   for (const match of mdx.matchAll(LINK)) {
     const [, text, url, page] = match;
     const named = text.replace(/\(.*$/s, "").trim();
     if (named === page || named === `new ${page}`) continue;
+    const member = named.split(".").pop().toLowerCase();
+    const ids = anchorsOf(url) ?? new Set();
+    const anchor = [member, `property-${member}`].find((id) => ids.has(id));
+    if (!anchor) continue;
     const line = mdx.slice(0, match.index).split("\n").length;
-    found.push(`${line}: \`${text}\` → ${url}`);
+    found.push(`${line}: \`${text}\` → ${url} (use #${anchor})`);
   }
   return found;
 }

@@ -1,7 +1,7 @@
 // Self-test of scripts/site-links.mjs on a small fixture build: links to
 // existing pages and anchors pass; a link to a missing anchor or a missing
 // page fails, naming the page it is on; guides' links that name an API member
-// without its anchor are found.
+// without the anchor the page has for it are found.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -73,15 +73,18 @@ test("ids and hrefs are read with character references decoded", () => {
   assert.deepEqual(hrefs, ["/act-root/x?y=1&z=2#a&b"]);
 });
 
-test("a guide link that names an API member but lands at the top of the page is found", () => {
+test("a guide link that names an API member but lands at the top of its page is found, when the page has the member's anchor", () => {
+  const anchors = { "/docs/api/act/src/classes/Act": new Set(["do", "load", "correlate", "property-registry"]) };
   const mdx = [
     "[`Act`](/docs/api/act/src/classes/Act) and [`state(name, schema)`](/docs/api/act/src/functions/state)",
     "name their pages; [`app.do`](/docs/api/act/src/classes/Act#do) has its anchor.",
     "But [`app.load(State, stream)`](/docs/api/act/src/classes/Act) and",
-    "[`correlate`](/docs/api/act/src/classes/Act) do not.",
+    "[`correlate`](/docs/api/act/src/classes/Act) do not, nor [`app.registry`](/docs/api/act/src/classes/Act).",
+    "[`idempotencyKey`](/docs/api/act/src/variables/TargetSchema): that page has no anchor for it.",
   ].join("\n");
-  assert.deepEqual(unanchoredMemberLinks(mdx), [
-    "3: `app.load(State, stream)` → /docs/api/act/src/classes/Act",
-    "4: `correlate` → /docs/api/act/src/classes/Act",
+  assert.deepEqual(unanchoredMemberLinks(mdx, (url) => anchors[url]), [
+    "3: `app.load(State, stream)` → /docs/api/act/src/classes/Act (use #load)",
+    "4: `correlate` → /docs/api/act/src/classes/Act (use #correlate)",
+    "4: `app.registry` → /docs/api/act/src/classes/Act (use #property-registry)",
   ]);
 });
