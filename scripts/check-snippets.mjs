@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Type-checks every TypeScript code block of the hand-written docs against
- * the packages in this repository, so no snippet can rot.
+ * the packages in this repository, so no snippet can rot, and runs the
+ * blocks that show their output to compare it (5 and 6 below).
  *
  *     node scripts/check-snippets.mjs            (npm run test:snippets)
  *     node scripts/check-snippets.mjs --keep     keep the extracted files
@@ -30,18 +31,55 @@
  * 3. Context a reader doesn't need to see goes in an MDX comment right before
  *    the block — `{/* check: import { app } from "./app.js"; *\/}` — whose
  *    text after `check:` is prepended to the block when it is checked and
- *    never rendered. Keep it to imports and declarations.
+ *    never rendered. Keep it to imports and declarations — and, for a block
+ *    that shows output, the steps an earlier block of the page already
+ *    showed the reader (each block runs on its own, with an empty store).
  * 4. A block that must not be checked doesn't exist: show shell commands as
  *    `bash`, output as `text`, and pseudo-code not at all.
  *
  * A failing block is reported as `docs/<page>.mdx:<line>:<col>` pointing at
  * the line inside the MDX file, with the compiler's message; the exit code is
  * 1. A page with a syntax error in a block fails the same way.
+ *
+ * Snippets that show their output are also RUN, so a page cannot claim a
+ * result the library does not give. A block shows its output in one of two
+ * ways:
+ *
+ * 5. An output block: a fenced ```text title="Output" block directly after
+ *    the `ts` block (nothing but blank lines between) is everything the
+ *    block prints to stdout. The lines are compared one by one after
+ *    trailing whitespace is trimmed (trailing blank lines are ignored). An
+ *    Output block anywhere else is an error: it would claim unchecked output.
+ * 6. A result comment: on a line that calls `console.log(...)`, a trailing
+ *    comment after the closing parenthesis — `console.log(x); // 3` — is
+ *    exactly what that call prints, written as console.log prints it:
+ *    strings without quotes, objects and arrays as `util.inspect` shows them
+ *    (`{ sku: 'tea', quantity: 2 }`, `[ 'a', 'b' ]`). Runs of whitespace
+ *    count as one space, so a long object printed over several lines may be
+ *    written on one. The call must run at least once, and every time it
+ *    runs it must print that text. So any comment on such a line is a
+ *    claim: an explanation goes on a line of its own above the call. A
+ *    comment line starting `// →` or `// =>` (a result nothing checks) is
+ *    an error; log the expression instead.
+ *
+ * How a block is run: its file (with the `check:` prelude, in its page's
+ * folder beside the page's titled files, exactly as type-checked) is copied,
+ * the claimed `console.log` calls are rewritten to record what they print
+ * (scripts/snippet-log.mjs), and the copy runs in a child process of its own
+ * — `node --import tsx`, NODE_ENV=test, at most 30 s, and it must end by
+ * itself, as it would for a reader. For running, `@act-root/act` and
+ * `@act-root/act-pg` resolve through node_modules to the BUILT packages
+ * (`packages/*\/dist`, what users install — `npm run build:packages` first;
+ * the check says so if `dist` is missing), not to the sources the type-check
+ * uses; the example apps resolve to their sources as their package.json
+ * says. A run that fails, throws or prints something else is reported as
+ * `docs/<page>.mdx:<line>` with the expected and the actual text. A block
+ * that needs PostgreSQL cannot run here, so it must not show output.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, posix, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, posix, relative, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const option = (name) => {
@@ -65,29 +103,63 @@ function pages(dir) {
   });
 }
 
+/** A fence opening line: indent, fence, language, meta. */
+const FENCE = /^(\s*)(`{3,}|~{3,})(\S*)\s*(.*)$/;
+/** A `text` block titled "Output". */
+const isOutput = (lang, meta) => lang.toLowerCase() === "text" && /title=(["'])Output\1/.test(meta);
+/** A result comment after a console.log call: `console.log(...); // text`. */
+const RESULT = /console\.log\(.*\)\s*;?\s+\/\/\s?(.*?)\s*$/;
+/** The old `// → value` style, which nothing checks. */
+const ARROW = /^\s*\/\/\s*(→|=>)/;
+
 /**
  * The TypeScript blocks of one page: language, meta, first code line (1-based
- * in the page), code, and the hidden `check:` prelude before it, if any.
+ * in the page), code, the hidden `check:` prelude before it, if any, and what
+ * the page claims it prints: `output` (the Output block's lines and first
+ * line) and `results` (page line → the text a result comment claims).
+ * `problems` lists claims the page makes in a form nothing could check.
  */
 function blocks(text) {
   const lines = text.split("\n");
   const found = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)(`{3,}|~{3,})(\S*)\s*(.*)$/.exec(lines[i]);
-    if (!open) continue;
-    const [, indent, fence, lang, meta] = open;
+  const problems = [];
+  /** Index of the closing fence of the block opened at `i`. */
+  const close = (i, fence) => {
     let end = i + 1;
     while (end < lines.length && !new RegExp(`^\\s*${fence[0]}{${fence.length},}\\s*$`).test(lines[end])) end++;
+    return end;
+  };
+  const strip = (from, to, indent) =>
+    lines.slice(from, to).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line));
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE.exec(lines[i]);
+    if (!open) continue;
+    const [, indent, fence, lang, meta] = open;
+    let end = close(i, fence);
+    if (isOutput(lang, meta)) problems.push({ line: i + 1, message: 'an Output block must follow a `ts` block directly (only blank lines between)' });
     if (LANGS.has(lang.toLowerCase())) {
-      const code = lines
-        .slice(i + 1, end)
-        .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line))
-        .join("\n");
-      found.push({ lang: lang.toLowerCase(), meta, line: i + 2, code, prelude: prelude(lines, i) });
+      const codeLines = strip(i + 1, end, indent);
+      const block = { lang: lang.toLowerCase(), meta, line: i + 2, code: codeLines.join("\n"), prelude: prelude(lines, i), results: new Map() };
+      codeLines.forEach((line, k) => {
+        const result = RESULT.exec(line);
+        if (result) block.results.set(block.line + k, result[1]);
+        else if (ARROW.test(line))
+          problems.push({ line: block.line + k, message: "a `// → value` comment is not checked: log the value, `console.log(x); // value`, or show an Output block" });
+      });
+      // An Output block right after (only blank lines between) belongs to this block.
+      let next = end + 1;
+      while (next < lines.length && lines[next].trim() === "") next++;
+      const after = FENCE.exec(lines[next] ?? "");
+      if (after && isOutput(after[3], after[4])) {
+        const outEnd = close(next, after[2]);
+        block.output = { line: next + 2, lines: strip(next + 1, outEnd, after[1]) };
+        end = outEnd;
+      }
+      found.push(block);
     }
     i = end;
   }
-  return found;
+  return { found, problems };
 }
 
 /** The text of a `{/* check: … *\/}` comment ending on the lines just above `at`. */
@@ -110,15 +182,87 @@ function titledFile(meta) {
 }
 
 
+const harness = pathToFileURL(join(root, "scripts", "snippet-log.mjs")).href;
+const RUN_TIMEOUT_MS = 30_000;
+/** Text as compared: runs of whitespace are one space, no space at the ends. */
+const squeeze = (text) => text.replace(/\s+/g, " ").trim();
+/** Lines as compared: no trailing whitespace, no trailing blank lines. */
+const trimLines = (lines) => {
+  const out = lines.map((line) => line.trimEnd());
+  while (out.length && out.at(-1) === "") out.pop();
+  return out;
+};
+/** The first lines of a text, indented, for a failure message. */
+const quote = (lines) => {
+  const shown = lines.slice(0, 40).map((line) => `    | ${line}`);
+  if (lines.length > 40) shown.push(`    | … (${lines.length - 40} more lines)`);
+  return shown.length ? shown.join("\n") : "    (nothing)";
+};
+
+/**
+ * Runs one block that shows its output (see 5 and 6 above) and returns what
+ * disagrees with the page, as `page:line` messages.
+ */
+function execute({ page, file, head, block }) {
+  const [first, ...missing] = ["act", "act-pg"].filter((pkg) => !existsSync(join(root, "packages", pkg, "dist", "index.js")));
+  if (first)
+    return [`${page}:${block.line} cannot run: packages/${first}/dist is missing${missing.length ? " (and others)" : ""} — run \`npm run build:packages\` first`];
+  // Each claimed console.log records what it prints under its page line.
+  const code = block.code
+    .split("\n")
+    .map((line, k) => (block.results.has(block.line + k) ? line.replace(/console\.log\((?!.*console\.log\()/, `__logAt(${block.line + k})(`) : line))
+    .join("\n");
+  const entry = join(dirname(file), `__run-line-${block.line}-${basename(file)}`);
+  writeFileSync(entry, `${head}${code}\nexport {};\nimport { logAt as __logAt } from ${JSON.stringify(harness)};\n`);
+  const logFile = `${entry}.json`;
+  const env = { ...process.env, NODE_ENV: "test", SNIPPET_LOG_FILE: logFile, TSX_TSCONFIG_PATH: join(outDir, "tsconfig.run.json") };
+  for (const name of ["LOG_LEVEL", "SLEEP_MS", "NODE_OPTIONS"]) delete env[name];
+  const run = spawnSync(process.execPath, ["--import", "tsx", entry], { cwd: outDir, env, encoding: "utf8", timeout: RUN_TIMEOUT_MS });
+  const where = `${page}:${block.line}`;
+  if (run.error?.code === "ETIMEDOUT")
+    return [`${where} did not finish within ${RUN_TIMEOUT_MS / 1000} s (a snippet that shows output must end by itself)\n  printed:\n${quote(trimLines(run.stdout.split("\n")))}`];
+  if (run.status !== 0)
+    return [`${where} failed when run (exit ${run.status ?? run.signal})\n  stderr:\n${quote(trimLines(run.stderr.split("\n")))}`];
+  const problems = [];
+  if (block.output) {
+    const expected = trimLines(block.output.lines);
+    const actual = trimLines(run.stdout.split("\n"));
+    const at = expected.findIndex((line, k) => line !== actual[k]);
+    const differs = at >= 0 ? at : expected.length < actual.length ? expected.length : -1;
+    if (differs >= 0)
+      problems.push(
+        `${page}:${block.output.line + differs} the Output block differs from what the snippet at line ${block.line} prints\n` +
+          `  expected: ${JSON.stringify(expected[differs] ?? "(end of output)")}\n` +
+          `  actual:   ${JSON.stringify(actual[differs] ?? "(end of output)")}\n  printed:\n${quote(actual)}`,
+      );
+  }
+  // (TypeScript drops an unused import, so a run without claimed calls writes no file.)
+  const printed = existsSync(logFile) ? JSON.parse(readFileSync(logFile, "utf8")) : {};
+  for (const [line, claim] of block.results) {
+    const texts = printed[line] ?? [];
+    if (!texts.length) problems.push(`${page}:${line} this console.log never ran, so it printed nothing\n  expected: ${JSON.stringify(claim)}`);
+    const wrong = texts.find((text) => squeeze(text) !== squeeze(claim));
+    if (wrong !== undefined)
+      problems.push(`${page}:${line} the comment is not what this console.log prints\n  expected: ${JSON.stringify(claim)}\n  actual:   ${JSON.stringify(squeeze(wrong))}`);
+  }
+  return problems;
+}
+
 rmSync(outDir, { recursive: true, force: true });
 
 /** Where each written file came from: file → { page, line, offset }. */
 const origins = new Map();
+/** Blocks that show their output, to run once they are all written. */
+const runs = [];
+/** Claims about output that could not be checked, and runs that disagree. */
+const claims = [];
 let count = 0;
 for (const page of pages(docsDir)) {
   const rel = relative(root, page);
   const folder = join(outDir, relative(docsDir, page).replace(/\.mdx$/, ""));
-  for (const block of blocks(readFileSync(page, "utf8"))) {
+  const { found, problems } = blocks(readFileSync(page, "utf8"));
+  for (const problem of problems) claims.push(`${rel}:${problem.line} ${problem.message}`);
+  for (const block of found) {
     const ext = block.lang === "tsx" ? "tsx" : "ts";
     const name = titledFile(block.meta) ?? `snippet-line-${block.line}.${ext}`;
     const file = join(folder, name);
@@ -128,6 +272,7 @@ for (const page of pages(docsDir)) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, body);
     origins.set(resolve(file), { page: rel, line: block.line, offset: head ? head.split("\n").length - 1 : 0 });
+    if (block.output || block.results.size) runs.push({ page: rel, file, head, block });
     count++;
   }
 }
@@ -166,6 +311,13 @@ writeFileSync(
   )
 );
 
+// For running (tsx), no `paths`: the packages resolve through node_modules
+// to their built `dist`, as they would for a reader who installed them.
+writeFileSync(
+  join(outDir, "tsconfig.run.json"),
+  JSON.stringify({ extends: join(root, "tsconfig.base.json"), compilerOptions: { jsx: "react-jsx", allowImportingTsExtensions: true } }),
+);
+
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 const result = spawnSync(process.execPath, [tsc, "-p", join(outDir, "tsconfig.json"), "--pretty", "false"], {
   cwd: outDir,
@@ -193,14 +345,23 @@ for (const line of output.split("\n").filter(Boolean)) {
   failures.push(`${where} ${match[4]}`);
 }
 
+for (const run of runs) claims.push(...execute(run));
+
 if (!keep) rmSync(outDir, { recursive: true, force: true });
 
-if (result.status === 0) {
-  console.log(`check-snippets: ${count} TypeScript blocks in docs/ type-check`);
+const ran = `${runs.length} that show their output ran`;
+if (result.status === 0 && !claims.length) {
+  console.log(`check-snippets: ${count} TypeScript blocks in docs/ type-check; ${ran} and printed what the page shows`);
   process.exit(0);
 }
-console.error(`check-snippets: TypeScript blocks in docs/ do not type-check (${count} checked)\n`);
-for (const failure of failures) console.error(`  ${failure}`);
-if (other.length) console.error(`\n${other.map((l) => `  ${posix.normalize(l)}`).join("\n")}`);
+if (result.status !== 0) {
+  console.error(`check-snippets: TypeScript blocks in docs/ do not type-check (${count} checked)\n`);
+  for (const failure of failures) console.error(`  ${failure}`);
+  if (other.length) console.error(`\n${other.map((l) => `  ${posix.normalize(l)}`).join("\n")}`);
+}
+if (claims.length) {
+  console.error(`\ncheck-snippets: output shown in docs/ is not what the snippet prints (${ran})\n`);
+  for (const claim of claims) console.error(`  ${claim.replaceAll("\n", "\n  ")}\n`);
+}
 if (keep) console.error(`\nextracted files kept in ${relative(root, outDir)}`);
 process.exit(1);

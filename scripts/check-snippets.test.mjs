@@ -85,3 +85,110 @@ test("a syntax error fails too", () => {
   assert.equal(status, 1, out);
   assert.match(out, /a\.mdx:4:\d+ error TS1134/);
 });
+
+// Snippets that show their output are run against the built packages, and
+// what they print must be what the page shows.
+
+const shop = [
+  counter,
+  '```ts title="app.ts"',
+  'import { act } from "@act-root/act";',
+  'import { Counter } from "./counter.js";',
+  "export const app = act().with(Counter).build();",
+  'export const target = { stream: "c", actor: { id: "a", name: "A" } };',
+  "```",
+  "",
+].join("\n");
+
+test("output that the snippet really prints passes, in both forms, and the packages resolve to their dist", () => {
+  const page = [
+    shop,
+    '{/* check: import { app, target } from "./app.js"; */}',
+    "```ts",
+    'const [snap] = await app.do("add", target, { by: 2 });',
+    "console.log(snap.state); // { n: 2 }",
+    'console.log(snap.event?.name, snap.event?.version); // Added 0',
+    "// An explanation on its own line is not a claim:",
+    'console.log("ok");',
+    'console.log(import.meta.resolve("@act-root/act").replace(/.*\\/packages\\//, "")); // act/dist/index.js',
+    "```",
+    "",
+    '{/* check: import { app, target } from "./app.js"; */}',
+    "```ts",
+    "for (const by of [1, 2]) {",
+    '  const [snap] = await app.do("add", target, { by });',
+    "  console.log(snap.event?.version, snap.state);",
+    "}",
+    "```",
+    "",
+    '```text title="Output"',
+    "0 { n: 1 }   ",
+    "1 { n: 3 }",
+    "",
+    "```",
+    "",
+  ].join("\n");
+  const { status, out } = check({ "guide.mdx": page });
+  assert.equal(status, 0, out);
+  assert.match(out, /2 that show their output ran and printed what the page shows/);
+});
+
+test("output the snippet does not print fails, naming the page line, the expected and the actual text", () => {
+  const page = [
+    shop,
+    '{/* check: import { app, target } from "./app.js"; */}',
+    "```ts",
+    'const [snap] = await app.do("add", target, { by: 2 });',
+    "console.log(snap.state); // { n: 3 }", // line 25: wrong value
+    'console.log("Cart must not be empty"); // "Cart must not be empty"', // 26: quoted, but printed without quotes
+    "console.log(snap.state.n); // the new count", // 27: prose is a claim too
+    "if (snap.state.n > 5) console.log(snap.state.n); // 6", // 28: never runs
+    "```",
+    "",
+    '{/* check: import { app, target } from "./app.js"; */}',
+    "```ts",
+    'const [first] = await app.do("add", target, { by: 1 });',
+    'const [second] = await app.do("add", target, { by: 2 });',
+    "console.log(first.event?.version, first.state);",
+    "console.log(second.event?.version, second.state);",
+    "```",
+    "",
+    '```text title="Output"',
+    "0 { n: 1 }", // line 40: right (each block runs in a process of its own, from version 0)
+    "1 { n: 5 }", // 41: wrong, it prints `1 { n: 3 }`
+    "```",
+    "",
+    '```ts title="broken.ts"',
+    'console.log("before");',
+    'throw new Error("boom");',
+    "```",
+    "",
+    '```text title="Output"',
+    "before",
+    "```",
+    "",
+    "```ts",
+    "const sum = 1 + 1;",
+    "// → 2", // line 55: an unchecked claim
+    "```",
+    "",
+    "Prose between.",
+    "",
+    '```text title="Output"', // line 60: belongs to no block
+    "2",
+    "```",
+    "",
+  ].join("\n");
+  const { status, out } = check({ "concepts/claims.mdx": page });
+  assert.equal(status, 1, out);
+  assert.doesNotMatch(out, /error TS/, "the fixture itself type-checks");
+  assert.match(out, /claims\.mdx:25 the comment is not what this console\.log prints\n\s+expected: "\{ n: 3 \}"\n\s+actual: {3}"\{ n: 2 \}"/);
+  assert.match(out, /claims\.mdx:26 the comment .*\n\s+expected: "\\"Cart must not be empty\\""\n\s+actual: {3}"Cart must not be empty"/);
+  assert.match(out, /claims\.mdx:27 the comment .*\n\s+expected: "the new count"\n\s+actual: {3}"2"/);
+  assert.match(out, /claims\.mdx:28 this console\.log never ran/);
+  assert.match(out, /claims\.mdx:41 the Output block differs .*line 33.*\n\s+expected: "1 \{ n: 5 \}"\n\s+actual: {3}"1 \{ n: 3 \}"/);
+  assert.doesNotMatch(out, /claims\.mdx:40 /);
+  assert.match(out, /claims\.mdx:45 failed when run \(exit 1\)[\s\S]*Error: boom/);
+  assert.match(out, /claims\.mdx:55 a `\/\/ → value` comment is not checked/);
+  assert.match(out, /claims\.mdx:60 an Output block must follow a `ts` block directly/);
+});

@@ -1,14 +1,17 @@
 // Checks the built site (build/, from `npm run build` or scripts/site-build.mjs)
-// against the routes the site promises (../shared/spec/site-spec.txt), and the
-// build log against broken-link/-anchor warnings (the config keeps them
-// warnings so a generated page cannot block a release; this test is what
-// keeps the site free of them).
+// against the routes the site promises (../shared/spec/site-spec.txt), and
+// keeps it free of broken links and anchors (the config keeps them warnings
+// so a generated page cannot block a release): the build log must have no
+// such warning, every internal link and anchor in the built HTML must
+// resolve (scripts/site-links.mjs), and a guide's link to an API member must
+// go to the member's anchor, not the top of the page.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { undescribedParameters, undescribedParametersIn } from "./typedoc/parameter-tables.mjs";
+import { brokenLinks, parseHtml, unanchoredMemberLinks } from "./site-links.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const build = join(root, "build");
@@ -151,4 +154,29 @@ test("the parameter check finds a dash cell, a missing Description column and ne
     { member: "sell()", parameter: "item" },
     { member: "pay()", parameter: "options.cash" },
   ]);
+});
+
+test("every internal link of the built site reaches a page, and every #anchor an element on it", () => {
+  assert.ok(existsSync(join(build, "index.html")), "build/index.html is missing: run `npm run build` first");
+  const problems = brokenLinks(build, BASE);
+  assert.deepEqual(problems, [], `broken internal links or anchors:\n${problems.join("\n")}`);
+});
+
+test("guides link API members at their anchor (`…/classes/Act#load`), not at the top of the class page", () => {
+  const docs = join(root, "docs");
+  const guides = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return relative(docs, path) === "api" ? [] : guides(path);
+      return /\.mdx?$/.test(entry.name) ? [path] : [];
+    });
+  // The anchors of an API page, from the built HTML (a missing page is the link crawl's to report).
+  const anchorsOf = (url) => {
+    const file = fileFor(`/act-root${url}`);
+    return file ? parseHtml(readFileSync(file, "utf8")).ids : undefined;
+  };
+  const found = guides(docs).flatMap((file) =>
+    unanchoredMemberLinks(readFileSync(file, "utf8"), anchorsOf).map((link) => `${relative(root, file)}:${link}`),
+  );
+  assert.deepEqual(found, [], `link these to the member's anchor:\n${found.join("\n")}`);
 });
