@@ -27,10 +27,10 @@ const COLUMNS: Column[] = [
   { id: "act", label: `Act ${(require("@act-root/act/package.json") as { version: string }).version}` },
   {
     id: "reference-1",
-    label: `reference ${pinned("reference-act-1")}`,
+    label: `ref ${pinned("reference-act-1")}`,
     postgres: "no PostgreSQL store of the 1.x line on the registry (act-pg 0.4.6 implements the 0.5 store port)",
   },
-  { id: "reference-0", label: `reference ${pinned("@rotorsoft/act")} (+ act-pg ${pinned("@rotorsoft/act-pg")})` },
+  { id: "reference-0", label: `ref ${pinned("@rotorsoft/act")}` },
   { id: "emmett", label: `Emmett ${pinned("@event-driven-io/emmett")}` },
 ];
 
@@ -65,7 +65,7 @@ const ratio = (act: Figure | undefined, peer: Figure | undefined, higher: boolea
 
 function table(kind: "memory" | "postgres", results: Map<string, Figures | { error: string }>) {
   const peers = COLUMNS.filter((c) => c.id !== "act");
-  const header = ["workload", ...COLUMNS.map((c) => c.label), ...peers.map((p) => `Act vs ${p.label.split(" (")[0]}`)];
+  const header = ["workload", ...COLUMNS.map((c) => c.label), ...peers.map((p) => `Act ÷ ${p.label}`)];
   const rows = WORKLOADS[kind].map((w) => {
     const get = (id: string) => {
       const r = results.get(id);
@@ -146,7 +146,10 @@ async function main() {
     `\n${machine.date} — ${machine.cores} × ${machine.cpu}, ${machine.memoryGiB} GiB RAM, Node ${machine.node}` +
       `${machine.postgres ? `, PostgreSQL ${machine.postgres}` : ""}; 1-minute load average ${machine.load1min.min.toFixed(2)}–${machine.load1min.max.toFixed(2)} during the run`
   );
-  console.log("Act vs X: how many times Act's figure beats X's (above 1: Act is faster; rates divided, times inverted).");
+  console.log(
+    `ref = the reference library (@rotorsoft/act; on PostgreSQL ${pinned("@rotorsoft/act")} with @rotorsoft/act-pg ${pinned("@rotorsoft/act-pg")}).\n` +
+      "Act ÷ X: how many times Act's figure beats X's (above 1: Act is faster; rates are divided, times inverted)."
+  );
   console.log(JSON.stringify({ machine, results: all }));
 }
 

@@ -6,7 +6,7 @@
  * `.on(action, schema)`, `act().with(...)`; a reaction's `.to()` returns the
  * target stream's name, and `build(drainLimit)` sets the events per drain.
  */
-import { act, state, store, type Store } from "@rotorsoft/act";
+import { act, SNAP_EVENT, state, store, type Store } from "@rotorsoft/act";
 import { PostgresStore } from "@rotorsoft/act-pg";
 import { z } from "zod";
 import { type CounterApp, type Subject, type Target, untilPosted } from "../workloads.js";
@@ -67,6 +67,21 @@ export async function subject(target: Target, version: string): Promise<Subject>
     async append(stream, count) {
       for (let done = 0; done < count; done += 500)
         await adapter.commit(stream, Array.from({ length: Math.min(500, count - done) }, () => ({ name: "Incremented", data: { by: 1 } })), meta);
+    },
+    // Its snapshot write is not awaited by the action, so on PostgreSQL the
+    // next action on the stream races it and fails on the (stream, version)
+    // index. The stream is written here the way that write writes it: the
+    // state as a snapshot event after every `every` increments.
+    async snapped(stream, count, every) {
+      for (let done = 0; done < count; done += every)
+        await adapter.commit(
+          stream,
+          [
+            ...Array.from({ length: every }, () => ({ name: "Incremented", data: { by: 1 } })),
+            { name: SNAP_EVENT, data: { count: done + every } },
+          ],
+          meta
+        );
     },
     async reactions(sources) {
       let posted = 0;
