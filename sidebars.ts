@@ -1,6 +1,6 @@
 /**
- * Two sidebars: `docs` (titled Docs) for the guides — the intro, concepts
- * and examples pages — hand-listed, with intro first so it is the version's
+ * Two sidebars: `docs` (titled Docs) for the guides — the intro, concepts,
+ * examples and guides pages — hand-listed, with intro first so it is the version's
  * main doc; `api` for the generated reference, read from the file TypeDoc
  * writes on every build.
  */
@@ -54,6 +54,12 @@ const sidebars: SidebarsConfig = {
       label: "Examples",
       collapsed: false,
       items: ["examples/calculator", "examples/wolfdesk"],
+    },
+    {
+      type: "category",
+      label: "Guides",
+      collapsed: false,
+      items: ["guides/performance"],
     },
   ],
   api: [{ type: "doc", id: "api/index", label: "Overview" }, ...(apiSidebar() as [])],
