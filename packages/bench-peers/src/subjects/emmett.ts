@@ -1,0 +1,96 @@
+/**
+ * Emmett (`@event-driven-io/emmett`, `@event-driven-io/emmett-postgresql`),
+ * written the way its documentation shows: a `CommandHandler` with `evolve`
+ * and `initialState` decides and appends; `aggregateStream` loads; on
+ * PostgreSQL a consumer runs a reactor. Emmett's event stores keep no
+ * snapshots (a state is always folded from the whole stream), and its
+ * in-memory event store has no consumer to run a reactor on, so those two
+ * workloads are "n/a".
+ */
+import { CommandHandler, type Event, type EventStore, getInMemoryEventStore } from "@event-driven-io/emmett";
+import { getPostgreSQLEventStore, type PostgresEventStore } from "@event-driven-io/emmett-postgresql";
+import { performance } from "node:perf_hooks";
+import type { CounterApp, Subject, Target } from "../workloads.js";
+
+type Incremented = Event<"Incremented", { by: number }>;
+type Posted = Event<"Posted", { by: number }>;
+type Counter = { count: number };
+type Ledger = { total: number };
+
+const counter = {
+  evolve: (state: Counter, event: Incremented): Counter => ({ count: state.count + event.data.by }),
+  initialState: (): Counter => ({ count: 0 }),
+};
+const ledger = {
+  evolve: (state: Ledger, event: Posted): Ledger => ({ total: state.total + event.data.by }),
+  initialState: (): Ledger => ({ total: 0 }),
+};
+const increment = CommandHandler(counter);
+const post = CommandHandler(ledger);
+
+const NO_SNAPSHOTS = "Emmett's event stores keep no snapshots: every load folds the whole stream";
+
+/** Emmett on its in-memory event store or on PostgreSQL. */
+export async function subject(target: Target, version: string): Promise<Subject> {
+  const open = (): EventStore =>
+    target.kind === "memory" ? getInMemoryEventStore() : getPostgreSQLEventStore(target.url);
+  let eventStore = open();
+  const postgres = () => eventStore as PostgresEventStore;
+  if (target.kind === "postgres") {
+    await postgres().schema.migrate();
+    await postgres().schema.dangerous.truncate({ resetSequences: true, truncateProjections: true });
+  }
+  let processors = 0;
+  return {
+    label: `Emmett ${version}`,
+    async reset() {
+      if (target.kind === "memory") eventStore = open();
+      else await postgres().schema.dangerous.truncate({ resetSequences: true, truncateProjections: true });
+    },
+    async counter({ snapEvery }) {
+      if (snapEvery) return { unsupported: NO_SNAPSHOTS };
+      const app: CounterApp = {
+        increment: async (stream) => void (await increment(eventStore, stream, () => ({ type: "Incremented", data: { by: 1 } }))),
+        load: async (stream) => (await eventStore.aggregateStream<Counter, Incremented>(stream, counter)).state.count,
+      };
+      return app;
+    },
+    async append(stream, count) {
+      for (let done = 0; done < count; done += 500)
+        await eventStore.appendToStream<Incremented>(
+          stream,
+          Array.from({ length: Math.min(500, count - done) }, () => ({ type: "Incremented", data: { by: 1 } }))
+        );
+    },
+    async reactions(sources) {
+      if (target.kind === "memory") return { unsupported: "Emmett's in-memory event store has no consumer to run a reactor on" };
+      for (const stream of sources) await increment(eventStore, stream, () => ({ type: "Incremented", data: { by: 1 } }));
+      let posted = 0;
+      let batches = 0;
+      // Default pulling options; the consumer stops once it has caught up with the log.
+      const consumer = postgres().consumer<Incremented | Posted>({ stopWhen: { noMessagesLeft: true } });
+      consumer.reactor<Incremented | Posted>({
+        processorId: `ledger-${++processors}`,
+        canHandle: ["Incremented"],
+        eachMessage: async (event) => {
+          if (event.type !== "Incremented") return;
+          await post(eventStore, `ledger-${event.metadata.streamName}`, () => ({ type: "Posted", data: { by: event.data.by } }));
+          posted++;
+        },
+      });
+      const start = performance.now();
+      while (posted < sources.length) {
+        batches++;
+        const before = posted;
+        await consumer.start();
+        if (posted === before) throw new Error(`reactions stalled at ${posted} of ${sources.length}`);
+      }
+      const seconds = (performance.now() - start) / 1000;
+      await consumer.close();
+      return { posted, cycles: batches, seconds };
+    },
+    async close() {
+      if (target.kind === "postgres") await postgres().close();
+    },
+  };
+}
