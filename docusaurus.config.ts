@@ -18,6 +18,9 @@ import type { Config } from "@docusaurus/types";
 import type * as Preset from "@docusaurus/preset-classic";
 import { typedocOptions } from "./scripts/typedoc/options";
 import { darkCodeTheme, lightCodeTheme } from "./src/prism-themes";
+import remarkDiagrams from "./src/plugins/diagrams/index";
+import { deferredStartTemplate } from "./src/plugins/deferred-start/index";
+import bundleStats from "./src/plugins/bundle-stats/index";
 import calculatorSources from "./src/plugins/calculator-sources/index";
 import chunkFailureScreen from "./src/plugins/chunk-failure-screen/index";
 import commonjsBundles from "./src/plugins/commonjs-bundles/index";
@@ -71,8 +74,9 @@ const config: Config = {
     // Hand-written pages are .mdx; TypeDoc's generated .md pages are parsed
     // as CommonMark, so generics like `Promise<T>` cannot break MDX.
     format: "detect",
-    // Diagrams in the guides; the Mermaid library only loads on pages with one.
-    mermaid: true,
+    // No Mermaid in the browser: the diagrams of the guides are rendered to
+    // inline SVG at build time (src/plugins/diagrams).
+    mermaid: false,
   },
 
   // English only, one locale.
@@ -129,6 +133,8 @@ const config: Config = {
               ? undefined
               : `${repositoryUrl}/edit/main/docs/${docPath}`,
           showLastUpdateTime: false,
+          // ```mermaid blocks become inline SVG figures at build time.
+          remarkPlugins: [remarkDiagrams],
         },
         blog: false,
         pages: {},
@@ -144,8 +150,11 @@ const config: Config = {
   // (src/plugins/html-route-files) so a static host serves it.
   clientModules: ["./src/client/normalise-html-paths.ts"],
 
+  // Pages load their code after the first paint, not as <script defer> in
+  // the head (src/plugins/deferred-start): the HTML is complete without it.
+  ssrTemplate: deferredStartTemplate(),
+
   themes: [
-    "@docusaurus/theme-mermaid",
     // Offline search in the navbar slot. The index is built in postBuild
     // (production builds only) and fetched when the reader focuses or hovers
     // the search box, never on page load.
@@ -178,6 +187,7 @@ const config: Config = {
     commonjsBundles,
     chunkFailureScreen,
     htmlRouteFiles,
+    bundleStats,
   ],
 
   themeConfig: {
