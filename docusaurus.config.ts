@@ -148,7 +148,8 @@ const config: Config = {
   // /x.html and /x/index.html show as /x: the address bar is fixed before
   // hydration (see the module), and every page is also written as x.html
   // (src/plugins/html-route-files) so a static host serves it.
-  clientModules: ["./src/client/normalise-html-paths.ts"],
+  // Route prefetches wait for idle time (src/client/idle-prefetch.ts).
+  clientModules: ["./src/client/normalise-html-paths.ts", "./src/client/idle-prefetch.ts"],
 
   // Pages load their code after the first paint, not as <script defer> in
   // the head (src/plugins/deferred-start): the HTML is complete without it.

@@ -173,7 +173,7 @@ async function measure(browser, origin, path) {
   const mermaid = [];
   for (const r of all.filter((r) => r.type === "Script")) {
     const body = await fetch(r.url).then((res) => res.text()).catch(() => "");
-    if (/mermaid\.initialize|mermaidAPI|"mermaid-\$\{|flowchart-v2/.test(body)) mermaid.push(r.url);
+    if (/mermaidAPI|mermaid\.initialize/.test(body)) mermaid.push(r.url);
   }
 
   // What a first search costs on the intro: the index (fetched by a web

@@ -18,6 +18,10 @@ import {
   isSearchBarJoiner,
 } from "../src/plugins/search-escape/index.ts";
 import { PRELOAD_REQUEST, CORE_CLIENT_FOLDER, originalPreload } from "../src/plugins/chunk-failure-screen/index.ts";
+import { checkAccessible } from "../src/plugins/diagrams/index.ts";
+import { scopeIds } from "../src/plugins/diagrams/scope-ids.ts";
+import { SCRIPT_LOOP, deferredStartTemplate, docusaurusTemplate } from "../src/plugins/deferred-start/index.ts";
+import { idlePrefetching } from "../src/client/idle-prefetch.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -108,5 +112,62 @@ describe("chunk-failure-screen: Docusaurus' route preloader is where the swap ex
   test("the original preload module exists and exports the default preloader", async () => {
     const source = readFileSync(originalPreload(root), "utf8");
     assert.match(source, /export default function preload\b/);
+  });
+});
+
+describe("diagrams: what a rendered diagram must carry", () => {
+  test("a diagram without accTitle and accDescr fails the build, naming the file", () => {
+    assert.throws(() => checkAccessible("flowchart LR\n  a --> b", "docs/x.mdx"), /docs\/x\.mdx: .*accTitle and accDescr/);
+    assert.throws(() => checkAccessible("flowchart LR\n  accTitle: A\n  a --> b", "docs/x.mdx"), /needs accDescr\b/);
+    assert.doesNotThrow(() => checkAccessible("flowchart LR\n  accTitle: A\n  accDescr: B\n  a --> b", "docs/x.mdx"));
+  });
+
+  test("inner ids and their references are prefixed by the root id; the root keeps its own", () => {
+    const svg =
+      '<svg id="d-light" aria-labelledby="title-1"><title id="title-1">T</title><marker id="arrowhead"/>' +
+      '<line marker-end="url(#arrowhead)"/><use href="#arrowhead-2"/><g id="arrowhead-2"/><style>#d-light .x{fill:#333}</style></svg>';
+    const out = scopeIds(svg, "d-light");
+    assert.match(out, /<svg id="d-light" aria-labelledby="d-light-title-1">/);
+    assert.match(out, /<marker id="d-light-arrowhead"\/>/);
+    assert.match(out, /url\(#d-light-arrowhead\)/);
+    assert.match(out, /href="#d-light-arrowhead-2"/);
+    assert.match(out, /<g id="d-light-arrowhead-2"\/>/);
+    assert.match(out, /#d-light \.x\{fill:#333\}/, "colours and the root's own selector are untouched");
+  });
+});
+
+describe("deferred-start: Docusaurus' page template still writes its scripts the way the swap expects", () => {
+  test("the script loop is found in Docusaurus' template and replaced by the inline loader", () => {
+    const template = docusaurusTemplate();
+    assert.match(template, SCRIPT_LOOP);
+    const deferred = deferredStartTemplate(template);
+    assert.doesNotMatch(deferred, /<script src=[^>]*defer>/);
+    assert.match(deferred, /<script>.*JSON\.stringify\(it\.scripts\.map\(\(script\) => it\.baseUrl \+ script\)\).*<\/script>/s);
+  });
+
+  test("a template without the loop fails loudly instead of shipping the scripts unchanged", () => {
+    assert.throws(() => deferredStartTemplate("<html><head></head></html>"), /no longer writes its scripts/);
+  });
+});
+
+describe("idle-prefetch: route prefetches wait for idle periods", () => {
+  test("prefetches run only in idle periods, in order, as many as the period allows; preload stays immediate", () => {
+    const calls = [];
+    const docusaurus = { prefetch: (path) => calls.push(["prefetch", path]), preload: (path) => calls.push(["preload", path]) };
+    const periods = [];
+    const wrapped = idlePrefetching(docusaurus, (run) => periods.push(run));
+    wrapped.prefetch("/a");
+    wrapped.prefetch("/b");
+    wrapped.prefetch("/c");
+    wrapped.preload("/d");
+    assert.deepEqual(calls, [["preload", "/d"]], "nothing prefetched before the page is idle");
+    assert.equal(periods.length, 1, "one idle period is asked for, not one per link");
+    let left = 1;
+    periods.shift()({ timeRemaining: () => (left-- > 0 ? 10 : 0) });
+    assert.deepEqual(calls.slice(1), [["prefetch", "/a"], ["prefetch", "/b"]]);
+    assert.equal(periods.length, 1, "the rest waits for the next idle period");
+    periods.shift()({ timeRemaining: () => 0 });
+    assert.deepEqual(calls.slice(3), [["prefetch", "/c"]], "a period with no time left still runs one");
+    assert.equal(periods.length, 0);
   });
 });
