@@ -26,6 +26,7 @@ import chunkFailureScreen from "./src/plugins/chunk-failure-screen/index";
 import commonjsBundles from "./src/plugins/commonjs-bundles/index";
 import htmlRouteFiles from "./src/plugins/html-route-files/index";
 import llmsTxt from "./src/plugins/llms-txt/index";
+import prismWithCodeBlocks from "./src/plugins/prism-with-code-blocks/index";
 import searchEscape from "./src/plugins/search-escape/index";
 
 const siteDir = dirname(fileURLToPath(import.meta.url));
@@ -188,6 +189,7 @@ const config: Config = {
     commonjsBundles,
     chunkFailureScreen,
     htmlRouteFiles,
+    prismWithCodeBlocks,
     bundleStats,
   ],
 

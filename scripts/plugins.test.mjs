@@ -22,6 +22,7 @@ import { checkAccessible } from "../src/plugins/diagrams/index.ts";
 import { scopeIds } from "../src/plugins/diagrams/scope-ids.ts";
 import { SCRIPT_LOOP, deferredStartTemplate, docusaurusTemplate } from "../src/plugins/deferred-start/index.ts";
 import { idlePrefetching } from "../src/client/idle-prefetch.ts";
+import { EMPTY_MODULE, PRISM_CLIENT_MODULE } from "../src/plugins/prism-with-code-blocks/index.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -169,5 +170,25 @@ describe("idle-prefetch: route prefetches wait for idle periods", () => {
     periods.shift()({ timeRemaining: () => 0 });
     assert.deepEqual(calls.slice(3), [["prefetch", "/c"]], "a period with no time left still runs one");
     assert.equal(periods.length, 0);
+  });
+});
+
+describe("prism-with-code-blocks: the classic theme's Prism client module is where the swap expects it", () => {
+  test("the theme lists the module among its client modules, at a path the swap matches", async () => {
+    const themeDir = dirname(require.resolve("@docusaurus/theme-classic/package.json"));
+    const { default: themeClassic } = await import(join(themeDir, "lib/index.js"));
+    const theme = themeClassic(
+      { siteDir: root, siteConfig: { themeConfig: { prism: {} } }, i18n: { currentLocale: "en", localeConfigs: { en: { direction: "ltr" } } } },
+      { customCss: [] },
+    );
+    // Docusaurus resolves a plugin's relative client modules against its folder.
+    const modules = theme.getClientModules().map((path) => (path.startsWith(".") ? join(themeDir, "lib", path) : path));
+    const prism = modules.filter((path) => PRISM_CLIENT_MODULE.test(path));
+    assert.equal(prism.length, 1, `no client module matches: ${modules.join(", ")}`);
+    assert.match(readFileSync(require.resolve(prism[0]), "utf8"), /prismIncludeLanguages\(Prism\)/);
+  });
+
+  test("the stand-in registers nothing", () => {
+    assert.doesNotMatch(readFileSync(EMPTY_MODULE, "utf8"), /import\s|require\(/);
   });
 });
