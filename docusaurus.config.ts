@@ -149,8 +149,9 @@ const config: Config = {
   // /x.html and /x/index.html show as /x: the address bar is fixed before
   // hydration (see the module), and every page is also written as x.html
   // (src/plugins/html-route-files) so a static host serves it.
-  // Route prefetches wait for idle time (src/client/idle-prefetch.ts).
-  clientModules: ["./src/client/normalise-html-paths.ts", "./src/client/idle-prefetch.ts"],
+  // Route prefetches wait for idle time (src/client/idle-prefetch.ts);
+  // <html data-live> marks a hydrated page (src/client/page-live.ts).
+  clientModules: ["./src/client/normalise-html-paths.ts", "./src/client/idle-prefetch.ts", "./src/client/page-live.ts"],
 
   // Pages load their code after the first paint, not as <script defer> in
   // the head (src/plugins/deferred-start): the HTML is complete without it.
@@ -175,8 +176,9 @@ const config: Config = {
         // Each hit names its page ("State management › Snapshots"); the
         // search-escape plugin below makes that path plain text.
         explicitSearchResultPath: true,
-        // Sidebars and the TOC repeat headings; index the article only.
-        ignoreCssSelectors: [".theme-doc-toc-mobile", ".pagination-nav"],
+        // Sidebars and the TOC repeat headings; index the article only, and
+        // each diagram's text once (its dark copy repeats the light one).
+        ignoreCssSelectors: [".theme-doc-toc-mobile", ".pagination-nav", ".act-diagram__dark"],
       },
     ],
   ],

@@ -17,17 +17,20 @@
   var CONTROL =
     'button,[role="button"],[role="tab"],[role="switch"],[role="checkbox"],summary,label,select,input[type="checkbox"],input[type="radio"],a';
 
-  // True once React has hydrated `element` (it then carries React's props).
+  // True once React has hydrated `element` (it then carries React's props):
+  // React itself then handles a press on it.
   function live(element) {
     if (!window.docusaurusRoot) return false;
     for (var key in element) if (key.indexOf("__reactProps") === 0) return true;
     return false;
   }
 
+  // Calls `then` once the page is live (src/client/page-live.ts sets the
+  // mark after hydration and its effects) and `element` is enabled.
   function whenLive(element, then) {
     var tries = 0;
     (function check() {
-      if (live(element)) return setTimeout(then, 0);
+      if (document.documentElement.hasAttribute("data-live") && !element.disabled) return then();
       if (++tries < 400) setTimeout(check, 25);
     })();
   }
@@ -78,18 +81,25 @@
 
   function replay() {
     listeners.forEach(function (l) { removeEventListener(l[0], l[1], l[2]); });
-    var target = document.getElementById("__docusaurus").firstElementChild || document.body;
-    whenLive(target, function () {
-      held.forEach(function (element) { if (element.isConnected) element.click(); });
-      heldKeys.forEach(function (key) { document.dispatchEvent(new KeyboardEvent("keydown", key)); });
+    var presses = held;
+    var keys = heldKeys;
+    held = [];
+    heldKeys = [];
+    whenLive(document.documentElement, function () {
+      keys.forEach(function (key) { document.dispatchEvent(new KeyboardEvent("keydown", key)); });
       var focused = document.activeElement;
-      if (focused && focused.tagName === "INPUT" && focused.closest("nav") && !heldKeys.length) {
+      if (!keys.length && focused && focused.tagName === "INPUT" && focused.closest("nav")) {
         focused.blur();
         focused.focus();
         if (focused.value) focused.dispatchEvent(new Event("input", { bubbles: true }));
       }
-      held = [];
-      heldKeys = [];
+      (function next() {
+        var element = presses.shift();
+        if (element) whenLive(element, function () {
+          if (element.isConnected) element.click();
+          next();
+        });
+      })();
     });
   }
 
