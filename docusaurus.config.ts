@@ -19,11 +19,15 @@ import type * as Preset from "@docusaurus/preset-classic";
 import { repository } from "./scripts/repository.mjs";
 import { typedocOptions } from "./scripts/typedoc/options";
 import { darkCodeTheme, lightCodeTheme } from "./src/prism-themes";
+import remarkDiagrams from "./src/plugins/diagrams/index";
+import { deferredStartTemplate } from "./src/plugins/deferred-start/index";
+import bundleStats from "./src/plugins/bundle-stats/index";
 import calculatorSources from "./src/plugins/calculator-sources/index";
 import chunkFailureScreen from "./src/plugins/chunk-failure-screen/index";
 import commonjsBundles from "./src/plugins/commonjs-bundles/index";
 import htmlRouteFiles from "./src/plugins/html-route-files/index";
 import llmsTxt from "./src/plugins/llms-txt/index";
+import prismWithCodeBlocks from "./src/plugins/prism-with-code-blocks/index";
 import searchEscape from "./src/plugins/search-escape/index";
 
 const siteDir = dirname(fileURLToPath(import.meta.url));
@@ -69,8 +73,9 @@ const config: Config = {
     // Hand-written pages are .mdx; TypeDoc's generated .md pages are parsed
     // as CommonMark, so generics like `Promise<T>` cannot break MDX.
     format: "detect",
-    // Diagrams in the guides; the Mermaid library only loads on pages with one.
-    mermaid: true,
+    // No Mermaid in the browser: the diagrams of the guides are rendered to
+    // inline SVG at build time (src/plugins/diagrams).
+    mermaid: false,
   },
 
   // English only, one locale.
@@ -127,6 +132,8 @@ const config: Config = {
               ? undefined
               : `${repositoryUrl}/edit/main/docs/${docPath}`,
           showLastUpdateTime: false,
+          // ```mermaid blocks become inline SVG figures at build time.
+          remarkPlugins: [remarkDiagrams],
         },
         blog: false,
         pages: {},
@@ -140,10 +147,15 @@ const config: Config = {
   // /x.html and /x/index.html show as /x: the address bar is fixed before
   // hydration (see the module), and every page is also written as x.html
   // (src/plugins/html-route-files) so a static host serves it.
-  clientModules: ["./src/client/normalise-html-paths.ts"],
+  // Route prefetches wait for idle time (src/client/idle-prefetch.ts);
+  // <html data-live> marks a hydrated page (src/client/page-live.ts).
+  clientModules: ["./src/client/normalise-html-paths.ts", "./src/client/idle-prefetch.ts", "./src/client/page-live.ts"],
+
+  // Pages load their code after the first paint, not as <script defer> in
+  // the head (src/plugins/deferred-start): the HTML is complete without it.
+  ssrTemplate: deferredStartTemplate(),
 
   themes: [
-    "@docusaurus/theme-mermaid",
     // Offline search in the navbar slot. The index is built in postBuild
     // (production builds only) and fetched when the reader focuses or hovers
     // the search box, never on page load.
@@ -162,8 +174,9 @@ const config: Config = {
         // Each hit names its page ("State management › Snapshots"); the
         // search-escape plugin below makes that path plain text.
         explicitSearchResultPath: true,
-        // Sidebars and the TOC repeat headings; index the article only.
-        ignoreCssSelectors: [".theme-doc-toc-mobile", ".pagination-nav"],
+        // Sidebars and the TOC repeat headings; index the article only, and
+        // each diagram's text once (its dark copy repeats the light one).
+        ignoreCssSelectors: [".theme-doc-toc-mobile", ".pagination-nav", ".act-diagram__dark"],
       },
     ],
   ],
@@ -176,6 +189,8 @@ const config: Config = {
     commonjsBundles,
     chunkFailureScreen,
     htmlRouteFiles,
+    prismWithCodeBlocks,
+    bundleStats,
   ],
 
   themeConfig: {

@@ -108,9 +108,15 @@ export async function open(page: Page, path: string): Promise<ReturnType<Page["g
   return response;
 }
 
-/** Resolves once the client app is running (React root created, no pending route). */
+/**
+ * Resolves once the client app is running: the page's code loads after the
+ * first paint, and `<html data-live>` marks the end of its hydration
+ * (src/client/page-live.ts).
+ */
 export async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => Boolean((window as unknown as { docusaurusRoot?: unknown }).docusaurusRoot));
+  await page.waitForFunction(
+    () => Boolean((window as unknown as { docusaurusRoot?: unknown }).docusaurusRoot) && document.documentElement.hasAttribute("data-live"),
+  );
   await page.waitForLoadState("load");
 }
 

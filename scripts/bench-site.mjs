@@ -11,16 +11,22 @@
 //    every request's origin; axe (serious/critical) in light and dark mode;
 //    Lighthouse performance, accessibility, best practices and SEO with the
 //    mobile and desktop presets.
-// 4. Prints the table and each speed target as met or missed.
+// 4. Prints the table (per page: Lighthouse mobile performance with its
+//    simulated LCP and TBT, CLS, desktop performance, accessibility / best
+//    practices / SEO, JavaScript decoded and gzip, requests to other
+//    origins), then each speed target as met or missed, and the machine's
+//    load average before and after (scores on a busy machine read low).
 //
 // Options: --reuse (serve build/, no build), --site-dir DIR (serve another
 //          finished build), --pages intro,api (a subset),
 //          --no-lighthouse, --runs N (Lighthouse runs per page and preset;
-//          the median performance score is kept, default 1), --json FILE.
+//          the run with the median performance score is kept, default 3),
+//          --json FILE.
 import { spawnSync } from "node:child_process";
 import { createPagesServer } from "./pages-server.mjs";
 import { siteBuildRunning } from "./site-build-running.mjs";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -57,11 +63,13 @@ const pages = option("pages", Object.keys(ALL_PAGES).join(","))
 // The speed targets, and the reference site's intro measured the same way.
 const TARGETS = {
   mobilePerformance: 90,
-  desktopPerformance: 98,
+  desktopPerformance: 99,
   otherCategories: 100,
-  introJsDecoded: 562 * 1024,
-  introJsGzip: 173 * 1024,
+  cls: 0.02,
+  introJsDecoded: 450 * 1024,
 };
+// The reference site's intro, measured the same way: 562 KB of JavaScript
+// decoded, 173 KB gzip.
 
 const log = (...args) => console.error("bench:site:", ...args);
 
@@ -161,6 +169,12 @@ async function measure(browser, origin, path) {
     bytes[kind].decoded += r.decoded;
   }
   const foreign = all.map((r) => r.url).filter((url) => new URL(url).origin !== origin);
+  // Diagrams are rendered at build time: no page may load Mermaid's code.
+  const mermaid = [];
+  for (const r of all.filter((r) => r.type === "Script")) {
+    const body = await fetch(r.url).then((res) => res.text()).catch(() => "");
+    if (/mermaidAPI|mermaid\.initialize/.test(body)) mermaid.push(r.url);
+  }
 
   // What a first search costs on the intro: the index (fetched by a web
   // worker, which the page's CDP session does not see) and the search code.
@@ -189,7 +203,7 @@ async function measure(browser, origin, path) {
     foreign.push(...done.map((r) => r.url).filter((url) => !url.startsWith("data:") && new URL(url).origin !== origin));
   }
   await context.close();
-  return { requests: all.length, bytes, ...paint, foreign, afterSearch };
+  return { requests: all.length, bytes, ...paint, foreign, mermaid, afterSearch };
 }
 
 async function axe(browser, origin, path, mode) {
@@ -248,6 +262,7 @@ async function lighthouseScores(url, preset, runs) {
         fcp: audits["first-contentful-paint"]?.numericValue,
         lcp: audits["largest-contentful-paint"]?.numericValue,
         tbt: audits["total-blocking-time"]?.numericValue,
+        cls: audits["cumulative-layout-shift"]?.numericValue,
         failing: [...failing("accessibility"), ...failing("best-practices"), ...failing("seo")],
       });
     } finally {
@@ -277,7 +292,8 @@ async function main() {
   log(`serving ${dir} at ${origin}${BASE}`);
   const { chromium } = await import("@playwright/test");
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-  const runs = Number(option("runs", "1"));
+  const runs = Number(option("runs", "3"));
+  const loadBefore = loadavg();
   const results = [];
   try {
     for (const target of pages) {
@@ -299,36 +315,44 @@ async function main() {
     server.closeAllConnections?.();
   }
 
+  const loadAfter = loadavg();
   const header = [
-    "page", "req", "JS KB gz/dec", "CSS KB gz/dec", "HTML KB gz/dec", "FCP ms", "LCP ms", "CLS",
-    "LH mobile P/A/BP/SEO", "LH desktop P/A/BP/SEO", "axe light/dark", "other origins",
+    "page", "mobile perf", "LCP (sim)", "TBT", "CLS", "desktop", "A/BP/SEO mobile", "A/BP/SEO desktop",
+    "JS KB decoded / gzip", "req", "FCP/LCP ms (real)", "axe light/dark", "other origins",
   ];
-  const cats = (s) => (s ? `${s.performance}/${s.accessibility}/${s.bestPractices}/${s.seo}` : "–");
+  const sec = (n) => (n === undefined ? "–" : `${(n / 1000).toFixed(1)} s`);
+  const others = (s) => (s ? `${s.accessibility}/${s.bestPractices}/${s.seo}` : "–");
   const rows = [header];
   for (const r of results) {
+    const { mobile, desktop } = r.lighthouse;
     rows.push([
       r.label,
+      mobile?.performance ?? "–",
+      sec(mobile?.lcp),
+      mobile ? `${ms(mobile.tbt)} ms` : "–",
+      (mobile?.cls ?? r.cls).toFixed(3),
+      desktop?.performance ?? "–",
+      others(mobile),
+      others(desktop),
+      `${kb(r.bytes.js.decoded)} / ${kb(r.bytes.js.encoded)}`,
       r.requests,
-      `${kb(r.bytes.js.encoded)} / ${kb(r.bytes.js.decoded)}`,
-      `${kb(r.bytes.css.encoded)} / ${kb(r.bytes.css.decoded)}`,
-      `${kb(r.bytes.html.encoded)} / ${kb(r.bytes.html.decoded)}`,
-      ms(r.fcp),
-      ms(r.lcp),
-      r.cls.toFixed(3),
-      cats(r.lighthouse.mobile),
-      cats(r.lighthouse.desktop),
+      `${ms(r.fcp)} / ${ms(r.lcp)}`,
       `${r.axe.light.length}/${r.axe.dark.length}`,
       r.foreign.length,
     ]);
   }
+  const load = (l) => l.map((n) => n.toFixed(2)).join(", ");
   console.log("");
   console.log(`Site speed budget (Chromium ${CHROMIUM}; ${new Date().toISOString()})`);
+  console.log(`Lighthouse ${runs === 1 ? "1 run" : `median of ${runs} runs`} per page and preset (mobile and desktop presets)`);
+  console.log(`Load average (1, 5, 15 min): before ${load(loadBefore)}; after ${load(loadAfter)} on ${availableParallelism()} cores`);
   console.log(`Build time: ${seconds === undefined ? "not measured (--reuse)" : `${seconds.toFixed(1)} s (docusaurus build, packages prebuilt)`}`);
   console.log("");
   console.log(table(rows));
   const intro = results.find((r) => r.path === ALL_PAGES.intro.path);
   if (intro?.afterSearch)
     console.log(
+      `\nintro: CSS ${kb(intro.bytes.css.decoded)} KB decoded / ${kb(intro.bytes.css.encoded)} KB gzip, HTML ${kb(intro.bytes.html.decoded)} / ${kb(intro.bytes.html.encoded)} KB` +
       `\nintro after a first search: +${intro.afterSearch.requests} requests, +${kb(intro.afterSearch.encoded)} KB transferred / +${kb(intro.afterSearch.decoded)} KB decoded (index, worker, autocomplete)`,
     );
   for (const r of results) {
@@ -339,6 +363,7 @@ async function main() {
     }
     for (const mode of ["light", "dark"]) if (r.axe[mode].length) console.log(`${r.label} axe ${mode}: ${r.axe[mode].join(", ")}`);
     if (r.foreign.length) console.log(`${r.label}: requests to other origins: ${r.foreign.join(", ")}`);
+    if (r.mermaid.length) console.log(`${r.label}: loads Mermaid's code: ${r.mermaid.join(", ")}`);
   }
 
   // Targets.
@@ -353,10 +378,13 @@ async function main() {
   }
   verdicts.push([`Lighthouse performance ≥ ${TARGETS.mobilePerformance} mobile`, measured.length ? `lowest ${worst("mobile", "performance")}` : "–", mark(allAt(worst("mobile", "performance"), TARGETS.mobilePerformance))]);
   verdicts.push([`Lighthouse performance ≥ ${TARGETS.desktopPerformance} desktop`, measured.length ? `lowest ${worst("desktop", "performance")}` : "–", mark(allAt(worst("desktop", "performance"), TARGETS.desktopPerformance))]);
+  const worstCls = Math.max(...results.map((r) => Math.max(r.cls, r.lighthouse.mobile?.cls ?? 0, r.lighthouse.desktop?.cls ?? 0)));
+  verdicts.push([`CLS ≤ ${TARGETS.cls} on every page`, `highest ${worstCls.toFixed(3)}`, mark(worstCls <= TARGETS.cls)]);
   if (intro) {
-    verdicts.push(["intro JS ≤ 562 KB decoded", `${kb(intro.bytes.js.decoded)} KB`, mark(intro.bytes.js.decoded <= TARGETS.introJsDecoded)]);
-    verdicts.push(["intro JS ≤ 173 KB gzip", `${kb(intro.bytes.js.encoded)} KB`, mark(intro.bytes.js.encoded <= TARGETS.introJsGzip)]);
+    verdicts.push(["intro JS ≤ 450 KB decoded (reference 562 KB)", `${kb(intro.bytes.js.decoded)} KB`, mark(intro.bytes.js.decoded <= TARGETS.introJsDecoded)]);
   }
+  const mermaidPages = results.filter((r) => r.mermaid.length).length;
+  verdicts.push(["no page loads Mermaid", `${mermaidPages} pages do`, mark(mermaidPages === 0)]);
   const foreign = results.reduce((n, r) => n + r.foreign.length, 0);
   verdicts.push(["no request to another origin", `${foreign} such requests`, mark(foreign === 0)]);
   const axeCount = results.reduce((n, r) => n + r.axe.light.length + r.axe.dark.length, 0);
@@ -367,7 +395,7 @@ async function main() {
   const json = option("json");
   if (json) {
     mkdirSync(join(json, ".."), { recursive: true });
-    writeFileSync(json, JSON.stringify({ buildSeconds: seconds, results, verdicts }, null, 2));
+    writeFileSync(json, JSON.stringify({ buildSeconds: seconds, loadBefore, loadAfter, results, verdicts }, null, 2));
   }
 }
 

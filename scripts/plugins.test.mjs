@@ -19,6 +19,11 @@ import {
 } from "../src/plugins/search-escape/index.ts";
 import { PRELOAD_REQUEST, CORE_CLIENT_FOLDER, originalPreload } from "../src/plugins/chunk-failure-screen/index.ts";
 import { inEntryPointOrder } from "./typedoc/front-matter.mjs";
+import { checkAccessible } from "../src/plugins/diagrams/index.ts";
+import { scopeIds } from "../src/plugins/diagrams/scope-ids.ts";
+import { SCRIPT_LOOP, deferredStartTemplate, docusaurusTemplate } from "../src/plugins/deferred-start/index.ts";
+import { idlePrefetching } from "../src/client/idle-prefetch.ts";
+import { EMPTY_MODULE, PRISM_CLIENT_MODULE } from "../src/plugins/prism-with-code-blocks/index.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -137,5 +142,82 @@ describe("front-matter: the API index lists the packages in entry-point order", 
   test("another entry-point order is followed too", () => {
     const sorted = inEntryPointOrder(index, ["packages/act-pg/src/index.ts", "packages/act/src/index.ts"]);
     assert.equal(sorted, index);
+  });
+});
+
+describe("diagrams: what a rendered diagram must carry", () => {
+  test("a diagram without accTitle and accDescr fails the build, naming the file", () => {
+    assert.throws(() => checkAccessible("flowchart LR\n  a --> b", "docs/x.mdx"), /docs\/x\.mdx: .*accTitle and accDescr/);
+    assert.throws(() => checkAccessible("flowchart LR\n  accTitle: A\n  a --> b", "docs/x.mdx"), /needs accDescr\b/);
+    assert.doesNotThrow(() => checkAccessible("flowchart LR\n  accTitle: A\n  accDescr: B\n  a --> b", "docs/x.mdx"));
+  });
+
+  test("inner ids and their references are prefixed by the root id; the root keeps its own", () => {
+    const svg =
+      '<svg id="d-light" aria-labelledby="title-1"><title id="title-1">T</title><marker id="arrowhead"/>' +
+      '<line marker-end="url(#arrowhead)"/><use href="#arrowhead-2"/><g id="arrowhead-2"/><style>#d-light .x{fill:#333}</style></svg>';
+    const out = scopeIds(svg, "d-light");
+    assert.match(out, /<svg id="d-light" aria-labelledby="d-light-title-1">/);
+    assert.match(out, /<marker id="d-light-arrowhead"\/>/);
+    assert.match(out, /url\(#d-light-arrowhead\)/);
+    assert.match(out, /href="#d-light-arrowhead-2"/);
+    assert.match(out, /<g id="d-light-arrowhead-2"\/>/);
+    assert.match(out, /#d-light \.x\{fill:#333\}/, "colours and the root's own selector are untouched");
+  });
+});
+
+describe("deferred-start: Docusaurus' page template still writes its scripts the way the swap expects", () => {
+  test("the script loop is found in Docusaurus' template and replaced by the inline loader", () => {
+    const template = docusaurusTemplate();
+    assert.match(template, SCRIPT_LOOP);
+    const deferred = deferredStartTemplate(template);
+    assert.doesNotMatch(deferred, /<script src=[^>]*defer>/);
+    assert.match(deferred, /<script>.*JSON\.stringify\(it\.scripts\.map\(\(script\) => it\.baseUrl \+ script\)\).*<\/script>/s);
+  });
+
+  test("a template without the loop fails loudly instead of shipping the scripts unchanged", () => {
+    assert.throws(() => deferredStartTemplate("<html><head></head></html>"), /no longer writes its scripts/);
+  });
+});
+
+describe("idle-prefetch: route prefetches wait for idle periods", () => {
+  test("prefetches run only in idle periods, in order, as many as the period allows; preload stays immediate", () => {
+    const calls = [];
+    const docusaurus = { prefetch: (path) => calls.push(["prefetch", path]), preload: (path) => calls.push(["preload", path]) };
+    const periods = [];
+    const wrapped = idlePrefetching(docusaurus, (run) => periods.push(run));
+    wrapped.prefetch("/a");
+    wrapped.prefetch("/b");
+    wrapped.prefetch("/c");
+    wrapped.preload("/d");
+    assert.deepEqual(calls, [["preload", "/d"]], "nothing prefetched before the page is idle");
+    assert.equal(periods.length, 1, "one idle period is asked for, not one per link");
+    let left = 1;
+    periods.shift()({ timeRemaining: () => (left-- > 0 ? 10 : 0) });
+    assert.deepEqual(calls.slice(1), [["prefetch", "/a"], ["prefetch", "/b"]]);
+    assert.equal(periods.length, 1, "the rest waits for the next idle period");
+    periods.shift()({ timeRemaining: () => 0 });
+    assert.deepEqual(calls.slice(3), [["prefetch", "/c"]], "a period with no time left still runs one");
+    assert.equal(periods.length, 0);
+  });
+});
+
+describe("prism-with-code-blocks: the classic theme's Prism client module is where the swap expects it", () => {
+  test("the theme lists the module among its client modules, at a path the swap matches", async () => {
+    const themeDir = dirname(require.resolve("@docusaurus/theme-classic/package.json"));
+    const { default: themeClassic } = await import(join(themeDir, "lib/index.js"));
+    const theme = themeClassic(
+      { siteDir: root, siteConfig: { themeConfig: { prism: {} } }, i18n: { currentLocale: "en", localeConfigs: { en: { direction: "ltr" } } } },
+      { customCss: [] },
+    );
+    // Docusaurus resolves a plugin's relative client modules against its folder.
+    const modules = theme.getClientModules().map((path) => (path.startsWith(".") ? join(themeDir, "lib", path) : path));
+    const prism = modules.filter((path) => PRISM_CLIENT_MODULE.test(path));
+    assert.equal(prism.length, 1, `no client module matches: ${modules.join(", ")}`);
+    assert.match(readFileSync(require.resolve(prism[0]), "utf8"), /prismIncludeLanguages\(Prism\)/);
+  });
+
+  test("the stand-in registers nothing", () => {
+    assert.doesNotMatch(readFileSync(EMPTY_MODULE, "utf8"), /import\s|require\(/);
   });
 });

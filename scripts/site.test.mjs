@@ -180,3 +180,44 @@ test("guides link API members at their anchor (`…/classes/Act#load`), not at t
   );
   assert.deepEqual(found, [], `link these to the member's anchor:\n${found.join("\n")}`);
 });
+
+// Diagrams are rendered to inline SVG at build time; no page loads Mermaid.
+const diagramPages = {
+  "/act-root/docs/concepts/event-sourcing": 3,
+  "/act-root/docs/concepts/state-management": 2,
+  "/act-root/docs/examples/calculator": 1,
+  "/act-root/docs/examples/wolfdesk": 2,
+};
+const html = (route) => readFileSync(join(build, route.slice(BASE.length), "index.html"), "utf8");
+
+test("every diagram is in the page's HTML as SVG, light and dark, with a title and a description", () => {
+  for (const [route, count] of Object.entries(diagramPages)) {
+    const page = html(route);
+    for (const mode of ["light", "dark"]) {
+      const copies = [...page.matchAll(new RegExp(`<div class="?act-diagram__${mode}"?><svg ([^>]*)>(.*?)</svg>`, "gs"))];
+      assert.equal(copies.length, count, `${route}: ${count} ${mode} diagrams`);
+      for (const [, attributes, body] of copies) {
+        assert.match(attributes, /aria-labelledby="?[^" ]+/, `${route}: the ${mode} SVG names its title`);
+        assert.match(body, /^<title id="?[^>]+>[^<]{3,}<\/title><desc id="?[^>]+>[^<]{10,}<\/desc>/, `${route}: title and description`);
+      }
+    }
+  }
+});
+
+test("no page and no script chunk carries Mermaid's code", () => {
+  const scripts = join(build, "assets", "js");
+  const mermaid = /mermaidAPI|mermaid\.initialize/;
+  const carrying = readdirSync(scripts).filter((file) => file.endsWith(".js") && mermaid.test(readFileSync(join(scripts, file), "utf8")));
+  assert.deepEqual(carrying, [], "script chunks with Mermaid's code");
+  for (const route of Object.keys(diagramPages)) assert.doesNotMatch(html(route), /mermaid\.min\.js|class="?mermaid"?[ >]/, route);
+});
+
+test("pages start their code after the first paint: no <script src> in the HTML, the bundles listed for the loader", () => {
+  for (const route of ["/act-root/docs/intro", "/act-root/docs/examples/calculator", "/act-root/docs/api/act/src/classes/Act"]) {
+    const page = html(route);
+    assert.doesNotMatch(page, /<script[^>]+src=/, `${route}: a script tag blocks nothing, and none is in the HTML`);
+    const bundles = /\["(\/act-root\/assets\/js\/runtime~main\.[^"]+\.js)","(\/act-root\/assets\/js\/main\.[^"]+\.js)"\]/.exec(page);
+    assert.ok(bundles, `${route}: the loader lists the runtime and the main bundle`);
+    for (const bundle of bundles.slice(1)) assert.ok(existsSync(join(build, bundle.slice(BASE.length))), `${bundle} exists`);
+  }
+});

@@ -1,0 +1,108 @@
+// Start-up: pages paint from their HTML without waiting for code, load the
+// code after the first paint, and a press made before the code has arrived
+// still does what it says once it has.
+import type { Page, Route } from "@playwright/test";
+import { CONCEPT, INTRO, expect, hydrated, mainHeading, test } from "./site";
+
+const MAIN_BUNDLE = /\/assets\/js\/main\.[^/]+\.js$/;
+
+/** Holds the main bundle back until `release()` is called. */
+async function holdMainBundle(page: Page) {
+  const waiting: Route[] = [];
+  let released = false;
+  await page.route(MAIN_BUNDLE, (route) => (released ? route.continue() : void waiting.push(route)));
+  return {
+    requested: () => waiting.length > 0,
+    release: async () => {
+      released = true;
+      for (const route of waiting.splice(0)) await route.continue();
+    },
+  };
+}
+
+const toggle = (page: Page) => page.locator("nav.navbar").getByRole("button", { name: /dark and light mode/i });
+
+test("the page is complete and readable while its code has not arrived", async ({ page }) => {
+  const held = await holdMainBundle(page);
+  await page.goto(INTRO, { waitUntil: "load" });
+  await expect(mainHeading(page)).toBeVisible();
+  await expect(page.locator("article p").first()).toBeVisible();
+  await expect(page.locator("aside nav.menu")).toBeVisible();
+  // The code is asked for after the load event, once the page is idle.
+  await expect.poll(held.requested, { message: "the main bundle is requested after load" }).toBe(true);
+  await held.release();
+  await hydrated(page);
+});
+
+test("a click on the colour-mode toggle before the code has arrived does what a click after it does", async ({ browser, page }) => {
+  // What one click does on a live page, in a context of its own (the mode
+  // is stored): the toggle's next mode.
+  const reference = await browser.newContext();
+  const live = await reference.newPage();
+  await live.goto(INTRO);
+  await hydrated(live);
+  const before = await toggle(live).getAttribute("aria-label");
+  await toggle(live).click();
+  await expect(toggle(live)).not.toHaveAttribute("aria-label", before ?? "");
+  const after = await toggle(live).getAttribute("aria-label");
+  const theme = await live.locator("html").getAttribute("data-theme");
+  await reference.close();
+
+  const held = await holdMainBundle(page);
+  await page.goto(INTRO, { waitUntil: "load" });
+  // The server renders the toggle disabled; a reader's click lands anyway.
+  await toggle(page).click({ force: true });
+  await expect.poll(held.requested).toBe(true);
+  await held.release();
+  await hydrated(page);
+  await expect(toggle(page)).toHaveAttribute("aria-label", after ?? "");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", theme ?? "");
+});
+
+test("Ctrl+K pressed before the code has arrived focuses the search box once it has", async ({ page }) => {
+  const held = await holdMainBundle(page);
+  await page.goto(INTRO, { waitUntil: "load" });
+  await page.locator("body").press("Control+k");
+  await expect.poll(held.requested).toBe(true);
+  await held.release();
+  await expect(page.locator('nav.navbar input[aria-label="Search"]')).toBeFocused();
+});
+
+test("diagrams are SVG in the HTML: one per colour mode, named for screen readers, text selectable, no Mermaid loaded", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(request.url());
+  });
+  await page.goto(CONCEPT);
+  await hydrated(page);
+  const light = page.locator(".act-diagram__light svg").first();
+  const dark = page.locator(".act-diagram__dark svg").first();
+  await expect(light).toBeVisible();
+  await expect(dark).toBeHidden();
+  const labelledBy = await light.getAttribute("aria-labelledby");
+  expect(labelledBy).toBeTruthy();
+  await expect(page.locator(`[id="${labelledBy}"]`)).toHaveText("One action, from request to state");
+  expect(await light.locator("desc").textContent()).toMatch(/validates the payload/);
+  // Selectable text: the labels are text, not pictures of text.
+  const text = light.locator("text").filter({ hasText: "Act app" }).first();
+  await expect(text).toBeVisible();
+  expect(await text.evaluate((node) => getComputedStyle(node).userSelect)).not.toBe("none");
+
+  // The toggle cycles light → dark → system; click until dark.
+  for (let i = 0; i < 3 && (await page.locator("html").getAttribute("data-theme")) !== "dark"; i++) {
+    const label = await toggle(page).getAttribute("aria-label");
+    await toggle(page).click();
+    await expect(toggle(page)).not.toHaveAttribute("aria-label", label ?? "");
+  }
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(dark).toBeVisible();
+  await expect(light).toBeHidden();
+  // Arrow heads resolve inside the visible copy, not the hidden one.
+  const marker = await dark.evaluate((svg) => svg.querySelector("[marker-end]")?.getAttribute("marker-end") ?? "");
+  expect(marker).toMatch(/^url\(#diagram-[0-9a-f]+-dark/);
+
+  for (const url of scripts) {
+    const body = await (await page.request.get(url)).text();
+    expect(body, `${url} carries Mermaid`).not.toMatch(/mermaidAPI|mermaid\.initialize/);
+  }
+});
