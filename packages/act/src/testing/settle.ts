@@ -98,7 +98,7 @@ const describeMoving = (drained: Drain<Schemas>) =>
  * moving (reactions that trigger each other without end) or still waiting.
  *
  * It reads the whole log on each call, from the first event, so it also
- * finds events an app built before `store().drop()` would no longer look at.
+ * registers reaction streams for events committed before the app existed.
  * The store is process-wide: settle waits for every app's reaction streams
  * in it, not only this app's.
  *

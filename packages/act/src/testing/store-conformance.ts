@@ -75,6 +75,15 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect(await all()).toHaveLength(0);
         expect(await store.poll(10, 10)).toEqual([]);
       });
+
+      it("never reuses an id, not even after drop", async () => {
+        const [before] = await store.commit("a", [msg("A")], meta());
+        await store.drop();
+        await store.seed();
+        const [after] = await store.commit("a", [msg("A")], meta());
+        expect(after.version).toBe(0);
+        expect(after.id).toBeGreaterThan(before.id);
+      });
     });
 
     describe("commit", () => {
