@@ -85,9 +85,11 @@ const describeMoving = (drained: Drain<Schemas>) =>
  * log, drains, and repeats while drains move something, so reactions to the
  * events that reactions commit run too, however many hops the chain has.
  *
- * "Nothing left" means a drain found no stream to lease and no reaction
- * stream is waiting: not leased by a drainer and not waiting out the backoff
- * before a retry. Retries are waited for — give reactions a small
+ * "Nothing left" means that, twice in a row, a drain found no stream to
+ * lease and no reaction stream was waiting: leased by a drainer, or waiting
+ * out the backoff before a retry. (The second look is for PostgreSQL, whose
+ * reads can leave out the newest events for a moment while older
+ * transactions end.) Retries are waited for — give reactions a small
  * `retryBaseMillis` in tests, or a failing reaction takes seconds to retry
  * and block. Blocked streams will not move until unblocked: settle then
  * throws a {@link SettleError} naming them and their errors, unless
@@ -122,6 +124,11 @@ export async function settle<S extends Schemas, E extends Schemas, A extends Sch
   const deadline = Date.now() + timeoutMillis;
   let cursor = -1;
   let drains = 0;
+  // Whether the previous pass found nothing left. Nothing is left only when
+  // two passes in a row say so: a store may keep the newest events out of
+  // one read (PostgreSQL bounds reads across streams below transactions that
+  // started before them and were still ending), and the next read sees them.
+  let idle = false;
   for (;;) {
     cursor = await catchUp(target, cursor);
     // A stream whose lease or backoff ends after this moment was not offered
@@ -129,6 +136,7 @@ export async function settle<S extends Schemas, E extends Schemas, A extends Sch
     const polledAt = Date.now();
     const drained = await target.drain(drainOptions);
     if (drained.acked.length || drained.blocked.length) {
+      idle = false;
       drains++;
       const bound = drains >= maxDrains ? `${drains} drains` : Date.now() >= deadline ? `${timeoutMillis} ms` : undefined;
       if (bound) {
@@ -146,6 +154,10 @@ export async function settle<S extends Schemas, E extends Schemas, A extends Sch
     const now = Date.now();
     const waiting = streams.filter((r) => !r.blocked && r.leasedUntil !== undefined && r.leasedUntil.getTime() > polledAt);
     if (!drained.leased.length && !waiting.length) {
+      if (!idle) {
+        idle = true;
+        continue;
+      }
       const blocked = streams.filter((r) => r.blocked);
       if (blocked.length && !allowBlocked)
         throw new SettleError(
@@ -156,6 +168,7 @@ export async function settle<S extends Schemas, E extends Schemas, A extends Sch
         );
       return { drains, blocked };
     }
+    idle = false;
     if (now >= deadline) {
       const pending = waiting.length
         ? waiting.map(describeWaiting)

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { act, state, store } from "../../src/index.js";
 import { SettleError, settle } from "../../src/testing/index.js";
@@ -153,6 +153,33 @@ describe("settle", () => {
       expect(error.message).toMatch(/after 300 ms/);
       expect(Date.now() - started).toBeLessThan(5_000);
     });
+  });
+
+  it("looks twice before it returns: a read across streams may leave out the newest events for a moment", async () => {
+    const handled: number[] = [];
+    const app = act()
+      .with(Relay)
+      .on("Passed")
+      .do(async (event) => {
+        handled.push(event.data.hop);
+      })
+      .to("audit")
+      .build();
+    await app.do("pass", { stream: "r", actor }, { hop: 7 });
+    // As PostgreSQL's reads across streams do while an older transaction
+    // ends: the first pass (settle's correlation, then the drain's) reads nothing.
+    const real = store().query.bind(store());
+    let hidden = 2;
+    const spy = vi.spyOn(store(), "query").mockImplementation(async (callback, query) =>
+      query?.stream === undefined && hidden-- > 0 ? 0 : real(callback, query)
+    );
+    try {
+      await settle(app);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(hidden).toBeLessThan(0);
+    expect(handled).toEqual([7]);
   });
 
   it("finds new events after the store was dropped, with an app built before", async () => {
