@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { undescribedParameters, undescribedParametersIn } from "./typedoc/parameter-tables.mjs";
+import { repository } from "./repository.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const build = join(root, "build");
@@ -141,4 +142,34 @@ test("the parameter check finds a dash cell, a missing Description column and ne
     { member: "sell()", parameter: "item" },
     { member: "pay()", parameter: "options.cash" },
   ]);
+});
+
+test("the API index says where to start and lists the core package before the Postgres one", () => {
+  const html = readFileSync(fileFor("/act-root/docs/api/"), "utf8");
+  assert.match(html, /Start here/);
+  for (const route of ["functions/state", "functions/act", "classes/Act", "variables/store"])
+    assert.match(html, new RegExp(`href="?/act-root/docs/api/act/src/${route}[">\\s]`), route);
+  const core = html.indexOf('>@act-root/act<');
+  const postgres = html.indexOf('>@act-root/act-pg<');
+  assert.ok(core > 0 && (!hasPostgres || core < postgres), "@act-root/act must be listed before @act-root/act-pg");
+});
+
+test("the API pages of the main concepts link the guide that explains them", () => {
+  const concepts = ["functions/state", "functions/act", "classes/Act", "interfaces/Store", "type-aliases/Query"]
+    .map((route) => `/act-root/docs/api/act/src/${route}`)
+    .concat(hasPostgres ? ["/act-root/docs/api/act-pg/src/classes/PostgresStore"] : []);
+  const without = concepts.filter((route) => !/href="?\/act-root\/docs\/concepts\//.test(readFileSync(fileFor(route), "utf8")));
+  assert.deepEqual(without, []);
+});
+
+test("the repository links point at the repository the site is built from", () => {
+  // The same rule as docusaurus.config.ts: GITHUB_REPOSITORY, or the documented default.
+  const { url } = repository();
+  const escaped = url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  const home = readFileSync(join(build, "index.html"), "utf8");
+  assert.match(home, new RegExp(`href="?${escaped}"?[\\s>]`), "navbar/footer link");
+  const api = readFileSync(fileFor("/act-root/docs/api/act/src/interfaces/Store"), "utf8");
+  assert.match(api, new RegExp(`href="?${escaped}/blob/main/packages/act/src/types/ports\\.ts#L\\d+`), "Defined in");
+  const guide = readFileSync(fileFor("/act-root/docs/intro"), "utf8");
+  assert.match(guide, new RegExp(`href="?${escaped}/edit/main/docs/intro\\.mdx`), "Edit this page");
 });

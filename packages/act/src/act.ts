@@ -165,7 +165,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * @param target - stream, actor and optional `expectedVersion`
    * @param payload - the action payload (type inferred from the action)
    * @param reactingTo - the event a reaction is handling; keeps its correlation id
-   * @param skipValidation - skip zod validation of payload and events (trusted input only)
+   * @param skipValidation - skip zod validation of payload and events (trusted input only; default false)
    * @returns one snapshot per committed event (plus one for a snapshot written), or `[current]` when nothing was emitted
    * @throws {@link ValidationError} for an unknown action, a bad target, payload or event data
    * @throws {@link InvariantError} when an invariant fails
