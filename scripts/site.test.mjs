@@ -166,10 +166,16 @@ test("the repository links point at the repository the site is built from", () =
   // The same rule as docusaurus.config.ts: GITHUB_REPOSITORY, or the documented default.
   const { url } = repository();
   const escaped = url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  const home = readFileSync(join(build, "index.html"), "utf8");
-  assert.match(home, new RegExp(`href="?${escaped}"?[\\s>]`), "navbar/footer link");
-  const api = readFileSync(fileFor("/act-root/docs/api/act/src/interfaces/Store"), "utf8");
-  assert.match(api, new RegExp(`href="?${escaped}/blob/main/packages/act/src/types/ports\\.ts#L\\d+`), "Defined in");
-  const guide = readFileSync(fileFor("/act-root/docs/intro"), "utf8");
-  assert.match(guide, new RegExp(`href="?${escaped}/edit/main/docs/intro\\.mdx`), "Edit this page");
+  const links = {
+    "the navbar and footer link on /act-root/": [join(build, "index.html"), `href="?${escaped}"?[\\s>]`],
+    '"Defined in" on the Store page': [
+      fileFor("/act-root/docs/api/act/src/interfaces/Store"),
+      `href="?${escaped}/blob/main/packages/act/src/types/ports\\.ts#L\\d+`,
+    ],
+    '"Edit this page" on the introduction': [fileFor("/act-root/docs/intro"), `href="?${escaped}/edit/main/docs/intro\\.mdx`],
+  };
+  const wrong = Object.entries(links)
+    .filter(([, [file, pattern]]) => !new RegExp(pattern).test(readFileSync(file, "utf8")))
+    .map(([what]) => `${what} does not point at ${url}`);
+  assert.deepEqual(wrong, []);
 });
