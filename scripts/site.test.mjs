@@ -12,6 +12,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { undescribedParameters, undescribedParametersIn } from "./typedoc/parameter-tables.mjs";
 import { brokenLinks, parseHtml, unanchoredMemberLinks } from "./site-links.mjs";
+import { repository } from "./repository.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const build = join(root, "build");
@@ -220,4 +221,40 @@ test("pages start their code after the first paint: no <script src> in the HTML,
     assert.ok(bundles, `${route}: the loader lists the runtime and the main bundle`);
     for (const bundle of bundles.slice(1)) assert.ok(existsSync(join(build, bundle.slice(BASE.length))), `${bundle} exists`);
   }
+});
+
+test("the API index says where to start and lists the core package before the Postgres one", () => {
+  const html = readFileSync(fileFor("/act-root/docs/api/"), "utf8");
+  assert.match(html, /Start here/);
+  for (const route of ["functions/state", "functions/act", "classes/Act", "variables/store"])
+    assert.match(html, new RegExp(`href="?/act-root/docs/api/act/src/${route}[">\\s]`), route);
+  const core = html.indexOf('>@act-root/act<');
+  const postgres = html.indexOf('>@act-root/act-pg<');
+  assert.ok(core > 0 && (!hasPostgres || core < postgres), "@act-root/act must be listed before @act-root/act-pg");
+});
+
+test("the API pages of the main concepts link the guide that explains them", () => {
+  const concepts = ["functions/state", "functions/act", "classes/Act", "interfaces/Store", "type-aliases/Query"]
+    .map((route) => `/act-root/docs/api/act/src/${route}`)
+    .concat(hasPostgres ? ["/act-root/docs/api/act-pg/src/classes/PostgresStore"] : []);
+  const without = concepts.filter((route) => !/href="?\/act-root\/docs\/concepts\//.test(readFileSync(fileFor(route), "utf8")));
+  assert.deepEqual(without, []);
+});
+
+test("the repository links point at the repository the site is built from", () => {
+  // The same rule as docusaurus.config.ts: GITHUB_REPOSITORY, or the documented default.
+  const { url } = repository();
+  const escaped = url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  const links = {
+    "the navbar and footer link on /act-root/": [join(build, "index.html"), `href="?${escaped}"?[\\s>]`],
+    '"Defined in" on the Store page': [
+      fileFor("/act-root/docs/api/act/src/interfaces/Store"),
+      `href="?${escaped}/blob/main/packages/act/src/types/ports\\.ts#L\\d+`,
+    ],
+    '"Edit this page" on the introduction': [fileFor("/act-root/docs/intro"), `href="?${escaped}/edit/main/docs/intro\\.mdx`],
+  };
+  const wrong = Object.entries(links)
+    .filter(([, [file, pattern]]) => !new RegExp(pattern).test(readFileSync(file, "utf8")))
+    .map(([what]) => `${what} does not point at ${url}`);
+  assert.deepEqual(wrong, []);
 });

@@ -70,6 +70,10 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     sourceLinkTemplate: `${repositoryUrl}/blob/{gitRevision}/packages/{path}#L{line}`,
     // Readable pages: tables, signatures as code, TSDoc examples stay code.
     parametersFormat: "table",
+    // No "Default value" column: it printed `undefined` for every parameter
+    // without a default, which reads as a default it does not have. Each
+    // @param with a default says so in its description instead.
+    tableColumnSettings: { hideDefaults: true },
     interfacePropertiesFormat: "table",
     classPropertiesFormat: "table",
     typeDeclarationFormat: "table",

@@ -104,9 +104,12 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   }
 
   /**
-   * Listens to a lifecycle event: `"committed"` (snapshots after `do`),
-   * `"acked"` and `"blocked"` (leases after `drain`). See {@link Lifecycle}
-   * for each payload.
+   * Listens to a lifecycle event. The listener gets the event's payload, as
+   * {@link Lifecycle} lists them:
+   *
+   * - `"committed"`: {@link Snapshot}`[]` — after `do` committed events, one per event;
+   * - `"acked"`: {@link Lease}`[]` — after a drain acknowledged reaction streams;
+   * - `"blocked"`: {@link BlockedLease}`[]` — after a drain blocked reaction streams.
    *
    * @param event - `"committed"`, `"acked"` or `"blocked"`
    * @param listener - called with the event's payload ({@link Lifecycle}`[event]`) each time it happens
@@ -162,10 +165,10 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * `expectedVersion`, the stream is read and that version is enforced.
    *
    * @param name - the action name
-   * @param target - stream, actor and optional `expectedVersion`
+   * @param target - the stream and the actor, with an optional `expectedVersion` or `idempotencyKey` (see {@link Target})
    * @param payload - the action payload (type inferred from the action)
    * @param reactingTo - the event a reaction is handling; keeps its correlation id
-   * @param skipValidation - skip zod validation of payload and events (trusted input only)
+   * @param skipValidation - skip zod validation of payload and events (trusted input only; default false)
    * @returns one snapshot per committed event (plus one for a snapshot written), or `[current]` when nothing was emitted
    * @throws {@link ValidationError} for an unknown action, a bad target, payload or event data
    * @throws {@link InvariantError} when an invariant fails

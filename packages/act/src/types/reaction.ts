@@ -22,7 +22,7 @@ export type Dispatcher<A extends Schemas> = {
    * @param target - the stream, the actor and an optional expected version or idempotency key
    * @param payload - the action payload (type inferred from the action)
    * @param reactingTo - the event the reaction is handling; keeps its correlation id and records it as the cause
-   * @param skipValidation - skip zod validation of the payload and events (trusted input only)
+   * @param skipValidation - skip zod validation of the payload and events (trusted input only; default false)
    * @returns one snapshot per committed event, or `[current]` when nothing was emitted
    */
   do<K extends keyof A & string>(
