@@ -90,7 +90,10 @@ export async function subject(target: Target, version: string): Promise<Subject>
       return { posted, cycles: batches, seconds };
     },
     async close() {
-      if (target.kind === "postgres") await postgres().close();
+      if (target.kind !== "postgres") return;
+      // Emmett's schema stays (it has no drop), but empty.
+      await postgres().schema.dangerous.truncate({ resetSequences: true, truncateProjections: true });
+      await postgres().close();
     },
   };
 }
