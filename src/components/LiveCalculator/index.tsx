@@ -10,26 +10,11 @@
  * calculator's height, so nothing moves when it arrives.
  */
 import BrowserOnly from "@docusaurus/BrowserOnly";
-import React, { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from "react";
+import React, { lazy, Suspense, useRef, type ReactNode } from "react";
+import { useNearViewport } from "../../hooks/useNearViewport";
 import styles from "./styles.module.css";
 
 const Calculator = lazy(() => import("./Calculator"));
-
-/** True once `ref`'s element has come within `margin` of the viewport. */
-function useNearViewport(ref: React.RefObject<HTMLElement | null>, margin: string): boolean {
-  const [near, setNear] = useState(false);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || near) return;
-    if (!("IntersectionObserver" in window)) return setNear(true);
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
-    }, { rootMargin: margin });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [ref, margin, near]);
-  return near;
-}
 
 export default function LiveCalculator(): ReactNode {
   const frame = useRef<HTMLElement>(null);
