@@ -1,7 +1,7 @@
 // The live example: the calculator page runs @act-root/calculator with the real @act-root/act
 // in-memory store in the browser.
 import type { Page } from "@playwright/test";
-import { EXAMPLE, INTRO, expect, open, test } from "./site";
+import { EXAMPLE, INTRO, expect, hydrated, open, test } from "./site";
 
 function calculator(page: Page) {
   const root = page.getByRole("region", { name: "Live calculator" });
@@ -95,6 +95,32 @@ test("live calculator: its code is loaded lazily, and not at all on other pages"
   const onPage = await loaded(EXAMPLE, () => expect(calculator(page).display).toHaveText("0"));
   expect(onPage.length).toBeGreaterThan(0);
   expect(onPage.every((url) => /\/assets\/js\/[^/]+\.js$/.test(url)), onPage.join(", ")).toBe(true);
+});
+
+test("live calculator: on a phone its code loads only once the reader scrolls to it", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const calculatorCode: string[] = [];
+  page.on("response", (response) => {
+    void response
+      .text()
+      .then((text) => text.includes("calculator-display") && calculatorCode.push(response.url()))
+      .catch(() => undefined);
+  });
+  await page.goto(EXAMPLE);
+  await hydrated(page);
+  await page.waitForLoadState("networkidle");
+  const calc = calculator(page);
+  await expect(calc.root).not.toBeInViewport();
+  await expect(calc.root.getByRole("status")).toHaveText(/Loading the live calculator/);
+  expect(calculatorCode, "calculator code fetched before the reader scrolled to it").toEqual([]);
+
+  await calc.root.scrollIntoViewIfNeeded();
+  await expect(calc.display).toHaveText("0");
+  expect(calculatorCode.length).toBeGreaterThan(0);
+  await calc.key("7").tap();
+  await expect(calc.display).toHaveText("7");
+  await context.close();
 });
 
 for (const mode of ["light", "dark"] as const) {

@@ -2,7 +2,7 @@
 // code after the first paint, and a press made before the code has arrived
 // still does what it says once it has.
 import type { Page, Route } from "@playwright/test";
-import { CONCEPT, INTRO, expect, hydrated, mainHeading, test } from "./site";
+import { CONCEPT, EXAMPLE, INTRO, expect, hydrated, mainHeading, test } from "./site";
 
 const MAIN_BUNDLE = /\/assets\/js\/main\.[^/]+\.js$/;
 
@@ -105,4 +105,28 @@ test("diagrams are SVG in the HTML: one per colour mode, named for screen reader
     const body = await (await page.request.get(url)).text();
     expect(body, `${url} carries Mermaid`).not.toMatch(/mermaidAPI|mermaid\.initialize/);
   }
+});
+
+test("on a phone a long code block stays the server's HTML until the reader gets near it, then works", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(EXAMPLE);
+  await hydrated(page);
+  // The CLI file's block: far below the first screen.
+  const title = "packages/calculator/src/cli.ts";
+  const block = page.locator(".theme-code-block").filter({ hasText: title });
+  await expect(block).not.toBeInViewport();
+  await expect(block).toContainText("import");
+  await expect(page.locator("[data-static]").filter({ hasText: title })).toHaveCount(1);
+  await expect(block.getByRole("button", { name: /copy/i })).toHaveCount(0);
+
+  await page.evaluate((text) => {
+    const blocks = [...document.querySelectorAll(".theme-code-block")];
+    blocks.find((b) => b.textContent?.includes(text))?.scrollIntoView();
+  }, title);
+  await expect(page.locator("[data-static]").filter({ hasText: title })).toHaveCount(0);
+  const copy = block.getByRole("button", { name: /copy/i });
+  await copy.tap();
+  await expect(block.getByRole("button", { name: /copied/i })).toBeVisible();
+  await context.close();
 });
