@@ -1,5 +1,5 @@
 /**
- * The live calculator of `docs/examples/calculator.mdx` (issue 6, item 2).
+ * The live calculator of `docs/examples/calculator.mdx`.
  *
  * This file is all the page itself loads: the calculator (the real
  * `@act-root/act` with its in-memory store, zod and the example's state) is
