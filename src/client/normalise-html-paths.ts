@@ -1,7 +1,8 @@
 /**
  * Paths ending in .html or /index.html are normalised to the plain path, so
- * links that name the file work like the page's address. Docusaurus already matches such a path to the plain path's route,
- * but leaves the address bar alone, and components that read the raw
+ * links that name the file work like the page's address. Docusaurus already
+ * matches such a path to the plain path's route, but leaves the address bar
+ * alone, and components that read the raw
  * location (the active sidebar item, say) then render differently from the
  * server's HTML. A client module runs before the app hydrates, so fixing the
  * URL here keeps the first render identical to the static page.
