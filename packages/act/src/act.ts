@@ -297,7 +297,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * const { leased, last_id } = await app.correlate();
    * ```
    */
-  async correlate(query: Query = { after: this.correlated, limit: 1000 }): Promise<{
+  async correlate(query: Query = { after: this.correlated(), limit: 1000 }): Promise<{
     /** The reaction streams registered (new or already known). */
     leased: Lease[];
     /** Id of the last event scanned. */
@@ -312,7 +312,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * swapped in since (a new adapter after `dispose`, say) is read from its
    * start.
    */
-  private get correlated(): number {
+  private correlated(): number {
     const log = store();
     if (this.correlation.log !== log) this.correlation = { log, at: -1 };
     return this.correlation.at;
@@ -320,7 +320,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /** One correlation pass; `read` tells the caller whether the log may hold more. */
   private async scan(query: Query) {
-    void this.correlated; // starts over if the store was swapped
+    this.correlated(); // starts over if the store was swapped
     const result = await correlate(this.registry.events, this.id, query);
     this.correlation.at = Math.max(this.correlation.at, result.last_id);
     if (result.leased.length) this.tracer.correlated(result.leased);
@@ -344,7 +344,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     if (this.correlations) return false;
     const { limit = 1000, ...rest } = query;
     this.correlations = setInterval(() => {
-      this.correlate({ ...rest, after: Math.max(this.correlated, rest.after ?? -1), limit })
+      this.correlate({ ...rest, after: Math.max(this.correlated(), rest.after ?? -1), limit })
         .then(({ leased }) => leased.length && callback?.(leased))
         .catch((error) => logger.error(error, "correlation failed"));
     }, frequency);
@@ -397,7 +397,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     // Catch up with the log a page at a time (a restarted process has the
     // whole log to scan), a bounded number of pages per drain.
     for (let page = 0; page < CORRELATION_PAGES; page++) {
-      const { read } = await this.scan({ after: this.correlated, limit: CORRELATION_PAGE });
+      const { read } = await this.scan({ after: this.correlated(), limit: CORRELATION_PAGE });
       if (read < CORRELATION_PAGE) break;
     }
     return this.drainer.drain(options);
