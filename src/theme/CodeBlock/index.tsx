@@ -1,17 +1,18 @@
-// The theme's CodeBlock, with Prism's extra languages registered first (they
-// used to be registered by a client module on every page; see
-// src/plugins/prism-with-code-blocks), and long blocks hydrated only when
-// the reader gets near them (./StaticUntilNear).
-import "./prism-languages";
-import React, { type ComponentProps, type ReactNode } from "react";
-import CodeBlock from "@theme-original/CodeBlock";
-import StaticUntilNear from "./StaticUntilNear";
+// Wrapped: a code block hydrates without Prism. The server renders it
+// highlighted (./Rendered); the browser keeps that HTML and only adds the
+// copy and word-wrap buttons (./Kept). Prism and the theme's block are loaded
+// only to render a block anew: after a client-side navigation.
+import React, { useState, type ComponentProps, type ReactNode } from "react";
+import ExecutionEnvironment from "@docusaurus/ExecutionEnvironment";
+import type CodeBlockType from "@theme/CodeBlock";
+import Kept from "./Kept";
+import Rendered from "./Rendered";
 
-/** Blocks longer than this many lines wait for the reader (a whole file, say). */
-export const LONG_BLOCK_LINES = 30;
+type Props = ComponentProps<typeof CodeBlockType>;
 
-export default function CodeBlockWrapper(props: ComponentProps<typeof CodeBlock>): ReactNode {
-  const lines = typeof props.children === "string" ? props.children.split("\n").length : 0;
-  const block = <CodeBlock {...props} />;
-  return lines > LONG_BLOCK_LINES ? <StaticUntilNear>{block}</StaticUntilNear> : block;
+export default function CodeBlockWrapper(props: Props): ReactNode {
+  // Only a page being hydrated has server HTML to keep; after a client-side
+  // navigation (the page is live already) the block is rendered anew.
+  const [hydrating] = useState(() => ExecutionEnvironment.canUseDOM && !document.documentElement.hasAttribute("data-live"));
+  return hydrating ? <Kept {...props} /> : <Rendered {...props} />;
 }

@@ -1,0 +1,69 @@
+/**
+ * A code block that keeps the HTML the server rendered, highlighted, and
+ * adds the theme's copy and word-wrap buttons to it.
+ *
+ * React leaves an element whose content is `dangerouslySetInnerHTML`
+ * untouched when it hydrates, which is what keeps that HTML: no token is
+ * computed again in the browser, and Prism is not loaded. The buttons are
+ * the theme's own (@theme/CodeBlock/Buttons), given the same context the
+ * theme's block gives them — the code to copy (from the block's source, as
+ * the theme computes it) and the word-wrap state bound to the kept `<pre>` —
+ * and rendered through a portal where the theme renders them: after the
+ * `<pre>`, inside its parent. Colours need no re-render either: they are CSS
+ * variables set per colour mode (src/prism-themes.ts).
+ *
+ * Should the element ever mount without server HTML in it (a block mounted
+ * again while the page hydrates), it renders the block anew instead.
+ */
+import React, { useLayoutEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode } from "react";
+import { createPortal } from "react-dom";
+import { useThemeConfig } from "@docusaurus/theme-common";
+import { CodeBlockContextProvider, createCodeBlockMetadata, useCodeWordWrap } from "@docusaurus/theme-common/internal";
+import Buttons from "@theme/CodeBlock/Buttons";
+import type CodeBlockType from "@theme/CodeBlock";
+import Rendered, { WRAPPER_CLASS } from "./Rendered";
+import { codeText } from "./Plain";
+
+type Props = ComponentProps<typeof CodeBlockType>;
+
+export default function Kept(props: Props): ReactNode {
+  const ref = useRef<HTMLDivElement>(null);
+  const [buttonsParent, setButtonsParent] = useState<HTMLElement | null>(null);
+  const [empty, setEmpty] = useState(false);
+  const { prism } = useThemeConfig();
+  const metadata = useMemo(
+    () =>
+      createCodeBlockMetadata({
+        code: codeText(props.children),
+        className: props.className,
+        metastring: props.metastring,
+        magicComments: prism.magicComments,
+        defaultLanguage: prism.defaultLanguage,
+        language: props.language,
+        title: props.title,
+        showLineNumbers: props.showLineNumbers,
+      }),
+    [props, prism],
+  );
+  const wordWrap = useCodeWordWrap();
+  useLayoutEffect(() => {
+    const pre = ref.current?.querySelector("pre");
+    if (!pre?.parentElement) return setEmpty(true);
+    // The word-wrap state works on the kept <pre>, as on the theme's own.
+    (wordWrap.codeBlockRef as { current: HTMLPreElement | null }).current = pre;
+    setButtonsParent(pre.parentElement);
+  }, [wordWrap.codeBlockRef]);
+  if (empty) return <Rendered {...props} />;
+  return (
+    <>
+      <div ref={ref} className={WRAPPER_CLASS} dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />
+      {buttonsParent &&
+        createPortal(
+          <CodeBlockContextProvider metadata={metadata} wordWrap={wordWrap}>
+            <Buttons />
+          </CodeBlockContextProvider>,
+          buttonsParent,
+        )}
+    </>
+  );
+}
