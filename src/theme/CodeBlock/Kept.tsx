@@ -26,9 +26,22 @@ import { codeText } from "./Plain";
 
 type Props = ComponentProps<typeof CodeBlockType>;
 
+/** The theme's buttons for the kept block whose `<pre>` is `pre`. */
+function KeptButtons({ pre, metadata }: { pre: HTMLPreElement; metadata: ReturnType<typeof createCodeBlockMetadata> }): ReactNode {
+  const wordWrap = useCodeWordWrap();
+  // The word-wrap state works on the kept <pre>, as on the theme's own
+  // (set before the hook's effects read it).
+  (wordWrap.codeBlockRef as { current: HTMLPreElement | null }).current = pre;
+  return (
+    <CodeBlockContextProvider metadata={metadata} wordWrap={wordWrap}>
+      <Buttons />
+    </CodeBlockContextProvider>
+  );
+}
+
 export default function Kept(props: Props): ReactNode {
   const ref = useRef<HTMLDivElement>(null);
-  const [buttonsParent, setButtonsParent] = useState<HTMLElement | null>(null);
+  const [pre, setPre] = useState<HTMLPreElement | null>(null);
   const [empty, setEmpty] = useState(false);
   const { prism } = useThemeConfig();
   const metadata = useMemo(
@@ -45,25 +58,16 @@ export default function Kept(props: Props): ReactNode {
       }),
     [props, prism],
   );
-  const wordWrap = useCodeWordWrap();
   useLayoutEffect(() => {
-    const pre = ref.current?.querySelector("pre");
-    if (!pre?.parentElement) return setEmpty(true);
-    // The word-wrap state works on the kept <pre>, as on the theme's own.
-    (wordWrap.codeBlockRef as { current: HTMLPreElement | null }).current = pre;
-    setButtonsParent(pre.parentElement);
-  }, [wordWrap.codeBlockRef]);
+    const found = ref.current?.querySelector("pre");
+    if (found?.parentElement) setPre(found);
+    else setEmpty(true);
+  }, []);
   if (empty) return <Rendered {...props} />;
   return (
     <>
       <div ref={ref} className={WRAPPER_CLASS} dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />
-      {buttonsParent &&
-        createPortal(
-          <CodeBlockContextProvider metadata={metadata} wordWrap={wordWrap}>
-            <Buttons />
-          </CodeBlockContextProvider>,
-          buttonsParent,
-        )}
+      {pre?.parentElement && createPortal(<KeptButtons pre={pre} metadata={metadata} />, pre.parentElement)}
     </>
   );
 }
