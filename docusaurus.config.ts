@@ -26,6 +26,7 @@ import calculatorSources from "./src/plugins/calculator-sources/index";
 import chunkFailureScreen from "./src/plugins/chunk-failure-screen/index";
 import commonjsBundles from "./src/plugins/commonjs-bundles/index";
 import htmlRouteFiles from "./src/plugins/html-route-files/index";
+import leanTslib from "./src/plugins/lean-tslib/index";
 import llmsTxt from "./src/plugins/llms-txt/index";
 import prismWithCodeBlocks from "./src/plugins/prism-with-code-blocks/index";
 import searchEscape from "./src/plugins/search-escape/index";
@@ -197,6 +198,7 @@ const config: Config = {
     chunkFailureScreen,
     htmlRouteFiles,
     prismWithCodeBlocks,
+    leanTslib,
     bundleStats,
   ],
 
@@ -291,10 +293,10 @@ const config: Config = {
 
     prism: {
       // Every token at WCAG AA, highlighted lines included. One theme for
-      // both modes: its colours are CSS variables set per mode, so a switch
-      // never re-renders a block (src/prism-themes.ts).
+      // both modes (no darkTheme: the theme serves both): its colours are
+      // CSS variables set per mode, so a switch never re-renders a block
+      // (src/prism-themes.ts).
       theme: codeTheme,
-      darkTheme: codeTheme,
       additionalLanguages: ["bash", "json", "sql"],
     },
   } satisfies Preset.ThemeConfig,

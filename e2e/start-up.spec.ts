@@ -137,7 +137,7 @@ test("a code block keeps the server's highlighted HTML, without Prism, and its c
 test("code colours follow the colour mode without rendering the block again", async ({ page }) => {
   await page.goto(CONCEPT);
   await hydrated(page);
-  const keyword = page.locator('.theme-code-block span[style*="--act-code-keyword-color"]').first();
+  const keyword = page.locator('.theme-code-block span[style*="--tk-keyword-c"]').first();
   const light = await keyword.evaluate((node) => getComputedStyle(node).color);
   await keyword.evaluate((node) => node.setAttribute("data-same-node", ""));
   for (let i = 0; i < 3 && (await page.locator("html").getAttribute("data-theme")) !== "dark"; i++) {
@@ -156,7 +156,7 @@ test("after a client-side navigation a page's code blocks are highlighted, their
   await page.locator("aside nav.menu").getByRole("link", { name: "State management" }).click();
   await expect(page).toHaveURL(new RegExp(`${CONCEPT}$`));
   const block = page.locator(".theme-code-block").filter({ has: page.locator(".token-line") }).first();
-  await expect(block.locator('span[style*="--act-code-"]').first()).toBeVisible();
+  await expect(block.locator('span[style*="--tk-"]').first()).toBeVisible();
   await block.hover();
   await expect(block.getByRole("button", { name: /copy/i })).toBeVisible();
 });

@@ -24,6 +24,7 @@ import { scopeIds } from "../src/plugins/diagrams/scope-ids.ts";
 import { SCRIPT_LOOP, deferredStartTemplate, docusaurusTemplate } from "../src/plugins/deferred-start/index.ts";
 import { idlePrefetching } from "../src/client/idle-prefetch.ts";
 import { EMPTY_MODULE, PRISM_CLIENT_MODULE } from "../src/plugins/prism-with-code-blocks/index.ts";
+import { HELPERS, ISSUER, STAND_IN } from "../src/plugins/lean-tslib/index.ts";
 import { cssVariableTheme, lightCodeTheme, darkCodeTheme } from "../src/prism-themes.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -254,8 +255,28 @@ describe("prism-with-code-blocks: the classic theme's Prism client module is whe
     const [light, dark] = [/^:root\{([^}]*)\}/.exec(css)[1], /\[data-theme="dark"\]\{([^}]*)\}/.exec(css)[1]];
     const names = (block) => block.split(";").map((d) => d.split(":")[0]).sort();
     assert.deepEqual(names(light), names(dark));
-    for (const rule of theme.styles) for (const value of Object.values(rule.style)) assert.match(String(value), /^var\(--act-code-[\w-]+\)$/);
-    assert.match(light, /--act-code-keyword-color:#a0111f/);
-    assert.match(dark, /--act-code-comment-color:#aab1bd/);
+    for (const rule of theme.styles) for (const value of Object.values(rule.style)) assert.match(String(value), /^var\(--tk-[\w-]+\)$/);
+    assert.match(light, /--tk-keyword-c:#a0111f/);
+    assert.match(dark, /--tk-comment-c:#aab1bd/);
+  });
+});
+
+describe("lean-tslib: Docusaurus' client code takes only the helpers the stand-in has from tslib", () => {
+  test("@docusaurus/utils-common uses no other tslib helper, and is where the swap expects it", () => {
+    const lib = join(dirname(require.resolve("@docusaurus/utils-common")), ".");
+    assert.match(join(lib, "index.js"), ISSUER);
+    const used = new Set();
+    for (const file of readdirSync(lib).filter((f) => f.endsWith(".js")))
+      for (const m of readFileSync(join(lib, file), "utf8").matchAll(/tslib_\d+\.(\w+)/g)) used.add(m[1]);
+    assert.ok(used.size > 0, "the package no longer uses tslib: the plugin can go");
+    assert.deepEqual([...used].filter((helper) => !HELPERS.includes(helper)), [], "helpers the stand-in lacks");
+  });
+
+  test("the stand-in's helper does what tslib's does", async () => {
+    const standIn = await import(STAND_IN);
+    const tslib = require("tslib");
+    for (const mod of [{ __esModule: true, default: 1 }, { a: 1 }, () => 2]) {
+      assert.deepEqual(standIn.__importDefault(mod), tslib.__importDefault(mod));
+    }
   });
 });

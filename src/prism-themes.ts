@@ -43,7 +43,8 @@ export const darkCodeTheme: PrismTheme = {
 };
 
 type Style = { color?: string; fontStyle?: string; fontWeight?: string };
-const PROPERTIES = { color: "color", fontStyle: "font-style", fontWeight: "font-weight" } as const;
+// Short names: every token of every server-rendered block names one.
+const PROPERTIES = { color: "c", fontStyle: "s", fontWeight: "w" } as const;
 const DEFAULTS: Required<Style> = { color: "inherit", fontStyle: "normal", fontWeight: "inherit" };
 
 /** What a token of this one type looks like in `theme` (later rules win, as in prism-react-renderer). */
@@ -53,7 +54,7 @@ function styleOf(theme: PrismTheme, type: string): Style {
   return style;
 }
 
-const variable = (type: string, property: keyof Style) => `--act-code-${type}-${PROPERTIES[property]}`;
+const variable = (type: string, property: keyof Style) => `--tk-${type}-${PROPERTIES[property]}`;
 
 /**
  * One theme for both modes whose values are CSS variables, and the values
@@ -79,11 +80,11 @@ export function cssVariableTheme(light: PrismTheme, dark: PrismTheme): { theme: 
     if (Object.keys(style).length) styles.push({ types: [type], style });
   }
   const theme: PrismTheme = {
-    plain: { color: "var(--act-code-plain-color)", backgroundColor: "var(--act-code-plain-background)" },
+    plain: { color: "var(--tk-plain-c)", backgroundColor: "var(--tk-plain-bg)" },
     styles,
   };
-  values.light.push(`--act-code-plain-color:${light.plain.color}`, `--act-code-plain-background:${light.plain.backgroundColor}`);
-  values.dark.push(`--act-code-plain-color:${dark.plain.color}`, `--act-code-plain-background:${dark.plain.backgroundColor}`);
+  values.light.push(`--tk-plain-c:${light.plain.color}`, `--tk-plain-bg:${light.plain.backgroundColor}`);
+  values.dark.push(`--tk-plain-c:${dark.plain.color}`, `--tk-plain-bg:${dark.plain.backgroundColor}`);
   const css = `:root{${values.light.join(";")}}[data-theme="dark"]{${values.dark.join(";")}}`;
   return { theme, css };
 }
