@@ -280,3 +280,60 @@ describe("lean-tslib: Docusaurus' client code takes only the helpers the stand-i
     }
   });
 });
+
+describe("api-sidebar-apart: the generated files it edits still look the way it expects", () => {
+  const transform = require("../src/plugins/api-sidebar-apart/transform.cjs");
+  const options = { sidebar: "api", docPrefix: "api/", routePrefix: "/b/docs/api/" };
+
+  test("Docusaurus' own code generator writes a registry and a chunk table the edits apply to", async () => {
+    const { generateRouteFiles } = require("@docusaurus/core/lib/server/codegen/codegenRoutes.js");
+    const dir = mkdtempSync(join(tmpdir(), "act-routes-"));
+    try {
+      const version = { version: { pluginId: "default", version: "current", docsSidebars: { docs: [], api: [] }, docs: {} } };
+      const leaf = (path) => ({ path, component: "@theme/DocItem", exact: true, sidebar: "api", modules: { content: `@site/docs${path.slice(7)}.md` } });
+      await generateRouteFiles({
+        generatedFilesDir: dir,
+        routes: [
+          {
+            path: "/b/docs",
+            component: "@theme/DocVersionRoot",
+            props: version,
+            plugin: { name: "docusaurus-plugin-content-docs", id: "default" },
+            routes: [leaf("/b/docs/api/x"), { ...leaf("/b/docs/intro"), sidebar: "docs" }],
+          },
+        ],
+      });
+      const registry = readFileSync(join(dir, "registry.js"), "utf8");
+      const edited = transform.addToRegistry(registry);
+      assert.match(edited, /"act-api-extras": \[\(\) => import\(\/\* webpackChunkName: "act-api-extras" \*\/ "@generated\/docusaurus-plugin-content-docs\/default\/p\/[^"]+\.json\?api-extras"\)/);
+      const props = readdirSync(join(dir, "docusaurus-plugin-content-docs", "default", "p"));
+      assert.equal(props.length, 1);
+      assert.match(join(dir, "docusaurus-plugin-content-docs", "default", "p", props[0]), transform.VERSION_PROPS_RE);
+      const chunkNames = transform.addToRoutes(JSON.parse(readFileSync(join(dir, "routesChunkNames.json"), "utf8")), options);
+      const api = Object.entries(chunkNames).find(([key]) => key.startsWith("/b/docs/api/x-"));
+      const intro = Object.entries(chunkNames).find(([key]) => key.startsWith("/b/docs/intro-"));
+      assert.equal(api[1].actApiExtras, "act-api-extras");
+      assert.equal(intro[1].actApiExtras, undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the docs plugin still puts every sidebar and every doc into the version object", () => {
+    const props = readFileSync(require.resolve("@docusaurus/plugin-content-docs/lib/props.js"), "utf8");
+    assert.match(props, /docsSidebars: toSidebarsProp\(loadedVersion\)/);
+    assert.match(props, /docs: toVersionDocsProp\(loadedVersion\)/);
+  });
+
+  test("the split keeps guides whole, and API docs' titles for every page", () => {
+    const doc = (id, sidebar) => ({ id, title: id, description: `about ${id}`, sidebar });
+    const props = {
+      version: { pluginId: "default", version: "current", docsSidebars: { docs: ["g"], api: ["a"] }, docs: { intro: doc("intro", "docs"), "api/x": doc("api/x", "api") } },
+    };
+    const { trimmed, extras } = transform.split(props, options);
+    assert.deepEqual(Object.keys(trimmed.version.docsSidebars), ["docs"]);
+    assert.deepEqual(trimmed.version.docs.intro, doc("intro", "docs"));
+    assert.deepEqual(trimmed.version.docs["api/x"], { id: "api/x", title: "api/x", sidebar: "api" });
+    assert.deepEqual(extras, { docsSidebars: { api: ["a"] }, docs: { "api/x": doc("api/x", "api") } });
+  });
+});

@@ -12,8 +12,10 @@
  * `<pre>`, inside its parent. Colours need no re-render either: they are CSS
  * variables set per colour mode (src/prism-themes.ts).
  *
- * Should the element ever mount without server HTML in it (a block mounted
- * again while the page hydrates), it renders the block anew instead.
+ * A block mounted again while the page hydrates (the theme's tabs mount
+ * their panels anew once the page runs, to show the reader's stored choice)
+ * gets the HTML its first copy kept, so it needs no Prism either. Should
+ * a block ever mount with no HTML to show, it renders anew instead.
  */
 import React, { useLayoutEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import { createPortal } from "react-dom";
@@ -39,8 +41,13 @@ function KeptButtons({ pre, metadata }: { pre: HTMLPreElement; metadata: ReturnT
   );
 }
 
+/** The server's HTML of each block seen while hydrating, by its source and options. */
+const serverHtml = new Map<string, string>();
+
 export default function Kept(props: Props): ReactNode {
   const ref = useRef<HTMLDivElement>(null);
+  const id = [props.className, props.metastring, props.title, props.language, props.showLineNumbers, codeText(props.children)].join("\u0000");
+  const [html] = useState(() => serverHtml.get(id) ?? "");
   const [pre, setPre] = useState<HTMLPreElement | null>(null);
   const [empty, setEmpty] = useState(false);
   const { prism } = useThemeConfig();
@@ -60,13 +67,15 @@ export default function Kept(props: Props): ReactNode {
   );
   useLayoutEffect(() => {
     const found = ref.current?.querySelector("pre");
-    if (found?.parentElement) setPre(found);
-    else setEmpty(true);
-  }, []);
+    if (!found?.parentElement) return setEmpty(true);
+    // Before the buttons are added: the block as the server rendered it.
+    if (!serverHtml.has(id)) serverHtml.set(id, ref.current!.innerHTML);
+    setPre(found);
+  }, [id]);
   if (empty) return <Rendered {...props} />;
   return (
     <>
-      <div ref={ref} className={WRAPPER_CLASS} dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />
+      <div ref={ref} className={WRAPPER_CLASS} dangerouslySetInnerHTML={{ __html: html }} suppressHydrationWarning />
       {pre?.parentElement && createPortal(<KeptButtons pre={pre} metadata={metadata} />, pre.parentElement)}
     </>
   );
