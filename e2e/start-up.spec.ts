@@ -34,7 +34,10 @@ test("the page is complete and readable while its code has not arrived", async (
   await hydrated(page);
 });
 
-test("a click on the colour-mode toggle before the code has arrived does what a click after it does", async ({ browser, page }) => {
+test("a click on the colour-mode toggle before the code has arrived does what a click after it does", async ({
+  browser,
+  page,
+}) => {
   // What one click does on a live page, in a context of its own (the mode
   // is stored): the toggle's next mode.
   const reference = await browser.newContext();
@@ -68,7 +71,9 @@ test("Ctrl+K pressed before the code has arrived focuses the search box once it 
   await expect(page.locator('nav.navbar input[aria-label="Search"]')).toBeFocused();
 });
 
-test("diagrams are SVG in the HTML: one per colour mode, named for screen readers, text selectable, no Mermaid loaded", async ({ page }) => {
+test("diagrams are SVG in the HTML: one per colour mode, named for screen readers, text selectable, no Mermaid loaded", async ({
+  page,
+}) => {
   const scripts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(request.url());
@@ -107,7 +112,9 @@ test("diagrams are SVG in the HTML: one per colour mode, named for screen reader
   }
 });
 
-test("on a phone a long code block stays the server's HTML until the reader gets near it, then works", async ({ browser }) => {
+test("on a phone a long code block stays the server's HTML until the reader gets near it, then works", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   await page.goto(EXAMPLE);

@@ -30,7 +30,9 @@ const names = new Map(stats.modules.filter((m) => m.id != null).map((m) => [Stri
 
 // In the minified chunk each module is a method `<id>(e,t,n){…}` of one
 // object literal; a module runs from its header to the next one's.
-const headers = [...source.matchAll(/[,{](\d+)\((?:[a-zA-Z_$][\w$]*(?:,[a-zA-Z_$][\w$]*){0,2})?\)\{/g)].filter((m) => names.has(m[1]));
+const headers = [...source.matchAll(/[,{](\d+)\((?:[a-zA-Z_$][\w$]*(?:,[a-zA-Z_$][\w$]*){0,2})?\)\{/g)].filter((m) =>
+  names.has(m[1])
+);
 const modules = headers.map((m, i) => ({
   id: m[1],
   name: names.get(m[1]),
@@ -55,10 +57,16 @@ for (const m of modules) {
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const accounted = modules.reduce((n, m) => n + m.bytes, 0);
-console.log(`${file}: ${kb(source.length)} minified, ${modules.length} modules (${kb(source.length - accounted)} of wrapper and unattributed code)\n`);
+console.log(
+  `${file}: ${kb(source.length)} minified, ${modules.length} modules (${kb(source.length - accounted)} of wrapper and unattributed code)\n`
+);
 const top = Number(option("top", "25"));
 for (const [key, group] of [...groups].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, top)) {
   const biggest = group.modules.sort((a, b) => b.bytes - a.bytes)[0];
-  console.log(`${kb(group.bytes).padStart(9)}  ${(((group.bytes / source.length) * 100).toFixed(1) + "%").padStart(6)}  ${key}` +
-    (group.modules.length > 1 ? `  (${group.modules.length} modules; largest ${biggest.name.replace(/^\.\/node_modules\//, "")})` : ""));
+  console.log(
+    `${kb(group.bytes).padStart(9)}  ${(`${((group.bytes / source.length) * 100).toFixed(1)}%`).padStart(6)}  ${key}` +
+      (group.modules.length > 1
+        ? `  (${group.modules.length} modules; largest ${biggest.name.replace(/^\.\/node_modules\//, "")})`
+        : "")
+  );
 }

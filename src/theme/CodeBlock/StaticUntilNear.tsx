@@ -13,7 +13,7 @@
  * that HTML; `data-static` marks it (src/css/custom.css keeps the colours
  * the server rendered until then).
  */
-import React, { useRef, useState, type ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import ExecutionEnvironment from "@docusaurus/ExecutionEnvironment";
 import { useNearViewport } from "../../hooks/useNearViewport";
 
@@ -23,14 +23,26 @@ export default function StaticUntilNear({ children }: { children: ReactNode }): 
   const [touched, setTouched] = useState(false);
   // Only a page being hydrated has server HTML to keep; after a client-side
   // navigation (the page is live already) the block renders at once.
-  const [hydrating] = useState(() => ExecutionEnvironment.canUseDOM && !document.documentElement.hasAttribute("data-live"));
+  const [hydrating] = useState(
+    () => ExecutionEnvironment.canUseDOM && !document.documentElement.hasAttribute("data-live")
+  );
   if (!ExecutionEnvironment.canUseDOM) return <div data-static="">{children}</div>;
   if (hydrating && !near && !touched) {
     // The same element as on the server, whose HTML the browser keeps.
     const wake = () => setTouched(true);
     return (
-      <div key="static" ref={ref} data-static="" onPointerEnter={wake} onFocus={wake} onTouchStart={wake}
-        dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />
+      // biome-ignore lint/a11y/noStaticElementInteractions: these handlers only wake the block up; its copy and wrap buttons stay the controls.
+      <div
+        key="static"
+        ref={ref}
+        data-static=""
+        onPointerEnter={wake}
+        onFocus={wake}
+        onTouchStart={wake}
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: an empty string, so React keeps the HTML the server rendered instead of rendering the block again.
+        dangerouslySetInnerHTML={{ __html: "" }}
+        suppressHydrationWarning
+      />
     );
   }
   // A new element (another key): React replaces the static one in one commit.

@@ -3,7 +3,7 @@
 // src/plugins/prism-with-code-blocks), and long blocks hydrated only when
 // the reader gets near them (./StaticUntilNear).
 import "./prism-languages";
-import React, { type ComponentProps, type ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import CodeBlock from "@theme-original/CodeBlock";
 import StaticUntilNear from "./StaticUntilNear";
 
