@@ -1,6 +1,7 @@
 // The routes and API pages the site promises (site-spec.txt), the
 // fixtures every test uses, and small helpers shared by the specs.
 import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
+import { CORE_API_PAGES } from "../scripts/promised-api-pages.mjs";
 
 export const BASE = "/act-root/";
 
@@ -28,91 +29,7 @@ export const ROUTES: { path: string; title: RegExp; heading: RegExp }[] = [
 ];
 
 /** The core package's API pages under /act-root/docs/api/act/src/, by kind. */
-export const CORE_API: Record<string, string[]> = {
-  classes: ["Act", "ConcurrencyError", "InvariantError", "ValidationError"],
-  functions: [
-    "act",
-    "build_tracer",
-    "config",
-    "dispose",
-    "disposeAndExit",
-    "extend",
-    "patch",
-    "port",
-    "sleep",
-    "state",
-    "validate",
-  ],
-  interfaces: ["Store"],
-  "type-aliases": [
-    "ActBuilder",
-    "ActionBuilder",
-    "ActionHandler",
-    "ActionHandlers",
-    "Actor",
-    "AsCommitted",
-    "CausationEvent",
-    "Committed",
-    "CommittedMeta",
-    "CommittedOf",
-    "Config",
-    "Disposable",
-    "Disposer",
-    "Drain",
-    "DrainOptions",
-    "Emitted",
-    "EmptySchema",
-    "Environment",
-    "EventMeta",
-    "EventRegister",
-    "ExitCode",
-    "Fetch",
-    "GivenHandlers",
-    "Invariant",
-    "Lease",
-    "LogLevel",
-    "Message",
-    "Package",
-    "Patch",
-    "PatchHandler",
-    "PatchHandlers",
-    "Poll",
-    "Query",
-    "Reaction",
-    "ReactionHandler",
-    "ReactionOptions",
-    "ReactionPayload",
-    "ReactionResolver",
-    "ReactionsRegister",
-    "Registry",
-    "Schema",
-    "SchemaRegister",
-    "Schemas",
-    "Snapshot",
-    "State",
-    "StateBuilder",
-    "StateSchema",
-    "StateSchemas",
-    "Target",
-    "ZodTypes",
-  ],
-  variables: [
-    "ActorSchema",
-    "CausationEventSchema",
-    "CommittedMetaSchema",
-    "Environments",
-    "Errors",
-    "EventMetaSchema",
-    "ExitCodes",
-    "logger",
-    "LogLevels",
-    "QuerySchema",
-    "SNAP_EVENT",
-    "store",
-    "TargetSchema",
-    "ZodEmpty",
-  ],
-};
+export const CORE_API: Record<string, readonly string[]> = CORE_API_PAGES;
 
 export const INTRO = "/act-root/docs/intro";
 export const CONCEPT = "/act-root/docs/concepts/state-management";

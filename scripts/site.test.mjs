@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { undescribedParameters, undescribedParametersIn } from "./typedoc/parameter-tables.mjs";
 import { brokenLinks, parseHtml, unanchoredMemberLinks } from "./site-links.mjs";
 import { repository } from "./repository.mjs";
+import { CORE_API_PAGES } from "./promised-api-pages.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const build = join(root, "build");
@@ -31,91 +32,7 @@ const pages = [
 ];
 
 // The core package's API pages, each under /act-root/docs/api/act/src/<kind>/.
-const core = {
-  classes: ["Act", "ConcurrencyError", "InvariantError", "ValidationError"],
-  functions: [
-    "act",
-    "build_tracer",
-    "config",
-    "dispose",
-    "disposeAndExit",
-    "extend",
-    "patch",
-    "port",
-    "sleep",
-    "state",
-    "validate",
-  ],
-  interfaces: ["Store"],
-  "type-aliases": [
-    "ActBuilder",
-    "ActionBuilder",
-    "ActionHandler",
-    "ActionHandlers",
-    "Actor",
-    "AsCommitted",
-    "CausationEvent",
-    "Committed",
-    "CommittedMeta",
-    "CommittedOf",
-    "Config",
-    "Disposable",
-    "Disposer",
-    "Drain",
-    "DrainOptions",
-    "Emitted",
-    "EmptySchema",
-    "Environment",
-    "EventMeta",
-    "EventRegister",
-    "ExitCode",
-    "Fetch",
-    "GivenHandlers",
-    "Invariant",
-    "Lease",
-    "LogLevel",
-    "Message",
-    "Package",
-    "Patch",
-    "PatchHandler",
-    "PatchHandlers",
-    "Poll",
-    "Query",
-    "Reaction",
-    "ReactionHandler",
-    "ReactionOptions",
-    "ReactionPayload",
-    "ReactionResolver",
-    "ReactionsRegister",
-    "Registry",
-    "Schema",
-    "SchemaRegister",
-    "Schemas",
-    "Snapshot",
-    "State",
-    "StateBuilder",
-    "StateSchema",
-    "StateSchemas",
-    "Target",
-    "ZodTypes",
-  ],
-  variables: [
-    "ActorSchema",
-    "CausationEventSchema",
-    "CommittedMetaSchema",
-    "Environments",
-    "Errors",
-    "EventMetaSchema",
-    "ExitCodes",
-    "logger",
-    "LogLevels",
-    "QuerySchema",
-    "SNAP_EVENT",
-    "store",
-    "TargetSchema",
-    "ZodEmpty",
-  ],
-};
+const core = CORE_API_PAGES;
 for (const [kind, names] of Object.entries(core))
   for (const name of names) pages.push(`/act-root/docs/api/act/src/${kind}/${name}`);
 
