@@ -130,9 +130,7 @@ const config: Config = {
           // No "edit this page" for the generated API pages: their Markdown
           // is not in the repository.
           editUrl: ({ docPath }) =>
-            docPath.startsWith("api/")
-              ? undefined
-              : `${repositoryUrl}/edit/main/docs/${docPath}`,
+            docPath.startsWith("api/") ? undefined : `${repositoryUrl}/edit/main/docs/${docPath}`,
           showLastUpdateTime: false,
           // ```mermaid blocks become inline SVG figures at build time.
           remarkPlugins: [remarkDiagrams],
@@ -191,7 +189,10 @@ const config: Config = {
   ],
 
   plugins: [
-    ["docusaurus-plugin-typedoc", typedocOptions({ siteDir, repositoryUrl, watch: process.env.ACT_DOCS_WATCH === "1" })],
+    [
+      "docusaurus-plugin-typedoc",
+      typedocOptions({ siteDir, repositoryUrl, watch: process.env.ACT_DOCS_WATCH === "1" }),
+    ],
     searchEscape,
     [llmsTxt, { apiPrefix: "api/" }],
     calculatorSources,

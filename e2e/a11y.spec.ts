@@ -13,7 +13,10 @@ const PAGES = [
 
 for (const mode of ["light", "dark"] as const) {
   for (const [name, path] of PAGES) {
-    test(`accessibility: axe finds no serious or critical violations on the ${name} (${mode})`, async ({ page, consoleLog }) => {
+    test(`accessibility: axe finds no serious or critical violations on the ${name} (${mode})`, async ({
+      page,
+      consoleLog,
+    }) => {
       test.setTimeout(90_000); // axe on a long page takes a while on two cores
       if (path === NOT_FOUND) consoleLog.allow(RESOURCE_404);
       await page.addInitScript((theme) => {

@@ -42,7 +42,10 @@ test("AI docs: every guide has a Markdown twin next to its page", async ({ reque
   }
 });
 
-test("AI docs: 'Copy page as Markdown' puts the page's Markdown on the clipboard (guides only)", async ({ page, context }) => {
+test("AI docs: 'Copy page as Markdown' puts the page's Markdown on the clipboard (guides only)", async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const [guide] = GUIDES;
   await open(page, guide);

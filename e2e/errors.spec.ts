@@ -65,5 +65,8 @@ test("a route preload failure during navigation makes a full page reload", async
   await page.locator(`aside a[href="${CONCEPT}"]`).click();
   await expect(mainHeading(page)).toHaveText(/State management/i);
   await hydrated(page);
-  expect(documents.some((path) => path.startsWith(CONCEPT)), "the browser reloaded the page").toBe(true);
+  expect(
+    documents.some((path) => path.startsWith(CONCEPT)),
+    "the browser reloaded the page"
+  ).toBe(true);
 });

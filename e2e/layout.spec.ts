@@ -1,6 +1,18 @@
 // Layout: sidebars, footer, repository link, announcement bar, the 996 px
 // breakpoint, TOC levels, sidebar settings.
-import { API_INDEX, API_PAGE, CONCEPT, INTRO, ROUTES, docSidebar, expect, hydrated, mainHeading, open, test } from "./site";
+import {
+  API_INDEX,
+  API_PAGE,
+  CONCEPT,
+  INTRO,
+  ROUTES,
+  docSidebar,
+  expect,
+  hydrated,
+  mainHeading,
+  open,
+  test,
+} from "./site";
 
 const DOCS_PAGES = ROUTES.map((r) => r.path).filter((p) => /\/docs\/(intro|concepts\/|examples\/)/.test(p));
 
@@ -13,7 +25,10 @@ test("the Docs sidebar is attached to the intro, concepts and examples pages", a
     for (const target of DOCS_PAGES) {
       await expect(sidebar.locator(`a[href="${target}"]`), `${path}: sidebar links ${target}`).toHaveCount(1);
     }
-    await expect(sidebar.locator(`a[href="${path}"]`), `${path}: current page marked`).toHaveAttribute("aria-current", "page");
+    await expect(sidebar.locator(`a[href="${path}"]`), `${path}: current page marked`).toHaveAttribute(
+      "aria-current",
+      "page"
+    );
     await expect(sidebar.locator('a[href^="/act-root/docs/api/"]'), `${path}: no API items`).toHaveCount(0);
     // The sidebar is the one titled Docs: its navbar item is the active one.
     await expect(page.locator("nav.navbar a.navbar__link--active"), path).toHaveText("Docs");
@@ -48,7 +63,12 @@ test("the Docs sidebar is not hideable: no hide-sidebar button", async ({ page }
 });
 
 test("API pages carry the API sidebar, not the Docs sidebar (site.md)", async ({ page }) => {
-  for (const path of [API_INDEX, "/act-root/docs/api/act/src/", API_PAGE, "/act-root/docs/api/act-pg/src/classes/PostgresStore"]) {
+  for (const path of [
+    API_INDEX,
+    "/act-root/docs/api/act/src/",
+    API_PAGE,
+    "/act-root/docs/api/act-pg/src/classes/PostgresStore",
+  ]) {
     await open(page, path);
     const sidebar = docSidebar(page);
     await expect(sidebar, path).toBeVisible();
@@ -58,14 +78,19 @@ test("API pages carry the API sidebar, not the Docs sidebar (site.md)", async ({
   }
 });
 
-test("the API sidebar, which only API pages load, is there after a client-side move from a guide, and the Docs sidebar after moving back", async ({ page }) => {
+test("the API sidebar, which only API pages load, is there after a client-side move from a guide, and the Docs sidebar after moving back", async ({
+  page,
+}) => {
   const guideScripts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") guideScripts.push(request.url());
   });
   await open(page, INTRO);
   await hydrated(page);
-  expect(guideScripts.filter((url) => url.includes("act-api-extras")), "a guide does not load the API sidebar").toEqual([]);
+  expect(
+    guideScripts.filter((url) => url.includes("act-api-extras")),
+    "a guide does not load the API sidebar"
+  ).toEqual([]);
   await page.locator("nav.navbar").getByRole("link", { name: "API", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`${API_INDEX}$`));
   const sidebar = docSidebar(page);
@@ -79,7 +104,9 @@ test("the API sidebar, which only API pages load, is there after a client-side m
   await expect(docSidebar(page).locator(`a[href="${INTRO}"]`)).toHaveCount(1);
 });
 
-test("below the 996px breakpoint (995px) the navbar is a mobile menu that opens with the sidebar items", async ({ page }) => {
+test("below the 996px breakpoint (995px) the navbar is a mobile menu that opens with the sidebar items", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 995, height: 800 });
   await open(page, CONCEPT);
   const toggle = page.getByRole("button", { name: "Toggle navigation bar" });
@@ -107,7 +134,9 @@ test("at 997px the navbar is the desktop navbar: no mobile menu button", async (
   await expect(page.locator("nav.navbar").getByRole("link", { name: "Docs", exact: true })).toBeVisible();
 });
 
-test("the skip-to-content link is the first focusable element and moves focus to the main content", async ({ page }) => {
+test("the skip-to-content link is the first focusable element and moves focus to the main content", async ({
+  page,
+}) => {
   await open(page, CONCEPT);
   await page.keyboard.press("Tab");
   const focused = page.locator(":focus");
@@ -156,13 +185,19 @@ test("the navbar has a search slot", async ({ page }) => {
 
 test("the navbar links to the source repository outside the site", async ({ page, baseURL }) => {
   await open(page, INTRO);
-  const link = page.locator("nav.navbar").getByRole("link", { name: /repository|github|source/i }).first();
+  const link = page
+    .locator("nav.navbar")
+    .getByRole("link", { name: /repository|github|source/i })
+    .first();
   await expect(link).toBeVisible();
   const href = (await link.getAttribute("href")) ?? "";
   const url = new URL(href, baseURL);
   expect(url.protocol).toBe("https:");
   expect(url.origin).not.toBe(new URL(baseURL!).origin);
-  expect(url.pathname.split("/").filter(Boolean).length, `${href} names an owner and a repository`).toBeGreaterThanOrEqual(2);
+  expect(
+    url.pathname.split("/").filter(Boolean).length,
+    `${href} names an owner and a repository`
+  ).toBeGreaterThanOrEqual(2);
   await expect(link).toHaveAttribute("target", "_blank");
   await expect(link).toHaveAttribute("rel", /noopener/);
 });

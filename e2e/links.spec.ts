@@ -4,7 +4,11 @@ import { API_INDEX, BASE, INTRO, expect, test } from "./site";
 
 type Page = { status: number; ids: Set<string>; links: string[] };
 
-test("crawl from the intro and the API index: every internal link answers and every anchor exists", async ({ page, request, baseURL }) => {
+test("crawl from the intro and the API index: every internal link answers and every anchor exists", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const origin = new URL(baseURL!).origin;
   const pages = new Map<string, Promise<Page>>();
@@ -57,7 +61,7 @@ test("crawl from the intro and the API index: every internal link answers and ev
           // Static assets linked from pages are checked for existence but not parsed.
           queue.push({ from: path, link: next });
         }
-      }),
+      })
     );
   }
   const crawled = [...pages.keys()].filter((p) => !/\.[a-z0-9]+$/i.test(p));

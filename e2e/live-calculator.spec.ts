@@ -94,7 +94,10 @@ test("live calculator: its code is loaded lazily, and not at all on other pages"
   // On its page it arrives after the page's own HTML, as separate chunks.
   const onPage = await loaded(EXAMPLE, () => expect(calculator(page).display).toHaveText("0"));
   expect(onPage.length).toBeGreaterThan(0);
-  expect(onPage.every((url) => /\/assets\/js\/[^/]+\.js$/.test(url)), onPage.join(", ")).toBe(true);
+  expect(
+    onPage.every((url) => /\/assets\/js\/[^/]+\.js$/.test(url)),
+    onPage.join(", ")
+  ).toBe(true);
 });
 
 test("live calculator: on a phone its code loads only once the reader scrolls to it", async ({ browser }) => {
@@ -124,7 +127,9 @@ test("live calculator: on a phone its code loads only once the reader scrolls to
 });
 
 for (const mode of ["light", "dark"] as const) {
-  test(`live calculator: axe finds no serious or critical violations in it, with events and a refusal shown (${mode})`, async ({ page }) => {
+  test(`live calculator: axe finds no serious or critical violations in it, with events and a refusal shown (${mode})`, async ({
+    page,
+  }) => {
     test.setTimeout(60_000);
     await page.addInitScript((theme) => {
       try {

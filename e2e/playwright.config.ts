@@ -5,7 +5,9 @@ import { defineConfig, devices } from "@playwright/test";
 /** Port of the suite's own static server (e2e/server.mjs). */
 const port = Number(process.env.E2E_PORT ?? 4317);
 /** The built site to serve; `build/` unless E2E_SITE_DIR points elsewhere. */
-const siteDir = process.env.E2E_SITE_DIR ? resolve(process.env.E2E_SITE_DIR) : fileURLToPath(new URL("../build", import.meta.url));
+const siteDir = process.env.E2E_SITE_DIR
+  ? resolve(process.env.E2E_SITE_DIR)
+  : fileURLToPath(new URL("../build", import.meta.url));
 
 export const CHROMIUM_ARGS = [
   "--no-sandbox",

@@ -38,7 +38,15 @@ function newestSource() {
       newest = { time: stat.mtimeMs, file: relative(root, path) };
     }
   };
-  for (const entry of ["docusaurus.config.ts", "sidebars.ts", "tsconfig.typedoc.json", "scripts/typedoc", "src", "static", "docs"]) {
+  for (const entry of [
+    "docusaurus.config.ts",
+    "sidebars.ts",
+    "tsconfig.typedoc.json",
+    "scripts/typedoc",
+    "src",
+    "static",
+    "docs",
+  ]) {
     visit(join(root, entry), 0);
   }
   const packages = join(root, "packages");
@@ -48,7 +56,6 @@ function newestSource() {
   }
   return newest;
 }
-
 
 // Never start a second build while one runs: wait for it, then judge its result.
 for (let waited = 0; siteBuildRunning(root); waited += 5) {
@@ -64,9 +71,7 @@ if (process.env.E2E_REBUILD !== "1" && built > source.time) {
   process.exit(0);
 }
 console.log(
-  built
-    ? `e2e: build/ is older than ${source.file}; rebuilding`
-    : "e2e: no complete build in build/; building the site",
+  built ? `e2e: build/ is older than ${source.file}; rebuilding` : "e2e: no complete build in build/; building the site"
 );
 // The root `build` script (packages, then `docusaurus build`), or its steps.
 const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts ?? {};

@@ -1,6 +1,18 @@
 // Every route the site promises, the not-found page, .html normalisation and
 // the "|" title delimiter.
-import { API_INDEX, CORE_API, INTRO, NOT_FOUND, RESOURCE_404, ROUTES, expect, hydrated, mainHeading, open, test } from "./site";
+import {
+  API_INDEX,
+  CORE_API,
+  INTRO,
+  NOT_FOUND,
+  RESOURCE_404,
+  ROUTES,
+  expect,
+  hydrated,
+  mainHeading,
+  open,
+  test,
+} from "./site";
 
 for (const route of ROUTES) {
   test(`route ${route.path} answers and renders its heading`, async ({ page }) => {
@@ -36,7 +48,10 @@ test("the base path /act-root/ is a landing page linking to the intro and the AP
   await expect(page.locator(":is(header, main) a[href='/act-root/docs/api/']").first()).toBeVisible();
 });
 
-test("the document title uses the | delimiter, server-rendered and after client navigation", async ({ page, request }) => {
+test("the document title uses the | delimiter, server-rendered and after client navigation", async ({
+  page,
+  request,
+}) => {
   for (const route of ROUTES) {
     const html = await (await request.get(route.path)).text();
     const title = /<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1];
@@ -85,7 +100,10 @@ for (const variant of ["/act-root/docs/intro.html", "/act-root/docs/intro/index.
   });
 }
 
-test("no console errors while a reader navigates client-side through the Docs and API sidebars", async ({ page, consoleLog }) => {
+test("no console errors while a reader navigates client-side through the Docs and API sidebars", async ({
+  page,
+  consoleLog,
+}) => {
   test.setTimeout(90_000);
   // The fixture fails this test on any console error; this walk covers the
   // client-side transitions the hard loads above do not.
@@ -94,7 +112,9 @@ test("no console errors while a reader navigates client-side through the Docs an
     const sidebar = page.locator("aside.theme-doc-sidebar-container");
     // Open every collapsed category.
     for (let i = 0; i < 40; i++) {
-      const closed = sidebar.locator(".menu__list-item--collapsed > .menu__list-item-collapsible > :is(a, button)[aria-expanded='false'], .menu__list-item--collapsed > a.menu__link--sublist");
+      const closed = sidebar.locator(
+        ".menu__list-item--collapsed > .menu__list-item-collapsible > :is(a, button)[aria-expanded='false'], .menu__list-item--collapsed > a.menu__link--sublist"
+      );
       if ((await closed.count()) === 0) break;
       await closed.first().click();
     }

@@ -20,7 +20,9 @@ test("search: the index is not fetched on page load, only once the reader starts
   expect(requests.filter(isSearchIndex), "search index requests on page load").toEqual([]);
 
   await searchBox(page).focus();
-  await expect.poll(() => requests.filter(isSearchIndex).length, { message: "index fetched on focus" }).toBeGreaterThan(0);
+  await expect
+    .poll(() => requests.filter(isSearchIndex).length, { message: "index fetched on focus" })
+    .toBeGreaterThan(0);
   // Same origin, under the base path.
   for (const url of requests.filter(isSearchIndex)) expect(new URL(url).pathname).toMatch(/^\/act-root\//);
 });
@@ -38,7 +40,9 @@ function suggestions(page: Page) {
   return { options, selected: options.and(page.locator('[aria-selected="true"]')) };
 }
 
-test("search: typing 'snapshot' lists the state-management page and the Snapshot type page, and Enter opens it", async ({ page }) => {
+test("search: typing 'snapshot' lists the state-management page and the Snapshot type page, and Enter opens it", async ({
+  page,
+}) => {
   await open(page, INTRO);
   const box = searchBox(page);
   await box.click();
@@ -97,7 +101,7 @@ test("search: a generic API title reads as written in the result path (Snapshot<
   const paths = hitPaths(page);
   await expect(paths.filter({ hasText: "Snapshot<S, E>" }).first()).toBeVisible({ timeout: 15_000 });
   await expect(paths.filter({ hasText: "Type Alias: Snapshot<S, E>" }).first()).toContainText(
-    "API › @act-root/act › Type Aliases › Type Alias: Snapshot<S, E>",
+    "API › @act-root/act › Type Aliases › Type Alias: Snapshot<S, E>"
   );
   // `<S, E>` was not read as a tag (an <s> element would strike the rest out).
   await expect(page.locator("nav.navbar").getByRole("listbox").locator("s")).toHaveCount(0);

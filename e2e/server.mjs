@@ -14,7 +14,7 @@ const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, arg, i, all) => {
     if (arg.startsWith("--")) pairs.push([arg.slice(2), all[i + 1]]);
     return pairs;
-  }, []),
+  }, [])
 );
 const snapshot = process.argv.includes("--snapshot");
 const port = Number(args.port ?? process.env.E2E_PORT ?? 4317);

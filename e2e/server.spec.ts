@@ -24,9 +24,13 @@ test("harness: the static server answers like GitHub Pages", async ({ playwright
     writeFileSync(join(root, path), body);
   }
   const port = 4300 + Math.floor(Math.random() * 600);
-  const server = spawn(process.execPath, [fileURLToPath(new URL("server.mjs", import.meta.url)), "--port", String(port), "--root", root], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const server = spawn(
+    process.execPath,
+    [fileURLToPath(new URL("server.mjs", import.meta.url)), "--port", String(port), "--root", root],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    }
+  );
   try {
     await new Promise<void>((ready, fail) => {
       server.stdout!.once("data", () => ready());
@@ -56,7 +60,13 @@ test("harness: the static server answers like GitHub Pages", async ({ playwright
       expect(response.status(), path).toBe(301);
       expect(response.headers().location, path).toBe(location);
     }
-    for (const path of ["/act-root/nope", "/act-root/page/", "/act-root/folder.html", "/", "/act-root/%2e%2e/package.json"]) {
+    for (const path of [
+      "/act-root/nope",
+      "/act-root/page/",
+      "/act-root/folder.html",
+      "/",
+      "/act-root/%2e%2e/package.json",
+    ]) {
       await expectPage(path, 404, "not found page");
     }
     expect((await get("/act-root/feed.xml")).headers()["content-type"]).toMatch(/xml/);

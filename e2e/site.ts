@@ -1,6 +1,7 @@
 // The routes and API pages the site promises (site-spec.txt), the
 // fixtures every test uses, and small helpers shared by the specs.
 import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
+import { CORE_API_PAGES } from "../scripts/promised-api-pages.mjs";
 
 export const BASE = "/act-root/";
 
@@ -9,35 +10,26 @@ export const ROUTES: { path: string; title: RegExp; heading: RegExp }[] = [
   { path: "/act-root/docs/intro", title: /^Introduction \| Act$/, heading: /\S/ },
   { path: "/act-root/docs/concepts/configuration", title: /^Configuration \| Act$/, heading: /Configuration/i },
   { path: "/act-root/docs/concepts/event-sourcing", title: /^Event sourcing \| Act$/i, heading: /Event sourcing/i },
-  { path: "/act-root/docs/concepts/state-management", title: /^State management \| Act$/i, heading: /State management/i },
+  {
+    path: "/act-root/docs/concepts/state-management",
+    title: /^State management \| Act$/i,
+    heading: /State management/i,
+  },
   { path: "/act-root/docs/examples/calculator", title: /Calculator.* \| Act$/i, heading: /Calculator/i },
   { path: "/act-root/docs/examples/wolfdesk", title: /WolfDesk.* \| Act$/i, heading: /WolfDesk/i },
   { path: "/act-root/docs/api/", title: /API.* \| Act$/, heading: /API/ },
   // The core and Postgres store package indexes: the heading names the package.
   { path: "/act-root/docs/api/act/src/", title: /\bact\b(?!-).* \| Act$/, heading: /\bact\b(?!-)/ },
   { path: "/act-root/docs/api/act-pg/src/", title: /\bact-pg\b.* \| Act$/, heading: /\bact-pg\b/ },
-  { path: "/act-root/docs/api/act-pg/src/classes/PostgresStore", title: /PostgresStore.* \| Act$/, heading: /\bPostgresStore\b/ },
+  {
+    path: "/act-root/docs/api/act-pg/src/classes/PostgresStore",
+    title: /PostgresStore.* \| Act$/,
+    heading: /\bPostgresStore\b/,
+  },
 ];
 
 /** The core package's API pages under /act-root/docs/api/act/src/, by kind. */
-export const CORE_API: Record<string, string[]> = {
-  classes: ["Act", "ConcurrencyError", "InvariantError", "ValidationError"],
-  functions: ["act", "build_tracer", "config", "dispose", "disposeAndExit", "extend", "patch", "port", "sleep", "state", "validate"],
-  interfaces: ["Store"],
-  "type-aliases": [
-    "ActBuilder", "ActionBuilder", "ActionHandler", "ActionHandlers", "Actor", "AsCommitted", "CausationEvent",
-    "Committed", "CommittedMeta", "CommittedOf", "Config", "Disposable", "Disposer", "Drain", "DrainOptions",
-    "Emitted", "EmptySchema", "Environment", "EventMeta", "EventRegister", "ExitCode", "Fetch", "GivenHandlers",
-    "Invariant", "Lease", "LogLevel", "Message", "Package", "Patch", "PatchHandler", "PatchHandlers", "Poll",
-    "Query", "Reaction", "ReactionHandler", "ReactionOptions", "ReactionPayload", "ReactionResolver",
-    "ReactionsRegister", "Registry", "Schema", "SchemaRegister", "Schemas", "Snapshot", "State", "StateBuilder",
-    "StateSchema", "StateSchemas", "Target", "ZodTypes",
-  ],
-  variables: [
-    "ActorSchema", "CausationEventSchema", "CommittedMetaSchema", "Environments", "Errors", "EventMetaSchema",
-    "ExitCodes", "logger", "LogLevels", "QuerySchema", "SNAP_EVENT", "store", "TargetSchema", "ZodEmpty",
-  ],
-};
+export const CORE_API: Record<string, readonly string[]> = CORE_API_PAGES;
 
 export const INTRO = "/act-root/docs/intro";
 export const CONCEPT = "/act-root/docs/concepts/state-management";
@@ -115,7 +107,9 @@ export async function open(page: Page, path: string): Promise<ReturnType<Page["g
  */
 export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(
-    () => Boolean((window as unknown as { docusaurusRoot?: unknown }).docusaurusRoot) && document.documentElement.hasAttribute("data-live"),
+    () =>
+      Boolean((window as unknown as { docusaurusRoot?: unknown }).docusaurusRoot) &&
+      document.documentElement.hasAttribute("data-live")
   );
   await page.waitForLoadState("load");
 }

@@ -34,7 +34,10 @@ test("the page is complete and readable while its code has not arrived", async (
   await hydrated(page);
 });
 
-test("a click on the colour-mode toggle before the code has arrived does what a click after it does", async ({ browser, page }) => {
+test("a click on the colour-mode toggle before the code has arrived does what a click after it does", async ({
+  browser,
+  page,
+}) => {
   // What one click does on a live page, in a context of its own (the mode
   // is stored): the toggle's next mode.
   const reference = await browser.newContext();
@@ -68,7 +71,9 @@ test("Ctrl+K pressed before the code has arrived focuses the search box once it 
   await expect(page.locator('nav.navbar input[aria-label="Search"]')).toBeFocused();
 });
 
-test("diagrams are SVG in the HTML: one per colour mode, named for screen readers, text selectable, no Mermaid loaded", async ({ page }) => {
+test("diagrams are SVG in the HTML: one per colour mode, named for screen readers, text selectable, no Mermaid loaded", async ({
+  page,
+}) => {
   const scripts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(request.url());
@@ -110,7 +115,9 @@ test("diagrams are SVG in the HTML: one per colour mode, named for screen reader
 /** True when a script carries Prism's grammars. */
 const PRISM = /languages\.insertBefore\(/;
 
-test("a code block keeps the server's highlighted HTML, without Prism, and its copy button works from the first tap", async ({ browser }) => {
+test("a code block keeps the server's highlighted HTML, without Prism, and its copy button works from the first tap", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const page = await context.newPage();
@@ -130,7 +137,8 @@ test("a code block keeps the server's highlighted HTML, without Prism, and its c
   await copy.tap();
   await expect(block.getByRole("button", { name: /copied/i })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("import");
-  for (const url of scripts) expect(await (await page.request.get(url)).text(), `${url} carries Prism`).not.toMatch(PRISM);
+  for (const url of scripts)
+    expect(await (await page.request.get(url)).text(), `${url} carries Prism`).not.toMatch(PRISM);
   await context.close();
 });
 
@@ -155,7 +163,10 @@ test("after a client-side navigation a page's code blocks are highlighted, their
   await hydrated(page);
   await page.locator("aside nav.menu").getByRole("link", { name: "State management" }).click();
   await expect(page).toHaveURL(new RegExp(`${CONCEPT}$`));
-  const block = page.locator(".theme-code-block").filter({ has: page.locator(".token-line") }).first();
+  const block = page
+    .locator(".theme-code-block")
+    .filter({ has: page.locator(".token-line") })
+    .first();
   await expect(block.locator('span[style*="--tk-"]').first()).toBeVisible();
   await block.hover();
   await expect(block.getByRole("button", { name: /copy/i })).toBeVisible();

@@ -19,7 +19,9 @@ test("colour mode defaults to light", async ({ page }) => {
 });
 
 for (const system of ["light", "dark"] as const) {
-  test(`colour-mode toggle cycles light → dark → system, stored under "theme" (system preference ${system})`, async ({ page }) => {
+  test(`colour-mode toggle cycles light → dark → system, stored under "theme" (system preference ${system})`, async ({
+    page,
+  }) => {
     test.setTimeout(60_000);
     await page.emulateMedia({ colorScheme: system });
     await open(page, INTRO);
@@ -63,7 +65,10 @@ test("in system mode data-theme follows a change of the system preference", asyn
   await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
 });
 
-test("local storage unavailable: the site still renders and works, with only a warning", async ({ page, consoleLog }) => {
+test("local storage unavailable: the site still renders and works, with only a warning", async ({
+  page,
+  consoleLog,
+}) => {
   await page.addInitScript(() => {
     const blocked = () => {
       throw new DOMException("The operation is insecure.", "SecurityError");
@@ -72,13 +77,15 @@ test("local storage unavailable: the site still renders and works, with only a w
     Object.defineProperty(window, "sessionStorage", { configurable: true, get: blocked });
   });
   await open(page, INTRO);
-  expect(await page.evaluate(() => {
-    try {
-      return typeof window.localStorage;
-    } catch {
-      return "blocked";
-    }
-  })).toBe("blocked");
+  expect(
+    await page.evaluate(() => {
+      try {
+        return typeof window.localStorage;
+      } catch {
+        return "blocked";
+      }
+    })
+  ).toBe("blocked");
   await expect(mainHeading(page)).toBeVisible();
   // Colour mode still switches (system → light → dark), for this page view.
   await toggle(page).click();
@@ -92,7 +99,10 @@ test("local storage unavailable: the site still renders and works, with only a w
   // The announcement bar can still be closed.
   await page.locator(".theme-announcement-bar").getByRole("button", { name: /close/i }).click();
   await expect(page.locator(".theme-announcement-bar")).toBeHidden();
-  expect(consoleLog.warnings.some((w) => /storage is not available/i.test(w)), "a storage warning").toBe(true);
+  expect(
+    consoleLog.warnings.some((w) => /storage is not available/i.test(w)),
+    "a storage warning"
+  ).toBe(true);
   expect(consoleLog.errors).toEqual([]);
 });
 
@@ -103,8 +113,8 @@ test("the docs version preference is stored in local storage after visiting a do
       Object.fromEntries(
         Object.keys(window.localStorage)
           .filter((key) => key.includes("docs-preferred-version"))
-          .map((key) => [key, window.localStorage.getItem(key)]),
-      ),
+          .map((key) => [key, window.localStorage.getItem(key)])
+      )
     );
   expect(await versionKeys(), "no preference before a doc was visited").toEqual({});
   await open(page, EXAMPLE);
@@ -114,7 +124,10 @@ test("the docs version preference is stored in local storage after visiting a do
 test("the navigation progress bar does not appear within 200 ms of a fast navigation", async ({ page }) => {
   await open(page, INTRO);
   // Make the navigation fast: the target route's chunks are loaded beforehand.
-  await page.evaluate((path) => (window as unknown as { docusaurus: { preload(p: string): Promise<unknown> } }).docusaurus.preload(path), CONCEPT);
+  await page.evaluate(
+    (path) => (window as unknown as { docusaurus: { preload(p: string): Promise<unknown> } }).docusaurus.preload(path),
+    CONCEPT
+  );
   await page.evaluate(() => {
     const w = window as unknown as { navStart?: number; barAt?: number };
     document.addEventListener("click", () => (w.navStart = performance.now()), { capture: true, once: true });

@@ -100,7 +100,7 @@ async function build() {
   const site = spawnSync(
     process.execPath,
     [join(root, "node_modules/@docusaurus/core/bin/docusaurus.mjs"), "build", "--out-dir", dir],
-    { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NO_UPDATE_NOTIFIER: "1" } },
+    { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NO_UPDATE_NOTIFIER: "1" } }
   );
   const seconds = (performance.now() - started) / 1000;
   if (site.status !== 0) throw new Error("docusaurus build failed");
@@ -172,7 +172,9 @@ async function measure(browser, origin, path) {
   // Diagrams are rendered at build time: no page may load Mermaid's code.
   const mermaid = [];
   for (const r of all.filter((r) => r.type === "Script")) {
-    const body = await fetch(r.url).then((res) => res.text()).catch(() => "");
+    const body = await fetch(r.url)
+      .then((res) => res.text())
+      .catch(() => "");
     if (/mermaidAPI|mermaid\.initialize/.test(body)) mermaid.push(r.url);
   }
 
@@ -187,8 +189,8 @@ async function measure(browser, origin, path) {
           url: request.url(),
           encoded: sizes.responseBodySize,
           decoded: body?.length ?? 0,
-        })),
-      ),
+        }))
+      )
     );
     await page.locator('nav.navbar input[aria-label="Search"]').click();
     await page.keyboard.type("snapshot", { delay: 20 });
@@ -246,7 +248,7 @@ async function lighthouseScores(url, preset, runs) {
           logLevel: "error",
           onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
         },
-        preset === "desktop" ? desktopConfig : undefined,
+        preset === "desktop" ? desktopConfig : undefined
       );
       const { categories, audits } = result.lhr;
       const score = (id) => Math.round((categories[id]?.score ?? 0) * 100);
@@ -299,8 +301,11 @@ async function main() {
     for (const target of pages) {
       log(`measuring ${target.path}`);
       const m = await measure(browser, origin, target.path);
-      const axeFindings = { light: await axe(browser, origin, target.path, "light"), dark: await axe(browser, origin, target.path, "dark") };
-      let lh = {};
+      const axeFindings = {
+        light: await axe(browser, origin, target.path, "light"),
+        dark: await axe(browser, origin, target.path, "dark"),
+      };
+      const lh = {};
       if (!flag("no-lighthouse")) {
         for (const preset of ["mobile", "desktop"]) {
           log(`lighthouse ${preset} ${target.path}`);
@@ -317,8 +322,19 @@ async function main() {
 
   const loadAfter = loadavg();
   const header = [
-    "page", "mobile perf", "LCP (sim)", "TBT", "CLS", "desktop", "A/BP/SEO mobile", "A/BP/SEO desktop",
-    "JS KB decoded / gzip", "req", "FCP/LCP ms (real)", "axe light/dark", "other origins",
+    "page",
+    "mobile perf",
+    "LCP (sim)",
+    "TBT",
+    "CLS",
+    "desktop",
+    "A/BP/SEO mobile",
+    "A/BP/SEO desktop",
+    "JS KB decoded / gzip",
+    "req",
+    "FCP/LCP ms (real)",
+    "axe light/dark",
+    "other origins",
   ];
   const sec = (n) => (n === undefined ? "–" : `${(n / 1000).toFixed(1)} s`);
   const others = (s) => (s ? `${s.accessibility}/${s.bestPractices}/${s.seo}` : "–");
@@ -344,24 +360,32 @@ async function main() {
   const load = (l) => l.map((n) => n.toFixed(2)).join(", ");
   console.log("");
   console.log(`Site speed budget (Chromium ${CHROMIUM}; ${new Date().toISOString()})`);
-  console.log(`Lighthouse ${runs === 1 ? "1 run" : `median of ${runs} runs`} per page and preset (mobile and desktop presets)`);
-  console.log(`Load average (1, 5, 15 min): before ${load(loadBefore)}; after ${load(loadAfter)} on ${availableParallelism()} cores`);
-  console.log(`Build time: ${seconds === undefined ? "not measured (--reuse)" : `${seconds.toFixed(1)} s (docusaurus build, packages prebuilt)`}`);
+  console.log(
+    `Lighthouse ${runs === 1 ? "1 run" : `median of ${runs} runs`} per page and preset (mobile and desktop presets)`
+  );
+  console.log(
+    `Load average (1, 5, 15 min): before ${load(loadBefore)}; after ${load(loadAfter)} on ${availableParallelism()} cores`
+  );
+  console.log(
+    `Build time: ${seconds === undefined ? "not measured (--reuse)" : `${seconds.toFixed(1)} s (docusaurus build, packages prebuilt)`}`
+  );
   console.log("");
   console.log(table(rows));
   const intro = results.find((r) => r.path === ALL_PAGES.intro.path);
   if (intro?.afterSearch)
     console.log(
       `\nintro: CSS ${kb(intro.bytes.css.decoded)} KB decoded / ${kb(intro.bytes.css.encoded)} KB gzip, HTML ${kb(intro.bytes.html.decoded)} / ${kb(intro.bytes.html.encoded)} KB` +
-      `\nintro after a first search: +${intro.afterSearch.requests} requests, +${kb(intro.afterSearch.encoded)} KB transferred / +${kb(intro.afterSearch.decoded)} KB decoded (index, worker, autocomplete)`,
+        `\nintro after a first search: +${intro.afterSearch.requests} requests, +${kb(intro.afterSearch.encoded)} KB transferred / +${kb(intro.afterSearch.decoded)} KB decoded (index, worker, autocomplete)`
     );
   for (const r of results) {
     for (const preset of ["mobile", "desktop"]) {
       const s = r.lighthouse[preset];
       if (s?.failing?.length) console.log(`${r.label} (${preset}): failing Lighthouse audits: ${s.failing.join(", ")}`);
-      if (s) console.log(`${r.label} (${preset}): Lighthouse FCP ${ms(s.fcp)} ms, LCP ${ms(s.lcp)} ms, TBT ${ms(s.tbt)} ms`);
+      if (s)
+        console.log(`${r.label} (${preset}): Lighthouse FCP ${ms(s.fcp)} ms, LCP ${ms(s.lcp)} ms, TBT ${ms(s.tbt)} ms`);
     }
-    for (const mode of ["light", "dark"]) if (r.axe[mode].length) console.log(`${r.label} axe ${mode}: ${r.axe[mode].join(", ")}`);
+    for (const mode of ["light", "dark"])
+      if (r.axe[mode].length) console.log(`${r.label} axe ${mode}: ${r.axe[mode].join(", ")}`);
     if (r.foreign.length) console.log(`${r.label}: requests to other origins: ${r.foreign.join(", ")}`);
     if (r.mermaid.length) console.log(`${r.label}: loads Mermaid's code: ${r.mermaid.join(", ")}`);
   }
@@ -370,25 +394,56 @@ async function main() {
   const verdicts = [];
   const mark = (ok) => (ok === undefined ? "not measured" : ok ? "met" : "MISSED");
   const measured = results.filter((r) => r.lighthouse.mobile);
-  const worst = (preset, key) => (measured.length ? Math.min(...measured.map((r) => r.lighthouse[preset][key])) : undefined);
+  const worst = (preset, key) =>
+    measured.length ? Math.min(...measured.map((r) => r.lighthouse[preset][key])) : undefined;
   const allAt = (v, min) => (v === undefined ? undefined : v >= min);
-  for (const [key, name] of [["accessibility", "accessibility"], ["bestPractices", "best practices"], ["seo", "SEO"]]) {
+  for (const [key, name] of [
+    ["accessibility", "accessibility"],
+    ["bestPractices", "best practices"],
+    ["seo", "SEO"],
+  ]) {
     const low = Math.min(worst("mobile", key) ?? Infinity, worst("desktop", key) ?? Infinity);
-    verdicts.push([`Lighthouse ${name} 100 on every page (both presets)`, measured.length ? `lowest ${low}` : "–", mark(measured.length ? low >= 100 : undefined)]);
+    verdicts.push([
+      `Lighthouse ${name} 100 on every page (both presets)`,
+      measured.length ? `lowest ${low}` : "–",
+      mark(measured.length ? low >= 100 : undefined),
+    ]);
   }
-  verdicts.push([`Lighthouse performance ≥ ${TARGETS.mobilePerformance} mobile`, measured.length ? `lowest ${worst("mobile", "performance")}` : "–", mark(allAt(worst("mobile", "performance"), TARGETS.mobilePerformance))]);
-  verdicts.push([`Lighthouse performance ≥ ${TARGETS.desktopPerformance} desktop`, measured.length ? `lowest ${worst("desktop", "performance")}` : "–", mark(allAt(worst("desktop", "performance"), TARGETS.desktopPerformance))]);
-  const worstCls = Math.max(...results.map((r) => Math.max(r.cls, r.lighthouse.mobile?.cls ?? 0, r.lighthouse.desktop?.cls ?? 0)));
-  verdicts.push([`CLS ≤ ${TARGETS.cls} on every page`, `highest ${worstCls.toFixed(3)}`, mark(worstCls <= TARGETS.cls)]);
+  verdicts.push([
+    `Lighthouse performance ≥ ${TARGETS.mobilePerformance} mobile`,
+    measured.length ? `lowest ${worst("mobile", "performance")}` : "–",
+    mark(allAt(worst("mobile", "performance"), TARGETS.mobilePerformance)),
+  ]);
+  verdicts.push([
+    `Lighthouse performance ≥ ${TARGETS.desktopPerformance} desktop`,
+    measured.length ? `lowest ${worst("desktop", "performance")}` : "–",
+    mark(allAt(worst("desktop", "performance"), TARGETS.desktopPerformance)),
+  ]);
+  const worstCls = Math.max(
+    ...results.map((r) => Math.max(r.cls, r.lighthouse.mobile?.cls ?? 0, r.lighthouse.desktop?.cls ?? 0))
+  );
+  verdicts.push([
+    `CLS ≤ ${TARGETS.cls} on every page`,
+    `highest ${worstCls.toFixed(3)}`,
+    mark(worstCls <= TARGETS.cls),
+  ]);
   if (intro) {
-    verdicts.push(["intro JS ≤ 450 KB decoded (reference 562 KB)", `${kb(intro.bytes.js.decoded)} KB`, mark(intro.bytes.js.decoded <= TARGETS.introJsDecoded)]);
+    verdicts.push([
+      "intro JS ≤ 450 KB decoded (reference 562 KB)",
+      `${kb(intro.bytes.js.decoded)} KB`,
+      mark(intro.bytes.js.decoded <= TARGETS.introJsDecoded),
+    ]);
   }
   const mermaidPages = results.filter((r) => r.mermaid.length).length;
   verdicts.push(["no page loads Mermaid", `${mermaidPages} pages do`, mark(mermaidPages === 0)]);
   const foreign = results.reduce((n, r) => n + r.foreign.length, 0);
   verdicts.push(["no request to another origin", `${foreign} such requests`, mark(foreign === 0)]);
   const axeCount = results.reduce((n, r) => n + r.axe.light.length + r.axe.dark.length, 0);
-  verdicts.push(["axe: no serious/critical violation (light and dark)", `${axeCount} rules failing`, mark(axeCount === 0)]);
+  verdicts.push([
+    "axe: no serious/critical violation (light and dark)",
+    `${axeCount} rules failing`,
+    mark(axeCount === 0),
+  ]);
   console.log("");
   console.log(table([["target", "measured", "verdict"], ...verdicts]));
 

@@ -37,12 +37,15 @@ if (pagesOption) {
     for (const id of m.chunks ?? []) modulesOf.set(String(id), [...(modulesOf.get(String(id)) ?? []), m]);
   for (const path of pagesOption.split(",")) {
     const scripts = pageScripts(build, path.trim()).sort((a, b) => b.bytes - a.bytes);
-    console.log(`${path}: ${kb(scripts.reduce((n, s) => n + s.bytes, 0))} of JavaScript in ${scripts.length} files on the first visit`);
+    console.log(
+      `${path}: ${kb(scripts.reduce((n, s) => n + s.bytes, 0))} of JavaScript in ${scripts.length} files on the first visit`
+    );
     for (const script of scripts) {
       console.log(`${kb(script.bytes).padStart(9)}  ${script.file}  (${script.why.join("; ")})`);
       const chunk = chunkOf.get(script.file);
       const modules = (chunk ? (modulesOf.get(String(chunk.id)) ?? []) : []).sort((a, b) => b.size - a.size);
-      for (const m of modules.slice(0, 4)) console.log(`             ${kb(m.size).padStart(9)} source  ${m.name.replace(/^\.\/node_modules\//, "")}`);
+      for (const m of modules.slice(0, 4))
+        console.log(`             ${kb(m.size).padStart(9)} source  ${m.name.replace(/^\.\/node_modules\//, "")}`);
     }
     console.log("");
   }
@@ -58,7 +61,9 @@ const names = new Map(stats.modules.filter((m) => m.id != null).map((m) => [Stri
 
 // In the minified chunk each module is a method `<id>(e,t,n){…}` of one
 // object literal; a module runs from its header to the next one's.
-const headers = [...source.matchAll(/[,{](\d+)\((?:[a-zA-Z_$][\w$]*(?:,[a-zA-Z_$][\w$]*){0,2})?\)\{/g)].filter((m) => names.has(m[1]));
+const headers = [...source.matchAll(/[,{](\d+)\((?:[a-zA-Z_$][\w$]*(?:,[a-zA-Z_$][\w$]*){0,2})?\)\{/g)].filter((m) =>
+  names.has(m[1])
+);
 const modules = headers.map((m, i) => ({
   id: m[1],
   name: names.get(m[1]),
@@ -82,10 +87,16 @@ for (const m of modules) {
 }
 
 const accounted = modules.reduce((n, m) => n + m.bytes, 0);
-console.log(`${file}: ${kb(source.length)} minified, ${modules.length} modules (${kb(source.length - accounted)} of wrapper and unattributed code)\n`);
+console.log(
+  `${file}: ${kb(source.length)} minified, ${modules.length} modules (${kb(source.length - accounted)} of wrapper and unattributed code)\n`
+);
 const top = Number(option("top", "25"));
 for (const [key, group] of [...groups].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, top)) {
   const biggest = group.modules.sort((a, b) => b.bytes - a.bytes)[0];
-  console.log(`${kb(group.bytes).padStart(9)}  ${(((group.bytes / source.length) * 100).toFixed(1) + "%").padStart(6)}  ${key}` +
-    (group.modules.length > 1 ? `  (${group.modules.length} modules; largest ${biggest.name.replace(/^\.\/node_modules\//, "")})` : ""));
+  console.log(
+    `${kb(group.bytes).padStart(9)}  ${(`${((group.bytes / source.length) * 100).toFixed(1)}%`).padStart(6)}  ${key}` +
+      (group.modules.length > 1
+        ? `  (${group.modules.length} modules; largest ${biggest.name.replace(/^\.\/node_modules\//, "")})`
+        : "")
+  );
 }

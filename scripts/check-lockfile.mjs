@@ -56,17 +56,17 @@ if (missing.length > 0) {
   console.error("check:lockfile: optional dependencies missing from package-lock.json:");
   for (const line of missing.slice(0, 40)) console.error(`  ${line}`);
   console.error(
-    "`npm ci` rejects such a lockfile. Pin the package that asks for them (root \"overrides\")\n" +
-      "to a release whose every platform binary the registry serves, then run `npm install`.",
+    '`npm ci` rejects such a lockfile. Pin the package that asks for them (root "overrides")\n' +
+      "to a release whose every platform binary the registry serves, then run `npm install`."
   );
   process.exit(1);
 }
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-const run = spawnSync(
-  npm,
-  ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"],
-  { cwd: root, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" },
-);
+const run = spawnSync(npm, ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], {
+  cwd: root,
+  stdio: ["ignore", "pipe", "pipe"],
+  encoding: "utf8",
+});
 const after = readFileSync(lockPath, "utf8");
 if (after !== before) writeFileSync(lockPath, before);
 

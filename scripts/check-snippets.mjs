@@ -136,15 +136,30 @@ function blocks(text) {
     if (!open) continue;
     const [, indent, fence, lang, meta] = open;
     let end = close(i, fence);
-    if (isOutput(lang, meta)) problems.push({ line: i + 1, message: 'an Output block must follow a `ts` block directly (only blank lines between)' });
+    if (isOutput(lang, meta))
+      problems.push({
+        line: i + 1,
+        message: "an Output block must follow a `ts` block directly (only blank lines between)",
+      });
     if (LANGS.has(lang.toLowerCase())) {
       const codeLines = strip(i + 1, end, indent);
-      const block = { lang: lang.toLowerCase(), meta, line: i + 2, code: codeLines.join("\n"), prelude: prelude(lines, i), results: new Map() };
+      const block = {
+        lang: lang.toLowerCase(),
+        meta,
+        line: i + 2,
+        code: codeLines.join("\n"),
+        prelude: prelude(lines, i),
+        results: new Map(),
+      };
       codeLines.forEach((line, k) => {
         const result = RESULT.exec(line);
         if (result) block.results.set(block.line + k, result[1]);
         else if (ARROW.test(line))
-          problems.push({ line: block.line + k, message: "a `// → value` comment is not checked: log the value, `console.log(x); // value`, or show an Output block" });
+          problems.push({
+            line: block.line + k,
+            message:
+              "a `// → value` comment is not checked: log the value, `console.log(x); // value`, or show an Output block",
+          });
       });
       // An Output block right after (only blank lines between) belongs to this block.
       let next = end + 1;
@@ -181,7 +196,6 @@ function titledFile(meta) {
   return title && /\.(tsx?|mts)$/.test(title) && !title.startsWith("/") && !title.includes("..") ? title : undefined;
 }
 
-
 const harness = pathToFileURL(join(root, "scripts", "snippet-log.mjs")).href;
 const RUN_TIMEOUT_MS = 30_000;
 /** Text as compared: runs of whitespace are one space, no space at the ends. */
@@ -204,25 +218,47 @@ const quote = (lines) => {
  * disagrees with the page, as `page:line` messages.
  */
 function execute({ page, file, head, block }) {
-  const [first, ...missing] = ["act", "act-pg"].filter((pkg) => !existsSync(join(root, "packages", pkg, "dist", "index.js")));
+  const [first, ...missing] = ["act", "act-pg"].filter(
+    (pkg) => !existsSync(join(root, "packages", pkg, "dist", "index.js"))
+  );
   if (first)
-    return [`${page}:${block.line} cannot run: packages/${first}/dist is missing${missing.length ? " (and others)" : ""} — run \`npm run build:packages\` first`];
+    return [
+      `${page}:${block.line} cannot run: packages/${first}/dist is missing${missing.length ? " (and others)" : ""} — run \`npm run build:packages\` first`,
+    ];
   // Each claimed console.log records what it prints under its page line.
   const code = block.code
     .split("\n")
-    .map((line, k) => (block.results.has(block.line + k) ? line.replace(/console\.log\((?!.*console\.log\()/, `__logAt(${block.line + k})(`) : line))
+    .map((line, k) =>
+      block.results.has(block.line + k)
+        ? line.replace(/console\.log\((?!.*console\.log\()/, `__logAt(${block.line + k})(`)
+        : line
+    )
     .join("\n");
   const entry = join(dirname(file), `__run-line-${block.line}-${basename(file)}`);
   writeFileSync(entry, `${head}${code}\nexport {};\nimport { logAt as __logAt } from ${JSON.stringify(harness)};\n`);
   const logFile = `${entry}.json`;
-  const env = { ...process.env, NODE_ENV: "test", SNIPPET_LOG_FILE: logFile, TSX_TSCONFIG_PATH: join(outDir, "tsconfig.run.json") };
+  const env = {
+    ...process.env,
+    NODE_ENV: "test",
+    SNIPPET_LOG_FILE: logFile,
+    TSX_TSCONFIG_PATH: join(outDir, "tsconfig.run.json"),
+  };
   for (const name of ["LOG_LEVEL", "SLEEP_MS", "NODE_OPTIONS"]) delete env[name];
-  const run = spawnSync(process.execPath, ["--import", "tsx", entry], { cwd: outDir, env, encoding: "utf8", timeout: RUN_TIMEOUT_MS });
+  const run = spawnSync(process.execPath, ["--import", "tsx", entry], {
+    cwd: outDir,
+    env,
+    encoding: "utf8",
+    timeout: RUN_TIMEOUT_MS,
+  });
   const where = `${page}:${block.line}`;
   if (run.error?.code === "ETIMEDOUT")
-    return [`${where} did not finish within ${RUN_TIMEOUT_MS / 1000} s (a snippet that shows output must end by itself)\n  printed:\n${quote(trimLines(run.stdout.split("\n")))}`];
+    return [
+      `${where} did not finish within ${RUN_TIMEOUT_MS / 1000} s (a snippet that shows output must end by itself)\n  printed:\n${quote(trimLines(run.stdout.split("\n")))}`,
+    ];
   if (run.status !== 0)
-    return [`${where} failed when run (exit ${run.status ?? run.signal})\n  stderr:\n${quote(trimLines(run.stderr.split("\n")))}`];
+    return [
+      `${where} failed when run (exit ${run.status ?? run.signal})\n  stderr:\n${quote(trimLines(run.stderr.split("\n")))}`,
+    ];
   const problems = [];
   if (block.output) {
     const expected = trimLines(block.output.lines);
@@ -233,17 +269,22 @@ function execute({ page, file, head, block }) {
       problems.push(
         `${page}:${block.output.line + differs} the Output block differs from what the snippet at line ${block.line} prints\n` +
           `  expected: ${JSON.stringify(expected[differs] ?? "(end of output)")}\n` +
-          `  actual:   ${JSON.stringify(actual[differs] ?? "(end of output)")}\n  printed:\n${quote(actual)}`,
+          `  actual:   ${JSON.stringify(actual[differs] ?? "(end of output)")}\n  printed:\n${quote(actual)}`
       );
   }
   // (TypeScript drops an unused import, so a run without claimed calls writes no file.)
   const printed = existsSync(logFile) ? JSON.parse(readFileSync(logFile, "utf8")) : {};
   for (const [line, claim] of block.results) {
     const texts = printed[line] ?? [];
-    if (!texts.length) problems.push(`${page}:${line} this console.log never ran, so it printed nothing\n  expected: ${JSON.stringify(claim)}`);
+    if (!texts.length)
+      problems.push(
+        `${page}:${line} this console.log never ran, so it printed nothing\n  expected: ${JSON.stringify(claim)}`
+      );
     const wrong = texts.find((text) => squeeze(text) !== squeeze(claim));
     if (wrong !== undefined)
-      problems.push(`${page}:${line} the comment is not what this console.log prints\n  expected: ${JSON.stringify(claim)}\n  actual:   ${JSON.stringify(squeeze(wrong))}`);
+      problems.push(
+        `${page}:${line} the comment is not what this console.log prints\n  expected: ${JSON.stringify(claim)}\n  actual:   ${JSON.stringify(squeeze(wrong))}`
+      );
   }
   return problems;
 }
@@ -315,7 +356,10 @@ writeFileSync(
 // to their built `dist`, as they would for a reader who installed them.
 writeFileSync(
   join(outDir, "tsconfig.run.json"),
-  JSON.stringify({ extends: join(root, "tsconfig.base.json"), compilerOptions: { jsx: "react-jsx", allowImportingTsExtensions: true } }),
+  JSON.stringify({
+    extends: join(root, "tsconfig.base.json"),
+    compilerOptions: { jsx: "react-jsx", allowImportingTsExtensions: true },
+  })
 );
 
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");

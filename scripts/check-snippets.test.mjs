@@ -11,7 +11,9 @@ import { fileURLToPath } from "node:url";
 
 const script = join(dirname(fileURLToPath(import.meta.url)), "check-snippets.mjs");
 const dirs = [];
-after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 /** Writes `files` (path → text) into a fresh docs folder and runs the checker on it. */
 function check(files) {
@@ -107,7 +109,7 @@ test("output that the snippet really prints passes, in both forms, and the packa
     "```ts",
     'const [snap] = await app.do("add", target, { by: 2 });',
     "console.log(snap.state); // { n: 2 }",
-    'console.log(snap.event?.name, snap.event?.version); // Added 0',
+    "console.log(snap.event?.name, snap.event?.version); // Added 0",
     "// An explanation on its own line is not a claim:",
     'console.log("ok");',
     'console.log(import.meta.resolve("@act-root/act").replace(/.*\\/packages\\//, "")); // act/dist/index.js',
@@ -182,11 +184,20 @@ test("output the snippet does not print fails, naming the page line, the expecte
   const { status, out } = check({ "concepts/claims.mdx": page });
   assert.equal(status, 1, out);
   assert.doesNotMatch(out, /error TS/, "the fixture itself type-checks");
-  assert.match(out, /claims\.mdx:25 the comment is not what this console\.log prints\n\s+expected: "\{ n: 3 \}"\n\s+actual: {3}"\{ n: 2 \}"/);
-  assert.match(out, /claims\.mdx:26 the comment .*\n\s+expected: "\\"Cart must not be empty\\""\n\s+actual: {3}"Cart must not be empty"/);
+  assert.match(
+    out,
+    /claims\.mdx:25 the comment is not what this console\.log prints\n\s+expected: "\{ n: 3 \}"\n\s+actual: {3}"\{ n: 2 \}"/
+  );
+  assert.match(
+    out,
+    /claims\.mdx:26 the comment .*\n\s+expected: "\\"Cart must not be empty\\""\n\s+actual: {3}"Cart must not be empty"/
+  );
   assert.match(out, /claims\.mdx:27 the comment .*\n\s+expected: "the new count"\n\s+actual: {3}"2"/);
   assert.match(out, /claims\.mdx:28 this console\.log never ran/);
-  assert.match(out, /claims\.mdx:41 the Output block differs .*line 33.*\n\s+expected: "1 \{ n: 5 \}"\n\s+actual: {3}"1 \{ n: 3 \}"/);
+  assert.match(
+    out,
+    /claims\.mdx:41 the Output block differs .*line 33.*\n\s+expected: "1 \{ n: 5 \}"\n\s+actual: {3}"1 \{ n: 3 \}"/
+  );
   assert.doesNotMatch(out, /claims\.mdx:40 /);
   assert.match(out, /claims\.mdx:45 failed when run \(exit 1\)[\s\S]*Error: boom/);
   assert.match(out, /claims\.mdx:55 a `\/\/ → value` comment is not checked/);

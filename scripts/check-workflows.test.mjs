@@ -43,19 +43,22 @@ test("an action pinned by tag, branch or short SHA fails; a full SHA needs its t
   assert.deepEqual(checkPinning("      - uses: ./local-action\n"), []);
 });
 
-test("the awaiting-SHA list never excuses another owner's action", () => {
+test("only the listed GitHub actions may stay on a tag; never another owner's", () => {
+  assert.deepEqual(checkPinning("  - uses: actions/checkout@v4\n"), []);
   assert.match(checkPinning("  - uses: someone/checkout@v4\n").join(), /not pinned/);
+  assert.match(checkPinning("  - uses: actions/cache@v4\n").join(), /not pinned/);
+  assert.match(checkPinning("  - uses: actions/checkout@main\n").join(), /not pinned/);
 });
 
 test("a missing or writing default permission fails", () => {
   assert.match(checkWorkflow("x.yml", good.replace("permissions: {}\n", "")).join(), /no top-level `permissions`/);
   assert.match(
     checkWorkflow("x.yml", good.replace("permissions: {}", "permissions: write-all")).join(),
-    /list each scope/,
+    /list each scope/
   );
   assert.match(
     checkWorkflow("x.yml", good.replace("permissions: {}", "permissions:\n  contents: write")).join(),
-    /contents: write is not needed/,
+    /contents: write is not needed/
   );
 });
 
@@ -69,6 +72,7 @@ test("a job without its own permissions, or with a write it does not need, fails
 });
 
 test("event data pasted into a script, pull_request_target and a lingering checkout token fail", () => {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression is the text under test, not a template.
   const injected = good.replace("run: npm test", 'run: echo "${{ github.event.pull_request.title }}"');
   assert.match(checkWorkflow("x.yml", injected).join(), /through `env:`/);
   assert.match(checkWorkflow("x.yml", good.replace("on: [push]", "on: [pull_request_target]")).join(), /untrusted/);
@@ -81,14 +85,16 @@ test("jobs need runs-on, a timeout and existing needs; YAML errors are reported"
   assert.match(checkWorkflow("x.yml", good.replace("    runs-on: ubuntu-24.04\n", "")).join(), /runs-on/);
   assert.match(
     checkWorkflow("x.yml", good.replace("    runs-on:", "    needs: nothing\n    runs-on:")).join(),
-    /needs `nothing`/,
+    /needs `nothing`/
   );
   assert.match(checkWorkflow("x.yml", "on: [push\njobs: {}").join(), /YAML/);
 });
 
 test("dependabot.yml must cover npm and github-actions", () => {
   assert.match(
-    checkDependabot("version: 2\nupdates:\n  - package-ecosystem: npm\n    directory: /\n    schedule: {interval: weekly}\n").join(),
-    /github-actions/,
+    checkDependabot(
+      "version: 2\nupdates:\n  - package-ecosystem: npm\n    directory: /\n    schedule: {interval: weekly}\n"
+    ).join(),
+    /github-actions/
   );
 });

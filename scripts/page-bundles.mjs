@@ -40,28 +40,39 @@ export function readBuild(siteDir, base = "/act-root/") {
   const runtimeSource = readFileSync(join(js, runtime), "utf8");
 
   // Route key ("<path>-<hash>") → chunk names, a JSON string in the main bundle.
-  const chunkNamesJson = /JSON\.parse\('(\{"[^']*?-[0-9a-f]{3}":\{"__comp":[^']*)'\)/.exec(mainSource) ?? fail("no routesChunkNames in the main bundle");
+  const chunkNamesJson =
+    /JSON\.parse\('(\{"[^']*?-[0-9a-f]{3}":\{"__comp":[^']*)'\)/.exec(mainSource) ??
+    fail("no routesChunkNames in the main bundle");
   const routesChunkNames = JSON.parse(chunkNamesJson[1].replace(/\\(.)/g, "$1"));
 
   // The route table: {path:"…",component:x("…","hash"),exact:!0 …}
-  const routes = [...mainSource.matchAll(/\{path:"([^"]*)",component:[\w$.()0-9,]*?\("([^"]*)","([0-9a-f]{3})"\)(,exact:!0)?/g)].map((m) => ({
+  const routes = [
+    ...mainSource.matchAll(/\{path:"([^"]*)",component:[\w$.()0-9,]*?\("([^"]*)","([0-9a-f]{3})"\)(,exact:!0)?/g),
+  ].map((m) => ({
     path: m[1],
     key: `${m[2]}-${m[3]}`,
     exact: Boolean(m[4]),
   }));
-  if (routes.length < 2 || !routes.every((r) => r.key in routesChunkNames)) fail("the route table does not match routesChunkNames");
+  if (routes.length < 2 || !routes.every((r) => r.key in routesChunkNames))
+    fail("the route table does not match routesChunkNames");
 
   // Registry: chunk name → bundler chunk ids, from `name:[()=>…n.e("id")….then(…),"request",moduleId]`.
   const registry = new Map();
-  for (const m of mainSource.matchAll(/(?<=[{,])("[\w-]+"|[A-Za-z_$][\w$]*|0x[0-9a-f]+|\d+):\[\(\)=>(.*?)\.then\([^)]*\)\),"[^"]*",\d+\]/g)) {
+  for (const m of mainSource.matchAll(
+    /(?<=[{,])("[\w-]+"|[A-Za-z_$][\w$]*|0x[0-9a-f]+|\d+):\[\(\)=>(.*?)\.then\([^)]*\)\),"[^"]*",\d+\]/g
+  )) {
     // The minifier writes a name as a plain key, or as a number when it is one.
     const key = m[1].startsWith('"') ? m[1].slice(1, -1) : /^(0x|\d)/.test(m[1]) ? String(Number(m[1])) : m[1];
-    registry.set(key, [...m[2].matchAll(/\.e\("?(\w+)"?\)/g)].map((e) => e[1]));
+    registry.set(
+      key,
+      [...m[2].matchAll(/\.e\("?(\w+)"?\)/g)].map((e) => e[1])
+    );
   }
   if (!registry.size) fail("the chunk registry in the main bundle was not found");
 
   // Runtime: chunk id → file name stem (its name if it has one, else its id).
-  const names = /"assets\/js\/"\+\(\(\{([^}]*)\}\)\[\w\]\|\|\w\)/.exec(runtimeSource) ?? fail("no chunk-name map in the runtime");
+  const names =
+    /"assets\/js\/"\+\(\(\{([^}]*)\}\)\[\w\]\|\|\w\)/.exec(runtimeSource) ?? fail("no chunk-name map in the runtime");
   const stems = new Map([...names[1].matchAll(/([\w]+):"([\w-]+)"/g)].map((m) => [m[1], m[2]]));
   // Chunks without JavaScript (only CSS, which is in the one stylesheet):
   // the runtime marks them loaded instead of fetching them.
@@ -69,7 +80,10 @@ export function readBuild(siteDir, base = "/act-root/") {
   const fileOf = (id) => {
     if (cssOnly.includes(id)) return undefined;
     const stem = stems.get(id) ?? id;
-    return files.find((name) => name.startsWith(`${stem}.`) && /^[\w~-]+\.[0-9a-f]+\.js$/.test(name)) ?? fail(`no file for chunk ${id}`);
+    return (
+      files.find((name) => name.startsWith(`${stem}.`) && /^[\w~-]+\.[0-9a-f]+\.js$/.test(name)) ??
+      fail(`no file for chunk ${id}`)
+    );
   };
   const size = (name) => statSync(join(js, name)).size;
   return { siteDir, base, js, main, runtime, routesChunkNames, routes, registry, fileOf, size };
@@ -89,9 +103,12 @@ function chunkNamesOf(value, out = []) {
 export function pageScripts(build, path) {
   const html = readFileSync(htmlFile(build.siteDir, build.base, path), "utf8");
   const named = [...new Set([...html.matchAll(/assets\/js\/([\w~.-]+\.js)/g)].map((m) => m[1]))];
-  if (!named.includes(build.main) || !named.includes(build.runtime)) fail(`${path}'s HTML does not name the runtime and main bundle`);
+  if (!named.includes(build.main) || !named.includes(build.runtime))
+    fail(`${path}'s HTML does not name the runtime and main bundle`);
   const why = new Map(named.map((file) => [file, ["page HTML"]]));
-  const matched = build.routes.filter((r) => (r.exact ? r.path === path : path === r.path || path.startsWith(r.path.endsWith("/") ? r.path : `${r.path}/`)));
+  const matched = build.routes.filter((r) =>
+    r.exact ? r.path === path : path === r.path || path.startsWith(r.path.endsWith("/") ? r.path : `${r.path}/`)
+  );
   if (!matched.some((r) => r.exact)) fail(`no route matches ${path}`);
   for (const route of matched) {
     for (const name of chunkNamesOf(build.routesChunkNames[route.key])) {

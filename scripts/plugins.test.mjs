@@ -4,9 +4,19 @@
 // still finds that module where the swap expects it, so an upgrade that moves
 // it fails here instead of silently undoing the swap.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
+import { runInNewContext } from "node:vm";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -21,7 +31,12 @@ import { PRELOAD_REQUEST, CORE_CLIENT_FOLDER, originalPreload } from "../src/plu
 import { inEntryPointOrder } from "./typedoc/front-matter.mjs";
 import { checkAccessible } from "../src/plugins/diagrams/index.ts";
 import { scopeIds } from "../src/plugins/diagrams/scope-ids.ts";
-import { SCRIPT_LOOP, deferredStartTemplate, docusaurusTemplate } from "../src/plugins/deferred-start/index.ts";
+import {
+  SCRIPT_LOOP,
+  deferredStartTemplate,
+  docusaurusTemplate,
+  loaderSource,
+} from "../src/plugins/deferred-start/index.ts";
 import { idlePrefetching } from "../src/client/idle-prefetch.ts";
 import { EMPTY_MODULE, PRISM_CLIENT_MODULE } from "../src/plugins/prism-with-code-blocks/index.ts";
 import { HELPERS, ISSUER, STAND_IN } from "../src/plugins/lean-tslib/index.ts";
@@ -41,7 +56,8 @@ describe("Markdown twins: imports stay inside the repository", () => {
 
   const page = (path) =>
     `import Code from '!!raw-loader!@site/${path}';\nimport CodeBlock from '@theme/CodeBlock';\n\n# Page\n\n<CodeBlock language="ts">\n{Code}\n</CodeBlock>\n`;
-  const twin = (path) => mdxToMarkdown(page(path), { title: "Page", description: "" }, repo, "https://example.org/base");
+  const twin = (path) =>
+    mdxToMarkdown(page(path), { title: "Page", description: "" }, repo, "https://example.org/base");
 
   test("a file of the repository is inlined", () => {
     assert.match(twin("packages/app/src/main.ts"), /export const inside = 1;/);
@@ -90,12 +106,15 @@ describe("search-escape: the search plugin's path joiner is where the swap expec
     assert.equal(original.concatDocumentPath(["a", "b"]), replacement.concatDocumentPath(["a", "b"]));
     assert.equal(
       replacement.concatDocumentPath(["API", "Type Alias: Snapshot<S, E>", `<img src=x onerror="x()">`]),
-      "API › Type Alias: Snapshot&lt;S, E&gt; › &lt;img src=x onerror=&quot;x()&quot;&gt;",
+      "API › Type Alias: Snapshot&lt;S, E&gt; › &lt;img src=x onerror=&quot;x()&quot;&gt;"
     );
   });
 
   test("the search page (React text) is left alone", () => {
-    assert.equal(isSearchBarJoiner("../../utils/concatDocumentPath", join(pluginDir, "dist/client/client/theme/SearchPage")), false);
+    assert.equal(
+      isSearchBarJoiner("../../utils/concatDocumentPath", join(pluginDir, "dist/client/client/theme/SearchPage")),
+      false
+    );
   });
 });
 
@@ -132,7 +151,10 @@ describe("front-matter: the API index lists the packages in entry-point order", 
   ].join("\n");
 
   test("the core package comes first, whatever the folders' alphabetical order", () => {
-    const sorted = inEntryPointOrder(index, [`${root}packages/act/src/index.ts`, `${root}packages/act-pg/src/index.ts`]);
+    const sorted = inEntryPointOrder(index, [
+      `${root}packages/act/src/index.ts`,
+      `${root}packages/act-pg/src/index.ts`,
+    ]);
     const rows = sorted.split("\n").filter((line) => line.startsWith("| ["));
     assert.deepEqual(rows, [
       "| [@act-root/act](act/src/index.md) | the library |",
@@ -149,7 +171,10 @@ describe("front-matter: the API index lists the packages in entry-point order", 
 
 describe("diagrams: what a rendered diagram must carry", () => {
   test("a diagram without accTitle and accDescr fails the build, naming the file", () => {
-    assert.throws(() => checkAccessible("flowchart LR\n  a --> b", "docs/x.mdx"), /docs\/x\.mdx: .*accTitle and accDescr/);
+    assert.throws(
+      () => checkAccessible("flowchart LR\n  a --> b", "docs/x.mdx"),
+      /docs\/x\.mdx: .*accTitle and accDescr/
+    );
     assert.throws(() => checkAccessible("flowchart LR\n  accTitle: A\n  a --> b", "docs/x.mdx"), /needs accDescr\b/);
     assert.doesNotThrow(() => checkAccessible("flowchart LR\n  accTitle: A\n  accDescr: B\n  a --> b", "docs/x.mdx"));
   });
@@ -174,18 +199,51 @@ describe("deferred-start: Docusaurus' page template still writes its scripts the
     assert.match(template, SCRIPT_LOOP);
     const deferred = deferredStartTemplate(template);
     assert.doesNotMatch(deferred, /<script src=[^>]*defer>/);
-    assert.match(deferred, /<script>.*JSON\.stringify\(it\.scripts\.map\(\(script\) => it\.baseUrl \+ script\)\).*<\/script>/s);
+    assert.match(
+      deferred,
+      /<script>.*JSON\.stringify\(it\.scripts\.map\(\(script\) => it\.baseUrl \+ script\)\).*<\/script>/s
+    );
   });
 
   test("a template without the loop fails loudly instead of shipping the scripts unchanged", () => {
     assert.throws(() => deferredStartTemplate("<html><head></head></html>"), /no longer writes its scripts/);
+  });
+
+  test("the inlined loader runs as a page script and adds the bundles in order once the browser is idle", () => {
+    const appended = [];
+    const timers = [];
+    const page = {
+      document: {
+        readyState: "complete",
+        createElement: () => ({}),
+        head: { appendChild: (element) => appended.push(element) },
+      },
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      requestIdleCallback: (callback) => callback(),
+      setInterval: (callback) => timers.push(callback),
+      clearInterval: () => {},
+    };
+    page.window = page;
+    runInNewContext(loaderSource(JSON.stringify(["/r.js", "/m.js"])), page);
+    assert.deepEqual(
+      appended.map(({ src, async }) => ({ src, async })),
+      [
+        { src: "/r.js", async: false },
+        { src: "/m.js", async: false },
+      ]
+    );
+    assert.equal(timers.length, 1, "it then waits for React to take the page over");
   });
 });
 
 describe("idle-prefetch: route prefetches wait for idle periods", () => {
   test("prefetches run only in idle periods, in order, as many as the period allows; preload stays immediate", () => {
     const calls = [];
-    const docusaurus = { prefetch: (path) => calls.push(["prefetch", path]), preload: (path) => calls.push(["preload", path]) };
+    const docusaurus = {
+      prefetch: (path) => calls.push(["prefetch", path]),
+      preload: (path) => calls.push(["preload", path]),
+    };
     const periods = [];
     const wrapped = idlePrefetching(docusaurus, (run) => periods.push(run));
     wrapped.prefetch("/a");
@@ -196,7 +254,10 @@ describe("idle-prefetch: route prefetches wait for idle periods", () => {
     assert.equal(periods.length, 1, "one idle period is asked for, not one per link");
     let left = 1;
     periods.shift()({ timeRemaining: () => (left-- > 0 ? 10 : 0) });
-    assert.deepEqual(calls.slice(1), [["prefetch", "/a"], ["prefetch", "/b"]]);
+    assert.deepEqual(calls.slice(1), [
+      ["prefetch", "/a"],
+      ["prefetch", "/b"],
+    ]);
     assert.equal(periods.length, 1, "the rest waits for the next idle period");
     periods.shift()({ timeRemaining: () => 0 });
     assert.deepEqual(calls.slice(3), [["prefetch", "/c"]], "a period with no time left still runs one");
@@ -209,8 +270,12 @@ describe("prism-with-code-blocks: the classic theme's Prism client module is whe
     const themeDir = dirname(require.resolve("@docusaurus/theme-classic/package.json"));
     const { default: themeClassic } = await import(join(themeDir, "lib/index.js"));
     const theme = themeClassic(
-      { siteDir: root, siteConfig: { themeConfig: { prism: {} } }, i18n: { currentLocale: "en", localeConfigs: { en: { direction: "ltr" } } } },
-      { customCss: [] },
+      {
+        siteDir: root,
+        siteConfig: { themeConfig: { prism: {} } },
+        i18n: { currentLocale: "en", localeConfigs: { en: { direction: "ltr" } } },
+      },
+      { customCss: [] }
     );
     // Docusaurus resolves a plugin's relative client modules against its folder.
     const modules = theme.getClientModules().map((path) => (path.startsWith(".") ? join(themeDir, "lib", path) : path));
@@ -239,12 +304,22 @@ describe("prism-with-code-blocks: the classic theme's Prism client module is whe
     // Read, not imported: the theme's modules hold JSX.
     const common = join(dirname(require.resolve("@docusaurus/theme-common/internal")), "..");
     const internal = readFileSync(join(common, "lib/internal.js"), "utf8");
-    for (const name of ["createCodeBlockMetadata", "CodeBlockContextProvider", "useCodeWordWrap"]) assert.match(internal, new RegExp(`\\b${name}\\b`), name);
+    for (const name of ["createCodeBlockMetadata", "CodeBlockContextProvider", "useCodeWordWrap"])
+      assert.match(internal, new RegExp(`\\b${name}\\b`), name);
     const utils = readFileSync(join(common, "lib/utils/codeBlockUtils.js"), "utf8");
     assert.match(utils, /export function createCodeBlockMetadata\(params\)/);
     const themeDir = dirname(require.resolve("@docusaurus/theme-classic/package.json"));
     const string = readFileSync(join(themeDir, "lib/theme/CodeBlock/Content/String.js"), "utf8");
-    for (const field of ["code: props.children", "className: props.className", "metastring: props.metastring", "magicComments: prism.magicComments", "defaultLanguage: prism.defaultLanguage", "language: props.language", "title: props.title", "showLineNumbers: props.showLineNumbers"])
+    for (const field of [
+      "code: props.children",
+      "className: props.className",
+      "metastring: props.metastring",
+      "magicComments: prism.magicComments",
+      "defaultLanguage: prism.defaultLanguage",
+      "language: props.language",
+      "title: props.title",
+      "showLineNumbers: props.showLineNumbers",
+    ])
       assert.ok(string.includes(field), `the theme builds the metadata from ${field}, as Kept.tsx does`);
     const copy = readFileSync(join(themeDir, "lib/theme/CodeBlock/Buttons/CopyButton/index.js"), "utf8");
     assert.match(copy, /metadata: \{code\}/);
@@ -253,9 +328,14 @@ describe("prism-with-code-blocks: the classic theme's Prism client module is whe
   test("the code colours: one theme of CSS variables, each variable set in both modes", () => {
     const { theme, css } = cssVariableTheme(lightCodeTheme, darkCodeTheme);
     const [light, dark] = [/^:root\{([^}]*)\}/.exec(css)[1], /\[data-theme="dark"\]\{([^}]*)\}/.exec(css)[1]];
-    const names = (block) => block.split(";").map((d) => d.split(":")[0]).sort();
+    const names = (block) =>
+      block
+        .split(";")
+        .map((d) => d.split(":")[0])
+        .sort();
     assert.deepEqual(names(light), names(dark));
-    for (const rule of theme.styles) for (const value of Object.values(rule.style)) assert.match(String(value), /^var\(--tk-[\w-]+\)$/);
+    for (const rule of theme.styles)
+      for (const value of Object.values(rule.style)) assert.match(String(value), /^var\(--tk-[\w-]+\)$/);
     assert.match(light, /--tk-keyword-c:#a0111f/);
     assert.match(dark, /--tk-comment-c:#aab1bd/);
   });
@@ -269,7 +349,11 @@ describe("lean-tslib: Docusaurus' client code takes only the helpers the stand-i
     for (const file of readdirSync(lib).filter((f) => f.endsWith(".js")))
       for (const m of readFileSync(join(lib, file), "utf8").matchAll(/tslib_\d+\.(\w+)/g)) used.add(m[1]);
     assert.ok(used.size > 0, "the package no longer uses tslib: the plugin can go");
-    assert.deepEqual([...used].filter((helper) => !HELPERS.includes(helper)), [], "helpers the stand-in lacks");
+    assert.deepEqual(
+      [...used].filter((helper) => !HELPERS.includes(helper)),
+      [],
+      "helpers the stand-in lacks"
+    );
   });
 
   test("the stand-in's helper does what tslib's does", async () => {
@@ -289,8 +373,16 @@ describe("api-sidebar-apart: the generated files it edits still look the way it 
     const { generateRouteFiles } = require("@docusaurus/core/lib/server/codegen/codegenRoutes.js");
     const dir = mkdtempSync(join(tmpdir(), "act-routes-"));
     try {
-      const version = { version: { pluginId: "default", version: "current", docsSidebars: { docs: [], api: [] }, docs: {} } };
-      const leaf = (path) => ({ path, component: "@theme/DocItem", exact: true, sidebar: "api", modules: { content: `@site/docs${path.slice(7)}.md` } });
+      const version = {
+        version: { pluginId: "default", version: "current", docsSidebars: { docs: [], api: [] }, docs: {} },
+      };
+      const leaf = (path) => ({
+        path,
+        component: "@theme/DocItem",
+        exact: true,
+        sidebar: "api",
+        modules: { content: `@site/docs${path.slice(7)}.md` },
+      });
       await generateRouteFiles({
         generatedFilesDir: dir,
         routes: [
@@ -305,11 +397,17 @@ describe("api-sidebar-apart: the generated files it edits still look the way it 
       });
       const registry = readFileSync(join(dir, "registry.js"), "utf8");
       const edited = transform.addToRegistry(registry);
-      assert.match(edited, /"act-api-extras": \[\(\) => import\(\/\* webpackChunkName: "act-api-extras" \*\/ "@generated\/docusaurus-plugin-content-docs\/default\/p\/[^"]+\.json\?api-extras"\)/);
+      assert.match(
+        edited,
+        /"act-api-extras": \[\(\) => import\(\/\* webpackChunkName: "act-api-extras" \*\/ "@generated\/docusaurus-plugin-content-docs\/default\/p\/[^"]+\.json\?api-extras"\)/
+      );
       const props = readdirSync(join(dir, "docusaurus-plugin-content-docs", "default", "p"));
       assert.equal(props.length, 1);
       assert.match(join(dir, "docusaurus-plugin-content-docs", "default", "p", props[0]), transform.VERSION_PROPS_RE);
-      const chunkNames = transform.addToRoutes(JSON.parse(readFileSync(join(dir, "routesChunkNames.json"), "utf8")), options);
+      const chunkNames = transform.addToRoutes(
+        JSON.parse(readFileSync(join(dir, "routesChunkNames.json"), "utf8")),
+        options
+      );
       const api = Object.entries(chunkNames).find(([key]) => key.startsWith("/b/docs/api/x-"));
       const intro = Object.entries(chunkNames).find(([key]) => key.startsWith("/b/docs/intro-"));
       assert.equal(api[1].actApiExtras, "act-api-extras");
@@ -328,7 +426,12 @@ describe("api-sidebar-apart: the generated files it edits still look the way it 
   test("the split keeps guides whole, and API docs' titles for every page", () => {
     const doc = (id, sidebar) => ({ id, title: id, description: `about ${id}`, sidebar });
     const props = {
-      version: { pluginId: "default", version: "current", docsSidebars: { docs: ["g"], api: ["a"] }, docs: { intro: doc("intro", "docs"), "api/x": doc("api/x", "api") } },
+      version: {
+        pluginId: "default",
+        version: "current",
+        docsSidebars: { docs: ["g"], api: ["a"] },
+        docs: { intro: doc("intro", "docs"), "api/x": doc("api/x", "api") },
+      },
     };
     const { trimmed, extras } = transform.split(props, options);
     assert.deepEqual(Object.keys(trimmed.version.docsSidebars), ["docs"]);

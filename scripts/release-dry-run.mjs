@@ -66,8 +66,7 @@ const versions = new Set(manifests.map((m) => m.json.version));
 if (versions.size !== 1) fail(`the packages' versions differ: ${[...versions].join(", ")}`);
 const expected = option("expect-version");
 for (const m of manifests) {
-  if (expected && m.json.version !== expected)
-    fail(`${m.name} is ${m.json.version}, the tag says ${expected}`);
+  if (expected && m.json.version !== expected) fail(`${m.name} is ${m.json.version}, the tag says ${expected}`);
   if (m.json.private) fail(`${m.name} is marked private`);
 }
 const core = manifests.find((m) => m.name === "@act-root/act");

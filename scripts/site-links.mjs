@@ -14,8 +14,8 @@ import { join, relative, sep } from "node:path";
 /** Any origin will do: links are resolved against it and only same-origin ones are checked. */
 const ORIGIN = "https://site.invalid";
 
-const TAG = /<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+(?:[^\s"'>\/=]+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/?>/g;
-const ATTRIBUTE = /([^\s"'>\/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+const TAG = /<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+(?:[^\s"'>/=]+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/?>/g;
+const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 const NAMED = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 
 /** An attribute value with its character references decoded. */
@@ -79,7 +79,11 @@ export function brokenLinks(buildDir, base) {
   const problems = new Set();
   for (const file of htmlFiles(buildDir)) {
     // The URL a reader sees the page at: `a/index.html` is `/base/a/`, `a.html` is `/base/a`.
-    const route = relative(buildDir, file).split(sep).join("/").replace(/(^|\/)index\.html$/, "$1").replace(/\.html$/, "");
+    const route = relative(buildDir, file)
+      .split(sep)
+      .join("/")
+      .replace(/(^|\/)index\.html$/, "$1")
+      .replace(/\.html$/, "");
     const from = `${base}${route}`;
     for (const href of page(file).hrefs) {
       if (href === "" || href === "#") continue;

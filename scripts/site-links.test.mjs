@@ -11,7 +11,9 @@ import { brokenLinks, parseHtml, unanchoredMemberLinks } from "./site-links.mjs"
 
 const BASE = "/act-root/";
 const dirs = [];
-after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 /** Writes `files` (path → text) into a fresh build folder. */
 function build(files) {
@@ -26,7 +28,8 @@ function build(files) {
 
 // A class page the way Docusaurus writes it: minified, attributes unquoted
 // where they can be, both `Act.html` and `Act/index.html`.
-const act = "<!doctype html><html><body><h1>Act</h1><h3 class=anchor id=do>do()</h3><h3 id=\"query_array\">query_array()</h3><a name=legacy></a></body></html>";
+const act =
+  '<!doctype html><html><body><h1>Act</h1><h3 class=anchor id=do>do()</h3><h3 id="query_array">query_array()</h3><a name=legacy></a></body></html>';
 const site = (guide) => ({
   "index.html": `<a href=/act-root/docs/guide>Guide</a>`,
   "docs/guide.html": guide,
@@ -82,9 +85,12 @@ test("a guide link that names an API member but lands at the top of its page is 
     "[`correlate`](/docs/api/act/src/classes/Act) do not, nor [`app.registry`](/docs/api/act/src/classes/Act).",
     "[`idempotencyKey`](/docs/api/act/src/variables/TargetSchema): that page has no anchor for it.",
   ].join("\n");
-  assert.deepEqual(unanchoredMemberLinks(mdx, (url) => anchors[url]), [
-    "3: `app.load(State, stream)` → /docs/api/act/src/classes/Act (use #load)",
-    "4: `correlate` → /docs/api/act/src/classes/Act (use #correlate)",
-    "4: `app.registry` → /docs/api/act/src/classes/Act (use #property-registry)",
-  ]);
+  assert.deepEqual(
+    unanchoredMemberLinks(mdx, (url) => anchors[url]),
+    [
+      "3: `app.load(State, stream)` → /docs/api/act/src/classes/Act (use #load)",
+      "4: `correlate` → /docs/api/act/src/classes/Act (use #correlate)",
+      "4: `app.registry` → /docs/api/act/src/classes/Act (use #property-registry)",
+    ]
+  );
 });

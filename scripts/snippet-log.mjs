@@ -13,7 +13,8 @@ const printed = {};
 /** A console.log that also records what it printed for page line `line`. */
 export function logAt(line) {
   return (...args) => {
-    (printed[line] ??= []).push(format(...args));
+    printed[line] ??= [];
+    printed[line].push(format(...args));
     console.log(...args);
   };
 }

@@ -22,7 +22,10 @@ export const lightCodeTheme: PrismTheme = {
     { types: ["string", "char", "attr-value", "regex", "template-string"], style: { color: "#0a3069" } },
     { types: ["number", "boolean", "constant", "symbol", "property", "attr-name"], style: { color: "#0550ae" } },
     { types: ["function", "function-name", "method"], style: { color: "#6639ba" } },
-    { types: ["class-name", "builtin", "maybe-class-name", "namespace", "variable", "parameter"], style: { color: "#953800" } },
+    {
+      types: ["class-name", "builtin", "maybe-class-name", "namespace", "variable", "parameter"],
+      style: { color: "#953800" },
+    },
     { types: ["tag", "selector", "inserted"], style: { color: "#116329" } },
     { types: ["deleted"], style: { color: "#82071e" } },
     { types: ["punctuation", "operator", "entity", "url"], style: { color: "#24292f" } },

@@ -23,9 +23,11 @@ export type ApiReferenceSettings = {
 export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSettings) {
   // act-pg is only passed once its entry point exists. The test kit
   // (`@act-root/act/testing`) comes out as the module `act/src/testing`.
-  const entryPoints = ["packages/act/src/index.ts", "packages/act/src/testing/index.ts", "packages/act-pg/src/index.ts"].filter((entry) =>
-    existsSync(resolve(siteDir, entry)),
-  );
+  const entryPoints = [
+    "packages/act/src/index.ts",
+    "packages/act/src/testing/index.ts",
+    "packages/act-pg/src/index.ts",
+  ].filter((entry) => existsSync(resolve(siteDir, entry)));
   const options: TypedocPluginOptions & Record<string, unknown> = {
     entryPoints,
     tsconfig: "./tsconfig.typedoc.json",
@@ -56,9 +58,20 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     // imported here: this file is loaded by the Docusaurus config, and a
     // second copy of TypeDoc in the process makes it warn).
     notRenderedTags: [
-      "@showCategories", "@showGroups", "@hideCategories", "@hideGroups", "@disableGroups", "@expand",
-      "@preventExpand", "@expandType", "@summary", "@group", "@groupDescription", "@category",
-      "@categoryDescription", "@sortStrategy",
+      "@showCategories",
+      "@showGroups",
+      "@hideCategories",
+      "@hideGroups",
+      "@disableGroups",
+      "@expand",
+      "@preventExpand",
+      "@expandType",
+      "@summary",
+      "@group",
+      "@groupDescription",
+      "@category",
+      "@categoryDescription",
+      "@sortStrategy",
     ],
     disableSources: false,
     // "Defined in" links to the file on the main branch of the repository the

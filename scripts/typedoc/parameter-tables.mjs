@@ -58,7 +58,7 @@ function pages(dir) {
 export function undescribedParametersIn(dir) {
   return pages(dir).flatMap((file) =>
     undescribedParameters(readFileSync(file, "utf8")).map(
-      ({ member, parameter }) => `${relative(dir, file)}: ${member} › ${parameter}`,
-    ),
+      ({ member, parameter }) => `${relative(dir, file)}: ${member} › ${parameter}`
+    )
   );
 }

@@ -33,12 +33,11 @@ export function load(app) {
     app.validate(project);
     const newErrors = logger.errorCount - errors;
     const newWarnings = logger.warningCount - warnings + fromConversion;
-    const strict =
-      options.getValue("treatValidationWarningsAsErrors") || options.getValue("treatWarningsAsErrors");
+    const strict = options.getValue("treatValidationWarningsAsErrors") || options.getValue("treatWarningsAsErrors");
     const found = newErrors + (strict ? newWarnings : 0);
     if (found > 0) {
       fail(
-        `API validation failed: ${found} problem(s) above (undocumented exports, unexported types or broken {@link}s).`,
+        `API validation failed: ${found} problem(s) above (undocumented exports, unexported types or broken {@link}s).`
       );
     }
   });

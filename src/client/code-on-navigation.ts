@@ -10,6 +10,13 @@
  */
 type Location = { pathname: string };
 
-export function onRouteUpdate({ location, previousLocation }: { location: Location; previousLocation: Location | null }): void {
-  if (previousLocation && previousLocation.pathname !== location.pathname) void import("../theme/CodeBlock/Highlighted");
+export function onRouteUpdate({
+  location,
+  previousLocation,
+}: {
+  location: Location;
+  previousLocation: Location | null;
+}): void {
+  if (previousLocation && previousLocation.pathname !== location.pathname)
+    void import("../theme/CodeBlock/Highlighted");
 }

@@ -20,7 +20,7 @@ export function useNearViewport(ref: RefObject<HTMLElement | null>, margin: stri
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) setNear(true);
       },
-      { rootMargin: margin },
+      { rootMargin: margin }
     );
     observer.observe(element);
     return () => observer.disconnect();

@@ -2,5 +2,9 @@
 // declared here rather than adding @types/react-dom for a single function.
 declare module "react-dom" {
   import type { ReactNode, ReactPortal } from "react";
-  export function createPortal(children: ReactNode, container: Element | DocumentFragment, key?: string | null): ReactPortal;
+  export function createPortal(
+    children: ReactNode,
+    container: Element | DocumentFragment,
+    key?: string | null
+  ): ReactPortal;
 }

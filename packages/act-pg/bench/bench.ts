@@ -26,7 +26,8 @@ import { type PgServer, startServer } from "../tools/pg-server.js";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+const percentile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 /** Runs `step(i)` for i < count at `rate` per second (as close as the event loop allows). */
 async function paced(rate: number, count: number, step: (i: number) => Promise<unknown>) {
@@ -49,8 +50,6 @@ const ledgerApp = () =>
     })
     .to((event) => ({ target: `ledger-${event.stream}` }))
     .build();
-
-
 
 let reactions = 0;
 const app = act()
@@ -76,9 +75,11 @@ async function main() {
   admin.on("error", () => {});
   await admin.connect();
   const settings = Object.fromEntries(
-    (await admin.query(`SELECT name, setting FROM pg_settings WHERE name IN ('fsync','synchronous_commit','full_page_writes','server_version')`)).rows.map(
-      (r) => [r.name, r.setting]
-    )
+    (
+      await admin.query(
+        `SELECT name, setting FROM pg_settings WHERE name IN ('fsync','synchronous_commit','full_page_writes','server_version')`
+      )
+    ).rows.map((r) => [r.name, r.setting])
   );
 
   const pgStore = new PostgresStore({ connectionString: url, table: "bench", max: 10 });
@@ -100,7 +101,11 @@ async function main() {
   {
     const queue = async (streams: number, perStream: number, prefix: string) => {
       for (let s = 0; s < streams; s++)
-        await pgStore.commit(`${prefix}-${s}`, Array.from({ length: perStream }, (_, n) => ({ name: "Queued", data: { n } })), meta);
+        await pgStore.commit(
+          `${prefix}-${s}`,
+          Array.from({ length: perStream }, (_, n) => ({ name: "Queued", data: { n } })),
+          meta
+        );
     };
     const drainAll = async (total: number, options: { streamLimit: number; eventLimit: number }) => {
       const start = reactions;
@@ -126,7 +131,8 @@ async function main() {
     const bare = new pg.Client({ connectionString: url });
     bare.on("error", () => {});
     await bare.connect();
-    const insert = (v: number) => bare.query({ name: "bare", text: "INSERT INTO bench_bare (v) VALUES ($1)", values: [v] });
+    const insert = (v: number) =>
+      bare.query({ name: "bare", text: "INSERT INTO bench_bare (v) VALUES ($1)", values: [v] });
     for (let i = 0; i < 200; i++) await insert(i);
     for (let s = 0; s < 200; s++) await app.do("increment", { stream: `seq-${s}`, actor }, { by: 1 });
     const slices = 10;
@@ -139,7 +145,8 @@ async function main() {
       for (let i = 0; i < perSlice; i++) await insert(i);
       const b = performance.now() - t;
       t = performance.now();
-      for (let i = 0; i < perSlice; i++) await app.do("increment", { stream: `seq-${(slice * perSlice + i) % 200}`, actor }, { by: 1 });
+      for (let i = 0; i < perSlice; i++)
+        await app.do("increment", { stream: `seq-${(slice * perSlice + i) % 200}`, actor }, { by: 1 });
       const a = performance.now() - t;
       bareMs += b;
       actionMs += a;
@@ -161,7 +168,8 @@ async function main() {
     const t = performance.now();
     await Promise.all(
       Array.from({ length: writers }, async (_, w) => {
-        for (let i = 0; i < perWriter; i++) await app.do("increment", { stream: `par-${w}-${i % 25}`, actor }, { by: 1 });
+        for (let i = 0; i < perWriter; i++)
+          await app.do("increment", { stream: `par-${w}-${i % 25}`, actor }, { by: 1 });
       })
     );
     results.concurrent_8_actions_per_s = round((writers * perWriter) / ((performance.now() - t) / 1000), 0);
@@ -170,7 +178,11 @@ async function main() {
   // 4. Loading a 5,000-event stream, without and with snapshots.
   {
     for (let b = 0; b < 10; b++)
-      await pgStore.commit("long", Array.from({ length: 500 }, () => ({ name: "Incremented", data: { by: 1 } })), meta);
+      await pgStore.commit(
+        "long",
+        Array.from({ length: 500 }, () => ({ name: "Incremented", data: { by: 1 } })),
+        meta
+      );
     // Same history, with a snapshot after every 100 events (what `.snap(s => s.patches >= 100)` writes).
     for (let b = 0; b < 50; b++)
       await pgStore.commit(
@@ -182,7 +194,11 @@ async function main() {
         ],
         meta
       );
-    await pgStore.commit("long-snap", Array.from({ length: 20 }, () => ({ name: "Incremented", data: { by: 1 } })), meta);
+    await pgStore.commit(
+      "long-snap",
+      Array.from({ length: 20 }, () => ({ name: "Incremented", data: { by: 1 } })),
+      meta
+    );
     await admin.query(`ANALYZE public.bench`);
     const time = async (stream: string, expected: number, runs: number) => {
       const times: number[] = [];
@@ -206,7 +222,8 @@ async function main() {
     for (let s = 0; s < 20; s++) await app.do("increment", { stream: `count-${s}`, actor }, { by: 1 });
     const beforePool = poolQueries;
     let logStart = 0;
-    const counted = server && (await admin.query(`SELECT rolsuper FROM pg_roles WHERE rolname = current_user`)).rows[0]?.rolsuper;
+    const counted =
+      server && (await admin.query(`SELECT rolsuper FROM pg_roles WHERE rolname = current_user`)).rows[0]?.rolsuper;
     if (server && counted) {
       await admin.query(`ALTER SYSTEM SET log_statement = 'all'`);
       await admin.query(`SELECT pg_reload_conf()`);
@@ -220,7 +237,9 @@ async function main() {
       const log = readFileSync(server.logFile, "utf8").slice(logStart);
       await admin.query(`ALTER SYSTEM RESET log_statement`);
       await admin.query(`SELECT pg_reload_conf()`);
-      const statements = log.split("\n").filter((l) => l.startsWith("app=act-pg|") && /LOG:\s+(statement|execute)/.test(l)).length;
+      const statements = log
+        .split("\n")
+        .filter((l) => l.startsWith("app=act-pg|") && /LOG:\s+(statement|execute)/.test(l)).length;
       results.server_statements_per_action = round(statements / n, 2);
     } else results.server_statements_per_action = "n/a (external server: see pool count)";
   }
@@ -287,14 +306,22 @@ async function main() {
       await pgStore.seed();
       const worker = fork(fileURLToPath(new URL("./worker.ts", import.meta.url)), [], {
         execArgv: ["--import", "tsx"],
-        env: { ...process.env, DATABASE_URL: url, TABLE: "bench", LOG_LEVEL: "fatal", ...(mode === "polling" && { POLL_ONLY: "1" }) },
+        env: {
+          ...process.env,
+          DATABASE_URL: url,
+          TABLE: "bench",
+          LOG_LEVEL: "fatal",
+          ...(mode === "polling" && { POLL_ONLY: "1" }),
+        },
       });
       await new Promise((resolve) => worker.once("message", resolve));
       const committer = act().with(Counter).build();
       const count = rate === 20 ? 100 : 1_000;
       await paced(rate, count, (i) => committer.do("increment", { stream: `x-${i % 20}`, actor }, { by: 1 }));
       await sleep(1_500); // let the last reactions land
-      const reply = new Promise<{ latencies: number[] }>((resolve) => worker.on("message", (m) => typeof m === "object" && resolve(m as never)));
+      const reply = new Promise<{ latencies: number[] }>((resolve) =>
+        worker.on("message", (m) => typeof m === "object" && resolve(m as never))
+      );
       worker.send("stop");
       const { latencies } = await reply;
       const sorted = latencies.sort((a, b) => a - b);
@@ -313,29 +340,63 @@ async function main() {
   const floor = results.bare_insert_tx_per_s as number;
   const rows: Array<[string, string, string, string]> = [
     ["bare single-row INSERT tx/s (floor)", `${floor}`, "1.00", "—"],
-    ["sequential actions/s (200 streams)", `${results.sequential_actions_per_s}`, `${results.sequential_ratio_to_floor}`, "≥ 0.45 × floor (ref 178, Emmett 235); ÷ floor = median of 10 interleaved slices"],
-    ["actions/s, 8 concurrent writers", `${results.concurrent_8_actions_per_s}`, `${round((results.concurrent_8_actions_per_s as number) / floor, 2)}`, "(ref 453, Emmett 461)"],
+    [
+      "sequential actions/s (200 streams)",
+      `${results.sequential_actions_per_s}`,
+      `${results.sequential_ratio_to_floor}`,
+      "≥ 0.45 × floor (ref 178, Emmett 235); ÷ floor = median of 10 interleaved slices",
+    ],
+    [
+      "actions/s, 8 concurrent writers",
+      `${results.concurrent_8_actions_per_s}`,
+      `${round((results.concurrent_8_actions_per_s as number) / floor, 2)}`,
+      "(ref 453, Emmett 461)",
+    ],
     ["load 5,000-event stream (ms, median)", `${results.load_5000_ms}`, "", "< 60 ms (ref 210, Emmett 79)"],
     ["load 5,000 events from snapshot (ms, median)", `${results.load_5000_from_snapshot_ms}`, "", "< 3 ms (ref 5.2)"],
-    ["reactions drained/s (default limits 10×10)", `${results.drain_reactions_per_s_default_limits}`, `${round((results.drain_reactions_per_s_default_limits as number) / floor, 2)}`, "≥ 1,000 (ref 224)"],
-    ["reactions drained/s (limits 50×50)", `${results.drain_reactions_per_s_limits_50x50}`, `${round((results.drain_reactions_per_s_limits_50x50 as number) / floor, 2)}`, "≥ 1,000 (ref 224)"],
+    [
+      "reactions drained/s (default limits 10×10)",
+      `${results.drain_reactions_per_s_default_limits}`,
+      `${round((results.drain_reactions_per_s_default_limits as number) / floor, 2)}`,
+      "≥ 1,000 (ref 224)",
+    ],
+    [
+      "reactions drained/s (limits 50×50)",
+      `${results.drain_reactions_per_s_limits_50x50}`,
+      `${round((results.drain_reactions_per_s_limits_50x50 as number) / floor, 2)}`,
+      "≥ 1,000 (ref 224)",
+    ],
     ["SQL statements per action (server log)", `${results.server_statements_per_action}`, "", "≤ 2 (ref 5, Emmett 4)"],
     ["store queries per action (pool count)", `${results.pool_queries_per_action}`, "", "≤ 2"],
-    ["reactions/s, defaults, target-only resolver (1,000 events, 100 targets; median of 3)", `${results.ledger_reactions_per_s}`, `${round((results.ledger_reactions_per_s as number) / floor, 2)}`, "≥ 2,000 (ref 520, Emmett 335)"],
+    [
+      "reactions/s, defaults, target-only resolver (1,000 events, 100 targets; median of 3)",
+      `${results.ledger_reactions_per_s}`,
+      `${round((results.ledger_reactions_per_s as number) / floor, 2)}`,
+      "≥ 2,000 (ref 520, Emmett 335)",
+    ],
     ["drain cycles for it", `${results.ledger_drain_cycles}`, "", "≤ 1,000 / (10 × 10) + 2 = 12"],
-    ...[20, 200].flatMap((rate): Array<[string, string, string, string]> => [
-      [`commit→reaction p50/p99 ms, one process, ${rate}/s`, `${results[`latency_one_process_${rate}_per_s_p50_ms`]} / ${results[`latency_one_process_${rate}_per_s_p99_ms`]}`, "", rate === 20 ? "p99 < 50 ms idle" : ""],
-      ...(["notify", "polling"] as const).map((mode): [string, string, string, string] => [
-        `commit→reaction p50/p99 ms, two processes, ${mode}, ${rate}/s`,
-        `${results[`latency_two_processes_${mode}_${rate}_per_s_p50_ms`]} / ${results[`latency_two_processes_${mode}_${rate}_per_s_p99_ms`]}`,
-        "",
-        mode === "notify" && rate === 20 ? "p99 < 100 ms with notify" : "",
-      ]),
-    ]),
+    ...[20, 200].flatMap(
+      (rate): Array<[string, string, string, string]> => [
+        [
+          `commit→reaction p50/p99 ms, one process, ${rate}/s`,
+          `${results[`latency_one_process_${rate}_per_s_p50_ms`]} / ${results[`latency_one_process_${rate}_per_s_p99_ms`]}`,
+          "",
+          rate === 20 ? "p99 < 50 ms idle" : "",
+        ],
+        ...(["notify", "polling"] as const).map((mode): [string, string, string, string] => [
+          `commit→reaction p50/p99 ms, two processes, ${mode}, ${rate}/s`,
+          `${results[`latency_two_processes_${mode}_${rate}_per_s_p50_ms`]} / ${results[`latency_two_processes_${mode}_${rate}_per_s_p99_ms`]}`,
+          "",
+          mode === "notify" && rate === 20 ? "p99 < 100 ms with notify" : "",
+        ]),
+      ]
+    ),
   ];
   const width = rows.reduce((w, r) => r.map((c, i) => Math.max(w[i], c.length)), [6, 5, 8, 6]);
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i])).join(" | ");
-  console.log(`\nPostgresStore benchmark — PostgreSQL ${settings.server_version}, fsync=${settings.fsync}, synchronous_commit=${settings.synchronous_commit}, full_page_writes=${settings.full_page_writes}${server ? " (disposable server)" : " (DATABASE_URL)"}\n`);
+  console.log(
+    `\nPostgresStore benchmark — PostgreSQL ${settings.server_version}, fsync=${settings.fsync}, synchronous_commit=${settings.synchronous_commit}, full_page_writes=${settings.full_page_writes}${server ? " (disposable server)" : " (DATABASE_URL)"}\n`
+  );
   console.log(line(["figure", "value", "÷ floor", "target / reference"]));
   console.log(width.map((w) => "-".repeat(w)).join("-|-"));
   for (const r of rows) console.log(line(r));

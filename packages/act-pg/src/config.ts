@@ -92,7 +92,9 @@ const env = (name: string) => {
 export function connection(config: PostgresStoreConfig) {
   const port = config.port ?? (env("PGPORT") ? Number(env("PGPORT")) : 5432);
   if (!Number.isInteger(port) || port <= 0 || port > 65535)
-    throw new Error(`Invalid PostgresStore port ${JSON.stringify(config.port ?? env("PGPORT"))}: expected an integer 1-65535`);
+    throw new Error(
+      `Invalid PostgresStore port ${JSON.stringify(config.port ?? env("PGPORT"))}: expected an integer 1-65535`
+    );
   return {
     ...(config.connectionString ? { connectionString: config.connectionString } : {}),
     host: config.host ?? env("PGHOST") ?? "localhost",

@@ -44,10 +44,20 @@ const types = {
 const PAGE = 1_000;
 
 /** SQLSTATE codes and driver messages meaning the connection or server went away. */
-const CONNECTION_CODES = new Set(["57P01", "57P02", "57P03", "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND"]);
+const CONNECTION_CODES = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+]);
 /** Codes meaning no connection could be made (server down, starting up or shutting down). */
 const UNREACHABLE = new Set(["57P03", "ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT"]);
-const CONNECTION_MESSAGE = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i;
+const CONNECTION_MESSAGE =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i;
 /** pg-pool's message when no pooled connection became free in time. */
 const POOL_TIMEOUT = /timeout exceeded when trying to connect/i;
 
@@ -219,7 +229,9 @@ export class PostgresStore implements Store {
     this.#pool = new pg.Pool(options);
     // Idle connections killed by the server (restart, pg_terminate_backend)
     // are reported here; the pool drops them and opens new ones on demand.
-    this.#pool.on("error", (error) => logger.warn(error, "act-pg: an idle database connection was lost; the pool replaces it"));
+    this.#pool.on("error", (error) =>
+      logger.warn(error, "act-pg: an idle database connection was lost; the pool replaces it")
+    );
   }
 
   /** What `util.inspect` and `console.log` show: the table, never the connection settings. */
@@ -252,7 +264,8 @@ export class PostgresStore implements Store {
 
   /** Turns a driver error into a `StoreError` that says which operation failed, why, and whether to retry. */
   #failure(operation: string, error: DriverError, known?: StoreFailure): Error {
-    if (error instanceof ConcurrencyError || error instanceof ValidationError || error instanceof StoreError) return error;
+    if (error instanceof ConcurrencyError || error instanceof ValidationError || error instanceof StoreError)
+      return error;
     const pool = this.#pool;
     const reason: StoreFailure =
       known ??
@@ -390,7 +403,9 @@ export class PostgresStore implements Store {
     validate("stream", stream, StreamSchema);
     const operation = `commit to "${stream}"`;
     if (messages.length > sql.MAX_EVENTS_PER_COMMIT)
-      throw new RangeError(`PostgresStore ${operation}: at most ${sql.MAX_EVENTS_PER_COMMIT} events per commit, got ${messages.length}`);
+      throw new RangeError(
+        `PostgresStore ${operation}: at most ${sql.MAX_EVENTS_PER_COMMIT} events per commit, got ${messages.length}`
+      );
     const encoded = stringifyJson(
       messages.map(({ name, data }) => ({ name, data })),
       `PostgresStore ${operation}: messages`
@@ -537,9 +552,11 @@ export class PostgresStore implements Store {
     if (now - this.#writersCheckedAt < this.#settings.slowWriterMillis) return;
     this.#writersCheckedAt = now;
     try {
-      const { rows } = await this.#run<{ pid: number; age_ms: number }>("slow writer check", this.#statements.slowWriters, [
-        this.#settings.slowWriterMillis,
-      ]);
+      const { rows } = await this.#run<{ pid: number; age_ms: number }>(
+        "slow writer check",
+        this.#statements.slowWriters,
+        [this.#settings.slowWriterMillis]
+      );
       for (const { pid, age_ms } of rows)
         logger.warn(
           `act-pg: backend pid ${pid} has held a write transaction on ${this.#names.events} open for ${Math.round(age_ms / 1000)} s; reactions cannot move past the events it may still commit until it ends`
@@ -569,11 +586,19 @@ export class PostgresStore implements Store {
    */
   async lease(leases: Lease[], millis: number): Promise<Lease[]> {
     if (!Number.isSafeInteger(millis) || millis < 0)
-      throw new ValidationError("lease duration", millis, [{ path: "", message: "must be a non-negative integer of milliseconds" }]);
+      throw new ValidationError("lease duration", millis, [
+        { path: "", message: "must be a non-negative integer of milliseconds" },
+      ]);
     const unique = [...new Map(leases.map((l) => [l.stream, l])).values()];
     if (!unique.length) return [];
     const input = JSON.stringify(
-      unique.map(({ stream, source, at, by, head }) => ({ stream, source: source ?? null, at, holder: by, head: head ?? null }))
+      unique.map(({ stream, source, at, by, head }) => ({
+        stream,
+        source: source ?? null,
+        at,
+        holder: by,
+        head: head ?? null,
+      }))
     );
     type Row = { stream: string; retry: number; done: string[] };
     const { rows } =
@@ -583,7 +608,11 @@ export class PostgresStore implements Store {
     const stored = new Map(rows.map((r) => [r.stream, r]));
     // A stream registered by a concurrent transaction right now is neither
     // inserted nor visible to this statement: it exists, with no retries yet.
-    const withState = (l: Lease) => ({ ...l, retry: stored.get(l.stream)?.retry ?? 0, done: stored.get(l.stream)?.done ?? [] });
+    const withState = (l: Lease) => ({
+      ...l,
+      retry: stored.get(l.stream)?.retry ?? 0,
+      done: stored.get(l.stream)?.done ?? [],
+    });
     if (millis <= 0) return unique.map(withState);
     return unique.filter((l) => stored.has(l.stream)).map(withState);
   }
@@ -604,7 +633,14 @@ export class PostgresStore implements Store {
   async ack(leases: Lease[]): Promise<Lease[]> {
     if (!leases.length) return [];
     const input = JSON.stringify(
-      leases.map(({ stream, by, at, retry, done, delay }) => ({ stream, holder: by, at, retry, done: done ?? [], delay: delay ?? 0 }))
+      leases.map(({ stream, by, at, retry, done, delay }) => ({
+        stream,
+        holder: by,
+        at,
+        retry,
+        done: done ?? [],
+        delay: delay ?? 0,
+      }))
     );
     const { rows } = await this.#run<{ stream: string }>("ack", this.#statements.ack, [input]);
     const acked = new Set(rows.map((r) => r.stream));
@@ -627,7 +663,14 @@ export class PostgresStore implements Store {
   async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     if (!leases.length) return [];
     const input = JSON.stringify(
-      leases.map(({ stream, by, at, retry, done, error }) => ({ stream, holder: by, at, retry, done: done ?? [], error }))
+      leases.map(({ stream, by, at, retry, done, error }) => ({
+        stream,
+        holder: by,
+        at,
+        retry,
+        done: done ?? [],
+        error,
+      }))
     );
     const { rows } = await this.#run<{ stream: string }>("block", this.#statements.block, [input]);
     const blocked = new Set(rows.map((r) => r.stream));
@@ -734,7 +777,8 @@ export class PostgresStore implements Store {
       .then(
         () => undefined,
         (error) => {
-          if (!this.#disposed) logger.warn(error, "act-pg: could not notify other processes of a commit; their polling finds it");
+          if (!this.#disposed)
+            logger.warn(error, "act-pg: could not notify other processes of a commit; their polling finds it");
         }
       )
       .finally(() => {

@@ -45,7 +45,10 @@ describe("16 concurrent writers on one stream, 20 rounds", () => {
           const s = stores[writer % stores.length];
           const version = await lastVersion(s, stream);
           // Some writers commit several events, so collisions also happen mid-batch.
-          const messages = Array.from({ length: 1 + (writer % 3) }, (_, i) => ({ name: "Wrote", data: { writer, round, i } }));
+          const messages = Array.from({ length: 1 + (writer % 3) }, (_, i) => ({
+            name: "Wrote",
+            data: { writer, round, i },
+          }));
           try {
             const events = await s.commit(stream, messages, meta(`${round}-${writer}`), version);
             won.push({ writer, round, ids: events.map((e) => e.id) });

@@ -33,7 +33,13 @@ describe("configuration", () => {
     vi.stubEnv("PGDATABASE", "");
     vi.stubEnv("PGUSER", "");
     vi.stubEnv("PGPASSWORD", "");
-    expect(connection({})).toMatchObject({ host: "localhost", port: 5432, database: "postgres", user: "postgres", max: 10 });
+    expect(connection({})).toMatchObject({
+      host: "localhost",
+      port: 5432,
+      database: "postgres",
+      user: "postgres",
+      max: 10,
+    });
     vi.stubEnv("PGHOST", "db");
     vi.stubEnv("PGPORT", "6543");
     vi.stubEnv("PGDATABASE", "app");
@@ -41,8 +47,15 @@ describe("configuration", () => {
     vi.stubEnv("PGPASSWORD", "pw");
     expect(connection({})).toMatchObject({ host: "db", port: 6543, database: "app", user: "me", password: "pw" });
     expect(connection({ host: "h", port: 1, database: "d", user: "u", password: "p", max: 3 })).toMatchObject({
-      host: "h", port: 1, database: "d", user: "u", password: "p", max: 3,
+      host: "h",
+      port: 1,
+      database: "d",
+      user: "u",
+      password: "p",
+      max: 3,
     });
-    expect(connection({ connectionString: "postgres://x@y/z" })).toMatchObject({ connectionString: "postgres://x@y/z" });
+    expect(connection({ connectionString: "postgres://x@y/z" })).toMatchObject({
+      connectionString: "postgres://x@y/z",
+    });
   });
 });

@@ -42,7 +42,9 @@ function drainer(env: Record<string, string> = {}): Promise<ChildProcess> {
   child.once("exit", () => children.delete(child));
   return new Promise((resolve, reject) => {
     child.once("message", () => resolve(child));
-    child.once("exit", (code, signal) => reject(new Error(`drainer exited (${code ?? signal}) before starting: ${output}`)));
+    child.once("exit", (code, signal) =>
+      reject(new Error(`drainer exited (${code ?? signal}) before starting: ${output}`))
+    );
   });
 }
 
@@ -66,7 +68,9 @@ async function kill(child: ChildProcess) {
 }
 
 const logRows = () =>
-  sql<Row>(`SELECT stream, event_id::float8 AS event_id, pid, phase, extract(epoch FROM t)::float8 AS t FROM drain_log ORDER BY t, seq`);
+  sql<Row>(
+    `SELECT stream, event_id::float8 AS event_id, pid, phase, extract(epoch FROM t)::float8 AS t FROM drain_log ORDER BY t, seq`
+  );
 
 /** Waits until every event has an "end" row (or fails after a while). */
 async function until(check: () => Promise<boolean>, what: string, millis = 45_000) {
@@ -107,7 +111,10 @@ function assertNoOverlap(rows: Row[], killed: Map<number, number> = new Map()) {
     for (const r of list) {
       if (open && killed.has(open.pid) && killed.get(open.pid)! <= r.t) open = undefined;
       if (r.phase === "start") {
-        if (open) throw new Error(`stream ${stream}: pid ${r.pid} started #${r.event_id} while pid ${open.pid} was handling #${open.event_id}`);
+        if (open)
+          throw new Error(
+            `stream ${stream}: pid ${r.pid} started #${r.event_id} while pid ${open.pid} was handling #${open.event_id}`
+          );
         open = r;
       } else {
         expect(open?.pid, `end without start on ${stream}`).toBe(r.pid);
@@ -126,7 +133,9 @@ beforeEach(async () => {
   await pgStore.drop();
   await pgStore.seed();
   await sql(`DROP TABLE IF EXISTS drain_log`);
-  await sql(`CREATE TABLE drain_log (seq bigserial, stream text, event_id bigint, pid int, phase text, t timestamptz DEFAULT clock_timestamp())`);
+  await sql(
+    `CREATE TABLE drain_log (seq bigserial, stream text, event_id bigint, pid int, phase text, t timestamptz DEFAULT clock_timestamp())`
+  );
 });
 
 afterEach(async () => {
@@ -169,7 +178,10 @@ describe("competing drainers in separate processes", () => {
     const survivor = await drainer({ LEASE_MS: "3000", PAUSED: "1" });
     // A drainer that hangs on "victim" while holding its lease.
     const doomed = await drainer({ HANG_ON: "victim", LEASE_MS: "3000" });
-    await until(async () => (await logRows()).some((r) => r.stream === "victim" && r.phase === "start"), "the victim lease");
+    await until(
+      async () => (await logRows()).some((r) => r.stream === "victim" && r.phase === "start"),
+      "the victim lease"
+    );
     // The second drainer runs meanwhile: it must keep off the leased stream.
     survivor.send("go");
     await sleep(200);

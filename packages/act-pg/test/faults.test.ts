@@ -61,7 +61,10 @@ async function blockAckThenTerminate(stream: string) {
 /** Waits until one of the store's backends waits on a lock. */
 async function waitForLockWait() {
   for (let i = 0; i < 250; i++) {
-    const waiting = await sql(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [APP_NAME]);
+    const waiting = await sql(
+      `SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+      [APP_NAME]
+    );
     if (waiting.length) return;
     await sleep(20);
   }
@@ -71,7 +74,10 @@ async function waitForLockWait() {
 let fault: Promise<void> | undefined;
 
 const terminateStoreBackends = () =>
-  sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()`, [APP_NAME]);
+  sql(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()`,
+    [APP_NAME]
+  );
 
 let pgStore: PostgresStore;
 
@@ -95,7 +101,15 @@ describe("pg_terminate_backend", () => {
     await holder.query(
       `INSERT INTO public.faults (id, stream, version, name, data, meta) VALUES (pg_current_xact_id()::text::bigint << 16, 'held', 0, 'Left', '{}', '{}')`
     );
-    const pending = pgStore.commit("held", [{ name: "Left", data: { i: 1 } }, { name: "Right", data: { i: 1 } }], { correlation: "x", causation: {} }, -1);
+    const pending = pgStore.commit(
+      "held",
+      [
+        { name: "Left", data: { i: 1 } },
+        { name: "Right", data: { i: 1 } },
+      ],
+      { correlation: "x", causation: {} },
+      -1
+    );
     const failed = pending.catch((e) => e);
     // Wait until the store's backend is blocked, then terminate it.
     await waitForLockWait();
@@ -107,7 +121,15 @@ describe("pg_terminate_backend", () => {
     await holder.query("ROLLBACK");
     await holder.end();
     expect(await pgStore.query(() => {}, { stream: "held" })).toBe(0);
-    const committed = await pgStore.commit("held", [{ name: "Left", data: { i: 2 } }, { name: "Right", data: { i: 2 } }], { correlation: "y", causation: {} }, -1);
+    const committed = await pgStore.commit(
+      "held",
+      [
+        { name: "Left", data: { i: 2 } },
+        { name: "Right", data: { i: 2 } },
+      ],
+      { correlation: "y", causation: {} },
+      -1
+    );
     expect(committed.map((e) => e.version)).toEqual([0, 1]);
   });
 
@@ -165,7 +187,15 @@ describe("server restart during a run of actions", () => {
       const stream = `r-${i % 5}`;
       let version = -1;
       await own.query((e) => (version = e.version), { stream, backward: true, limit: 1 });
-      await own.commit(stream, [{ name: "Left", data: { i } }, { name: "Right", data: { i } }], { correlation: `c-${i}`, causation: {} }, version);
+      await own.commit(
+        stream,
+        [
+          { name: "Left", data: { i } },
+          { name: "Right", data: { i } },
+        ],
+        { correlation: `c-${i}`, causation: {} },
+        version
+      );
     };
     const outcomes: Array<"ok" | Error> = [];
     let restarted = false;

@@ -25,7 +25,15 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type pg from "pg";
 import type { PostgresStore } from "../src/index.js";
 import * as q from "../src/sql.js";
-import { type Held, type Program, programArb, REGRESSIONS, runProgram, scheduled, stats } from "../../act/test/model/model.js";
+import {
+  type Held,
+  type Program,
+  programArb,
+  REGRESSIONS,
+  runProgram,
+  scheduled,
+  stats,
+} from "../../act/test/model/model.js";
 import { client, makeStore, sleep, sql } from "./support.js";
 
 // Failed snapshot writes are logged (they are only an optimisation); keep the output readable.
@@ -84,7 +92,13 @@ async function insertEvent(c: pg.Client, stream: string, version: number, messag
      SELECT pg_current_xact_id()::text::bigint << ${q.COMMIT_BITS}, $1, $2, $3, $4::json, $5::json
      WHERE (SELECT COALESCE(max(version), -1) FROM ${events} WHERE stream = $1) = $2 - 1
      RETURNING id, version`,
-    [stream, version, message.name, JSON.stringify(message.data), JSON.stringify({ correlation: "external", causation: {} })]
+    [
+      stream,
+      version,
+      message.name,
+      JSON.stringify(message.data),
+      JSON.stringify({ correlation: "external", causation: {} }),
+    ]
   );
   return rows[0];
 }
@@ -133,7 +147,10 @@ async function external(stream: string, message: { name: string; data: unknown }
  */
 async function kill(waitForLock?: () => boolean) {
   for (let i = 0; waitForLock?.() && i < 30; i++) {
-    const waiting = await sql(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [APP_NAME]);
+    const waiting = await sql(
+      `SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+      [APP_NAME]
+    );
     if (waiting.length) break;
     await sleep(10);
   }
@@ -172,21 +189,25 @@ const check = (shared: boolean) =>
 /** The same with every store read and commit started and answered in an order fast-check's scheduler picks. */
 const checkScheduled = (shared: boolean) =>
   fc.assert(
-    fc.asyncProperty(programArb({ holds: true, faults: true, shared, maxSteps: 20, concurrency: 6 }), fc.scheduler(), async (program, scheduler) => {
-      current = scheduled(pgStore, scheduler);
-      try {
-        await runProgram(program, {
-          prefix: `pgs${run++}-${seed}`,
-          hold,
-          external,
-          kill,
-          stepTimeout: 15_000,
-          settle: (promise) => scheduler.waitFor(promise),
-        });
-      } finally {
-        current = pgStore;
+    fc.asyncProperty(
+      programArb({ holds: true, faults: true, shared, maxSteps: 20, concurrency: 6 }),
+      fc.scheduler(),
+      async (program, scheduler) => {
+        current = scheduled(pgStore, scheduler);
+        try {
+          await runProgram(program, {
+            prefix: `pgs${run++}-${seed}`,
+            hold,
+            external,
+            kill,
+            stepTimeout: 15_000,
+            settle: (promise) => scheduler.waitFor(promise),
+          });
+        } finally {
+          current = pgStore;
+        }
       }
-    }),
+    ),
     { seed, numRuns: Math.ceil(numRuns / 2), ...replay }
   );
 
@@ -194,23 +215,33 @@ describe("actions against the model (PostgreSQL, with transactions held open by 
   it("with one state per stream", () => check(false), 120_000);
   it("with two snapshotting states sharing the streams", () => check(true), 120_000);
   it("with one state per stream, store calls interleaved by the scheduler", () => checkScheduled(false), 120_000);
-  it("with two states sharing the streams, store calls interleaved by the scheduler", () => checkScheduled(true), 120_000);
+  it(
+    "with two states sharing the streams, store calls interleaved by the scheduler",
+    () => checkScheduled(true),
+    120_000
+  );
 });
 
 describe("the stores agree", () => {
-  it("a sequential program has the same outcomes, states and logs on PostgreSQL and in memory", () =>
-    fc.assert(
-      fc.asyncProperty(programArb({ concurrent: false, maxSteps: 25 }), async (program) => {
-        current = pgStore;
-        const onPostgres = await runProgram(program, { prefix: `pgd${run++}-${seed}` });
-        current = new InMemoryStore();
-        const inMemory = await runProgram(program, { prefix: `pgd${run++}-${seed}` }).finally(() => (current = pgStore));
-        const at = onPostgres.findIndex((line, i) => line !== inMemory[i]);
-        if (at >= 0 || onPostgres.length !== inMemory.length)
-          throw new Error(
-            `stores disagree at line ${at}:\n  PostgreSQL: ${onPostgres[at]}\n  in memory:  ${inMemory[at]}\n--- PostgreSQL ---\n${onPostgres.join("\n")}\n--- in memory ---\n${inMemory.join("\n")}`
+  it(
+    "a sequential program has the same outcomes, states and logs on PostgreSQL and in memory",
+    () =>
+      fc.assert(
+        fc.asyncProperty(programArb({ concurrent: false, maxSteps: 25 }), async (program) => {
+          current = pgStore;
+          const onPostgres = await runProgram(program, { prefix: `pgd${run++}-${seed}` });
+          current = new InMemoryStore();
+          const inMemory = await runProgram(program, { prefix: `pgd${run++}-${seed}` }).finally(
+            () => (current = pgStore)
           );
-      }),
-      { seed, numRuns, ...replay }
-    ), 120_000);
+          const at = onPostgres.findIndex((line, i) => line !== inMemory[i]);
+          if (at >= 0 || onPostgres.length !== inMemory.length)
+            throw new Error(
+              `stores disagree at line ${at}:\n  PostgreSQL: ${onPostgres[at]}\n  in memory:  ${inMemory[at]}\n--- PostgreSQL ---\n${onPostgres.join("\n")}\n--- in memory ---\n${inMemory.join("\n")}`
+            );
+        }),
+        { seed, numRuns, ...replay }
+      ),
+    120_000
+  );
 });

@@ -90,7 +90,9 @@ describe("seed and drop", () => {
     for (let s = 0; s < 200; s++)
       await pg.commit(
         `s-${s}`,
-        Array.from({ length: 21 }, (_, i) => (i % 10 === 9 ? msg(SNAP_EVENT, { of: "E", state: { i } }) : msg("E", { i }))),
+        Array.from({ length: 21 }, (_, i) =>
+          i % 10 === 9 ? msg(SNAP_EVENT, { of: "E", state: { i } }) : msg("E", { i })
+        ),
         meta()
       );
     await sql(`ANALYZE store_tests.events`);
@@ -116,11 +118,20 @@ describe("seed and drop", () => {
 
 /** A value as an SQL literal, only for EXPLAIN in tests. */
 const literal = (value: unknown): string =>
-  typeof value === "number" ? String(value) : Array.isArray(value) ? `ARRAY[${value.map(literal).join(",")}]` : `'${String(value).replace(/'/g, "''")}'`;
+  typeof value === "number"
+    ? String(value)
+    : Array.isArray(value)
+      ? `ARRAY[${value.map(literal).join(",")}]`
+      : `'${String(value).replace(/'/g, "''")}'`;
 
 describe("commit", () => {
   it("writes any number of events in one statement and one transaction", async () => {
-    const events = await pg.commit("big", Array.from({ length: 2000 }, (_, i) => msg("E", { i })), meta(), -1);
+    const events = await pg.commit(
+      "big",
+      Array.from({ length: 2000 }, (_, i) => msg("E", { i })),
+      meta(),
+      -1
+    );
     expect(events.map((e) => e.version)).toEqual(Array.from({ length: 2000 }, (_, i) => i));
     const xids = await sql(`SELECT DISTINCT id >> 16 AS xid FROM store_tests.events`);
     expect(xids).toHaveLength(1); // every row written by the same transaction
@@ -137,7 +148,9 @@ describe("commit", () => {
   });
 
   it("commits without an expected version concurrently: all succeed, versions stay dense", async () => {
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => pg.commit("free", [msg("E", { i }), msg("F", { i })], meta())));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => pg.commit("free", [msg("E", { i }), msg("F", { i })], meta()))
+    );
     expect(results.flat()).toHaveLength(24);
     expect((await all({ stream: "free" })).map((e) => e.version)).toEqual(Array.from({ length: 24 }, (_, i) => i));
   });
@@ -205,7 +218,9 @@ describe("round trips", () => {
     const spy = vi.spyOn(driver.Pool.prototype, "query");
     try {
       await run();
-      const texts = spy.mock.calls.map(([config]) => (typeof config === "string" ? config : (config as { text: string }).text));
+      const texts = spy.mock.calls.map(([config]) =>
+        typeof config === "string" ? config : (config as { text: string }).text
+      );
       if (wakeUps) wakeUps.count = texts.filter((text) => text.includes("pg_notify")).length;
       return texts.filter((text) => !text.includes("pg_notify")).length;
     } finally {
@@ -216,7 +231,15 @@ describe("round trips", () => {
   it("one statement per commit of any size and per load; at most two per action", async () => {
     const app = act().with(Counter).build();
     const actor = { id: "u-1", name: "Ada" };
-    expect(await counted(() => pg.commit("rt", Array.from({ length: 500 }, () => msg("Incremented", { by: 1, at: new Date() })), meta()))).toBe(1);
+    expect(
+      await counted(() =>
+        pg.commit(
+          "rt",
+          Array.from({ length: 500 }, () => msg("Incremented", { by: 1, at: new Date() })),
+          meta()
+        )
+      )
+    ).toBe(1);
     expect(await counted(() => app.load(Counter, "rt"))).toBe(1);
     // A first action on a stream is one read and one write.
     expect(await counted(() => app.do("increment", { stream: "rt2", actor }, { by: 1 }))).toBe(2);
@@ -258,7 +281,12 @@ describe("dates and metadata", () => {
     const app = act().with(Counter).build();
     const actor = { id: "u-1", name: "Ada" };
     const [first] = await app.do("increment", { stream: "dates", actor }, { by: 2 });
-    const [second] = await app.do("increment", { stream: "dates", actor, expectedVersion: 0 }, { by: 3 }, first.event as any);
+    const [second] = await app.do(
+      "increment",
+      { stream: "dates", actor, expectedVersion: 0 },
+      { by: 3 },
+      first.event as any
+    );
     const events = await app.query_array({ stream: "dates" });
     expect(events).toHaveLength(2);
     for (const e of events) {
@@ -328,16 +356,27 @@ describe("query", () => {
     const start = new Date();
     await sleep(10);
     await pg.commit("b", [msg("B1")], meta("y"));
-    expect((await all({ backward: true, limit: 2, names: ["A1", "A2", "B1"] })).map((e) => e.name)).toEqual(["B1", "A2"]);
+    expect((await all({ backward: true, limit: 2, names: ["A1", "A2", "B1"] })).map((e) => e.name)).toEqual([
+      "B1",
+      "A2",
+    ]);
     expect((await all({ created_after: start, correlation: "y" })).map((e) => e.name)).toEqual(["B1"]);
-    expect((await all({ stream: "a", backward: true, before: (await all())[2].id })).map((e) => e.name)).toEqual(["A2", "A1"]);
+    expect((await all({ stream: "a", backward: true, before: (await all())[2].id })).map((e) => e.name)).toEqual([
+      "A2",
+      "A1",
+    ]);
   });
 });
 
 describe("errors", () => {
   it("fails clearly when the database cannot be reached, and after dispose", async () => {
-    const nowhere = makeStore({ connectionString: "postgres://postgres@127.0.0.1:1/postgres", connectionTimeoutMillis: 2000 });
-    await expect(nowhere.query(() => {})).rejects.toThrow(/PostgresStore query could not reach the database \(connect ECONNREFUSED/);
+    const nowhere = makeStore({
+      connectionString: "postgres://postgres@127.0.0.1:1/postgres",
+      connectionTimeoutMillis: 2000,
+    });
+    await expect(nowhere.query(() => {})).rejects.toThrow(
+      /PostgresStore query could not reach the database \(connect ECONNREFUSED/
+    );
     await expect(nowhere.seed()).rejects.toThrow(/PostgresStore seed/);
     await nowhere.dispose();
     const closed = makeStore({ table: "closed" });
@@ -355,7 +394,11 @@ describe("errors", () => {
 
   it("names the operation when the tables are missing", async () => {
     await pg.drop();
-    await expect(pg.commit("a", [msg("A")], meta())).rejects.toThrow(/PostgresStore commit to "a" failed: relation .* does not exist/);
-    await expect(pg.lease([{ stream: "r", by: "d", at: -1, retry: 0 }], 0)).rejects.toThrow(/PostgresStore lease failed/);
+    await expect(pg.commit("a", [msg("A")], meta())).rejects.toThrow(
+      /PostgresStore commit to "a" failed: relation .* does not exist/
+    );
+    await expect(pg.lease([{ stream: "r", by: "d", at: -1, retry: 0 }], 0)).rejects.toThrow(
+      /PostgresStore lease failed/
+    );
   });
 });

@@ -29,9 +29,12 @@ afterAll(async () => {
 
 /** A client of another database on the same server. */
 async function otherDatabase(): Promise<pg.Client> {
-  if (!(await sql(`SELECT 1 FROM pg_database WHERE datname = 'act_other'`)).length) await sql(`CREATE DATABASE act_other`);
+  if (!(await sql(`SELECT 1 FROM pg_database WHERE datname = 'act_other'`)).length)
+    await sql(`CREATE DATABASE act_other`);
   const url = connectionString();
-  const c = new pg.Client(url ? { connectionString: url.replace(/\/[^/?]*(\?|$)/, "/act_other$1") } : { database: "act_other" });
+  const c = new pg.Client(
+    url ? { connectionString: url.replace(/\/[^/?]*(\?|$)/, "/act_other$1") } : { database: "act_other" }
+  );
   c.on("error", () => {});
   await c.connect();
   return c;
@@ -69,7 +72,9 @@ describe("open transactions elsewhere", () => {
     // …and is named, with its backend pid, once it has been open longer than slowWriterMillis.
     const pid = (await writer.query("SELECT pg_backend_pid() AS pid")).rows[0].pid;
     await vi.waitFor(() =>
-      expect(warn.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringMatching(new RegExp(`backend pid ${pid} has held a write transaction`)))
+      expect(warn.mock.calls.map((c) => String(c[0]))).toContainEqual(
+        expect.stringMatching(new RegExp(`backend pid ${pid} has held a write transaction`))
+      )
     );
     warn.mockRestore();
     await writer.query("COMMIT");
@@ -132,7 +137,11 @@ describe("failures a caller can branch on", () => {
   });
 
   it("never shows the password when inspected, logged or serialised", async () => {
-    const secret = makeStore({ table: TABLE, password: "s3cret-pw", connectionString: "postgres://u:s3cret-pw@localhost:1/db" });
+    const secret = makeStore({
+      table: TABLE,
+      password: "s3cret-pw",
+      connectionString: "postgres://u:s3cret-pw@localhost:1/db",
+    });
     expect(inspect(secret, { showHidden: true, depth: 10 })).not.toContain("s3cret");
     expect(JSON.stringify(secret)).not.toContain("s3cret");
     expect(String(Object.values(secret))).not.toContain("s3cret");
@@ -144,7 +153,11 @@ describe("large results", () => {
   it("are read in pages, in order, forward and backward, with limits across pages", async () => {
     const meta = { correlation: "x", causation: {} };
     for (let i = 0; i < 5; i++)
-      await pgStore.commit("big", Array.from({ length: 500 }, (_, j) => ({ name: "Incremented", data: { by: i * 500 + j } })), meta);
+      await pgStore.commit(
+        "big",
+        Array.from({ length: 500 }, (_, j) => ({ name: "Incremented", data: { by: i * 500 + j } })),
+        meta
+      );
     const forward: number[] = [];
     expect(await pgStore.query((e) => forward.push(e.data.by as number), { stream: "big" })).toBe(2_500);
     expect(forward).toEqual(Array.from({ length: 2_500 }, (_, i) => i));

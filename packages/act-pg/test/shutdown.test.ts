@@ -46,7 +46,7 @@ describe("SIGTERM with actions and a drain in flight", () => {
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     // Let it get busy: writes and reactions both under way.
     const deadline = Date.now() + 30_000;
-    while (!(out.match(/^ok w-/gm)?.length! > 40 && /^ok audit-/m.test(out)) && Date.now() < deadline)
+    while (!((out.match(/^ok w-/gm)?.length ?? 0) > 40 && /^ok audit-/m.test(out)) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     child.kill("SIGTERM");
     const code = await exited;
@@ -56,9 +56,13 @@ describe("SIGTERM with actions and a drain in flight", () => {
     const acknowledged = lines.filter((l) => l.startsWith("ok ")).map((l) => l.split(" "));
     const refused = lines.filter((l) => l.startsWith("err "));
     expect(acknowledged.length).toBeGreaterThan(40);
-    const rows = await sql<{ id: string; stream: string; version: number }>(`SELECT id, stream, version FROM "${TABLE}"`);
+    const rows = await sql<{ id: string; stream: string; version: number }>(
+      `SELECT id, stream, version FROM "${TABLE}"`
+    );
     const stored = new Set(rows.map((r) => `${r.stream} ${r.version} ${r.id}`));
-    const lost = acknowledged.map(([, stream, version, id]) => `${stream} ${version} ${id}`).filter((k) => !stored.has(k));
+    const lost = acknowledged
+      .map(([, stream, version, id]) => `${stream} ${version} ${id}`)
+      .filter((k) => !stored.has(k));
     expect(lost).toEqual([]);
     for (const line of refused) expect(line).toMatch(/disposed/);
   }, 60_000);

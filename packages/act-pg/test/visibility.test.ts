@@ -11,7 +11,6 @@ import { Counter } from "./fixtures/states.js";
 import * as q from "../src/sql.js";
 import { client, makeStore, sql } from "./support.js";
 
-
 const handled: Array<{ id: number; stream: string }> = [];
 const sourced: number[] = [];
 const app = act()
@@ -56,7 +55,9 @@ async function drainAll() {
 }
 
 const watermark = async (stream: string) =>
-  (await sql<{ at: number }>(`SELECT at::float8 AS at FROM public.visibility_watermarks WHERE stream = $1`, [stream]))[0]?.at;
+  (
+    await sql<{ at: number }>(`SELECT at::float8 AS at FROM public.visibility_watermarks WHERE stream = $1`, [stream])
+  )[0]?.at;
 
 describe("a commit held open while later commits become visible", () => {
   it("is not skipped by queries after a position, by poll, or by a drain", async () => {
@@ -109,14 +110,20 @@ describe("a commit held open while later commits become visible", () => {
       const seen: Committed<any, any>[] = [];
       let position = -1;
       const read = async () => {
-        await pgStore.query((e) => {
-          seen.push(e);
-          position = e.id;
-        }, { after: position });
+        await pgStore.query(
+          (e) => {
+            seen.push(e);
+            position = e.id;
+          },
+          { after: position }
+        );
       };
       const writers = Array.from({ length: 8 }, async (_, w) => {
         for (let i = 0; i < 25; i++)
-          await pgStore.commit(`w${round}-${w}`, [{ name: "Incremented", data: { by: i } }], { correlation: "x", causation: {} });
+          await pgStore.commit(`w${round}-${w}`, [{ name: "Incremented", data: { by: i } }], {
+            correlation: "x",
+            causation: {},
+          });
       });
       let done = false;
       const reader = (async () => {

@@ -87,7 +87,8 @@ function run(bin: string, args: string[], what: string): Promise<string> {
   const [cmd, argv] = command(bin, args);
   return new Promise((resolve, reject) => {
     execFile(cmd, argv as string[], { encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${what} failed (${error.code ?? error.signal}): ${stderr || stdout || error.message}`));
+      if (error)
+        reject(new Error(`${what} failed (${error.code ?? error.signal}): ${stderr || stdout || error.message}`));
       else resolve(stdout);
     });
   });
@@ -123,7 +124,11 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
   }
   const data = join(dir, "data");
   const logFile = join(dir, "server.log");
-  await run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], "initdb");
+  await run(
+    join(bin, "initdb"),
+    ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"],
+    "initdb"
+  );
   const port = await freePort();
   const settings: Record<string, string | number> = {
     listen_addresses: "127.0.0.1",
@@ -141,7 +146,8 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
     })
     .join(" ");
   const pgCtl = join(bin, "pg_ctl");
-  const start = async () => void (await run(pgCtl, ["-D", data, "-l", logFile, "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start"));
+  const start = async () =>
+    void (await run(pgCtl, ["-D", data, "-l", logFile, "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start"));
   const halt = async () => void (await run(pgCtl, ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"], "pg_ctl stop"));
   try {
     await start();

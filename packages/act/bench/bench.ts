@@ -117,7 +117,8 @@ async function main() {
       for (let i = 0; i < 10; i++) await many.do("increment", { stream: `s-${s}`, actor }, { by: 1 });
   });
   results["actions/s, 1,000 streams x 10"] = 10_000 / t2;
-  results["ratio many/one (want <= 2)"] = results["actions/s, 1,000 streams x 10"] / results["actions/s, 1 stream x 10,000"];
+  results["ratio many/one (want <= 2)"] =
+    results["actions/s, 1,000 streams x 10"] / results["actions/s, 1 stream x 10,000"];
 
   for (const snapEvery of [0, 100]) {
     await fresh();
@@ -189,7 +190,14 @@ async function main() {
   }));
   console.log("\n@act-root/act — in-memory store");
   console.table(rows);
-  console.log(JSON.stringify({ package: "@act-root/act", store: "in-memory", node: process.version, results: Object.fromEntries(rows.map((r) => [r.metric, r.value])) }));
+  console.log(
+    JSON.stringify({
+      package: "@act-root/act",
+      store: "in-memory",
+      node: process.version,
+      results: Object.fromEntries(rows.map((r) => [r.metric, r.value])),
+    })
+  );
   await disposeAndExit();
 }
 

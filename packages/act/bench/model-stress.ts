@@ -45,21 +45,28 @@ function record(label: string, seed: number, details: fc.RunDetails<any>) {
   // Keep the smallest counterexample per property.
   if (!known || counterexample.length < known.counterexample.length)
     found.set(property, { seed, path: details.counterexamplePath ?? undefined, counterexample, message });
-  if (!known) console.log(`\n[${new Date().toISOString()}] new failure: ${property} (seed ${seed})\n${message.split("\n--- trace")[0]}`);
+  if (!known)
+    console.log(
+      `\n[${new Date().toISOString()}] new failure: ${property} (seed ${seed})\n${message.split("\n--- trace")[0]}`
+    );
 }
 
 async function memoryBatch(shared: boolean, interleaved: boolean) {
   const seed = Math.floor(Math.random() * 2 ** 31);
   const details = await fc.check(
-    fc.asyncProperty(programArb({ shared, maxSteps: steps, concurrency: interleaved ? 6 : 3 }), fc.scheduler(), async (program, scheduler) => {
-      programs++;
-      await disposeAndExit();
-      store(interleaved ? scheduled(new InMemoryStore(), scheduler) : new InMemoryStore());
-      await runProgram(program, {
-        prefix: `x${run++}`,
-        ...(interleaved && { settle: (promise) => scheduler.waitFor(promise) }),
-      });
-    }),
+    fc.asyncProperty(
+      programArb({ shared, maxSteps: steps, concurrency: interleaved ? 6 : 3 }),
+      fc.scheduler(),
+      async (program, scheduler) => {
+        programs++;
+        await disposeAndExit();
+        store(interleaved ? scheduled(new InMemoryStore(), scheduler) : new InMemoryStore());
+        await runProgram(program, {
+          prefix: `x${run++}`,
+          ...(interleaved && { settle: (promise) => scheduler.waitFor(promise) }),
+        });
+      }
+    ),
     { seed, numRuns: runs }
   );
   batches++;
@@ -71,15 +78,11 @@ async function memoryBatch(shared: boolean, interleaved: boolean) {
 
 function pgBatch() {
   const root = fileURLToPath(new URL("../../..", import.meta.url));
-  const result = spawnSync(
-    "npx",
-    ["vitest", "run", "--project", "act-pg", "packages/act-pg/test/model.test.ts"],
-    {
-      cwd: root,
-      env: { ...process.env, MODEL_SEED: "random", MODEL_RUNS: String(Math.max(25, Math.floor(runs / 5))) },
-      encoding: "utf8",
-    }
-  );
+  const result = spawnSync("npx", ["vitest", "run", "--project", "act-pg", "packages/act-pg/test/model.test.ts"], {
+    cwd: root,
+    env: { ...process.env, MODEL_SEED: "random", MODEL_RUNS: String(Math.max(25, Math.floor(runs / 5))) },
+    encoding: "utf8",
+  });
   batches++;
   const out = `${result.stdout}\n${result.stderr}`;
   const seeds = [...out.matchAll(/\{ seed: (\d+), path: "([^"]*)"/g)];
@@ -91,7 +94,8 @@ function pgBatch() {
     const known = found.get(property);
     if (!known || counterexample.length < known.counterexample.length)
       found.set(property, { seed: Number(seeds[i]?.[1]), path: seeds[i]?.[2], counterexample, message: cause[1] });
-    if (!known) console.log(`\n[${new Date().toISOString()}] new failure: ${property} (seed ${seeds[i]?.[1]})\n${cause[1]}`);
+    if (!known)
+      console.log(`\n[${new Date().toISOString()}] new failure: ${property} (seed ${seeds[i]?.[1]})\n${cause[1]}`);
   });
   if (result.status !== 0 && !causes.length) console.error(out.slice(-4000));
 }

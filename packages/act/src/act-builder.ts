@@ -1,12 +1,6 @@
 import { Act } from "./act.js";
 import type { Schema, Schemas, State } from "./types/action.js";
-import type {
-  Reaction,
-  ReactionHandler,
-  ReactionOptions,
-  ReactionResolver,
-  Registry,
-} from "./types/reaction.js";
+import type { Reaction, ReactionHandler, ReactionOptions, ReactionResolver, Registry } from "./types/reaction.js";
 
 /**
  * The step after `.on(event).do(handler)`: optionally say where the reaction
@@ -166,7 +160,9 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
       const events: Record<string, unknown> = { ...registry.events };
       for (const name of Object.keys(state.actions)) {
         if (actions[name])
-          throw new Error(`Action "${name}" of state "${state.name}" is already handled by state "${actions[name].name}"`);
+          throw new Error(
+            `Action "${name}" of state "${state.name}" is already handled by state "${actions[name].name}"`
+          );
         actions[name] = state;
         schemas[name] = state.actions[name];
       }
@@ -190,8 +186,15 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
           const key = `${handler.name || "reaction"}#${register.reactions.size + 1}`;
           const registered = (resolver: ReactionResolver<E, typeof event>) => {
             const reactions = new Map(register.reactions);
-            reactions.set(key, { handler, resolver, options: { ...defaults, ...options } } as Reaction<E, typeof event, A>);
-            return builder({ ...registry, events: { ...registry.events, [event]: { ...register, reactions } } }, states);
+            reactions.set(key, { handler, resolver, options: { ...defaults, ...options } } as Reaction<
+              E,
+              typeof event,
+              A
+            >);
+            return builder(
+              { ...registry, events: { ...registry.events, [event]: { ...register, reactions } } },
+              states
+            );
           };
           const self = registered((e) => ({ target: e.stream, source: e.stream }));
           return {

@@ -33,16 +33,15 @@ const CORRELATION_PAGES = 10;
  *
  * @typeParam S - the state type of each action, by action name
  * @typeParam E - the event schemas
- * @typeParam A - the action schemas
  * @see [Reactions in production](/docs/concepts/reactions-in-production#monitoring) — shows what to watch in production.
  * @example
  * ```ts
- * const onBlocked = (leases: Lifecycle<{}, {}, {}>["blocked"]) =>
+ * const onBlocked = (leases: Lifecycle<{}, {}>["blocked"]) =>
  *   leases.forEach(({ stream, error }) => console.error(stream, error));
  * app.on("blocked", onBlocked);
  * ```
  */
-export type Lifecycle<S extends Schemas, E extends Schemas, A extends Schemas> = {
+export type Lifecycle<S extends Schemas, E extends Schemas> = {
   /**
    * After `do` committed events: one snapshot per committed event (plus one
    * for a snapshot written). Not emitted when the action emitted nothing or
@@ -76,7 +75,7 @@ export type Lifecycle<S extends Schemas, E extends Schemas, A extends Schemas> =
 export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implements Dispatcher<A> {
   /** Identifies this app's drainer in leases. */
   private readonly id = uuid();
-  private readonly listeners = new Map<keyof Lifecycle<S, E, A>, Set<(payload: any) => void>>();
+  private readonly listeners = new Map<keyof Lifecycle<S, E>, Set<(payload: any) => void>>();
   /** Last event id the resolvers have seen, and the store it was read from. */
   private correlation: { log?: Store; at: number } = { at: -1 };
   private correlations?: ReturnType<typeof setInterval>;
@@ -119,7 +118,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * app.on("committed", (snapshots) => console.log(snapshots.length));
    * ```
    */
-  on<K extends keyof Lifecycle<S, E, A>>(event: K, listener: (payload: Lifecycle<S, E, A>[K]) => void): this {
+  on<K extends keyof Lifecycle<S, E>>(event: K, listener: (payload: Lifecycle<S, E>[K]) => void): this {
     const set = this.listeners.get(event) ?? new Set();
     set.add(listener);
     this.listeners.set(event, set);
@@ -137,12 +136,12 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * app.off("committed", onCommitted);
    * ```
    */
-  off<K extends keyof Lifecycle<S, E, A>>(event: K, listener: (payload: Lifecycle<S, E, A>[K]) => void): this {
+  off<K extends keyof Lifecycle<S, E>>(event: K, listener: (payload: Lifecycle<S, E>[K]) => void): this {
     this.listeners.get(event)?.delete(listener);
     return this;
   }
 
-  private emit<K extends keyof Lifecycle<S, E, A>>(event: K, payload: Lifecycle<S, E, A>[K]) {
+  private emit<K extends keyof Lifecycle<S, E>>(event: K, payload: Lifecycle<S, E>[K]) {
     for (const listener of this.listeners.get(event) ?? []) {
       try {
         listener(payload);
@@ -529,7 +528,11 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     const streams = await Promise.all(
       reactions.map(async (r) => ({
         ...r,
-        lag: await store().query(() => {}, { ...(r.source !== undefined && { stream: r.source }), after: r.at, limit: lagLimit }),
+        lag: await store().query(() => {}, {
+          ...(r.source !== undefined && { stream: r.source }),
+          after: r.at,
+          limit: lagLimit,
+        }),
       }))
     );
     return { streams, latency: this.drainer.latency() };

@@ -43,7 +43,9 @@ function nodeFs(): Fs | undefined {
     // Built at run time so no bundler tries to resolve `fs` for the browser.
     const specifier = ["node", "fs"].join(":");
     importing = import(/* @vite-ignore */ /* webpackIgnore: true */ specifier).then(
-      (fs: Fs & { default?: Fs }) => void (imported = fs.default ?? fs),
+      (fs: Fs & { default?: Fs }) => {
+        imported = fs.default ?? fs;
+      },
       () => undefined
     );
   }

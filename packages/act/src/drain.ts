@@ -255,7 +255,12 @@ export class Drainer<E extends Schemas> {
    * finishes in the background — its stream stays leased and renewed until
    * its handlers settle — and reports its outcome to the app's listeners.
    */
-  private async settle(log: Store, batch: Batch<E>, leaseMillis: number, leasedAt: number): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
+  private async settle(
+    log: Store,
+    batch: Batch<E>,
+    leaseMillis: number,
+    leasedAt: number
+  ): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
     const { stream } = batch.lease;
     const lease = new Keeper(log, batch.lease, leaseMillis, leasedAt);
     const work = (async () => {
@@ -274,7 +279,9 @@ export class Drainer<E extends Schemas> {
     clearTimeout(timer);
     if (first !== "late") return first;
     this.busy.add(stream);
-    logger.warn(`reactions on stream "${stream}" still run after ${leaseMillis} ms; the stream stays leased until they settle`);
+    logger.warn(
+      `reactions on stream "${stream}" still run after ${leaseMillis} ms; the stream stays leased until they settle`
+    );
     void work
       .then(
         ({ acked, blocked }) => this.report(acked, blocked),
@@ -285,11 +292,16 @@ export class Drainer<E extends Schemas> {
   }
 
   /** Acknowledges or blocks in the store; only real progress counts as acknowledged. */
-  private async record(log: Store, { ack, block, progress }: Outcome): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
+  private async record(
+    log: Store,
+    { ack, block, progress }: Outcome
+  ): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
     const acked = ack ? await log.ack([ack]) : [];
     const blocked = block ? await log.block([block]) : [];
     if (ack && !acked.length)
-      logger.error(`reaction stream "${ack.stream}" was leased by another drainer meanwhile; its progress here was not recorded`);
+      logger.error(
+        `reaction stream "${ack.stream}" was leased by another drainer meanwhile; its progress here was not recorded`
+      );
     const moved = progress ? acked : [];
     if (moved.length) this.tracer.acked(moved);
     if (blocked.length) this.tracer.blocked(blocked);
@@ -341,7 +353,9 @@ class Keeper {
         return true;
       }
       this.lost = true;
-      logger.error(`lease of reaction stream "${this.lease.stream}" was lost while its handlers ran; stopping after the current one`);
+      logger.error(
+        `lease of reaction stream "${this.lease.stream}" was lost while its handlers ran; stopping after the current one`
+      );
       return false;
     } catch (error) {
       logger.warn(error, `lease of reaction stream "${this.lease.stream}" could not be renewed; retrying`);
@@ -392,7 +406,6 @@ export async function handle<E extends Schemas>(
       await reaction.handler(event as never, lease.stream, app);
       onHandled(event);
       finish(job, jobs[i + 1]);
-      continue;
     } catch (cause) {
       const error = `${what} failed: ${(cause as Error)?.message ?? String(cause)}`;
       logger.error(cause, error);

@@ -5,6 +5,7 @@ import type {
   CommittedOf,
   Emitted,
   Message,
+  Patch,
   Schema,
   Schemas,
   Snapshot,
@@ -41,7 +42,8 @@ export function decode<E extends Schemas>(
     // Not the current shape: the first older shape it matches is upcast.
     for (const { schema: older, to } of upcasts ?? []) {
       const parsed = older.safeParse(read(older));
-      if (parsed.success) return { ...event, data: validate(`${where} (upcast)`, to(parsed.data), schema) as E[keyof E] };
+      if (parsed.success)
+        return { ...event, data: validate(`${where} (upcast)`, to(parsed.data), schema) as E[keyof E] };
     }
     throw current;
   }
@@ -60,7 +62,9 @@ function fold<S extends Schema, E extends Schemas>(
     if (data?.of !== me.version) {
       if (typeof data?.of === "string" && data.of.startsWith(`${me.name}@`) && !reported.has(me.version)) {
         reported.add(me.version);
-        logger.info(`snapshots written by an older definition of state "${me.name}" are ignored; streams are rebuilt from their events`);
+        logger.info(
+          `snapshots written by an older definition of state "${me.name}" are ignored; streams are rebuilt from their events`
+        );
       }
       return { ...snapshot, event: event as CommittedOf<E> };
     }
@@ -72,7 +76,7 @@ function fold<S extends Schema, E extends Schemas>(
   // Events of other states sharing the stream have no patch here: they only move the version.
   if (!handler) return { ...snapshot, event: event as CommittedOf<E> };
   const decoded = decode(me.events[event.name], me.upcasts[event.name], event);
-  let changes;
+  let changes: Readonly<Patch<S>>;
   try {
     changes = handler(decoded as Committed<E, typeof event.name>, snapshot.state);
   } catch (error) {
@@ -124,7 +128,9 @@ export async function load<S extends Schema, E extends Schemas>(
       return snapshot;
     } catch (error) {
       if (!(error instanceof Gap)) throw error;
-      logger.warn(`stream "${stream}" does not continue the snapshot held at version ${from.event.version}; reading it again`);
+      logger.warn(
+        `stream "${stream}" does not continue the snapshot held at version ${from.event.version}; reading it again`
+      );
     }
   }
   let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
@@ -232,7 +238,8 @@ async function snap<S extends Schema, E extends Schemas>(
     };
   } catch (error) {
     // Another writer moved the stream first: nothing is wrong, the next snapshot will do.
-    if (error instanceof ConcurrencyError) logger.debug(error, `snapshot of stream "${event.stream}" skipped: the stream moved`);
+    if (error instanceof ConcurrencyError)
+      logger.debug(error, `snapshot of stream "${event.stream}" skipped: the stream moved`);
     else logger.error(error, `snapshot of stream "${event.stream}" not written`);
     return undefined;
   }
@@ -254,10 +261,9 @@ function guard<T>(what: string, action: string, stream: string, run: () => T): T
     return run();
   } catch (error) {
     if (error instanceof ValidationError || error instanceof InvariantError) throw error;
-    throw new Error(
-      `${what} of action "${action}" on stream "${stream}" threw: ${(error as Error).message}`,
-      { cause: error }
-    );
+    throw new Error(`${what} of action "${action}" on stream "${stream}" threw: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
@@ -344,9 +350,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     return action(me, name, target, data, reactingTo, true, cache, false);
   };
   for (const rule of me.given[name] ?? []) {
-    const valid = guard(`Invariant "${rule.description}"`, name, stream, () =>
-      rule.valid(current.state, actor)
-    );
+    const valid = guard(`Invariant "${rule.description}"`, name, stream, () => rule.valid(current.state, actor));
     if (!valid) {
       if (trusted) return again();
       throw new InvariantError(name, data, target, current as Snapshot<Schema, Schemas>, rule.description);

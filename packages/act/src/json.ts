@@ -41,7 +41,11 @@ export function stringifyJson(value: unknown, root: string): string {
     const holder = this as object;
     const parent = paths.get(holder);
     const path = parent === undefined ? root : Array.isArray(holder) ? `${parent}[${key}]` : `${parent}.${key}`;
-    if (key.includes("\0")) refuse(path, "has a key with a NUL character (\\u0000), which this store does not accept (PostgreSQL text cannot hold it)");
+    if (key.includes("\0"))
+      refuse(
+        path,
+        "has a key with a NUL character (\\u0000), which this store does not accept (PostgreSQL text cannot hold it)"
+      );
     switch (typeof current) {
       case "function":
         return refuse(path, "is a function, which cannot be stored as JSON");
@@ -53,13 +57,20 @@ export function stringifyJson(value: unknown, root: string): string {
         if (!Number.isFinite(current)) refuse(path, `is ${current}, which JSON would turn into null`);
         return current;
       case "string":
-        if (current.includes("\0")) refuse(path, "contains a NUL character (\\u0000), which this store does not accept (PostgreSQL text cannot hold it)");
+        if (current.includes("\0"))
+          refuse(
+            path,
+            "contains a NUL character (\\u0000), which this store does not accept (PostgreSQL text cannot hold it)"
+          );
         return current;
       case "object":
         if (current === null) return current;
         if (!isPlain(current)) {
           const kind = (current as object).constructor?.name || "object";
-          refuse(path, `is a ${kind}, which JSON cannot round-trip (use plain objects, arrays, strings, numbers, booleans, null and dates)`);
+          refuse(
+            path,
+            `is a ${kind}, which JSON cannot round-trip (use plain objects, arrays, strings, numbers, booleans, null and dates)`
+          );
         }
         paths.set(current, path);
         return current;

@@ -90,7 +90,8 @@ function compile(schema: ZodType): Reviver | undefined {
       const revive = reviver(def.valueType);
       return (
         revive &&
-        ((value) => (isRecord(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revive(v)])) : value))
+        ((value) =>
+          isRecord(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revive(v)])) : value)
       );
     }
     case "union": {

@@ -43,7 +43,10 @@ export function build_tracer(logLevel: LogLevel) {
   const list = (leases: Lease[]) => leases.map(({ stream, at, retry }) => `${stream}@${at}#${retry}`).join(" ");
   return {
     fetched: (fetched) =>
-      logger.trace({ streams: fetched.map(({ stream, events }) => `${stream}:${events.length}`).join(" ") }, "⚡️ fetched"),
+      logger.trace(
+        { streams: fetched.map(({ stream, events }) => `${stream}:${events.length}`).join(" ") },
+        "⚡️ fetched"
+      ),
     correlated: (leases) => logger.trace({ leases: list(leases) }, "⚡️ correlated"),
     leased: (leases) => logger.trace({ leases: list(leases) }, "⚡️ leased"),
     acked: (leases) => logger.trace({ leases: list(leases) }, "⚡️ acked"),

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Patch, Schema } from "./types/action.js";
 import { ValidationError } from "./types/errors.js";
 
@@ -44,9 +44,7 @@ export function patch<S extends Schema>(original: Readonly<S>, partial: Readonly
     }
     const current = merged[key];
     merged[key] =
-      isPlainObject(value) && isPlainObject(current)
-        ? patch(current, value as Patch<Record<string, unknown>>)
-        : value;
+      isPlainObject(value) && isPlainObject(current) ? patch(current, value as Patch<Record<string, unknown>>) : value;
   }
   return merged as S;
 }

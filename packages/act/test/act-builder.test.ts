@@ -24,8 +24,14 @@ describe("the act builder", () => {
   it("never lets one branch's reactions leak into another built from the same base", async () => {
     const seen: string[] = [];
     const base = act().with(Counter).with(Note);
-    const left = base.on("Incremented").do(async () => void seen.push("left")).build();
-    const right = base.on("Written").do(async () => void seen.push("right")).build();
+    const left = base
+      .on("Incremented")
+      .do(async () => void seen.push("left"))
+      .build();
+    const right = base
+      .on("Written")
+      .do(async () => void seen.push("right"))
+      .build();
     expect(left.registry.events.Written.reactions.size).toBe(0);
     expect(right.registry.events.Incremented.reactions.size).toBe(0);
     await left.do("increment", { stream: "c", actor }, { by: 1 });
@@ -37,7 +43,10 @@ describe("the act builder", () => {
   it("leaves a built app unchanged when its builder is extended afterwards", () => {
     const builder = act().with(Counter);
     const app = builder.build();
-    builder.on("Incremented").do(async () => {}).build();
+    builder
+      .on("Incremented")
+      .do(async () => {})
+      .build();
     expect(app.registry.events.Incremented.reactions.size).toBe(0);
   });
 
@@ -90,9 +99,14 @@ describe("the act builder", () => {
 
   it("keeps reactions registered before a later .with() and leaves the earlier builder without the new state", async () => {
     const seen: string[] = [];
-    const first = act().with(Counter).on("Incremented").do(async () => void seen.push("inc"));
+    const first = act()
+      .with(Counter)
+      .on("Incremented")
+      .do(async () => void seen.push("inc"));
     const both = first.with(Note);
-    await expect(first.build().do("write" as never, { stream: "n", actor }, { text: "x" } as never)).rejects.toThrow(/unknown action "write"/);
+    await expect(first.build().do("write" as never, { stream: "n", actor }, { text: "x" } as never)).rejects.toThrow(
+      /unknown action "write"/
+    );
     const app = both.build();
     await app.do("increment", { stream: "c", actor }, { by: 1 });
     await settle(app);
@@ -101,7 +115,11 @@ describe("the act builder", () => {
 
   it("says what is wrong when a reaction names an event no registered state emits", () => {
     // Types refuse this; plain JavaScript (or a cast) gets a clear error instead of a TypeError.
-    expect(() => act().with(Counter).on("Written" as never)).toThrow(
+    expect(() =>
+      act()
+        .with(Counter)
+        .on("Written" as never)
+    ).toThrow(
       /No state registered so far emits "Written": register the state that emits it with \.with\(State\) before \.on\("Written"\)/
     );
     expect(() => act().with(Counter).with(Note).on("Written")).not.toThrow();

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { act, type Committed, dispose, type Schemas, sleep, state, store, ZodEmpty } from "../src/index.js";
+import { act, type Committed, type Schemas, sleep, state, store, ZodEmpty } from "../src/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
 
 beforeEach(async () => {
@@ -8,7 +8,10 @@ beforeEach(async () => {
 });
 
 /** Drains until several drains in a row find nothing to do (waiting out short retry delays). */
-async function settle(app: { drain: (o?: any) => Promise<{ acked: unknown[]; blocked: unknown[] }> }, options?: object) {
+async function settle(
+  app: { drain: (o?: any) => Promise<{ acked: unknown[]; blocked: unknown[] }> },
+  options?: object
+) {
   let idle = 0;
   for (let i = 0; i < 500; i++) {
     const { acked, blocked } = await app.drain(options);
@@ -47,19 +50,25 @@ describe("reactions", () => {
   beforeEach(() => {
     app = build();
   });
-  const build = () => act()
-    .with(Order)
-    .with(Payment)
-    .with(Shipment)
-    .on("OrderPlaced")
-    .do(async function pay(event, _stream, app) {
-      await app.do("takePayment", { stream: `payment-${event.stream}`, actor }, { amount: event.data.total, order: event.stream }, event);
-    })
-    .on("PaymentTaken")
-    .do(async function ship(event, _stream, app) {
-      await app.do("ship", { stream: `shipment-${event.data.order}`, actor }, { order: event.data.order }, event);
-    })
-    .build();
+  const build = () =>
+    act()
+      .with(Order)
+      .with(Payment)
+      .with(Shipment)
+      .on("OrderPlaced")
+      .do(async function pay(event, _stream, app) {
+        await app.do(
+          "takePayment",
+          { stream: `payment-${event.stream}`, actor },
+          { amount: event.data.total, order: event.stream },
+          event
+        );
+      })
+      .on("PaymentTaken")
+      .do(async function ship(event, _stream, app) {
+        await app.do("ship", { stream: `shipment-${event.data.order}`, actor }, { order: event.data.order }, event);
+      })
+      .build();
 
   it("runs two chained reactions across three streams with correlation and causation on every event", async () => {
     const [placed] = await app.do("placeOrder", { stream: "order-1", actor }, { total: 42 });
@@ -92,7 +101,9 @@ describe("reactions", () => {
     const first = await app.drain();
     expect(first.fetched.map((f) => [f.stream, f.events.length])).toEqual([["order-2", 1]]);
     expect(first.leased.map((l) => l.stream)).toEqual(["order-2"]);
-    expect(first.acked).toEqual([expect.objectContaining({ stream: "order-2", at: first.fetched[0].events[0].id, retry: 0 })]);
+    expect(first.acked).toEqual([
+      expect.objectContaining({ stream: "order-2", at: first.fetched[0].events[0].id, retry: 0 }),
+    ]);
     expect(acked).toEqual(["order-2"]);
     await settle(app);
     expect(await app.drain()).toEqual({ fetched: [], leased: [], acked: [], blocked: [] });
@@ -146,7 +157,9 @@ describe("failing reactions", () => {
         stream: "t",
         at: 0,
         retry: 3,
-        error: expect.stringMatching(/Reaction "fails" to event "Happened" #1 on stream "t" failed: downstream is down/),
+        error: expect.stringMatching(
+          /Reaction "fails" to event "Happened" #1 on stream "t" failed: downstream is down/
+        ),
       }),
     ]);
     // event 1 handled once, event 2 tried 1 + maxRetries times, event 3 never
@@ -191,7 +204,11 @@ describe("failing reactions", () => {
     app.on("blocked", blocked);
     for (const i of [1, 2, 3]) await app.do("happen", { stream: "t", actor }, { i });
     await settle(app);
-    expect([...attempts]).toEqual([[1, 3], [2, 3], [3, 3]]);
+    expect([...attempts]).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
     expect(blocked).not.toHaveBeenCalled();
   });
 
@@ -277,9 +294,15 @@ describe("resolvers and correlation", () => {
     };
     const app = act()
       .with(Note)
-      .on("Written").do(record("audit")).to("audit")
-      .on("Written").do(record("mirror")).to((e) => ({ target: `mirror-${e.stream}`, source: e.stream }))
-      .on("Archived").do(record("never")).void()
+      .on("Written")
+      .do(record("audit"))
+      .to("audit")
+      .on("Written")
+      .do(record("mirror"))
+      .to((e) => ({ target: `mirror-${e.stream}`, source: e.stream }))
+      .on("Archived")
+      .do(record("never"))
+      .void()
       .build();
     await app.do("write", { stream: "n1", actor }, { text: "a" });
     await app.do("write", { stream: "n2", actor }, { text: "b" });
@@ -294,18 +317,31 @@ describe("resolvers and correlation", () => {
   });
 
   it("correlate registers target streams once and reports the last id scanned", async () => {
-    const app = act().with(Note).on("Written").do(async () => {}).to((e) => ({ target: `t-${e.data.text}` })).build();
+    const app = act()
+      .with(Note)
+      .on("Written")
+      .do(async () => {})
+      .to((e) => ({ target: `t-${e.data.text}` }))
+      .build();
     await app.do("write", { stream: "n", actor }, { text: "x" });
     await app.do("write", { stream: "n", actor }, { text: "y" });
     const first = await app.correlate();
     expect(first.leased.map((l) => l.stream).sort()).toEqual(["t-x", "t-y"]);
     expect(first.last_id).toBe(1);
     expect(await app.correlate()).toEqual({ leased: [], last_id: 1 });
-    expect((await store().poll(10, 10)).map((p) => [p.stream, p.at]).sort()).toEqual([["t-x", -1], ["t-y", 0]]);
+    expect((await store().poll(10, 10)).map((p) => [p.stream, p.at]).sort()).toEqual([
+      ["t-x", -1],
+      ["t-y", 0],
+    ]);
   });
 
   it("start_correlations registers streams on a timer until stopped", async () => {
-    const app = act().with(Note).on("Written").do(async () => {}).to("audit").build();
+    const app = act()
+      .with(Note)
+      .on("Written")
+      .do(async () => {})
+      .to("audit")
+      .build();
     const callback = vi.fn();
     expect(app.start_correlations({}, 20, callback)).toBe(true);
     expect(app.start_correlations({}, 20)).toBe(false);
@@ -332,7 +368,9 @@ describe("the act builder", () => {
       .on("increment", z.object({ by: z.number() }))
       .emit(() => ["Other", {}])
       .build();
-    expect(() => act().with(Counter).with(Twin)).toThrow('Action "increment" of state "Twin" is already handled by state "Counter"');
+    expect(() => act().with(Counter).with(Twin)).toThrow(
+      'Action "increment" of state "Twin" is already handled by state "Counter"'
+    );
     const Echo = state("Echo", z.object({}))
       .init(() => ({}))
       .emits({ Incremented: z.object({ by: z.number() }) })
@@ -340,11 +378,17 @@ describe("the act builder", () => {
       .on("echo", ZodEmpty)
       .emit(() => ["Incremented", { by: 1 }])
       .build();
-    expect(() => act().with(Counter).with(Echo)).toThrow('Event "Incremented" of state "Echo" is already emitted by state "Counter"');
+    expect(() => act().with(Counter).with(Echo)).toThrow(
+      'Event "Incremented" of state "Echo" is already emitted by state "Counter"'
+    );
   });
 
   it("applies reaction option defaults", () => {
-    const app = act().with(Counter).on("Incremented").do(async () => {}).build();
+    const app = act()
+      .with(Counter)
+      .on("Incremented")
+      .do(async () => {})
+      .build();
     const [reaction] = app.registry.events.Incremented.reactions.values();
     expect(reaction.options).toEqual({ blockOnError: true, maxRetries: 3 });
   });

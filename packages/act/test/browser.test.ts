@@ -36,7 +36,9 @@ describe("in a browser", () => {
     };
     const context = vm.createContext(sandbox);
     vm.runInContext(`${bundle.outputFiles[0].text}; globalThis.BrowserApp = BrowserApp;`, context);
-    expect(vm.runInContext("typeof process + typeof require + typeof Buffer", context)).toBe("undefinedundefinedundefined");
+    expect(vm.runInContext("typeof process + typeof require + typeof Buffer", context)).toBe(
+      "undefinedundefinedundefined"
+    );
     const result = await vm.runInContext("BrowserApp.run()", context);
     expect({ ...result }).toEqual({ count: 6, mirrored: 6, snaps: 1, events: 3 + 1 + 3 + 1 });
   });

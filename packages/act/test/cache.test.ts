@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { SnapshotCache } from "../src/cache.js";
-import { act, ConcurrencyError, dispose, InMemoryStore, InvariantError, store } from "../src/index.js";
+import { act, ConcurrencyError, InMemoryStore, InvariantError, store } from "../src/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
 
 beforeEach(async () => {
@@ -85,7 +85,9 @@ describe("actions with cached snapshots", () => {
     const app = act().with(Counter).build();
     await app.do("increment", { stream: "s", actor }, { by: 1 });
     await app.do("increment", { stream: "s", actor }, { by: 1 });
-    await expect(app.do("reset", { stream: "s", actor, expectedVersion: 0 }, {})).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(app.do("reset", { stream: "s", actor, expectedVersion: 0 }, {})).rejects.toBeInstanceOf(
+      ConcurrencyError
+    );
     await expect(app.do("increment", { stream: "s", actor, expectedVersion: 5 }, { by: 1 })).rejects.toThrow(
       /expected version 5 but the stream is at 1 \(nothing was committed\)/
     );

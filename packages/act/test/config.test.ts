@@ -20,14 +20,32 @@ const inFolder = (pkg?: string) => {
 
 describe("config", () => {
   it("reads the package facts and the environment", () => {
-    inFolder(JSON.stringify({ name: "app", version: "1.2.3", description: "d", author: "me", license: "MIT", dependencies: { zod: "^4" }, scripts: {} }));
+    inFolder(
+      JSON.stringify({
+        name: "app",
+        version: "1.2.3",
+        description: "d",
+        author: "me",
+        license: "MIT",
+        dependencies: { zod: "^4" },
+        scripts: {},
+      })
+    );
     process.env.NODE_ENV = "production";
     process.env.LOG_LEVEL = "warn";
     process.env.LOG_SINGLE_LINE = "false";
     process.env.SLEEP_MS = "250";
     expect(config()).toEqual({
-      name: "app", version: "1.2.3", description: "d", author: "me", license: "MIT", dependencies: { zod: "^4" },
-      env: "production", logLevel: "warn", logSingleLine: false, sleepMs: 250,
+      name: "app",
+      version: "1.2.3",
+      description: "d",
+      author: "me",
+      license: "MIT",
+      dependencies: { zod: "^4" },
+      env: "production",
+      logLevel: "warn",
+      logSingleLine: false,
+      sleepMs: 250,
     });
   });
 
@@ -75,7 +93,14 @@ describe("config", () => {
     delete process.env.SLEEP_MS;
     delete process.env.LOG_SINGLE_LINE;
     process.env.NODE_ENV = "test";
-    expect(config()).toMatchObject({ name: "", version: "0.0.0", env: "test", logLevel: "fatal", logSingleLine: true, sleepMs: 0 });
+    expect(config()).toMatchObject({
+      name: "",
+      version: "0.0.0",
+      env: "test",
+      logLevel: "fatal",
+      logSingleLine: true,
+      sleepMs: 0,
+    });
     delete process.env.NODE_ENV;
     expect(config()).toMatchObject({ env: "development", logLevel: "debug" });
     process.env.NODE_ENV = "production";

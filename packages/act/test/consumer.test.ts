@@ -60,7 +60,10 @@ describe("a running consumer", () => {
     const seen: string[] = [];
     const app = build(seen);
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const poll = vi.spyOn(store(), "poll").mockRejectedValueOnce(new Error("connection refused")).mockRejectedValueOnce(new Error("connection refused"));
+    const poll = vi
+      .spyOn(store(), "poll")
+      .mockRejectedValueOnce(new Error("connection refused"))
+      .mockRejectedValueOnce(new Error("connection refused"));
     app.start({ pollMillis: 20 });
     await app.do("receive", { stream: "in", actor }, { text: "after the outage" });
     await vi.waitFor(() => expect(seen).toEqual(["after the outage"]), { timeout: 2_000, interval: 5 });

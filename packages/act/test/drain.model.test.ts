@@ -56,8 +56,14 @@ const programArb: fc.Arbitrary<Program> = fc
       apps: fc.constant(p.apps),
       leaseMillis: fc.constant(p.leaseMillis),
       shared: fc.constant(p.shared),
-      failures: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: p.events.length * 2, maxLength: p.events.length * 2 }),
-      delays: fc.array(fc.integer({ min: 0, max: 250 }), { minLength: p.events.length * 2, maxLength: p.events.length * 2 }),
+      failures: fc.array(fc.integer({ min: 0, max: 2 }), {
+        minLength: p.events.length * 2,
+        maxLength: p.events.length * 2,
+      }),
+      delays: fc.array(fc.integer({ min: 0, max: 250 }), {
+        minLength: p.events.length * 2,
+        maxLength: p.events.length * 2,
+      }),
     })
   );
 

@@ -24,7 +24,7 @@ describe("drain with the default options", () => {
     const app = act()
       .with(Account)
       .on("Deposited")
-      .do(async (event, stream) => {
+      .do(async (_event, stream) => {
         handled.set(stream, (handled.get(stream) ?? 0) + 1);
       })
       .to((event) => ({ target: `ledger-${event.stream}` }))
@@ -135,7 +135,9 @@ describe("recovery", () => {
     await app.drain();
     const [blocked] = await app.blocked();
     expect(blocked).toMatchObject({ stream: "report", blocked: true, retry: 1 });
-    expect(blocked.error).toMatch(/Reaction "project" to event "Deposited" #1 on stream "report" failed: projection table missing/);
+    expect(blocked.error).toMatch(
+      /Reaction "project" to event "Deposited" #1 on stream "report" failed: projection table missing/
+    );
     expect(seen).toEqual([1]);
     expect((await app.drain()).leased).toEqual([]); // blocked streams are not polled
 
@@ -151,10 +153,17 @@ describe("recovery", () => {
   });
 
   it("reports each reaction stream's lag and the commit-to-handled latency", async () => {
-    const app = act().with(Account).on("Deposited").do(async () => {}).to("report").build();
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async () => {})
+      .to("report")
+      .build();
     for (const amount of [1, 2, 3]) await app.do("deposit", { stream: "a", actor }, { amount });
     await app.correlate();
-    expect((await app.stats()).streams).toEqual([expect.objectContaining({ stream: "report", at: -1, lag: 3, blocked: false })]);
+    expect((await app.stats()).streams).toEqual([
+      expect.objectContaining({ stream: "report", at: -1, lag: 3, blocked: false }),
+    ]);
     await app.drain();
     const { streams, latency } = await app.stats();
     expect(streams).toEqual([expect.objectContaining({ stream: "report", lag: 0 })]);

@@ -3,7 +3,6 @@ import { z } from "zod";
 import {
   act,
   ConcurrencyError,
-  dispose,
   InvariantError,
   SNAP_EVENT,
   state,
@@ -160,11 +159,17 @@ describe("bad user code leaves the store unchanged", () => {
       throw new Error("handler bug");
     })
     .on("badData", ZodEmpty)
-    .emit(() => [["Good", { v: 1 }], ["Bad", { v: "x" as unknown as number }]])
+    .emit(() => [
+      ["Good", { v: 1 }],
+      ["Bad", { v: "x" as unknown as number }],
+    ])
     .on("unknownEvent", ZodEmpty)
     .emit(() => ["Nope" as "Good", { v: 1 }])
     .on("patchThrows", ZodEmpty)
-    .emit(() => [["Good", { v: 1 }], ["Boom", {}]])
+    .emit(() => [
+      ["Good", { v: 1 }],
+      ["Boom", {}],
+    ])
     .on("invariantThrows", ZodEmpty)
     .given([
       {
@@ -206,7 +211,15 @@ describe("snapshots", () => {
     for (let i = 1; i <= 7; i++) last = await app.do("add", target("s"), { by: i });
     const events = await log("s");
     expect(events.map((e) => e.name)).toEqual([
-      "Added", "Added", "Added", SNAP_EVENT, "Added", "Added", "Added", SNAP_EVENT, "Added",
+      "Added",
+      "Added",
+      "Added",
+      SNAP_EVENT,
+      "Added",
+      "Added",
+      "Added",
+      SNAP_EVENT,
+      "Added",
     ]);
     expect(events[3].data).toEqual({ of: expect.stringMatching(/^Snappy@[0-9a-f]{8}\.0$/), state: { count: 6 } });
     expect(last).toHaveLength(1);

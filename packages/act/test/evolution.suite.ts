@@ -81,7 +81,12 @@ export function evolutionSuite(name: string, make: () => Promise<Store>) {
     it("loads streams written by v1 through v2: defaults for added fields, dates where the schema declares them", async () => {
       const app = act().with(TicketV2).build();
       const one = await app.load(TicketV2, "ticket-1");
-      expect(one.state).toEqual({ title: "Printer on fire", open: false, priority: "normal", lastComment: new Date("2025-03-01T10:00:00.000Z") });
+      expect(one.state).toEqual({
+        title: "Printer on fire",
+        open: false,
+        priority: "normal",
+        lastComment: new Date("2025-03-01T10:00:00.000Z"),
+      });
       const two = await app.load(TicketV2, "ticket-2");
       expect(two.state.title).toBe("2025-01-02T03:04:05.678Z"); // a string that looks like a date stays a string
       const [opened] = await app.query_array({ stream: "ticket-1", names: ["Opened"] });
@@ -90,9 +95,17 @@ export function evolutionSuite(name: string, make: () => Promise<Store>) {
 
     it("loads them through v3 with the upcaster, and v3's own events as they are", async () => {
       const app = act().with(TicketV3).build();
-      expect((await app.load(TicketV3, "ticket-1")).state).toEqual({ subject: "Printer on fire", open: false, priority: "normal" });
+      expect((await app.load(TicketV3, "ticket-1")).state).toEqual({
+        subject: "Printer on fire",
+        open: false,
+        priority: "normal",
+      });
       await store().commit("ticket-3", [{ name: "Opened", data: { subject: "New style", priority: "high" } }], meta);
-      expect((await app.load(TicketV3, "ticket-3")).state).toEqual({ subject: "New style", open: true, priority: "high" });
+      expect((await app.load(TicketV3, "ticket-3")).state).toEqual({
+        subject: "New style",
+        open: true,
+        priority: "high",
+      });
     });
 
     it("ignores snapshots written by an older definition and rebuilds from events", async () => {

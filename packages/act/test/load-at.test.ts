@@ -86,7 +86,9 @@ describe("load at a point in time", () => {
 
   it("refuses a point that is not exactly one of id, version or time", async () => {
     const app = act().with(tally(5)).build();
-    await expect(app.load(tally(5), "s", undefined, { id: 1, version: 2 } as never)).rejects.toBeInstanceOf(ValidationError);
+    await expect(app.load(tally(5), "s", undefined, { id: 1, version: 2 } as never)).rejects.toBeInstanceOf(
+      ValidationError
+    );
     await expect(app.load(tally(5), "s", undefined, {} as never)).rejects.toThrow(/exactly one of id, version or time/);
   });
 });

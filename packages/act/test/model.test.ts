@@ -47,11 +47,15 @@ const check = (shared: boolean) =>
  */
 const checkScheduled = (shared: boolean) =>
   fc.assert(
-    fc.asyncProperty(programArb({ shared, maxSteps: 20, concurrency: 6 }), fc.scheduler(), async (program, scheduler) => {
-      await disposeAndExit();
-      store(scheduled(new InMemoryStore(), scheduler));
-      await runProgram(program, { prefix: `m${run++}`, settle: (promise) => scheduler.waitFor(promise) });
-    }),
+    fc.asyncProperty(
+      programArb({ shared, maxSteps: 20, concurrency: 6 }),
+      fc.scheduler(),
+      async (program, scheduler) => {
+        await disposeAndExit();
+        store(scheduled(new InMemoryStore(), scheduler));
+        await runProgram(program, { prefix: `m${run++}`, settle: (promise) => scheduler.waitFor(promise) });
+      }
+    ),
     { seed, numRuns, ...(process.env.MODEL_PATH && { path: process.env.MODEL_PATH }) }
   );
 

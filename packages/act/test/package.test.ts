@@ -7,7 +7,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
-  execFileSync(cmd, args, { cwd, encoding: "utf8", env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  execFileSync(cmd, args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 
 /** A consumer that exercises the published entry point: build, act, commit, load. */
 const program = (load: string) => `
@@ -39,11 +44,41 @@ const app = act.act().with(Counter).on("Added").do(async () => { reacted++; }).t
 
 /** Every runtime export of the contract (types vanish at run time). */
 const values = [
-  "Act", "ConcurrencyError", "InvariantError", "ValidationError", "StoreError", "InMemoryStore",
-  "act", "build_tracer", "config", "dispose", "disposeAndExit", "extend", "patch", "port", "sleep", "state", "validate",
-  "ActorSchema", "CausationEventSchema", "CommittedMetaSchema", "Environments", "Errors", "EventMetaSchema",
-  "ExitCodes", "logger", "LogLevels", "QuerySchema", "SNAP_EVENT", "store", "TargetSchema", "ZodEmpty",
-  "StreamSchema", "MAX_STREAM_LENGTH", "stringifyJson", "upcaster",
+  "Act",
+  "ConcurrencyError",
+  "InvariantError",
+  "ValidationError",
+  "StoreError",
+  "InMemoryStore",
+  "act",
+  "build_tracer",
+  "config",
+  "dispose",
+  "disposeAndExit",
+  "extend",
+  "patch",
+  "port",
+  "sleep",
+  "state",
+  "validate",
+  "ActorSchema",
+  "CausationEventSchema",
+  "CommittedMetaSchema",
+  "Environments",
+  "Errors",
+  "EventMetaSchema",
+  "ExitCodes",
+  "logger",
+  "LogLevels",
+  "QuerySchema",
+  "SNAP_EVENT",
+  "store",
+  "TargetSchema",
+  "ZodEmpty",
+  "StreamSchema",
+  "MAX_STREAM_LENGTH",
+  "stringifyJson",
+  "upcaster",
 ];
 
 describe("the published package", () => {
@@ -55,15 +90,23 @@ describe("the published package", () => {
     const tarball = run("npm", ["pack", "--silent", "--pack-destination", packDir], root).trim().split("\n").pop()!;
     consumer = mkdtempSync(join(tmpdir(), "act-consumer-"));
     writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-    run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--omit=dev", join(packDir, tarball), "zod@^4"], consumer);
+    run(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--prefer-offline", "--omit=dev", join(packDir, tarball), "zod@^4"],
+      consumer
+    );
     // vitest is not installed here: the test kit must load without it.
     writeFileSync(
       join(consumer, "esm.mjs"),
-      program(`import * as act from "@act-root/act"; import * as testing from "@act-root/act/testing"; import * as zod from "zod";`)
+      program(
+        `import * as act from "@act-root/act"; import * as testing from "@act-root/act/testing"; import * as zod from "zod";`
+      )
     );
     writeFileSync(
       join(consumer, "cjs.cjs"),
-      program(`const act = require("@act-root/act"); const testing = require("@act-root/act/testing"); const zod = require("zod");`)
+      program(
+        `const act = require("@act-root/act"); const testing = require("@act-root/act/testing"); const zod = require("zod");`
+      )
     );
   }, 180_000);
 

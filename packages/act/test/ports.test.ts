@@ -1,5 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { act, build_tracer, dispose, disposeAndExit, InMemoryStore, logger, port, store, type Logger } from "../src/index.js";
+import {
+  act,
+  build_tracer,
+  dispose,
+  disposeAndExit,
+  InMemoryStore,
+  logger,
+  port,
+  store,
+  type Logger,
+} from "../src/index.js";
 import { Counter } from "./fixtures.js";
 
 const actor = { id: "u-1", name: "Ada" };
@@ -15,7 +25,9 @@ afterEach(async () => {
 
 describe("port", () => {
   it("creates the adapter once, on first use, and returns it after", () => {
-    const injector = vi.fn((adapter?: { dispose: () => Promise<void>; id: number }) => adapter ?? { id: 1, dispose: async () => {} });
+    const injector = vi.fn(
+      (adapter?: { dispose: () => Promise<void>; id: number }) => adapter ?? { id: 1, dispose: async () => {} }
+    );
     const get = port(injector);
     expect(injector).not.toHaveBeenCalled();
     const first = get({ id: 7, dispose: async () => {} });
@@ -160,7 +172,15 @@ describe("dispose and disposeAndExit", () => {
     port(function kept() {
       return { dispose: adapter };
     })();
-    const quiet: Logger = { fatal() {}, error: vi.fn(), warn() {}, info() {}, debug() {}, trace() {}, dispose: async () => {} };
+    const quiet: Logger = {
+      fatal() {},
+      error: vi.fn(),
+      warn() {},
+      info() {},
+      debug() {},
+      trace() {},
+      dispose: async () => {},
+    };
     port(function logger(a?: Logger) {
       return a ?? quiet;
     });

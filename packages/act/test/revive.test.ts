@@ -38,16 +38,25 @@ describe("reviver", () => {
   });
 
   it("picks the union option the revived value satisfies", () => {
-    const schema = z.union([z.object({ kind: z.literal("at"), at: z.date() }), z.object({ kind: z.literal("text"), at: z.string() })]);
+    const schema = z.union([
+      z.object({ kind: z.literal("at"), at: z.date() }),
+      z.object({ kind: z.literal("text"), at: z.string() }),
+    ]);
     const revive = reviver(schema)!;
     expect(revive(stored({ kind: "at", at: new Date(7) }))).toEqual({ kind: "at", at: new Date(7) });
-    expect(revive({ kind: "text", at: "2025-01-02T03:04:05.678Z" })).toEqual({ kind: "text", at: "2025-01-02T03:04:05.678Z" });
+    expect(revive({ kind: "text", at: "2025-01-02T03:04:05.678Z" })).toEqual({
+      kind: "text",
+      at: "2025-01-02T03:04:05.678Z",
+    });
   });
 
   it("follows recursive schemas", () => {
     type Node = { at: Date; children: Node[] };
     const NodeSchema: z.ZodType<Node> = z.lazy(() => z.object({ at: z.date(), children: z.array(NodeSchema) }));
-    const tree: Node = { at: new Date(1), children: [{ at: new Date(2), children: [{ at: new Date(3), children: [] }] }] };
+    const tree: Node = {
+      at: new Date(1),
+      children: [{ at: new Date(2), children: [{ at: new Date(3), children: [] }] }],
+    };
     expect(reviver(NodeSchema)!(stored(tree))).toEqual(tree);
   });
 

@@ -34,9 +34,14 @@ describe("the state builder", () => {
   });
 
   it("leaves a built state unchanged when its builder is extended afterwards", () => {
-    const builder = base().on("switchOn", z.object({})).emit(() => ["Switched", { on: true }]);
+    const builder = base()
+      .on("switchOn", z.object({}))
+      .emit(() => ["Switched", { on: true }]);
     const Light = builder.build();
-    builder.on("switchOff", z.object({})).emit(() => ["Switched", { on: false }]).build();
+    builder
+      .on("switchOff", z.object({}))
+      .emit(() => ["Switched", { on: false }])
+      .build();
     expect(Object.keys(Light.actions)).toEqual(["switchOn"]);
     expect(Object.keys(Light.on)).toEqual(["switchOn"]);
   });
@@ -55,7 +60,9 @@ describe("the state builder", () => {
   });
 
   it("throws on a duplicate action name", () => {
-    const builder = base().on("switchOn", z.object({})).emit(() => ["Switched", { on: true }]);
+    const builder = base()
+      .on("switchOn", z.object({}))
+      .emit(() => ["Switched", { on: true }]);
     // @ts-expect-error the types refuse a duplicate action name too
     expect(() => builder.on("switchOn", z.object({}))).toThrow(/Duplicate action "switchOn" in state "Light"/);
   });

@@ -5,13 +5,13 @@
 import { z } from "zod";
 import {
   act,
-  ActorSchema,
-  CausationEventSchema,
-  CommittedMetaSchema,
-  EventMetaSchema,
-  QuerySchema,
+  type ActorSchema,
+  type CausationEventSchema,
+  type CommittedMetaSchema,
+  type EventMetaSchema,
+  type QuerySchema,
   state,
-  TargetSchema,
+  type TargetSchema,
   ZodEmpty,
   type Actor,
   type CausationEvent,
@@ -54,7 +54,10 @@ export function reactions() {
     .build();
 
   // Where a reaction runs: a resolver typed by the event, a stream name, or a fixed { target, source? }.
-  const base = act().with(Counter).on("Incremented").do(async () => {});
+  const base = act()
+    .with(Counter)
+    .on("Incremented")
+    .do(async () => {});
   base.to((event) => ({ target: `audit-${event.data.by}` })).build();
   base.to("audit").build();
   base.to({ target: "audit", source: "c" }).build();
@@ -160,8 +163,7 @@ export type Contract = [
 /** Deep structure of a type: intersections merged, optional fields kept optional. */
 type Shape<T> = T extends Date ? T : T extends object ? { [K in keyof T]: Shape<T[K]> } : T;
 /** True only when X and Y have the same fields, optional the same way, with the same types. */
-type Same<X, Y> =
-  (<T>() => T extends Shape<X> ? 1 : 2) extends <T>() => T extends Shape<Y> ? 1 : 2 ? true : false;
+type Same<X, Y> = (<T>() => T extends Shape<X> ? 1 : 2) extends <T>() => T extends Shape<Y> ? 1 : 2 ? true : false;
 
 export const typesMatchSchemas: [true, true, true, true, true, true] = [
   true as Same<Actor, z.infer<typeof ActorSchema>>,

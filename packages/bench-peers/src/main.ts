@@ -44,7 +44,11 @@ function best(a: Figure | undefined, b: Figure | undefined, higher: boolean): Fi
 }
 
 /** Folds one round's results into the best so far. */
-function merge(kind: "memory" | "postgres", before: Figures | { error: string } | undefined, round: Figures | { error: string }) {
+function merge(
+  kind: "memory" | "postgres",
+  before: Figures | { error: string } | undefined,
+  round: Figures | { error: string }
+) {
   if (!before || "error" in before) return round;
   if ("error" in round) return before;
   const merged: Figures = {};
@@ -92,10 +96,15 @@ function table(kind: "memory" | "postgres", results: Map<string, Figures | { err
       const r = results.get(id);
       return r && !("error" in r) ? (r[w.id] as Figure | undefined) : undefined;
     };
-    return [w.label, ...COLUMNS.map((c) => format(get(c.id))), ...peers.map((p) => ratio(get("act"), get(p.id), w.higher))];
+    return [
+      w.label,
+      ...COLUMNS.map((c) => format(get(c.id))),
+      ...peers.map((p) => ratio(get("act"), get(p.id), w.higher)),
+    ];
   });
   const width = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(width[i]) : c.padStart(width[i]))).join(" | ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(width[i]) : c.padStart(width[i]))).join(" | ");
   console.log(line(header));
   console.log(width.map((w) => "-".repeat(w)).join("-|-"));
   for (const r of rows) console.log(line(r));
@@ -105,7 +114,9 @@ function table(kind: "memory" | "postgres", results: Map<string, Figures | { err
     const r = results.get(c.id);
     if (!r) continue;
     if ("error" in r) notes.add(`${c.label}: n/a — ${r.error}`);
-    else for (const [id, f] of Object.entries(r)) if ("na" in f) notes.add(`${c.label}, ${WORKLOADS[kind].find((w) => w.id === id)?.label}: n/a — ${f.na}`);
+    else
+      for (const [id, f] of Object.entries(r))
+        if ("na" in f) notes.add(`${c.label}, ${WORKLOADS[kind].find((w) => w.id === id)?.label}: n/a — ${f.na}`);
   }
   for (const n of notes) console.log(`  ${n}`);
 }
@@ -134,7 +145,11 @@ async function main() {
       const client = new pg.Client({ connectionString: url });
       client.on("error", () => {});
       await client.connect();
-      const rows = (await client.query(`SELECT name, setting FROM pg_settings WHERE name IN ('server_version','fsync','synchronous_commit','full_page_writes')`)).rows;
+      const rows = (
+        await client.query(
+          `SELECT name, setting FROM pg_settings WHERE name IN ('server_version','fsync','synchronous_commit','full_page_writes')`
+        )
+      ).rows;
       settings = Object.fromEntries(rows.map((r: { name: string; setting: string }) => [r.name, r.setting]));
       postgresVersion = settings.server_version;
       await client.end();

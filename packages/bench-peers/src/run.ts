@@ -17,7 +17,8 @@ const SUBJECTS: Record<string, (target: Target, version: string) => Promise<Subj
 async function main() {
   const [id, kind, version = "?"] = process.argv.slice(2);
   const make = SUBJECTS[id];
-  if (!make || (kind !== "memory" && kind !== "postgres")) throw new Error(`usage: run.ts <${Object.keys(SUBJECTS).join("|")}> <memory|postgres>`);
+  if (!make || (kind !== "memory" && kind !== "postgres"))
+    throw new Error(`usage: run.ts <${Object.keys(SUBJECTS).join("|")}> <memory|postgres>`);
   const url = process.env.DATABASE_URL;
   if (kind === "postgres" && !url) throw new Error("DATABASE_URL is not set");
   const target: Target = kind === "memory" ? { kind } : { kind, url: url! };

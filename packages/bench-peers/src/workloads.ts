@@ -69,14 +69,24 @@ export const WORKLOADS = {
     { id: "many", label: "actions/s, 1,000 streams × 10", unit: "/s", higher: true },
     { id: "load", label: "loads/s, 5,000-event stream, no snapshots", unit: "/s", higher: true },
     { id: "loadSnap", label: "loads/s, 5,000-event stream, snapshot every 100", unit: "/s", higher: true },
-    { id: "reactions", label: "reactions/s, 1,000 events over 100 streams → ledger-<stream>", unit: "/s", higher: true },
+    {
+      id: "reactions",
+      label: "reactions/s, 1,000 events over 100 streams → ledger-<stream>",
+      unit: "/s",
+      higher: true,
+    },
   ],
   postgres: [
     { id: "sequential", label: "actions/s, sequential, 200 streams", unit: "/s", higher: true },
     { id: "concurrent", label: "actions/s, 8 concurrent writers", unit: "/s", higher: true },
     { id: "load", label: "load 5,000-event stream, ms (median)", unit: "ms", higher: false },
     { id: "loadSnap", label: "load it with a snapshot every 100, ms (median)", unit: "ms", higher: false },
-    { id: "reactions", label: "reactions/s, 1,000 events over 100 streams → ledger-<stream>", unit: "/s", higher: true },
+    {
+      id: "reactions",
+      label: "reactions/s, 1,000 events over 100 streams → ledger-<stream>",
+      unit: "/s",
+      higher: true,
+    },
   ],
 } as const;
 
@@ -148,7 +158,8 @@ async function reactionFigure(subject: Subject): Promise<Figure> {
   const sources = Array.from({ length: 1_000 }, (_, i) => `acc-${i % 100}`);
   const result = await subject.reactions(sources);
   if (na(result)) return { na: result.unsupported };
-  if (result.posted !== sources.length) throw new Error(`reactions: ${result.posted} postings, expected ${sources.length}`);
+  if (result.posted !== sources.length)
+    throw new Error(`reactions: ${result.posted} postings, expected ${sources.length}`);
   return { value: result.posted / result.seconds, unit: "/s" };
 }
 

@@ -81,9 +81,7 @@ export const Calculator = state("Calculator", CalculatorSchema)
   .patch({
     // A digit extends the operand being typed; after "=" it starts over.
     DigitPressed: ({ data }, s) =>
-      s.operator
-        ? { right: append(s.right, data.digit) }
-        : { left: append(operand(s), data.digit), result: undefined },
+      s.operator ? { right: append(s.right, data.digit) } : { left: append(operand(s), data.digit), result: undefined },
     // With a result (chained "1 + 2 +"), the result becomes the first operand.
     OperatorPressed: ({ data }, s) => ({
       left: data.result !== undefined ? String(data.result) : s.left || "0",

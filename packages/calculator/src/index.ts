@@ -51,6 +51,7 @@ export function press(
   const target = { stream, actor };
   if (key === "=") return app.do("PressEquals", target, {});
   if (key === "C") return app.do("Clear", target, {});
-  if ((Operators as readonly string[]).includes(key)) return app.do("PressOperator", target, { operator: key as Operator });
+  if ((Operators as readonly string[]).includes(key))
+    return app.do("PressOperator", target, { operator: key as Operator });
   return app.do("PressDigit", target, { digit: key as Digit });
 }

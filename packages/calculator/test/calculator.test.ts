@@ -168,10 +168,8 @@ describe("snapshots", () => {
     const stream = fresh();
     await type(stream, "9*9*9*9*9=");
     const events = await app.query_array({ stream });
-    const replayed = events.reduce(
-      (s, e) => ({ ...s, ...(Calculator.patch as any)[e.name](e, s) }),
-      Calculator.init()
-    );
+    let replayed = Calculator.init();
+    for (const e of events) replayed = { ...replayed, ...(Calculator.patch as any)[e.name](e, replayed) };
     const { state } = await app.load(Calculator, stream);
     expect(display(state)).toBe("59049");
     expect(display(replayed as any)).toBe(display(state));

@@ -30,7 +30,8 @@ export async function until<T>(
     const found = await check();
     if (found) return found;
     const [blocked] = await app.blocked();
-    if (blocked) throw new Error(`Waiting for ${what}: reaction stream "${blocked.stream}" is blocked: ${blocked.error}`);
+    if (blocked)
+      throw new Error(`Waiting for ${what}: reaction stream "${blocked.stream}" is blocked: ${blocked.error}`);
     if (Date.now() > deadline)
       throw new Error(`Gave up waiting for ${what} after ${timeoutMillis} ms: is the consumer running (app.start())?`);
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -80,7 +81,9 @@ export async function run(print: (line: string) => void, stream = `ticket-${Date
   });
   print(`  supervisors' queue: ${queue.queue.map((e) => `${e.ticket} (${e.reason})`).join(", ")}`);
 
-  await step(`${agent.id} replies`, () => app.do("AddMessage", as(agent), { body: "On my way with a fire extinguisher." }));
+  await step(`${agent.id} replies`, () =>
+    app.do("AddMessage", as(agent), { body: "On my way with a fire extinguisher." })
+  );
   await step(`${SUPERVISOR.id} resolves it`, () =>
     app.do("ResolveTicket", as(SUPERVISOR), { resolution: "Replaced the printer" })
   );
@@ -95,7 +98,9 @@ export async function run(print: (line: string) => void, stream = `ticket-${Date
     const id = correlations.get(event.meta.correlation) ?? `c${correlations.size + 1}`;
     correlations.set(event.meta.correlation, id);
     const actor = event.meta.causation.action?.actor.id ?? "?";
-    const cause = event.meta.causation.event ? ` ← ${event.meta.causation.event.name} #${event.meta.causation.event.id}` : "";
+    const cause = event.meta.causation.event
+      ? ` ← ${event.meta.causation.event.name} #${event.meta.causation.event.id}`
+      : "";
     print(`  #${event.version} ${String(event.name).padEnd(16)} by ${actor.padEnd(16)} [${id}]${cause}`);
   }
   const { state } = await app.load(Ticket, stream);

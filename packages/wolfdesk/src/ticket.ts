@@ -103,8 +103,7 @@ export const Ticket = state("Ticket", TicketSchema)
     {
       description: "Only the assigned agent resolves (or a supervisor, once escalated)",
       valid: (ticket, actor) =>
-        (actor?.id !== undefined && actor.id === ticket.agent) ||
-        (ticket.escalated && roleOf(actor) === "supervisor"),
+        (actor?.id !== undefined && actor.id === ticket.agent) || (ticket.escalated && roleOf(actor) === "supervisor"),
     },
   ])
   .emit(({ resolution }, _, { actor }) => ["TicketResolved", { resolution, by: actor.id }])

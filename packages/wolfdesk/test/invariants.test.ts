@@ -31,7 +31,11 @@ describe("opening", () => {
   });
 
   it("a ticket opens once", async () => {
-    await refused(() => app.do("OpenTicket", by(carla, t), { title: "Again", message: "Hi" }), "Ticket already exists", t);
+    await refused(
+      () => app.do("OpenTicket", by(carla, t), { title: "Again", message: "Hi" }),
+      "Ticket already exists",
+      t
+    );
   });
 
   it("validates the payload before any rule", async () => {
@@ -116,13 +120,19 @@ describe("resolving and closing", () => {
     await refused(() => app.do("CloseTicket", by(carla, t), {}), "Only resolved tickets can be closed", t);
     await app.do("ResolveTicket", by(ada, t), { resolution: "Unjammed" });
     for (const actor of [ada, dave])
-      await refused(() => app.do("CloseTicket", by(actor, t), {}), "Only the ticket's customer or a supervisor closes", t);
+      await refused(
+        () => app.do("CloseTicket", by(actor, t), {}),
+        "Only the ticket's customer or a supervisor closes",
+        t
+      );
     await app.do("CloseTicket", by(sam, t), {});
     await refused(() => app.do("ResolveTicket", by(ada, t), { resolution: "Again" }), "Ticket must be open", t);
   });
 
   it("the error carries the action, the target and the state it was checked against", async () => {
-    const error = (await app.do("ResolveTicket", by(carla, t), { resolution: "Done" }).catch((e) => e)) as InvariantError;
+    const error = (await app
+      .do("ResolveTicket", by(carla, t), { resolution: "Done" })
+      .catch((e) => e)) as InvariantError;
     expect(error.action).toBe("ResolveTicket");
     expect(error.target.actor).toEqual(carla);
     expect(error.snapshot.state).toMatchObject({ status: "open", agent: ada.id });

@@ -73,10 +73,14 @@ describe("escalation", () => {
     await settle();
     const [escalated] = await app.query_array({ stream: t, names: ["TicketEscalated"] });
     // Replay the reaction by hand, as a redelivery after a crash would.
-    await app.do("QueueEscalation", { stream: ESCALATIONS, actor: { id: "system:wolfdesk", name: "WolfDesk" } }, {
-      ticket: t,
-      reason: escalated.data.reason,
-    });
+    await app.do(
+      "QueueEscalation",
+      { stream: ESCALATIONS, actor: { id: "system:wolfdesk", name: "WolfDesk" } },
+      {
+        ticket: t,
+        reason: escalated.data.reason,
+      }
+    );
     const { state } = await app.load(Escalations, ESCALATIONS);
     expect(state.queue.filter((e) => e.ticket === t)).toHaveLength(1);
   });

@@ -52,7 +52,11 @@ describe("ticket workflow", () => {
 
   it("keeps the priority the customer chose", async () => {
     const t = newTicket();
-    const [opened] = await app.do("OpenTicket", by(carla, t), { title: "Site down", message: "500s", priority: "high" });
+    const [opened] = await app.do("OpenTicket", by(carla, t), {
+      title: "Site down",
+      message: "500s",
+      priority: "high",
+    });
     expect(opened.state.priority).toBe("high");
   });
 
@@ -72,9 +76,13 @@ describe("ticket workflow", () => {
     await app.do("AssignTicket", by(sam, t), { agent: ada.id });
     const [reassigned] = await app.do("AssignTicket", by(sam, t), { agent: sam.id });
     expect(reassigned.state.agent).toBe(sam.id);
-    const [kept] = await app.do("AssignTicket", { stream: t, actor: { id: "system:wolfdesk", name: "WolfDesk" } }, {
-      agent: ada.id,
-    });
+    const [kept] = await app.do(
+      "AssignTicket",
+      { stream: t, actor: { id: "system:wolfdesk", name: "WolfDesk" } },
+      {
+        agent: ada.id,
+      }
+    );
     expect(kept.state.agent).toBe(sam.id);
   });
 

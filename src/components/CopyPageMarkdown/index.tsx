@@ -3,7 +3,7 @@
  * written at build time by src/plugins/llms-txt/index.ts) and puts it on the
  * clipboard, for pasting into an AI tool. The twin can also be opened.
  */
-import React, { useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import styles from "./styles.module.css";
 
 export default function CopyPageMarkdown({ permalink }: { permalink: string }): ReactNode {

@@ -1,7 +1,7 @@
 // A left-to-right chain of labelled steps, rendered to plain HTML at build
 // time: for small flows where a Mermaid diagram would cost the page its
 // ~300 KB diagram library.
-import React, { type ReactNode } from "react";
+import type { ReactNode } from "react";
 import styles from "./styles.module.css";
 
 type Step = {
@@ -19,6 +19,7 @@ export default function Flow({ steps, label }: { steps: Step[]; label: string })
     <figure className={styles.flow}>
       <ol aria-label={label}>
         {steps.map(({ title, detail, then }, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the steps are fixed content of the page; they never reorder.
           <li key={i}>
             <span className={styles.step}>
               <strong>{title}</strong>

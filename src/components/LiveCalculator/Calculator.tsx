@@ -5,16 +5,8 @@
  * included) and the state (`load`). Loaded lazily by ./index.tsx.
  */
 import { InvariantError, SNAP_EVENT, ValidationError } from "@act-root/act";
-import {
-  app,
-  Calculator as CalculatorState,
-  display,
-  expression,
-  press,
-  toKey,
-  type Key,
-} from "@act-root/calculator";
-import React, { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { app, Calculator as CalculatorState, display, expression, press, toKey, type Key } from "@act-root/calculator";
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import styles from "./styles.module.css";
 
 type Row = { id: number; version: number; name: string; data: string; snapshot: boolean };
@@ -33,7 +25,12 @@ const KEYPAD: { key: Key; label?: string; wide?: boolean; kind?: "op" | "equals"
   [{ key: "7" }, { key: "8" }, { key: "9" }, { key: "÷", label: "Divide", kind: "op" }],
   [{ key: "4" }, { key: "5" }, { key: "6" }, { key: "×", label: "Times", kind: "op" }],
   [{ key: "1" }, { key: "2" }, { key: "3" }, { key: "−", label: "Minus", kind: "op" }],
-  [{ key: "0" }, { key: ".", label: "Point" }, { key: "=", label: "Equals", kind: "equals" }, { key: "+", label: "Plus", kind: "op" }],
+  [
+    { key: "0" },
+    { key: ".", label: "Point" },
+    { key: "=", label: "Equals", kind: "equals" },
+    { key: "+", label: "Plus", kind: "op" },
+  ],
 ];
 
 // One store for the whole page (Act's store port is a singleton): every
@@ -77,7 +74,7 @@ export default function Calculator(): ReactNode {
   const [message, setMessage] = useState("");
   // Key presses run one after the other, in the order they were made.
   const queue = useRef<Promise<unknown>>(Promise.resolve());
-  const log = useRef<HTMLDivElement>(null);
+  const log = useRef<HTMLElement>(null);
 
   useEffect(() => {
     let live = true;
@@ -88,6 +85,7 @@ export default function Calculator(): ReactNode {
   }, [stream]);
 
   // Keep the newest event in sight.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the effect reads the DOM, not `view`; it must run each time an event is added.
   useEffect(() => {
     if (log.current) log.current.scrollTop = log.current.scrollHeight;
   }, [view?.events.length]);
@@ -104,7 +102,7 @@ export default function Calculator(): ReactNode {
         setView(await read(stream));
       });
     },
-    [stream],
+    [stream]
   );
 
   const reset = () => {
@@ -132,16 +130,24 @@ export default function Calculator(): ReactNode {
   const label = (key: Key, spoken?: string) => spoken ?? key;
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: key presses bubble up from the focused keypad button; the container itself takes no focus.
     <div className={styles.calculator} onKeyDown={onKeyDown}>
       <div className={styles.device}>
         <div className={styles.screen}>
           <div className={styles.expression} aria-hidden="true">
             {view?.expression ?? " "}
           </div>
-          <output className={styles.display} aria-live="polite" aria-atomic="true" aria-label="Display" data-testid="calculator-display">
+          <output
+            className={styles.display}
+            aria-live="polite"
+            aria-atomic="true"
+            aria-label="Display"
+            data-testid="calculator-display"
+          >
             {view?.display ?? "0"}
           </output>
         </div>
+        {/* biome-ignore lint/a11y/useSemanticElements: a keypad is a group of buttons, not a form; a fieldset would bring form semantics and borders. */}
         <div className={styles.keypad} role="group" aria-label="Keypad">
           {KEYPAD.flat().map(({ key, label: spoken, kind }) => (
             <button
@@ -154,7 +160,12 @@ export default function Calculator(): ReactNode {
               {key}
             </button>
           ))}
-          <button type="button" className={`${styles.key} ${styles.clear}`} aria-label="Clear" onClick={() => pressKey("C")}>
+          <button
+            type="button"
+            className={`${styles.key} ${styles.clear}`}
+            aria-label="Clear"
+            onClick={() => pressKey("C")}
+          >
             C
           </button>
           <button type="button" className={`${styles.key} ${styles.reset}`} onClick={reset}>
@@ -165,8 +176,8 @@ export default function Calculator(): ReactNode {
           {message}
         </p>
         <p className={styles.hint}>
-          Keyboard: digits, <kbd>+</kbd> <kbd>-</kbd> <kbd>*</kbd> <kbd>/</kbd>, <kbd>Enter</kbd> for =,{" "}
-          <kbd>Esc</kbd> to clear — while focus is on the calculator.
+          Keyboard: digits, <kbd>+</kbd> <kbd>-</kbd> <kbd>*</kbd> <kbd>/</kbd>, <kbd>Enter</kbd> for =, <kbd>Esc</kbd>{" "}
+          to clear — while focus is on the calculator.
         </p>
       </div>
 
@@ -183,13 +194,8 @@ export default function Calculator(): ReactNode {
         <h3 className={styles.heading} id="live-calculator-events">
           Event stream
         </h3>
-        <div
-          className={styles.log}
-          ref={log}
-          tabIndex={0}
-          role="region"
-          aria-labelledby="live-calculator-events"
-        >
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the log scrolls, and a scrollable region must be reachable by keyboard. */}
+        <section className={styles.log} ref={log} tabIndex={0} aria-labelledby="live-calculator-events">
           <table className={styles.events} data-testid="calculator-events">
             <thead>
               <tr>
@@ -216,7 +222,7 @@ export default function Calculator(): ReactNode {
               )}
             </tbody>
           </table>
-        </div>
+        </section>
       </div>
     </div>
   );

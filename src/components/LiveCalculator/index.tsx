@@ -10,7 +10,7 @@
  * calculator's height, so nothing moves when it arrives.
  */
 import BrowserOnly from "@docusaurus/BrowserOnly";
-import React, { lazy, Suspense, useRef, type ReactNode } from "react";
+import { lazy, Suspense, useRef, type ReactNode } from "react";
 import { useNearViewport } from "../../hooks/useNearViewport";
 import styles from "./styles.module.css";
 

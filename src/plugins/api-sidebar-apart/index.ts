@@ -49,8 +49,18 @@ export default function apiSidebarApart(_context: unknown, raw: unknown): Plugin
         : {
             module: {
               rules: [
-                { test: VERSION_PROPS, resourceQuery: /api-extras/, type: "javascript/auto", use: [loader("loader.cjs")] },
-                { test: VERSION_PROPS, resourceQuery: { not: [/api-extras/] }, type: "json", use: [loader("loader.cjs")] },
+                {
+                  test: VERSION_PROPS,
+                  resourceQuery: /api-extras/,
+                  type: "javascript/auto",
+                  use: [loader("loader.cjs")],
+                },
+                {
+                  test: VERSION_PROPS,
+                  resourceQuery: { not: [/api-extras/] },
+                  type: "json",
+                  use: [loader("loader.cjs")],
+                },
                 { test: REGISTRY, use: [loader("loader.cjs")] },
                 { test: ROUTES_CHUNK_NAMES, type: "json", use: [loader("loader.cjs")] },
               ],

@@ -1,6 +1,13 @@
 // The loader of ./index.ts: one function for the four generated files it
 // edits in the browser bundle, told apart by their path and query.
-const { VERSION_PROPS_RE, REGISTRY_RE, ROUTES_CHUNK_NAMES_RE, split, addToRegistry, addToRoutes } = require("./transform.cjs");
+const {
+  VERSION_PROPS_RE,
+  REGISTRY_RE,
+  ROUTES_CHUNK_NAMES_RE,
+  split,
+  addToRegistry,
+  addToRoutes,
+} = require("./transform.cjs");
 
 module.exports = function apiSidebarApartLoader(source) {
   const options = this.getOptions();

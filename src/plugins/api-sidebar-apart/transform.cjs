@@ -10,8 +10,8 @@ const EXTRAS_PROP = "actApiExtras";
 
 /** Splits a version object into what every page gets and what API pages add. */
 function split(props, { sidebar, docPrefix }) {
-  const version = props && props.version;
-  if (!version || !version.docsSidebars || !version.docs || typeof version.docs !== "object")
+  const version = props?.version;
+  if (!version?.docsSidebars || !version.docs || typeof version.docs !== "object")
     throw new Error("api-sidebar-apart: the docs version object no longer has docsSidebars and docs");
   const { [sidebar]: apiSidebar, ...docsSidebars } = version.docsSidebars;
   const docs = {};
@@ -32,8 +32,14 @@ function split(props, { sidebar, docPrefix }) {
 
 /** Adds the extras' entry to the registry, next to the version object's own. */
 function addToRegistry(source) {
-  const entry = /\n\s*"[\w-]+": \[\(\) => import\(\/\* webpackChunkName: "[\w-]+" \*\/ "(@generated\/docusaurus-plugin-content-docs\/[^/"]+\/p\/[^"]+\.json)"\), "[^"]+", require\.resolveWeak\("[^"]+"\)\],/.exec(source);
-  if (!entry) throw new Error("api-sidebar-apart: the registry no longer lists the docs version object the way this plugin expects");
+  const entry =
+    /\n\s*"[\w-]+": \[\(\) => import\(\/\* webpackChunkName: "[\w-]+" \*\/ "(@generated\/docusaurus-plugin-content-docs\/[^/"]+\/p\/[^"]+\.json)"\), "[^"]+", require\.resolveWeak\("[^"]+"\)\],/.exec(
+      source
+    );
+  if (!entry)
+    throw new Error(
+      "api-sidebar-apart: the registry no longer lists the docs version object the way this plugin expects"
+    );
   const request = `${entry[1]}?api-extras`;
   const line = `\n  "${EXTRAS_CHUNK}": [() => import(/* webpackChunkName: "${EXTRAS_CHUNK}" */ "${request}"), "${request}", require.resolveWeak("${request}")],`;
   return source.slice(0, entry.index) + line + source.slice(entry.index);
@@ -45,7 +51,7 @@ function addToRoutes(chunkNames, { routePrefix }) {
   const out = {};
   for (const [key, names] of Object.entries(chunkNames)) {
     const path = key.replace(/-[0-9a-f]{3}$/, "");
-    if (path.startsWith(routePrefix) && names && names.content) {
+    if (path.startsWith(routePrefix) && names?.content) {
       out[key] = { ...names, [EXTRAS_PROP]: EXTRAS_CHUNK };
       added++;
     } else out[key] = names;
@@ -54,4 +60,13 @@ function addToRoutes(chunkNames, { routePrefix }) {
   return out;
 }
 
-module.exports = { VERSION_PROPS_RE, REGISTRY_RE, ROUTES_CHUNK_NAMES_RE, EXTRAS_CHUNK, EXTRAS_PROP, split, addToRegistry, addToRoutes };
+module.exports = {
+  VERSION_PROPS_RE,
+  REGISTRY_RE,
+  ROUTES_CHUNK_NAMES_RE,
+  EXTRAS_CHUNK,
+  EXTRAS_PROP,
+  split,
+  addToRegistry,
+  addToRoutes,
+};

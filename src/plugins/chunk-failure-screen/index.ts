@@ -37,7 +37,7 @@ export default function chunkFailureScreen(context: LoadContext): Plugin {
                 (request: { context: string; request: string }) => {
                   if (CORE_CLIENT_FOLDER.test(request.context))
                     request.request = resolve(context.siteDir, "src/client/preload-once.js");
-                },
+                }
               ),
             ],
           },

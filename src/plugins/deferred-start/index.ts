@@ -24,9 +24,11 @@ export const SCRIPT_LOOP =
 
 /** The loader, minified and called with `scripts` (a JavaScript expression). */
 export function loaderSource(scripts: string): string {
-  const source = readFileSync(join(here, "loader.js"), "utf8");
-  const code = transformSync(`${source}(__ACT_SCRIPTS__);`, { minify: true, loader: "js" }).code.trim();
-  if (!code.includes("__ACT_SCRIPTS__")) throw new Error("src/plugins/deferred-start: the loader lost its argument when minified");
+  // loader.js is one function expression; call it with the bundle list.
+  const source = readFileSync(join(here, "loader.js"), "utf8").trim().replace(/;$/, "");
+  const code = transformSync(`(${source})(__ACT_SCRIPTS__);`, { minify: true, loader: "js" }).code.trim();
+  if (!code.includes("__ACT_SCRIPTS__"))
+    throw new Error("src/plugins/deferred-start: the loader lost its argument when minified");
   return code.replace("__ACT_SCRIPTS__", () => scripts);
 }
 
@@ -40,7 +42,7 @@ export function docusaurusTemplate(): string {
 export function deferredStartTemplate(template = docusaurusTemplate()): string {
   if (!SCRIPT_LOOP.test(template))
     throw new Error(
-      "src/plugins/deferred-start: Docusaurus' page template no longer writes its scripts the way this plugin replaces; update SCRIPT_LOOP.",
+      "src/plugins/deferred-start: Docusaurus' page template no longer writes its scripts the way this plugin replaces; update SCRIPT_LOOP."
     );
   const urls = "<%~ JSON.stringify(it.scripts.map((script) => it.baseUrl + script)) %>";
   return template.replace(SCRIPT_LOOP, () => `<script>${loaderSource(urls)}</script>`);

@@ -10,7 +10,10 @@
 // has taken them over. Ordinary links are left alone: they work without
 // code. An early Ctrl/⌘+K is replayed the same way, and a search box focused
 // early is focused again, so its own handlers run.
-(function (scripts) {
+//
+// The file is a single function expression of the bundle list (./index.ts
+// calls it); keep it so.
+(scripts) => {
   var started = false;
   var held = [];
   var heldKeys = [];
@@ -37,7 +40,7 @@
 
   // The control a press was meant for, if it needs the code to work.
   function control(target) {
-    var element = target && target.closest ? target.closest(CONTROL) : null;
+    var element = target?.closest ? target.closest(CONTROL) : null;
     if (!element || element.closest(".act-diagram")) return null;
     var href = element.tagName === "A" && element.getAttribute("href");
     if (href && href !== "#" && element.getAttribute("role") !== "button") return null;
@@ -57,14 +60,21 @@
   // runs) fires no click event, only pointer events.
   function onPointerUp(event) {
     var element = control(event.target);
-    if (element && element.disabled) held.push(element);
+    if (element?.disabled) held.push(element);
     start();
   }
 
   function onKey(event) {
     if ((event.ctrlKey || event.metaKey) && /^k$/i.test(event.key)) {
       event.preventDefault();
-      heldKeys.push({ key: event.key, code: event.code, ctrlKey: event.ctrlKey, metaKey: event.metaKey, bubbles: true, cancelable: true });
+      heldKeys.push({
+        key: event.key,
+        code: event.code,
+        ctrlKey: event.ctrlKey,
+        metaKey: event.metaKey,
+        bubbles: true,
+        cancelable: true,
+      });
     }
     start();
   }
@@ -77,16 +87,22 @@
     ["touchstart", start, { capture: true, passive: true }],
     ["wheel", start, { capture: true, passive: true }],
   ];
-  listeners.forEach(function (l) { addEventListener(l[0], l[1], l[2]); });
+  listeners.forEach((l) => {
+    addEventListener(l[0], l[1], l[2]);
+  });
 
   function replay() {
-    listeners.forEach(function (l) { removeEventListener(l[0], l[1], l[2]); });
+    listeners.forEach((l) => {
+      removeEventListener(l[0], l[1], l[2]);
+    });
     var presses = held;
     var keys = heldKeys;
     held = [];
     heldKeys = [];
-    whenLive(document.documentElement, function () {
-      keys.forEach(function (key) { document.dispatchEvent(new KeyboardEvent("keydown", key)); });
+    whenLive(document.documentElement, () => {
+      keys.forEach((key) => {
+        document.dispatchEvent(new KeyboardEvent("keydown", key));
+      });
       var focused = document.activeElement;
       if (!keys.length && focused && focused.tagName === "INPUT" && focused.closest("nav")) {
         focused.blur();
@@ -95,10 +111,11 @@
       }
       (function next() {
         var element = presses.shift();
-        if (element) whenLive(element, function () {
-          if (element.isConnected) element.click();
-          next();
-        });
+        if (element)
+          whenLive(element, () => {
+            if (element.isConnected) element.click();
+            next();
+          });
       })();
     });
   }
@@ -106,14 +123,14 @@
   function start() {
     if (started) return;
     started = true;
-    scripts.forEach(function (src) {
+    scripts.forEach((src) => {
       var script = document.createElement("script");
       script.src = src;
       // In order (the runtime before the main bundle), as with defer.
       script.async = false;
       document.head.appendChild(script);
     });
-    var timer = setInterval(function () {
+    var timer = setInterval(() => {
       if (!window.docusaurusRoot) return;
       clearInterval(timer);
       replay();
@@ -126,4 +143,4 @@
   }
   if (document.readyState === "complete") whenIdle();
   else addEventListener("load", whenIdle);
-})
+};

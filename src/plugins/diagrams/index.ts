@@ -27,7 +27,7 @@ export function checkAccessible(source: string, where: string): void {
   if (missing.length)
     throw new Error(
       `${where}: a Mermaid diagram needs ${missing.join(" and ")} (its title and description for screen readers), e.g.\n` +
-        `  accTitle: One action, from request to state\n  accDescr: The app validates the payload, loads the state, …`,
+        `  accTitle: One action, from request to state\n  accDescr: The app validates the payload, loads the state, …`
     );
 }
 
@@ -83,7 +83,7 @@ export async function diagramFigure(source: string, where: string): Promise<Node
       const id = `diagram-${hash}-${theme}`;
       const svg = scopeIds(await renderMermaid(id, source, theme), id);
       return element("div", `${DIAGRAM_CLASS}__${theme}`, [innerHtml(svg)]);
-    }),
+    })
   );
   return element("figure", DIAGRAM_CLASS, [], copies);
 }
@@ -103,7 +103,7 @@ export default function remarkDiagrams() {
     await Promise.all(
       found.map(async ({ parent, index }) => {
         parent.children![index] = await diagramFigure(parent.children![index]!.value ?? "", where);
-      }),
+      })
     );
   };
 }

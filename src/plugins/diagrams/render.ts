@@ -38,7 +38,8 @@ const THEME_VARIABLES: Record<Theme, Record<string, string>> = {
 export const chromiumPath = () => process.env.CHROMIUM_PATH || process.env.CHROME_PATH || "/usr/bin/chromium";
 
 const mermaidBundle = () => join(dirname(require.resolve("mermaid/package.json")), "dist", "mermaid.min.js");
-const mermaidVersion = () => JSON.parse(readFileSync(require.resolve("mermaid/package.json"), "utf8")).version as string;
+const mermaidVersion = () =>
+  JSON.parse(readFileSync(require.resolve("mermaid/package.json"), "utf8")).version as string;
 
 const cacheDir = () => join(process.cwd(), "node_modules", ".cache", "act-diagrams");
 
@@ -54,12 +55,18 @@ async function openPage(): Promise<Page> {
   if (!existsSync(path))
     throw new Error(
       `The site's diagrams are rendered to SVG at build time in Chromium, which was not found at ${path}. ` +
-        `Install Debian's "chromium" package (the one the browser tests use) or set CHROMIUM_PATH to a Chromium binary.`,
+        `Install Debian's "chromium" package (the one the browser tests use) or set CHROMIUM_PATH to a Chromium binary.`
     );
   const { chromium } = await import("@playwright/test");
   browser = chromium.launch({
     executablePath: path,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
   });
   const tab = await (await browser).newPage();
   await tab.setContent("<!doctype html><html><head><meta charset=utf-8></head><body></body></html>");
@@ -88,7 +95,7 @@ async function renderInBrowser(id: string, source: string, theme: Theme): Promis
       const { svg } = await mermaid.render(id, source);
       return svg as string;
     },
-    { id, source, theme: MERMAID_THEME[theme], themeVariables: THEME_VARIABLES[theme] },
+    { id, source, theme: MERMAID_THEME[theme], themeVariables: THEME_VARIABLES[theme] }
   );
 }
 
@@ -105,7 +112,9 @@ export function renderMermaid(id: string, source: string, theme: Theme): Promise
   const running = inFlight.get(key);
   if (running) return running;
   pending++;
-  const result = (queue = queue.catch(() => {}).then(() => renderInBrowser(id, source, theme))) as Promise<string>;
+  // One render at a time: each waits for the one before it, failed or not.
+  const result = queue.catch(() => {}).then(() => renderInBrowser(id, source, theme)) as Promise<string>;
+  queue = result;
   const done = result
     .then((svg) => {
       mkdirSync(cacheDir(), { recursive: true });

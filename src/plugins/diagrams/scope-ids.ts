@@ -8,7 +8,7 @@
  * document, so without prefixes the visible copy would borrow arrow heads
  * from the hidden one and draw none.
  */
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** `svg` with each inner id, and every reference to it, prefixed by `rootId-`. */
 export function scopeIds(svg: string, rootId: string): string {
@@ -19,9 +19,9 @@ export function scopeIds(svg: string, rootId: string): string {
     const scoped = id.startsWith(`${rootId}-`) || id.startsWith(`${rootId}_`) ? id : `${rootId}-${id}`;
     if (scoped === id) continue;
     out = out
-      .replace(new RegExp(`(\\sid=")${escape(id)}"`, "g"), `$1${scoped}"`)
-      .replace(new RegExp(`#${escape(id)}(?![\\w-])`, "g"), `#${scoped}`)
-      .replace(new RegExp(`(aria-(?:labelledby|describedby)=")${escape(id)}"`, "g"), `$1${scoped}"`);
+      .replace(new RegExp(`(\\sid=")${escapeRegExp(id)}"`, "g"), `$1${scoped}"`)
+      .replace(new RegExp(`#${escapeRegExp(id)}(?![\\w-])`, "g"), `#${scoped}`)
+      .replace(new RegExp(`(aria-(?:labelledby|describedby)=")${escapeRegExp(id)}"`, "g"), `$1${scoped}"`);
   }
   return out;
 }

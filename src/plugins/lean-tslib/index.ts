@@ -34,7 +34,7 @@ export default function leanTslib(): Plugin {
                 /^tslib$/,
                 (request: { request: string; contextInfo?: { issuer?: string } }) => {
                   if (ISSUER.test(request.contextInfo?.issuer ?? "")) request.request = STAND_IN;
-                },
+                }
               ),
             ],
           },

@@ -40,8 +40,10 @@ export type LlmsTxtOptions = {
 function order(docs: DocInfo[], apiPrefix: string): { guides: DocInfo[]; api: DocInfo[] } {
   const guides = docs.filter((d) => !d.id.startsWith(apiPrefix));
   const rank = (d: DocInfo) =>
-    [d.id === "intro" ? 0 : d.id.startsWith("concepts/") ? 1 : d.id.startsWith("examples/") ? 2 : 3,
-      Number(d.frontMatter.sidebar_position ?? 99)] as const;
+    [
+      d.id === "intro" ? 0 : d.id.startsWith("concepts/") ? 1 : d.id.startsWith("examples/") ? 2 : 3,
+      Number(d.frontMatter.sidebar_position ?? 99),
+    ] as const;
   guides.sort((a, b) => {
     const [ra, rb] = [rank(a), rank(b)];
     return ra[0] - rb[0] || ra[1] - rb[1] || a.id.localeCompare(b.id);
@@ -79,7 +81,7 @@ export function mdxToMarkdown(
   siteDir: string,
   siteUrl: string,
   /** The source's path from the site folder (`docs/intro.mdx`), for relative links. */
-  sourcePath = "docs/index.mdx",
+  sourcePath = "docs/index.mdx"
 ): string {
   const lines = mdx.replace(/\r\n/g, "\n").split("\n");
   // Front matter.
@@ -111,7 +113,7 @@ export function mdxToMarkdown(
     if (codeBlock) {
       if (trimmed === "</CodeBlock>") {
         const body = codeBlock.body.join("\n").trim();
-        const text = /^\{(\w+)\}$/.test(body) ? raw.get(body.slice(1, -1)) ?? body : body;
+        const text = /^\{(\w+)\}$/.test(body) ? (raw.get(body.slice(1, -1)) ?? body) : body;
         const ticks = text.includes("```") ? "````" : "```";
         out.push(`${ticks}${codeBlock.language}${codeBlock.title ? ` title="${codeBlock.title}"` : ""}`);
         out.push(text.replace(/\n$/, ""));
@@ -160,8 +162,11 @@ export function mdxToMarkdown(
     // Site-relative links and images: absolute, so the file stands alone.
     .replace(/\]\((\/(?!\/)[^)\s]*)\)/g, (_, path: string) => `](${site}${path})`)
     // Links to other guides by file (`./concepts/x.mdx#y`): their page URL.
-    .replace(/\]\((\.{1,2}\/[^)\s#]*?)\.mdx?(#[^)\s]*)?\)/g, (_, path: string, hash = "") =>
-      `](${site}/${posix.normalize(posix.join(posix.dirname(sourcePath), path))}${hash})`)
+    .replace(
+      /\]\((\.{1,2}\/[^)\s#]*?)\.mdx?(#[^)\s]*)?\)/g,
+      (_, path: string, hash = "") =>
+        `](${site}/${posix.normalize(posix.join(posix.dirname(sourcePath), path))}${hash})`
+    )
     .replace(/\n{3,}/g, "\n\n")
     .trim();
   const head = [hasTitle ? undefined : `# ${doc.title}`, doc.description ? `> ${doc.description}` : undefined]
@@ -222,7 +227,7 @@ export default function llmsTxtPlugin(context: LoadContext, options: unknown): P
           doc,
           context.siteDir,
           `${origin}${siteConfig.baseUrl.replace(/\/$/, "")}`,
-          doc.source.replace(/^@site\//, ""),
+          doc.source.replace(/^@site\//, "")
         );
         twins.set(doc.id, markdown);
         // /act-root/docs/intro → build/docs/intro.md (the page is docs/intro/index.html).
@@ -253,7 +258,11 @@ export default function llmsTxtPlugin(context: LoadContext, options: unknown): P
 
       const apiMarkdown = api.map((doc) => {
         const file = resolve(context.siteDir, doc.source.replace(/^@site\//, ""));
-        const text = existsSync(file) ? readFileSync(file, "utf8").replace(/^---\n[\s\S]*?\n---\n/, "").trim() : "";
+        const text = existsSync(file)
+          ? readFileSync(file, "utf8")
+              .replace(/^---\n[\s\S]*?\n---\n/, "")
+              .trim()
+          : "";
         return `<!-- ${pageUrl(doc.permalink)} -->\n\n${text}\n`;
       });
       const full = [

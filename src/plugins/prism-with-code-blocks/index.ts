@@ -37,9 +37,12 @@ export default function prismWithCodeBlocks(): Plugin {
     name: "act-prism-with-code-blocks",
     configureWebpack: (_config, isServer, { currentBundler }) => ({
       plugins: [
-        new currentBundler.instance.NormalModuleReplacementPlugin(PRISM_CLIENT_MODULE, (request: { request: string }) => {
-          request.request = EMPTY_MODULE;
-        }),
+        new currentBundler.instance.NormalModuleReplacementPlugin(
+          PRISM_CLIENT_MODULE,
+          (request: { request: string }) => {
+            request.request = EMPTY_MODULE;
+          }
+        ),
         new currentBundler.instance.DefinePlugin({ "process.env.ACT_SERVER_BUNDLE": JSON.stringify(String(isServer)) }),
       ],
     }),

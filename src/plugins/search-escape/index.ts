@@ -36,7 +36,7 @@ export default function searchEscape(): Plugin {
           (request: { context: string; request: string }) => {
             // The search page renders the same path as React text: leave it.
             if (isSearchBarJoiner(request.request, request.context)) request.request = ESCAPING_JOINER;
-          },
+          }
         ),
       ],
     }),

@@ -17,7 +17,7 @@
  * gets the HTML its first copy kept, so it needs no Prism either. Should
  * a block ever mount with no HTML to show, it renders anew instead.
  */
-import React, { useLayoutEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode } from "react";
+import { useLayoutEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 import { useThemeConfig } from "@docusaurus/theme-common";
 import { CodeBlockContextProvider, createCodeBlockMetadata, useCodeWordWrap } from "@docusaurus/theme-common/internal";
@@ -29,7 +29,13 @@ import { codeText } from "./Plain";
 type Props = ComponentProps<typeof CodeBlockType>;
 
 /** The theme's buttons for the kept block whose `<pre>` is `pre`. */
-function KeptButtons({ pre, metadata }: { pre: HTMLPreElement; metadata: ReturnType<typeof createCodeBlockMetadata> }): ReactNode {
+function KeptButtons({
+  pre,
+  metadata,
+}: {
+  pre: HTMLPreElement;
+  metadata: ReturnType<typeof createCodeBlockMetadata>;
+}): ReactNode {
   const wordWrap = useCodeWordWrap();
   // The word-wrap state works on the kept <pre>, as on the theme's own
   // (set before the hook's effects read it).
@@ -46,7 +52,14 @@ const serverHtml = new Map<string, string>();
 
 export default function Kept(props: Props): ReactNode {
   const ref = useRef<HTMLDivElement>(null);
-  const id = [props.className, props.metastring, props.title, props.language, props.showLineNumbers, codeText(props.children)].join("\u0000");
+  const id = [
+    props.className,
+    props.metastring,
+    props.title,
+    props.language,
+    props.showLineNumbers,
+    codeText(props.children),
+  ].join("\u0000");
   const [html] = useState(() => serverHtml.get(id) ?? "");
   const [pre, setPre] = useState<HTMLPreElement | null>(null);
   const [empty, setEmpty] = useState(false);
@@ -63,7 +76,7 @@ export default function Kept(props: Props): ReactNode {
         title: props.title,
         showLineNumbers: props.showLineNumbers,
       }),
-    [props, prism],
+    [props, prism]
   );
   useLayoutEffect(() => {
     const found = ref.current?.querySelector("pre");
@@ -75,6 +88,7 @@ export default function Kept(props: Props): ReactNode {
   if (empty) return <Rendered {...props} />;
   return (
     <>
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the HTML is the server's own render of this block (empty while hydrating, which keeps the server's DOM), never text from elsewhere. */}
       <div ref={ref} className={WRAPPER_CLASS} dangerouslySetInnerHTML={{ __html: html }} suppressHydrationWarning />
       {pre?.parentElement && createPortal(<KeptButtons pre={pre} metadata={metadata} />, pre.parentElement)}
     </>

@@ -1,5 +1,5 @@
 // Wrapped: the docs version preference must survive a reload (local storage); the stock theme only writes it from a version dropdown this one-version site does not show, so visiting a doc records its version. It also puts back the API pages' part of the version object, which the browser bundle loads with the API pages only (src/plugins/api-sidebar-apart).
-import React, { useEffect, useMemo, type ReactNode } from "react";
+import { useEffect, useMemo, type ReactNode } from "react";
 import DocVersionRoot from "@theme-original/DocVersionRoot";
 import type DocVersionRootType from "@theme/DocVersionRoot";
 import type { WrapperProps } from "@docusaurus/types";
@@ -32,7 +32,7 @@ export default function DocVersionRootWrapper(props: Props): ReactNode {
             docs: { ...props.version.docs, ...extras.docs },
           }
         : props.version,
-    [props.version, extras],
+    [props.version, extras]
   );
   return (
     <>

@@ -16,9 +16,8 @@ export default function ErrorPageContentWrapper(props: Props): ReactNode {
       <div className="container margin-bottom--xl">
         <div className="row">
           <p className="col col--6 col--offset-3">
-            If trying again does not help, go back to the{" "}
-            <a href={`${siteConfig.baseUrl}docs/intro`}>introduction</a> or{" "}
-            <a href={issues}>report the problem</a>.
+            If trying again does not help, go back to the <a href={`${siteConfig.baseUrl}docs/intro`}>introduction</a>{" "}
+            or <a href={issues}>report the problem</a>.
           </p>
         </div>
       </div>

@@ -1,5 +1,5 @@
 // Wrapped: on a page-chunk failure, Retry reloads the page so every failed chunk is fetched again (the stock Retry re-runs only the outermost route).
-import React, { type ReactNode } from "react";
+import type { ReactNode } from "react";
 import Original from "@theme-original/Loading";
 import type { LoadingComponentProps as Props } from "react-loadable";
 

@@ -151,7 +151,10 @@ export class InMemoryStore implements Store {
         to: lastVersion + messages.length,
         expires: Date.now() + this.idempotencyMillis,
       });
-    if (this.listeners.size) queueMicrotask(() => this.listeners.forEach((listener) => listener()));
+    if (this.listeners.size)
+      queueMicrotask(() => {
+        for (const listener of this.listeners) listener();
+      });
     return copies.map(({ name, data }) => {
       const event: Event = {
         id: this.first + this.events.length,
@@ -171,10 +174,7 @@ export class InMemoryStore implements Store {
     });
   }
 
-  async query<E extends Schemas>(
-    callback: (event: Committed<E, keyof E>) => void,
-    query: Query = {}
-  ): Promise<number> {
+  async query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query: Query = {}): Promise<number> {
     const {
       stream,
       names,
@@ -242,13 +242,24 @@ export class InMemoryStore implements Store {
 
   async lease(leases: Lease[], millis: number): Promise<Lease[]> {
     if (!Number.isSafeInteger(millis) || millis < 0)
-      throw new ValidationError("lease duration", millis, [{ path: "", message: "must be a non-negative integer of milliseconds" }]);
+      throw new ValidationError("lease duration", millis, [
+        { path: "", message: "must be a non-negative integer of milliseconds" },
+      ]);
     const now = Date.now();
     const granted: Lease[] = [];
     for (const lease of leases) {
       let w = this.watermarks.get(lease.stream);
       if (!w) {
-        w = { stream: lease.stream, source: lease.source, at: lease.at, retry: 0, done: [], head: lease.at, blocked: false, until: 0 };
+        w = {
+          stream: lease.stream,
+          source: lease.source,
+          at: lease.at,
+          retry: 0,
+          done: [],
+          head: lease.at,
+          blocked: false,
+          until: 0,
+        };
         this.watermarks.set(lease.stream, w);
       }
       if (millis <= 0) {
@@ -289,9 +300,7 @@ export class InMemoryStore implements Store {
     return acked;
   }
 
-  async block(
-    leases: BlockedLease[]
-  ): Promise<BlockedLease[]> {
+  async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     const blocked: BlockedLease[] = [];
     for (const lease of leases) {
       const w = this.held(lease);

@@ -138,7 +138,8 @@ export async function settle<S extends Schemas, E extends Schemas, A extends Sch
     if (drained.acked.length || drained.blocked.length) {
       idle = false;
       drains++;
-      const bound = drains >= maxDrains ? `${drains} drains` : Date.now() >= deadline ? `${timeoutMillis} ms` : undefined;
+      const bound =
+        drains >= maxDrains ? `${drains} drains` : Date.now() >= deadline ? `${timeoutMillis} ms` : undefined;
       if (bound) {
         const moving = describeMoving(drained);
         throw new SettleError(
@@ -152,7 +153,9 @@ export async function settle<S extends Schemas, E extends Schemas, A extends Sch
     }
     const { streams } = await target.stats(1);
     const now = Date.now();
-    const waiting = streams.filter((r) => !r.blocked && r.leasedUntil !== undefined && r.leasedUntil.getTime() > polledAt);
+    const waiting = streams.filter(
+      (r) => !r.blocked && r.leasedUntil !== undefined && r.leasedUntil.getTime() > polledAt
+    );
     if (!drained.leased.length && !waiting.length) {
       if (!idle) {
         idle = true;

@@ -141,7 +141,12 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
             event: { id: 7, name: "Went", stream: "b" },
           },
         };
-        const data = { text: "héllo ✓ 世界", nested: { list: [1, 2, { x: null }], when }, typed: when.toJSON(), flag: false };
+        const data = {
+          text: "héllo ✓ 世界",
+          nested: { list: [1, 2, { x: null }], when },
+          typed: when.toJSON(),
+          flag: false,
+        };
         await store.commit("a", [msg("A", data)], causation);
         const [event] = await all();
         expect(event.data).toEqual({ ...data, nested: { ...data.nested, when: when.toJSON() } });
@@ -153,7 +158,9 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         for (const bad of [{ f: () => 1 }, { n: 1n }, { m: new Map() }, { x: Number.NaN }, { s: "nul\u0000" }]) {
           await expect(store.commit("bad", [msg("A", bad)], meta())).rejects.toThrow(TypeError);
         }
-        await expect(store.commit("bad", [msg("A", { deep: { list: [1, 2n] } })], meta())).rejects.toThrow(/deep\.list\[1\] is a bigint/);
+        await expect(store.commit("bad", [msg("A", { deep: { list: [1, 2n] } })], meta())).rejects.toThrow(
+          /deep\.list\[1\] is a bigint/
+        );
         expect(await all({ stream: "bad" })).toEqual([]);
       });
 
@@ -241,7 +248,7 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect((await all({ before: ids[2] })).map((e) => e.name)).toEqual(["A1", "A2"]);
         expect((await all({ after: ids[0], before: ids[3] })).map((e) => e.name)).toEqual(["A2", "B1"]);
         expect((await all({ stream: "a", after: ids[1] })).map((e) => e.name)).toEqual(["A3"]);
-        expect((await all({ after: ids[5] }))).toEqual([]);
+        expect(await all({ after: ids[5] })).toEqual([]);
       });
 
       it("filters by correlation", async () => {
@@ -270,7 +277,11 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         await store.commit("a", [msg("A4")], meta());
         expect((await all({ stream: "a" })).map((e) => e.name)).toEqual(["A1", "A2", "A3", "A4"]);
         expect((await all({ stream: "a", with_snaps: true })).map((e) => e.name)).toEqual([
-          "A1", "A2", "A3", SNAP_EVENT, "A4",
+          "A1",
+          "A2",
+          "A3",
+          SNAP_EVENT,
+          "A4",
         ]);
       });
 
@@ -284,7 +295,7 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect(x[0].data).toEqual({ of: "X", state: { n: 2 } });
         const y = await all({ stream: "a", from_snapshot: "Y" });
         expect(y.map((e) => e.name)).toEqual([SNAP_EVENT, "A6"]);
-        expect((await all({ stream: "a", from_snapshot: "Z" }))).toHaveLength(9); // no snapshot of Z: the whole stream
+        expect(await all({ stream: "a", from_snapshot: "Z" })).toHaveLength(9); // no snapshot of Z: the whole stream
       });
     });
 
@@ -293,7 +304,9 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         await store.commit("k", [msg("A")], meta());
         await store.commit("k", [msg("B"), msg("C")], meta(), 0, "req-1");
         expect(await store.recall("k", "req-1")).toEqual({ from: 1, to: 2 });
-        await expect(store.commit("k", [msg("D")], meta(), undefined, "req-1")).rejects.toBeInstanceOf(ConcurrencyError);
+        await expect(store.commit("k", [msg("D")], meta(), undefined, "req-1")).rejects.toBeInstanceOf(
+          ConcurrencyError
+        );
         await expect(store.commit("k", [msg("D")], meta(), 2, "req-1")).rejects.toBeInstanceOf(ConcurrencyError);
         expect((await all({ stream: "k" })).map((e) => e.name)).toEqual(["A", "B", "C"]);
         expect(await store.recall("k", "req-2")).toBeUndefined();
@@ -314,12 +327,20 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
 
     describe("reaction watermarks", () => {
       const lease = (stream: string, by: string, at: number, source?: string, head?: number): Lease => ({
-        stream, source, by, at, retry: 0, ...(head !== undefined && { head }),
+        stream,
+        source,
+        by,
+        at,
+        retry: 0,
+        ...(head !== undefined && { head }),
       });
 
       it("registers streams with a 0 ms lease, idempotently, and polls those with work after their watermark", async () => {
         const [e] = await store.commit("s", [msg("A")], meta());
-        const registered = await store.lease([lease("r1", "d", -1, "s", e.id), lease("r2", "d", e.id, undefined, e.id)], 0);
+        const registered = await store.lease(
+          [lease("r1", "d", -1, "s", e.id), lease("r2", "d", e.id, undefined, e.id)],
+          0
+        );
         expect(registered.map((l) => l.stream).sort()).toEqual(["r1", "r2"]);
         await store.lease([lease("r1", "d", 99, "s", e.id)], 0); // does not move an existing watermark
         const polled = await store.poll(10, 10);
@@ -330,9 +351,16 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
 
       it("splits poll results between the most lagging and the most leading", async () => {
         const events = await store.commit("s", [msg("A"), msg("A"), msg("A"), msg("A"), msg("A")], meta());
-        await store.lease(events.map((e, i) => lease(`r${i}`, "d", e.id - 1, undefined, e.id)), 0);
+        await store.lease(
+          events.map((e, i) => lease(`r${i}`, "d", e.id - 1, undefined, e.id)),
+          0
+        );
         const polled = await store.poll(2, 1);
-        expect(polled.map((p) => [p.stream, p.lagging])).toEqual([["r0", true], ["r1", true], ["r4", false]]);
+        expect(polled.map((p) => [p.stream, p.lagging])).toEqual([
+          ["r0", true],
+          ["r1", true],
+          ["r4", false],
+        ]);
         const many = await store.poll(10, 10);
         expect(many).toHaveLength(5);
       });
@@ -368,7 +396,9 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
         await store.lease([lease("r", "d", -1, "s", b.id)], 0);
         await store.lease([lease("r", "d", -1, "s")], 10_000);
-        const acked = await store.ack([{ ...lease("r", "d", a.id, "s"), retry: 2, done: [`${b.id}:first#1`], delay: 150 }]);
+        const acked = await store.ack([
+          { ...lease("r", "d", a.id, "s"), retry: 2, done: [`${b.id}:first#1`], delay: 150 },
+        ]);
         expect(acked).toHaveLength(1);
         expect(await store.poll(10, 10)).toEqual([]); // waiting out the delay
         expect(await store.lease([lease("r", "d2", a.id, "s")], 10_000)).toEqual([]);
@@ -406,7 +436,9 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         await store.lease([lease("r", "d", -1, "s", b.id)], 0);
         await store.lease([lease("r", "d", -1, "s")], 10_000);
         expect(await store.block([{ ...lease("r", "other", a.id, "s"), error: "x" }])).toEqual([]);
-        const blocked = await store.block([{ ...lease("r", "d", a.id, "s"), retry: 4, done: [`${b.id}:x#1`], error: "boom" }]);
+        const blocked = await store.block([
+          { ...lease("r", "d", a.id, "s"), retry: 4, done: [`${b.id}:x#1`], error: "boom" },
+        ]);
         expect(blocked).toEqual([expect.objectContaining({ stream: "r", error: "boom" })]);
         expect(await store.poll(10, 10)).toEqual([]);
         expect(await store.lease([lease("r", "d", a.id, "s")], 10_000)).toEqual([]);
@@ -425,7 +457,10 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         const [r] = (await store.reactions()).filter((x) => x.stream === "r");
         expect(r).toMatchObject({ at: a.id, retry: 0, blocked: false });
         expect(r.error).toBeUndefined();
-        expect((await store.poll(10, 10)).map((p) => [p.stream, p.at])).toEqual([["q", -1], ["r", a.id]]);
+        expect((await store.poll(10, 10)).map((p) => [p.stream, p.at])).toEqual([
+          ["q", -1],
+          ["r", a.id],
+        ]);
 
         await store.lease([lease("r", "d", a.id, "s")], 10_000);
         await store.ack([lease("r", "d", b.id, "s")]);

@@ -88,8 +88,7 @@ export type Emitted<E extends Schemas> = {
  * }
  * ```
  */
-export type Committed<E extends Schemas, K extends keyof E> = Message<E, K> &
-  Readonly<CommittedMeta>;
+export type Committed<E extends Schemas, K extends keyof E> = Message<E, K> & Readonly<CommittedMeta>;
 
 /**
  * Any committed event of `E`: the union of {@link Committed} over every event name,
@@ -243,12 +242,7 @@ export type GivenHandlers<S extends Schema, A extends Schemas> = {
  *   ({ by }) => ["Incremented", { by }];
  * ```
  */
-export type ActionHandler<
-  S extends Schema,
-  E extends Schemas,
-  A extends Schemas,
-  K extends keyof A,
-> = (
+export type ActionHandler<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A> = (
   action: Readonly<A[K]>,
   snapshot: Readonly<Snapshot<S, E>>,
   target: Target
@@ -359,11 +353,7 @@ export type Upcasters<E extends Schemas> = { readonly [K in keyof E]?: ReadonlyA
  *     .build();
  * ```
  */
-export type State<S extends Schema, E extends Schemas, A extends Schemas> = StateSchemas<
-  S,
-  E,
-  A
-> & {
+export type State<S extends Schema, E extends Schemas, A extends Schemas> = StateSchemas<S, E, A> & {
   /** Name of the state (used in errors and logs). */
   readonly name: string;
   /** Returns the state of a stream that has no events. */

@@ -56,11 +56,7 @@ export class ValidationError extends Error {
     public readonly payload: unknown,
     public readonly details: Issue[]
   ) {
-    super(
-      `Invalid ${target}: ${details
-        .map((d) => (d.path ? `${d.path}: ${d.message}` : d.message))
-        .join("; ")}`
-    );
+    super(`Invalid ${target}: ${details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ")}`);
     this.name = Errors.ValidationError;
   }
 }
@@ -94,9 +90,7 @@ export class InvariantError extends Error {
     public readonly snapshot: Snapshot<Schema, Schemas>,
     public readonly description: string
   ) {
-    super(
-      `Action "${action}" on stream "${target.stream}" failed invariant: ${description}`
-    );
+    super(`Action "${action}" on stream "${target.stream}" failed invariant: ${description}`);
     this.name = Errors.InvariantError;
   }
 }

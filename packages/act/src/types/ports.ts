@@ -38,10 +38,7 @@ export type Disposer = () => unknown;
  * ```
  */
 export type Logger = Disposable & {
-  [L in "fatal" | "error" | "warn" | "info" | "debug" | "trace"]: (
-    objOrMsg: unknown,
-    msg?: string
-  ) => void;
+  [L in "fatal" | "error" | "warn" | "info" | "debug" | "trace"]: (objOrMsg: unknown, msg?: string) => void;
 };
 
 /**
@@ -100,10 +97,7 @@ export interface Store extends Disposable {
    * @param query - the filters, combined with AND; omitted, every event except snapshots
    * @returns how many events were passed to the callback
    */
-  query<E extends Schemas>(
-    callback: (event: Committed<E, keyof E>) => void,
-    query?: Query
-  ): Promise<number>;
+  query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query?: Query): Promise<number>;
   /**
    * Lists reaction streams with work to do — correlation found an event
    * reacting into them (`head`, see `lease`) after their watermark — that are

@@ -81,9 +81,7 @@ export type ReactionHandler<E extends Schemas, K extends keyof E, A extends Sche
  *   (event) => ({ target: `audit-${event.stream}`, source: event.stream });
  * ```
  */
-export type ReactionResolver<E extends Schemas, K extends keyof E> = (
-  event: Committed<E, K>
-) =>
+export type ReactionResolver<E extends Schemas, K extends keyof E> = (event: Committed<E, K>) =>
   | {
       /** The stream the reaction runs on: its lease serialises the handling. */
       target: string;

@@ -57,7 +57,10 @@ export const StreamSchema = z
   .string()
   .min(1, "stream name must not be empty")
   .max(MAX_STREAM_LENGTH, `stream name must be at most ${MAX_STREAM_LENGTH} characters`)
-  .refine((name) => !LONE_SURROGATE.test(name), "stream name must be a well-formed string (it has a lone UTF-16 surrogate)");
+  .refine(
+    (name) => !LONE_SURROGATE.test(name),
+    "stream name must be a well-formed string (it has a lone UTF-16 surrogate)"
+  );
 
 /**
  * Schema of a {@link Target}: the stream an action is addressed to, who asks

@@ -207,7 +207,8 @@ export function programArb({
 }: ProgramOptions = {}): fc.Arbitrary<Program> {
   const d = doArb(shared);
   const steps: fc.WeightedArbitrary<Step>[] = [{ weight: 6, arbitrary: d.map((x) => ({ do: x })) }];
-  if (concurrent) steps.push({ weight: concurrency, arbitrary: fc.tuple(d, d).map(([a, b]) => ({ par: [a, b] as [Do, Do] })) });
+  if (concurrent)
+    steps.push({ weight: concurrency, arbitrary: fc.tuple(d, d).map(([a, b]) => ({ par: [a, b] as [Do, Do] })) });
   steps.push({ weight: 1, arbitrary: fc.nat(2).map((restart) => ({ restart })) });
   if (faults)
     steps.push({
@@ -359,7 +360,8 @@ function patchesAt(of: "A" | "B", log: readonly Event[], version: number): numbe
 function snapOf(e: Event): { of?: "A" | "B"; state: unknown } {
   const d = e.data as any;
   // A snapshot names the definition that wrote it: "<state>@<fingerprint>.<version>".
-  if (d && typeof d === "object" && "state" in d && "of" in d) return { of: String(d.of).split("@")[0] as "A" | "B", state: d.state };
+  if (d && typeof d === "object" && "state" in d && "of" in d)
+    return { of: String(d.of).split("@")[0] as "A" | "B", state: d.state };
   if (d && typeof d === "object" && "count" in d) return { of: "A", state: d };
   if (d && typeof d === "object" && "marks" in d) return { of: "B", state: d };
   return { state: d };
@@ -512,7 +514,6 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
     throw new ModelViolation(`${property}: ${detail}\n--- trace ---\n${trace.join("\n")}`);
   };
 
-
   const readLog = async (stream: string) =>
     (await settle(apps[0].app.query_array({ stream, with_snaps: true }), `reading "${stream}"`)) as Event[];
 
@@ -605,7 +606,9 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
             : { error: "rolled back" }),
         };
         outcomes = [external, outcome];
-        trace.push(`#${index} external writer: v${ext.version} Marked ${show(data)} (${step.ext.end}), and concurrently`);
+        trace.push(
+          `#${index} external writer: v${ext.version} Marked ${show(data)} (${step.ext.end}), and concurrently`
+        );
       } else if ("kill" in step) {
         if (!env.kill) continue;
         const d = step.kill.do;
@@ -616,7 +619,11 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
         const blocker =
           step.kill.blocked && env.external
             ? await settle(
-                env.external(stream, { name: "Marked", data: { seen: (fold("B", log0) as BState).marks } }, lastVersion(log0)),
+                env.external(
+                  stream,
+                  { name: "Marked", data: { seen: (fold("B", log0) as BState).marks } },
+                  lastVersion(log0)
+                ),
                 "blocker"
               )
             : undefined;
@@ -664,7 +671,12 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
       for (const n of names) logs.set(n, await readLog(n));
       for (const n of names)
         if (lastVersion(logs.get(n)!) !== lastVersion(before.get(n)!))
-          trace.push(`  log ${n}: ${logs.get(n)!.map((e) => `v${e.version}:${e.name === SNAP_EVENT ? `snap(${snapOf(e).of})` : e.name}`).join(" ")}`);
+          trace.push(
+            `  log ${n}: ${logs
+              .get(n)!
+              .map((e) => `v${e.version}:${e.name === SNAP_EVENT ? `snap(${snapOf(e).of})` : e.name}`)
+              .join(" ")}`
+          );
       checkLogs(p, names, before, logs, outcomes, fail);
       for (const o of outcomes)
         if (!o.external) checkOutcome(p, o, outcomes, before.get(o.stream)!, logs.get(o.stream)!, fail);
@@ -676,7 +688,10 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
       const loaders = index === p.steps.length - 1 ? apps : [apps[index % p.apps]];
       for (const { app } of loaders)
         for (const n of names)
-          for (const [of, S] of [["A", A], ["B", B]] as const) {
+          for (const [of, S] of [
+            ["A", A],
+            ["B", B],
+          ] as const) {
             const snap = await settle(app.load(S as any, n), `load ${of} of "${n}"`);
             const log = logs.get(n)!;
             const want = fold(of, log);
@@ -705,9 +720,11 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
 /** One outcome, without ids, times or stream names. */
 function summary(o: Outcome): string {
   const head = `app${o.app} ${show(o.d.action)} expectedVersion=${o.target.expectedVersion ?? "-"}: `;
-  if (o.result) return head + o.result.map((s) => `v${s.event?.version ?? -1} ${s.event?.name ?? "-"} ${show(s.state)}`).join(", ");
+  if (o.result)
+    return head + o.result.map((s) => `v${s.event?.version ?? -1} ${s.event?.name ?? "-"} ${show(s.state)}`).join(", ");
   const e = o.error;
-  if (e instanceof ConcurrencyError) return `${head}ConcurrencyError(lastVersion ${e.lastVersion}, expectedVersion ${e.expectedVersion})`;
+  if (e instanceof ConcurrencyError)
+    return `${head}ConcurrencyError(lastVersion ${e.lastVersion}, expectedVersion ${e.expectedVersion})`;
   if (e instanceof InvariantError)
     return `${head}InvariantError(${e.description}; v${e.snapshot?.event?.version ?? -1} ${show(e.snapshot?.state)})`;
   if (e instanceof ValidationError) return `${head}ValidationError(${show(e.details)})`;
@@ -732,7 +749,8 @@ function checkLogs(
     log.forEach((e, i) => {
       if (e.stream !== n) fail("log shape", `reading "${n}" returned an event of "${e.stream}"`);
       if (e.version !== i) fail("versions are dense", `"${n}" has v${e.version} at position ${i}`);
-      if (i > 0 && !(e.id > log[i - 1].id)) fail("ids increase within a stream", `"${n}" v${i} has id ${e.id} after ${log[i - 1].id}`);
+      if (i > 0 && !(e.id > log[i - 1].id))
+        fail("ids increase within a stream", `"${n}" v${i} has id ${e.id} after ${log[i - 1].id}`);
       if (ids.has(e.id)) fail("ids are unique", `id ${e.id} appears twice`);
       ids.add(e.id);
     });
@@ -772,18 +790,29 @@ function checkLogs(
         );
       else {
         const decided = fold(ofAction(a), upTo(log, first - 1)) as any;
-        if (!holds(p, a.kind, decided) || unclaimed.some((e) => (e.data as any).seen !== decided[stateField(ofAction(a))]))
-          fail("no decision on stale state", `app${lost.app}.do(${show(a)}) committed on ${show(decided)} at v${first - 1}`);
+        if (
+          !holds(p, a.kind, decided) ||
+          unclaimed.some((e) => (e.data as any).seen !== decided[stateField(ofAction(a))])
+        )
+          fail(
+            "no decision on stale state",
+            `app${lost.app}.do(${show(a)}) committed on ${show(decided)} at v${first - 1}`
+          );
       }
     } else
       for (const e of unclaimed)
-        fail("exactly once", `"${n}" v${e.version} (${e.name}, id ${e.id}) was committed but no successful action returned it`);
+        fail(
+          "exactly once",
+          `"${n}" v${e.version} (${e.name}, id ${e.id}) was committed but no successful action returned it`
+        );
     for (const e of claimed.values()) {
       const inLog = log.find((x) => x.id === e.id);
-      if (!inLog) fail("exactly once", `returned event id ${e.id} (v${e.version} ${e.name}) is not in the log of "${n}"`);
+      if (!inLog)
+        fail("exactly once", `returned event id ${e.id} (v${e.version} ${e.name}) is not in the log of "${n}"`);
       if (inLog!.version !== e.version || inLog!.name !== e.name || !isDeepStrictEqual(inLog!.data, e.data))
         fail("exactly once", `returned event ${show(e)} differs from the log's ${show(inLog)}`);
-      if (old.some((x) => x.id === e.id)) fail("exactly once", `returned event id ${e.id} was already in the log before the step`);
+      if (old.some((x) => x.id === e.id))
+        fail("exactly once", `returned event id ${e.id} was already in the log before the step`);
     }
     // Snapshot events hold the fold of their state's events before them.
     for (const e of log.slice(old.length))
@@ -827,14 +856,21 @@ function checkOutcome(p: Program, o: Outcome, all: Outcome[], before: Event[], l
     const result = o.result;
     if (count === 0) {
       // Nothing emitted: `[current]`, the true state at a version not older than the stream before the step.
-      if (result.length !== 1) fail("returns [current] when nothing is emitted", `${what} returned ${result.length} snapshots`);
+      if (result.length !== 1)
+        fail("returns [current] when nothing is emitted", `${what} returned ${result.length} snapshots`);
       const [s] = result;
       const v = s.event?.version ?? -1;
-      if (v < last0) fail("no decision on stale state", `${what} returned the state at v${v}, the stream was at v${last0}`);
+      if (v < last0)
+        fail("no decision on stale state", `${what} returned the state at v${v}, the stream was at v${last0}`);
       if (!isDeepStrictEqual(s.state, fold(of, upTo(log, v))))
-        fail("returned state equals the fold", `${what} returned ${show(s.state)} at v${v}, the fold is ${show(fold(of, upTo(log, v)))}`);
-      if (!holds(p, kind, s.state)) fail("no decision on stale state", `${what} succeeded though its rule fails on ${show(s.state)}`);
-      if (sequential && v !== last0) fail("returned state is current", `${what} returned v${v}, the stream is at v${last0}`);
+        fail(
+          "returned state equals the fold",
+          `${what} returned ${show(s.state)} at v${v}, the fold is ${show(fold(of, upTo(log, v)))}`
+        );
+      if (!holds(p, kind, s.state))
+        fail("no decision on stale state", `${what} succeeded though its rule fails on ${show(s.state)}`);
+      if (sequential && v !== last0)
+        fail("returned state is current", `${what} returned v${v}, the stream is at v${last0}`);
       return;
     }
     const own = result.slice(0, count);
@@ -842,18 +878,26 @@ function checkOutcome(p: Program, o: Outcome, all: Outcome[], before: Event[], l
     if (own.length !== count || own.some((s) => s.event?.name !== emittedNames(a)))
       fail("one snapshot per committed event", `${what} returned ${show(result.map((s) => s.event?.name))}`);
     if (extra.length > 1 || (extra.length === 1 && extra[0].event?.name !== SNAP_EVENT))
-      fail("one snapshot per committed event", `${what} returned extra snapshots ${show(extra.map((s) => s.event?.name))}`);
+      fail(
+        "one snapshot per committed event",
+        `${what} returned extra snapshots ${show(extra.map((s) => s.event?.name))}`
+      );
     const first = own[0].event!.version;
     own.forEach((s, i) => {
-      if (s.event!.version !== first + i) fail("versions are dense", `${what}: its events are at ${show(own.map((x) => x.event?.version))}`);
+      if (s.event!.version !== first + i)
+        fail("versions are dense", `${what}: its events are at ${show(own.map((x) => x.event?.version))}`);
     });
     if (expected !== undefined && first !== expected + 1)
       fail("commits honour expectedVersion", `${what} committed its first event at v${first}`);
-    if (sequential && first !== last0 + 1) fail("commits continue the stream", `${what} committed at v${first}, the stream was at v${last0}`);
+    if (sequential && first !== last0 + 1)
+      fail("commits continue the stream", `${what} committed at v${first}, the stream was at v${last0}`);
     // The decision: the rule held on the true state before the first event, and `seen` is that state.
     const decided = fold(of, upTo(log, first - 1)) as any;
     if (!holds(p, kind, decided))
-      fail("no decision on stale state", `${what} committed though its rule fails on the true state ${show(decided)} at v${first - 1}`);
+      fail(
+        "no decision on stale state",
+        `${what} committed though its rule fails on the true state ${show(decided)} at v${first - 1}`
+      );
     for (const s of own)
       if ((s.event!.data as any).seen !== decided[field])
         fail(
@@ -868,7 +912,8 @@ function checkOutcome(p: Program, o: Outcome, all: Outcome[], before: Event[], l
     }
     if (extra.length === 1) {
       const snap = extra[0].event!;
-      if (snap.version !== first + count) fail("snapshots follow the action", `${what} wrote its snapshot at v${snap.version}`);
+      if (snap.version !== first + count)
+        fail("snapshots follow the action", `${what} wrote its snapshot at v${snap.version}`);
       if (snapOf(snap as Event).of && snapOf(snap as Event).of !== of)
         fail("snapshots belong to the action's state", `${what} wrote a snapshot of ${snapOf(snap as Event).of}`);
     }
@@ -900,12 +945,22 @@ function checkOutcome(p: Program, o: Outcome, all: Outcome[], before: Event[], l
     const v = s?.event?.version ?? -1;
     if (error.description !== RULES[kind].description)
       fail("InvariantError names the rule", `${what}: "${error.description}"`);
-    if (v < last0) fail("no decision on stale state", `${what} failed its rule on v${v}, the stream was at v${last0}: ${show(s?.state)}`);
+    if (v < last0)
+      fail(
+        "no decision on stale state",
+        `${what} failed its rule on v${v}, the stream was at v${last0}: ${show(s?.state)}`
+      );
     const truth = fold(of, upTo(log, v));
     if (!isDeepStrictEqual(s?.state, truth))
-      fail("InvariantError carries the true state", `${what}: error snapshot ${show(s?.state)} at v${v}, the fold is ${show(truth)}`);
+      fail(
+        "InvariantError carries the true state",
+        `${what}: error snapshot ${show(s?.state)} at v${v}, the fold is ${show(truth)}`
+      );
     if (holds(p, kind, truth))
-      fail("no false InvariantError", `${what}: rule "${error.description}" holds on the true state ${show(truth)} at v${v}`);
+      fail(
+        "no false InvariantError",
+        `${what}: rule "${error.description}" holds on the true state ${show(truth)} at v${v}`
+      );
     return;
   }
   if (error instanceof ConcurrencyError) {
@@ -917,7 +972,10 @@ function checkOutcome(p: Program, o: Outcome, all: Outcome[], before: Event[], l
       );
     if (sequential) {
       if (error.lastVersion !== last0)
-        fail("ConcurrencyError reports the stream's version", `${what}: lastVersion ${error.lastVersion}, the stream is at v${last0}`);
+        fail(
+          "ConcurrencyError reports the stream's version",
+          `${what}: lastVersion ${error.lastVersion}, the stream is at v${last0}`
+        );
       if (expected !== undefined && error.expectedVersion !== expected)
         fail("ConcurrencyError reports the expected version", `${what}: expectedVersion ${error.expectedVersion}`);
     }

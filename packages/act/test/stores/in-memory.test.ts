@@ -11,7 +11,16 @@ describe("InMemoryStore", () => {
   it("rejects data that cannot be cloned and appends nothing", async () => {
     const store = new InMemoryStore();
     const bad = { fn: () => 1 };
-    await expect(store.commit("a", [{ name: "A", data: {} }, { name: "B", data: bad }], { correlation: "c", causation: {} })).rejects.toThrow();
+    await expect(
+      store.commit(
+        "a",
+        [
+          { name: "A", data: {} },
+          { name: "B", data: bad },
+        ],
+        { correlation: "c", causation: {} }
+      )
+    ).rejects.toThrow();
     expect(await store.query(() => {})).toBe(0);
   });
 

@@ -17,7 +17,11 @@ const Relay = state("Relay", z.object({ hops: z.array(z.number()) }))
   .emit(({ hop }) => ["Passed", { hop }])
   .build();
 
-const rejected = (promise: Promise<unknown>) => promise.then(() => expect.fail("settle should have thrown"), (e: unknown) => e as SettleError);
+const rejected = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail("settle should have thrown"),
+    (e: unknown) => e as SettleError
+  );
 
 describe("settle", () => {
   it("runs a reaction chain of several hops to its end, keeping the correlation", async () => {
@@ -25,7 +29,8 @@ describe("settle", () => {
       .with(Relay)
       .on("Passed")
       .do(async (event, _stream, app) => {
-        if (event.data.hop < 4) await app.do("pass", { stream: `relay-${event.data.hop + 1}`, actor }, { hop: event.data.hop + 1 }, event);
+        if (event.data.hop < 4)
+          await app.do("pass", { stream: `relay-${event.data.hop + 1}`, actor }, { hop: event.data.hop + 1 }, event);
       })
       .build();
     const [first] = await app.do("pass", { stream: "relay-0", actor }, { hop: 0 });
@@ -66,7 +71,9 @@ describe("settle", () => {
     await app.do("pass", { stream: "r", actor }, { hop: 0 });
     await settle(app);
     expect(calls).toBe(3);
-    expect((await app.stats()).streams).toEqual([expect.objectContaining({ stream: "audit", retry: 0, blocked: false, lag: 0 })]);
+    expect((await app.stats()).streams).toEqual([
+      expect.objectContaining({ stream: "audit", retry: 0, blocked: false, lag: 0 }),
+    ]);
   });
 
   describe("a reaction that keeps failing", () => {
@@ -102,7 +109,9 @@ describe("settle", () => {
       const { app } = failing();
       await app.do("pass", { stream: "r", actor }, { hop: 0 });
       const { blocked } = await settle(app, { allowBlocked: true });
-      expect(blocked).toEqual([expect.objectContaining({ stream: "audit", blocked: true, error: expect.stringContaining("down") })]);
+      expect(blocked).toEqual([
+        expect.objectContaining({ stream: "audit", blocked: true, error: expect.stringContaining("down") }),
+      ]);
     });
 
     it("gives up waiting for a retry after timeoutMillis, naming the stream that waits", async () => {
@@ -170,9 +179,11 @@ describe("settle", () => {
     // ends: the first pass (settle's correlation, then the drain's) reads nothing.
     const real = store().query.bind(store());
     let hidden = 2;
-    const spy = vi.spyOn(store(), "query").mockImplementation(async (callback, query) =>
-      query?.stream === undefined && hidden-- > 0 ? 0 : real(callback, query)
-    );
+    const spy = vi
+      .spyOn(store(), "query")
+      .mockImplementation(async (callback, query) =>
+        query?.stream === undefined && hidden-- > 0 ? 0 : real(callback, query)
+      );
     try {
       await settle(app);
     } finally {

@@ -28,7 +28,9 @@ const Ledger = state("Ledger", z.object({ total: z.number() }))
 /** Act on the in-memory store or on PostgreSQL (durable server settings come from the caller). */
 export async function subject(target: Target, version: string): Promise<Subject> {
   const adapter: Store =
-    target.kind === "memory" ? new InMemoryStore() : new PostgresStore({ connectionString: target.url, table: "act_bench" });
+    target.kind === "memory"
+      ? new InMemoryStore()
+      : new PostgresStore({ connectionString: target.url, table: "act_bench" });
   store(adapter);
   await adapter.drop();
   await adapter.seed();
@@ -48,7 +50,11 @@ export async function subject(target: Target, version: string): Promise<Subject>
     },
     async append(stream, count) {
       for (let done = 0; done < count; done += 500)
-        await adapter.commit(stream, Array.from({ length: Math.min(500, count - done) }, () => ({ name: "Incremented", data: { by: 1 } })), meta);
+        await adapter.commit(
+          stream,
+          Array.from({ length: Math.min(500, count - done) }, () => ({ name: "Incremented", data: { by: 1 } })),
+          meta
+        );
     },
     async reactions(sources) {
       let posted = 0;
@@ -63,7 +69,11 @@ export async function subject(target: Target, version: string): Promise<Subject>
         .to((event) => ({ target: `ledger-${event.stream}` }))
         .build();
       for (const stream of sources) await app.do("increment", { stream, actor }, { by: 1 });
-      return untilPosted(sources.length, () => posted, async () => void (await app.drain()));
+      return untilPosted(
+        sources.length,
+        () => posted,
+        async () => void (await app.drain())
+      );
     },
     async close() {
       await adapter.drop();

@@ -50,7 +50,8 @@ export async function subject(target: Target, version: string): Promise<Subject>
     async counter({ snapEvery }) {
       if (snapEvery) return { unsupported: NO_SNAPSHOTS };
       const app: CounterApp = {
-        increment: async (stream) => void (await increment(eventStore, stream, () => ({ type: "Incremented", data: { by: 1 } }))),
+        increment: async (stream) =>
+          void (await increment(eventStore, stream, () => ({ type: "Incremented", data: { by: 1 } }))),
         load: async (stream) => (await eventStore.aggregateStream<Counter, Incremented>(stream, counter)).state.count,
       };
       return app;
@@ -63,8 +64,10 @@ export async function subject(target: Target, version: string): Promise<Subject>
         );
     },
     async reactions(sources) {
-      if (target.kind === "memory") return { unsupported: "Emmett's in-memory event store has no consumer to run a reactor on" };
-      for (const stream of sources) await increment(eventStore, stream, () => ({ type: "Incremented", data: { by: 1 } }));
+      if (target.kind === "memory")
+        return { unsupported: "Emmett's in-memory event store has no consumer to run a reactor on" };
+      for (const stream of sources)
+        await increment(eventStore, stream, () => ({ type: "Incremented", data: { by: 1 } }));
       let posted = 0;
       let batches = 0;
       // Default pulling options; the consumer stops once it has caught up with the log.
@@ -74,7 +77,10 @@ export async function subject(target: Target, version: string): Promise<Subject>
         canHandle: ["Incremented"],
         eachMessage: async (event) => {
           if (event.type !== "Incremented") return;
-          await post(eventStore, `ledger-${event.metadata.streamName}`, () => ({ type: "Posted", data: { by: event.data.by } }));
+          await post(eventStore, `ledger-${event.metadata.streamName}`, () => ({
+            type: "Posted",
+            data: { by: event.data.by },
+          }));
           posted++;
         },
       });

@@ -46,7 +46,8 @@ function connection(url: string) {
 
 /** The reference library on the in-memory store or on PostgreSQL (durable server settings come from the caller). */
 export async function subject(target: Target, version: string): Promise<Subject> {
-  const adapter: Store = target.kind === "memory" ? store() : new PostgresStore({ ...connection(target.url), table: "ref0_bench" });
+  const adapter: Store =
+    target.kind === "memory" ? store() : new PostgresStore({ ...connection(target.url), table: "ref0_bench" });
   if (target.kind === "postgres") store(adapter);
   await adapter.drop();
   await adapter.seed();
@@ -66,7 +67,11 @@ export async function subject(target: Target, version: string): Promise<Subject>
     },
     async append(stream, count) {
       for (let done = 0; done < count; done += 500)
-        await adapter.commit(stream, Array.from({ length: Math.min(500, count - done) }, () => ({ name: "Incremented", data: { by: 1 } })), meta);
+        await adapter.commit(
+          stream,
+          Array.from({ length: Math.min(500, count - done) }, () => ({ name: "Incremented", data: { by: 1 } })),
+          meta
+        );
     },
     // Its snapshot write is not awaited by the action, so on PostgreSQL the
     // next action on the stream races it and fails on the (stream, version)
@@ -97,7 +102,11 @@ export async function subject(target: Target, version: string): Promise<Subject>
         .to((event) => `ledger-${event.stream}`)
         .build();
       for (const stream of sources) await app.do("increment", { stream, actor }, { by: 1 });
-      return untilPosted(sources.length, () => posted, async () => void (await app.drain()));
+      return untilPosted(
+        sources.length,
+        () => posted,
+        async () => void (await app.drain())
+      );
     },
     async close() {
       await adapter.drop();

@@ -52,7 +52,11 @@ export async function subject(target: Target, version: string): Promise<Subject>
     async append(stream, count) {
       const meta = { correlation: "bench", causation: {} };
       for (let done = 0; done < count; done += 500)
-        await store().commit(stream, Array.from({ length: Math.min(500, count - done) }, () => ({ name: "Incremented", data: { by: 1 } })), meta);
+        await store().commit(
+          stream,
+          Array.from({ length: Math.min(500, count - done) }, () => ({ name: "Incremented", data: { by: 1 } })),
+          meta
+        );
     },
     async reactions(sources) {
       let posted = 0;
@@ -69,14 +73,19 @@ export async function subject(target: Target, version: string): Promise<Subject>
       for (const stream of sources) await app.do("increment", { stream, actor }, { by: 1 });
       // settle(): the library's own correlate→drain loop with default options,
       // which runs until a pass makes no progress and then emits "settled".
-      return untilPosted(sources.length, () => posted, () => new Promise<void>((resolve) => {
-        const settled = () => {
-          app.off("settled", settled);
-          resolve();
-        };
-        app.on("settled", settled);
-        app.settle();
-      }));
+      return untilPosted(
+        sources.length,
+        () => posted,
+        () =>
+          new Promise<void>((resolve) => {
+            const settled = () => {
+              app.off("settled", settled);
+              resolve();
+            };
+            app.on("settled", settled);
+            app.settle();
+          })
+      );
     },
     async close() {
       await store().drop();

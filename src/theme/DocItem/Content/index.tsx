@@ -1,5 +1,5 @@
 // Why: guide pages get a "Copy page as Markdown" button, for AI tools; API pages have no Markdown twin, so they get none.
-import React, { type ReactNode } from "react";
+import type { ReactNode } from "react";
 import Content from "@theme-original/DocItem/Content";
 import type ContentType from "@theme/DocItem/Content";
 import type { WrapperProps } from "@docusaurus/types";

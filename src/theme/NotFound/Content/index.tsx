@@ -50,8 +50,8 @@ export default function NotFoundContent({ className }: Props): ReactNode {
             </Translate>
           </Heading>
           <p>
-            There is no page at {pathname ? <code>{pathname}</code> : "this address"}. It may
-            have moved, or the link that brought you here may be wrong.
+            There is no page at {pathname ? <code>{pathname}</code> : "this address"}. It may have moved, or the link
+            that brought you here may be wrong.
           </p>
           <p>{inApi ? "Looking for an API symbol? Try the API index first." : "Where to go from here:"}</p>
           <ul>
