@@ -12,10 +12,11 @@
  * `<pre>`, inside its parent. Colours need no re-render either: they are CSS
  * variables set per colour mode (src/prism-themes.ts).
  *
- * A block mounted again while the page hydrates (the theme's tabs mount
- * their panels anew once the page runs, to show the reader's stored choice)
- * gets the HTML its first copy kept, so it needs no Prism either. Should
- * a block ever mount with no HTML to show, it renders anew instead.
+ * A block mounted again (the theme's tabs mount their panels anew once the
+ * page runs, to show the reader's stored choice; a page visited again)
+ * gets the HTML its first copy kept, so it needs no Prism either. A block
+ * with no HTML to show (one rendered in the browser the first time, after a
+ * client-side navigation) renders anew instead, before it is painted.
  */
 import { useLayoutEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import { createPortal } from "react-dom";
