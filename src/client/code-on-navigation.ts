@@ -1,14 +1,22 @@
 /**
- * Starts loading the highlighted code block (Prism and the theme's block)
- * when the reader first moves to another page inside the site.
+ * Notes the reader's first move to another page inside the site, and starts
+ * loading the highlighted code block (Prism and the theme's block) then.
  *
  * Code blocks of the page a reader lands on keep their server HTML and need
  * no Prism (src/theme/CodeBlock); a page reached by a client-side
- * navigation renders its blocks anew and does. Asking for that code as the
- * navigation starts lets it arrive with the page's own code, so its blocks
- * rarely show as plain text first. Later navigations find it loaded.
+ * navigation has no server HTML, so its blocks render anew and do. Asking
+ * for that code as the navigation starts lets it arrive with the page's own
+ * code, so its blocks rarely show as plain text first. Later navigations
+ * find it loaded.
  */
 type Location = { pathname: string };
+
+let navigated = false;
+
+/** True once the reader has moved to another page inside the site: no HTML is hydrated from then on. */
+export function hasNavigated(): boolean {
+  return navigated;
+}
 
 export function onRouteUpdate({
   location,
@@ -17,6 +25,7 @@ export function onRouteUpdate({
   location: Location;
   previousLocation: Location | null;
 }): void {
-  if (previousLocation && previousLocation.pathname !== location.pathname)
-    void import("../theme/CodeBlock/Highlighted");
+  if (!previousLocation || previousLocation.pathname === location.pathname) return;
+  navigated = true;
+  void import("../theme/CodeBlock/Highlighted");
 }

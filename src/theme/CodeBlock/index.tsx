@@ -1,20 +1,20 @@
 // Wrapped: a code block hydrates without Prism. The server renders it
 // highlighted (./Rendered); the browser keeps that HTML and only adds the
 // copy and word-wrap buttons (./Kept). Prism and the theme's block are loaded
-// only to render a block anew, when there is no server HTML to keep (after a
-// client-side navigation): Kept finds its element empty and hands over.
+// only to render a block anew: once the reader has moved to another page
+// inside the site, no server HTML is left to keep.
 //
-// Whether an element is being hydrated is not known while rendering (parts
-// of a page hydrate after it is live, see src/theme/DocItem/Content), so
-// every block in the browser starts as Kept and looks at its element.
+// Not "once the page is live": parts of the landing page hydrate after that
+// (src/theme/DocItem/Content), and their blocks still have HTML to keep.
 import type { ComponentProps, ReactNode } from "react";
 import ExecutionEnvironment from "@docusaurus/ExecutionEnvironment";
 import type CodeBlockType from "@theme/CodeBlock";
+import { hasNavigated } from "../../client/code-on-navigation";
 import Kept from "./Kept";
 import Rendered from "./Rendered";
 
 type Props = ComponentProps<typeof CodeBlockType>;
 
 export default function CodeBlockWrapper(props: Props): ReactNode {
-  return ExecutionEnvironment.canUseDOM ? <Kept {...props} /> : <Rendered {...props} />;
+  return ExecutionEnvironment.canUseDOM && !hasNavigated() ? <Kept {...props} /> : <Rendered {...props} />;
 }
