@@ -18,7 +18,7 @@ import type { Config } from "@docusaurus/types";
 import type * as Preset from "@docusaurus/preset-classic";
 import { repository } from "./scripts/repository.mjs";
 import { typedocOptions } from "./scripts/typedoc/options";
-import { darkCodeTheme, lightCodeTheme } from "./src/prism-themes";
+import { codeTheme } from "./src/prism-themes";
 import remarkDiagrams from "./src/plugins/diagrams/index";
 import { deferredStartTemplate } from "./src/plugins/deferred-start/index";
 import bundleStats from "./src/plugins/bundle-stats/index";
@@ -26,6 +26,8 @@ import calculatorSources from "./src/plugins/calculator-sources/index";
 import chunkFailureScreen from "./src/plugins/chunk-failure-screen/index";
 import commonjsBundles from "./src/plugins/commonjs-bundles/index";
 import htmlRouteFiles from "./src/plugins/html-route-files/index";
+import leanTslib from "./src/plugins/lean-tslib/index";
+import apiSidebarApart from "./src/plugins/api-sidebar-apart/index";
 import llmsTxt from "./src/plugins/llms-txt/index";
 import prismWithCodeBlocks from "./src/plugins/prism-with-code-blocks/index";
 import searchEscape from "./src/plugins/search-escape/index";
@@ -146,8 +148,15 @@ const config: Config = {
   // hydration (see the module), and every page is also written as x.html
   // (src/plugins/html-route-files) so a static host serves it.
   // Route prefetches wait for idle time (src/client/idle-prefetch.ts);
-  // <html data-live> marks a hydrated page (src/client/page-live.ts).
-  clientModules: ["./src/client/normalise-html-paths.ts", "./src/client/idle-prefetch.ts", "./src/client/page-live.ts"],
+  // <html data-live> marks a hydrated page (src/client/page-live.ts). Prism
+  // is fetched when the reader first moves to another page, whose code
+  // blocks render in the browser (src/client/code-on-navigation.ts).
+  clientModules: [
+    "./src/client/normalise-html-paths.ts",
+    "./src/client/idle-prefetch.ts",
+    "./src/client/page-live.ts",
+    "./src/client/code-on-navigation.ts",
+  ],
 
   // Pages load their code after the first paint, not as <script defer> in
   // the head (src/plugins/deferred-start): the HTML is complete without it.
@@ -191,6 +200,9 @@ const config: Config = {
     chunkFailureScreen,
     htmlRouteFiles,
     prismWithCodeBlocks,
+    leanTslib,
+    // The API sidebar is loaded by the API pages only.
+    [apiSidebarApart, { sidebar: "api", docPrefix: "api/", routePrefix: "/act-root/docs/api/" }],
     bundleStats,
   ],
 
@@ -284,9 +296,11 @@ const config: Config = {
     },
 
     prism: {
-      // Both keep every token at WCAG AA, highlighted lines included.
-      theme: lightCodeTheme,
-      darkTheme: darkCodeTheme,
+      // Every token at WCAG AA, highlighted lines included. One theme for
+      // both modes (no darkTheme: the theme serves both): its colours are
+      // CSS variables set per mode, so a switch never re-renders a block
+      // (src/prism-themes.ts).
+      theme: codeTheme,
       additionalLanguages: ["bash", "json", "sql"],
     },
   } satisfies Preset.ThemeConfig,

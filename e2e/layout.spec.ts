@@ -1,6 +1,18 @@
 // Layout: sidebars, footer, repository link, announcement bar, the 996 px
 // breakpoint, TOC levels, sidebar settings.
-import { API_INDEX, API_PAGE, CONCEPT, INTRO, ROUTES, docSidebar, expect, mainHeading, open, test } from "./site";
+import {
+  API_INDEX,
+  API_PAGE,
+  CONCEPT,
+  INTRO,
+  ROUTES,
+  docSidebar,
+  expect,
+  hydrated,
+  mainHeading,
+  open,
+  test,
+} from "./site";
 
 const DOCS_PAGES = ROUTES.map((r) => r.path).filter((p) => /\/docs\/(intro|concepts\/|examples\/)/.test(p));
 
@@ -64,6 +76,32 @@ test("API pages carry the API sidebar, not the Docs sidebar (site.md)", async ({
     await expect(sidebar.locator('a[href^="/act-root/docs/api/"]').first(), path).toBeVisible();
     await expect(page.locator("nav.navbar a.navbar__link--active"), path).toHaveText("API");
   }
+});
+
+test("the API sidebar, which only API pages load, is there after a client-side move from a guide, and the Docs sidebar after moving back", async ({
+  page,
+}) => {
+  const guideScripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") guideScripts.push(request.url());
+  });
+  await open(page, INTRO);
+  await hydrated(page);
+  expect(
+    guideScripts.filter((url) => url.includes("act-api-extras")),
+    "a guide does not load the API sidebar"
+  ).toEqual([]);
+  await page.locator("nav.navbar").getByRole("link", { name: "API", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`${API_INDEX}$`));
+  const sidebar = docSidebar(page);
+  await expect(sidebar.locator(`a[href="${INTRO}"]`)).toHaveCount(0);
+  await sidebar.locator('a[href^="/act-root/docs/api/act/src/"]').first().click();
+  await expect(page).toHaveURL(/\/act-root\/docs\/api\/act\/src\//);
+  await expect(docSidebar(page).locator(`a[href="${INTRO}"]`)).toHaveCount(0);
+  await page.goBack();
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`${INTRO}$`));
+  await expect(docSidebar(page).locator(`a[href="${INTRO}"]`)).toHaveCount(1);
 });
 
 test("below the 996px breakpoint (995px) the navbar is a mobile menu that opens with the sidebar items", async ({

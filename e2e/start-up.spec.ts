@@ -112,28 +112,62 @@ test("diagrams are SVG in the HTML: one per colour mode, named for screen reader
   }
 });
 
-test("on a phone a long code block stays the server's HTML until the reader gets near it, then works", async ({
+/** True when a script carries Prism's grammars. */
+const PRISM = /languages\.insertBefore\(/;
+
+test("a code block keeps the server's highlighted HTML, without Prism, and its copy button works from the first tap", async ({
   browser,
 }) => {
   const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const page = await context.newPage();
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(request.url());
+  });
   await page.goto(EXAMPLE);
   await hydrated(page);
-  // The CLI file's block: far below the first screen.
+  // The CLI file's block: far below the first screen, highlighted by the server.
   const title = "packages/calculator/src/cli.ts";
   const block = page.locator(".theme-code-block").filter({ hasText: title });
-  await expect(block).not.toBeInViewport();
   await expect(block).toContainText("import");
-  await expect(page.locator("[data-static]").filter({ hasText: title })).toHaveCount(1);
-  await expect(block.getByRole("button", { name: /copy/i })).toHaveCount(0);
-
-  await page.evaluate((text) => {
-    const blocks = [...document.querySelectorAll(".theme-code-block")];
-    blocks.find((b) => b.textContent?.includes(text))?.scrollIntoView();
-  }, title);
-  await expect(page.locator("[data-static]").filter({ hasText: title })).toHaveCount(0);
+  expect(await block.locator(".token-line span[style]").count()).toBeGreaterThan(10);
+  await block.scrollIntoViewIfNeeded();
   const copy = block.getByRole("button", { name: /copy/i });
   await copy.tap();
   await expect(block.getByRole("button", { name: /copied/i })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("import");
+  for (const url of scripts)
+    expect(await (await page.request.get(url)).text(), `${url} carries Prism`).not.toMatch(PRISM);
   await context.close();
+});
+
+test("code colours follow the colour mode without rendering the block again", async ({ page }) => {
+  await page.goto(CONCEPT);
+  await hydrated(page);
+  const keyword = page.locator('.theme-code-block span[style*="--tk-keyword-c"]').first();
+  const light = await keyword.evaluate((node) => getComputedStyle(node).color);
+  await keyword.evaluate((node) => node.setAttribute("data-same-node", ""));
+  for (let i = 0; i < 3 && (await page.locator("html").getAttribute("data-theme")) !== "dark"; i++) {
+    const label = await toggle(page).getAttribute("aria-label");
+    await toggle(page).click();
+    await expect(toggle(page)).not.toHaveAttribute("aria-label", label ?? "");
+  }
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  expect(await keyword.evaluate((node) => getComputedStyle(node).color)).not.toBe(light);
+  await expect(page.locator("[data-same-node]")).toHaveCount(1);
+});
+
+test("after a client-side navigation a page's code blocks are highlighted, their buttons work", async ({ page }) => {
+  await page.goto(INTRO);
+  await hydrated(page);
+  await page.locator("aside nav.menu").getByRole("link", { name: "State management" }).click();
+  await expect(page).toHaveURL(new RegExp(`${CONCEPT}$`));
+  const block = page
+    .locator(".theme-code-block")
+    .filter({ has: page.locator(".token-line") })
+    .first();
+  await expect(block.locator('span[style*="--tk-"]').first()).toBeVisible();
+  await block.hover();
+  await expect(block.getByRole("button", { name: /copy/i })).toBeVisible();
 });

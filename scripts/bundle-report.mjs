@@ -7,9 +7,15 @@
 // sources), grouped by package, largest first. A module the bundler merged
 // with others ("+ N modules") is listed under its first module's package.
 //
+// With --page PATH[,PATH…] (e.g. --page /act-root/docs/intro) it prints
+// instead what each page loads on its first visit (scripts/page-bundles.mjs):
+// every script with its size, the routes' chunk names that need it, and its
+// largest modules (their size before minification, from the module list).
+//
 // Options: --stats FILE (default .cache/bundle-stats.json), --site-dir DIR
-//          (default build), --top N (default 25).
+//          (default build), --top N (default 25), --page PATHS.
 import { readdirSync, readFileSync } from "node:fs";
+import { pageScripts, readBuild } from "./page-bundles.mjs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -20,6 +26,31 @@ const option = (name, fallback) => {
   return i >= 0 && argv[i + 1] ? argv[i + 1] : fallback;
 };
 const stats = JSON.parse(readFileSync(option("stats", join(root, ".cache", "bundle-stats.json")), "utf8"));
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+const pagesOption = option("page");
+if (pagesOption) {
+  const build = readBuild(option("site-dir", join(root, "build")));
+  const chunkOf = new Map(stats.chunks.flatMap((c) => c.files.map((f) => [f.replace(/^.*\//, ""), c])));
+  const modulesOf = new Map();
+  for (const m of stats.modules.filter((m) => m.type === "module"))
+    for (const id of m.chunks ?? []) modulesOf.set(String(id), [...(modulesOf.get(String(id)) ?? []), m]);
+  for (const path of pagesOption.split(",")) {
+    const scripts = pageScripts(build, path.trim()).sort((a, b) => b.bytes - a.bytes);
+    console.log(
+      `${path}: ${kb(scripts.reduce((n, s) => n + s.bytes, 0))} of JavaScript in ${scripts.length} files on the first visit`
+    );
+    for (const script of scripts) {
+      console.log(`${kb(script.bytes).padStart(9)}  ${script.file}  (${script.why.join("; ")})`);
+      const chunk = chunkOf.get(script.file);
+      const modules = (chunk ? (modulesOf.get(String(chunk.id)) ?? []) : []).sort((a, b) => b.size - a.size);
+      for (const m of modules.slice(0, 4))
+        console.log(`             ${kb(m.size).padStart(9)} source  ${m.name.replace(/^\.\/node_modules\//, "")}`);
+    }
+    console.log("");
+  }
+  process.exit(0);
+}
 const js = join(option("site-dir", join(root, "build")), "assets", "js");
 const file = readdirSync(js).find((name) => /^main\.[0-9a-f]+\.js$/.test(name));
 if (!file) throw new Error(`no main bundle in ${js}`);
@@ -55,7 +86,6 @@ for (const m of modules) {
   groups.set(key, group);
 }
 
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const accounted = modules.reduce((n, m) => n + m.bytes, 0);
 console.log(
   `${file}: ${kb(source.length)} minified, ${modules.length} modules (${kb(source.length - accounted)} of wrapper and unattributed code)\n`

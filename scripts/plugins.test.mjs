@@ -39,6 +39,8 @@ import {
 } from "../src/plugins/deferred-start/index.ts";
 import { idlePrefetching } from "../src/client/idle-prefetch.ts";
 import { EMPTY_MODULE, PRISM_CLIENT_MODULE } from "../src/plugins/prism-with-code-blocks/index.ts";
+import { HELPERS, ISSUER, STAND_IN } from "../src/plugins/lean-tslib/index.ts";
+import { cssVariableTheme, lightCodeTheme, darkCodeTheme } from "../src/prism-themes.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -284,5 +286,157 @@ describe("prism-with-code-blocks: the classic theme's Prism client module is whe
 
   test("the stand-in registers nothing", () => {
     assert.doesNotMatch(readFileSync(EMPTY_MODULE, "utf8"), /import\s|require\(/);
+  });
+  // src/theme/CodeBlock/Kept.tsx keeps the server's HTML of a block and
+  // renders the theme's buttons where the theme puts them, with the context
+  // the theme gives them. These are the theme's parts it relies on.
+  test("the theme's block puts its buttons after the <pre>, inside the <pre>'s parent", () => {
+    const themeDir = dirname(require.resolve("@docusaurus/theme-classic/package.json"));
+    const layout = readFileSync(join(themeDir, "lib/theme/CodeBlock/Layout/index.js"), "utf8");
+    assert.match(layout, /<div className=\{styles\.codeBlockContent\}>\s*<Content \/>\s*<Buttons \/>\s*<\/div>/);
+    const content = readFileSync(join(themeDir, "lib/theme/CodeBlock/Content/index.js"), "utf8");
+    assert.match(content, /<Pre\s+ref=\{wordWrap\.codeBlockRef\}/, "the word-wrap state works on the <pre>");
+    const buttons = readFileSync(join(themeDir, "lib/theme/CodeBlock/Buttons/index.js"), "utf8");
+    assert.doesNotMatch(buttons, /prism/i, "the buttons need no Prism");
+  });
+
+  test("theme-common still exports what the kept block uses, and the copy button copies the metadata's code", () => {
+    // Read, not imported: the theme's modules hold JSX.
+    const common = join(dirname(require.resolve("@docusaurus/theme-common/internal")), "..");
+    const internal = readFileSync(join(common, "lib/internal.js"), "utf8");
+    for (const name of ["createCodeBlockMetadata", "CodeBlockContextProvider", "useCodeWordWrap"])
+      assert.match(internal, new RegExp(`\\b${name}\\b`), name);
+    const utils = readFileSync(join(common, "lib/utils/codeBlockUtils.js"), "utf8");
+    assert.match(utils, /export function createCodeBlockMetadata\(params\)/);
+    const themeDir = dirname(require.resolve("@docusaurus/theme-classic/package.json"));
+    const string = readFileSync(join(themeDir, "lib/theme/CodeBlock/Content/String.js"), "utf8");
+    for (const field of [
+      "code: props.children",
+      "className: props.className",
+      "metastring: props.metastring",
+      "magicComments: prism.magicComments",
+      "defaultLanguage: prism.defaultLanguage",
+      "language: props.language",
+      "title: props.title",
+      "showLineNumbers: props.showLineNumbers",
+    ])
+      assert.ok(string.includes(field), `the theme builds the metadata from ${field}, as Kept.tsx does`);
+    const copy = readFileSync(join(themeDir, "lib/theme/CodeBlock/Buttons/CopyButton/index.js"), "utf8");
+    assert.match(copy, /metadata: \{code\}/);
+  });
+
+  test("the code colours: one theme of CSS variables, each variable set in both modes", () => {
+    const { theme, css } = cssVariableTheme(lightCodeTheme, darkCodeTheme);
+    const [light, dark] = [/^:root\{([^}]*)\}/.exec(css)[1], /\[data-theme="dark"\]\{([^}]*)\}/.exec(css)[1]];
+    const names = (block) =>
+      block
+        .split(";")
+        .map((d) => d.split(":")[0])
+        .sort();
+    assert.deepEqual(names(light), names(dark));
+    for (const rule of theme.styles)
+      for (const value of Object.values(rule.style)) assert.match(String(value), /^var\(--tk-[\w-]+\)$/);
+    assert.match(light, /--tk-keyword-c:#a0111f/);
+    assert.match(dark, /--tk-comment-c:#aab1bd/);
+  });
+});
+
+describe("lean-tslib: Docusaurus' client code takes only the helpers the stand-in has from tslib", () => {
+  test("@docusaurus/utils-common uses no other tslib helper, and is where the swap expects it", () => {
+    const lib = join(dirname(require.resolve("@docusaurus/utils-common")), ".");
+    assert.match(join(lib, "index.js"), ISSUER);
+    const used = new Set();
+    for (const file of readdirSync(lib).filter((f) => f.endsWith(".js")))
+      for (const m of readFileSync(join(lib, file), "utf8").matchAll(/tslib_\d+\.(\w+)/g)) used.add(m[1]);
+    assert.ok(used.size > 0, "the package no longer uses tslib: the plugin can go");
+    assert.deepEqual(
+      [...used].filter((helper) => !HELPERS.includes(helper)),
+      [],
+      "helpers the stand-in lacks"
+    );
+  });
+
+  test("the stand-in's helper does what tslib's does", async () => {
+    const standIn = await import(STAND_IN);
+    const tslib = require("tslib");
+    for (const mod of [{ __esModule: true, default: 1 }, { a: 1 }, () => 2]) {
+      assert.deepEqual(standIn.__importDefault(mod), tslib.__importDefault(mod));
+    }
+  });
+});
+
+describe("api-sidebar-apart: the generated files it edits still look the way it expects", () => {
+  const transform = require("../src/plugins/api-sidebar-apart/transform.cjs");
+  const options = { sidebar: "api", docPrefix: "api/", routePrefix: "/b/docs/api/" };
+
+  test("Docusaurus' own code generator writes a registry and a chunk table the edits apply to", async () => {
+    const { generateRouteFiles } = require("@docusaurus/core/lib/server/codegen/codegenRoutes.js");
+    const dir = mkdtempSync(join(tmpdir(), "act-routes-"));
+    try {
+      const version = {
+        version: { pluginId: "default", version: "current", docsSidebars: { docs: [], api: [] }, docs: {} },
+      };
+      const leaf = (path) => ({
+        path,
+        component: "@theme/DocItem",
+        exact: true,
+        sidebar: "api",
+        modules: { content: `@site/docs${path.slice(7)}.md` },
+      });
+      await generateRouteFiles({
+        generatedFilesDir: dir,
+        routes: [
+          {
+            path: "/b/docs",
+            component: "@theme/DocVersionRoot",
+            props: version,
+            plugin: { name: "docusaurus-plugin-content-docs", id: "default" },
+            routes: [leaf("/b/docs/api/x"), { ...leaf("/b/docs/intro"), sidebar: "docs" }],
+          },
+        ],
+      });
+      const registry = readFileSync(join(dir, "registry.js"), "utf8");
+      const edited = transform.addToRegistry(registry);
+      assert.match(
+        edited,
+        /"act-api-extras": \[\(\) => import\(\/\* webpackChunkName: "act-api-extras" \*\/ "@generated\/docusaurus-plugin-content-docs\/default\/p\/[^"]+\.json\?api-extras"\)/
+      );
+      const props = readdirSync(join(dir, "docusaurus-plugin-content-docs", "default", "p"));
+      assert.equal(props.length, 1);
+      assert.match(join(dir, "docusaurus-plugin-content-docs", "default", "p", props[0]), transform.VERSION_PROPS_RE);
+      const chunkNames = transform.addToRoutes(
+        JSON.parse(readFileSync(join(dir, "routesChunkNames.json"), "utf8")),
+        options
+      );
+      const api = Object.entries(chunkNames).find(([key]) => key.startsWith("/b/docs/api/x-"));
+      const intro = Object.entries(chunkNames).find(([key]) => key.startsWith("/b/docs/intro-"));
+      assert.equal(api[1].actApiExtras, "act-api-extras");
+      assert.equal(intro[1].actApiExtras, undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the docs plugin still puts every sidebar and every doc into the version object", () => {
+    const props = readFileSync(require.resolve("@docusaurus/plugin-content-docs/lib/props.js"), "utf8");
+    assert.match(props, /docsSidebars: toSidebarsProp\(loadedVersion\)/);
+    assert.match(props, /docs: toVersionDocsProp\(loadedVersion\)/);
+  });
+
+  test("the split keeps guides whole, and API docs' titles for every page", () => {
+    const doc = (id, sidebar) => ({ id, title: id, description: `about ${id}`, sidebar });
+    const props = {
+      version: {
+        pluginId: "default",
+        version: "current",
+        docsSidebars: { docs: ["g"], api: ["a"] },
+        docs: { intro: doc("intro", "docs"), "api/x": doc("api/x", "api") },
+      },
+    };
+    const { trimmed, extras } = transform.split(props, options);
+    assert.deepEqual(Object.keys(trimmed.version.docsSidebars), ["docs"]);
+    assert.deepEqual(trimmed.version.docs.intro, doc("intro", "docs"));
+    assert.deepEqual(trimmed.version.docs["api/x"], { id: "api/x", title: "api/x", sidebar: "api" });
+    assert.deepEqual(extras, { docsSidebars: { api: ["a"] }, docs: { "api/x": doc("api/x", "api") } });
   });
 });

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { undescribedParameters, undescribedParametersIn } from "./typedoc/parameter-tables.mjs";
 import { brokenLinks, parseHtml, unanchoredMemberLinks } from "./site-links.mjs";
 import { repository } from "./repository.mjs";
+import { pageScripts, readBuild } from "./page-bundles.mjs";
 import { CORE_API_PAGES } from "./promised-api-pages.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -216,6 +217,34 @@ test("pages start their code after the first paint: no <script src> in the HTML,
     for (const bundle of bundles.slice(1))
       assert.ok(existsSync(join(build, bundle.slice(BASE.length))), `${bundle} exists`);
   }
+});
+
+// The intro's JavaScript budget: what its first visit loads (the scripts its
+// HTML names and the chunks its route needs), decoded. Bytes, not timings:
+// they are the same on every machine. `node scripts/bundle-report.mjs
+// --page /act-root/docs/intro` shows what they are made of.
+const INTRO_JS_BUDGET = 450 * 1024;
+
+// Marked todo while the intro is over budget (578 KB: the main bundle alone
+// is 444 KB), so it reports the overrun without failing the suite; drop the
+// mark once the cuts that close the gap have landed.
+test("the intro's first visit loads at most 450 KB of JavaScript (decoded)", {
+  todo: "the intro is still over budget",
+}, () => {
+  const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");
+  const total = scripts.reduce((n, s) => n + s.bytes, 0);
+  const list = scripts.map((s) => `${(s.bytes / 1024).toFixed(1)} KB ${s.file}`).join(", ");
+  assert.ok(total <= INTRO_JS_BUDGET, `the intro loads ${(total / 1024).toFixed(1)} KB: ${list}`);
+});
+
+test("the per-page script count finds the route's chunks, not only the bundles the HTML names", () => {
+  const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");
+  const fromRoute = scripts.filter((s) => !s.why.includes("page HTML"));
+  assert.ok(fromRoute.length >= 3, `route chunks found: ${fromRoute.map((s) => s.file).join(", ")}`);
+  assert.ok(
+    fromRoute.some((s) => s.why.some((why) => why.startsWith("/act-root/docs/intro "))),
+    "the intro's own content chunk is counted"
+  );
 });
 
 test("the API index says where to start and lists the core package before the Postgres one", () => {

@@ -1,18 +1,29 @@
 /**
- * Prism loads with the code blocks, not with every page.
+ * Prism runs in the browser only where a code block must be rendered there, never to hydrate one.
  *
- * The classic theme registers the highlighter's extra languages (bash, json,
- * sql) in a client module, which puts Prism — about a sixth of the main
- * bundle — into the code every page evaluates before it can hydrate, code
- * blocks or not. This plugin swaps that client module for an empty one;
- * src/theme/CodeBlock registers the languages instead, so Prism arrives in
- * the code-block chunk of the pages that show code, and is evaluated there,
- * before those blocks render (on the server and in the browser alike).
- * scripts/plugins.test.mjs fails when a theme upgrade moves the module.
+ * The server renders every code block highlighted; src/theme/CodeBlock
+ * keeps that HTML when the page hydrates and loads Prism with the theme's
+ * code block only when a block renders anew (after a client-side
+ * navigation). For that this plugin:
+ *
+ * - swaps the classic theme's client module that registers the extra
+ *   languages (bash, json, sql) for an empty one, since registering them
+ *   would bring Prism into the code every page evaluates; the highlighted
+ *   block registers them itself (src/theme/CodeBlock/prism-languages.ts);
+ * - tells the bundles apart (`process.env.ACT_SERVER_BUNDLE`), so the
+ *   server bundle renders the highlighted block directly and the browser
+ *   bundle only holds a dynamic import of it;
+ * - writes the code colours (CSS variables, see src/prism-themes.ts) into
+ *   every page's head, so a block rendered once is right in both colour
+ *   modes and a mode switch never re-renders it.
+ *
+ * scripts/plugins.test.mjs fails when a theme upgrade moves the client
+ * module or changes the parts of the code block the kept HTML relies on.
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "@docusaurus/types";
+import { codeColourCss } from "../../prism-themes";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -24,7 +35,7 @@ export const EMPTY_MODULE = resolve(here, "empty.js");
 export default function prismWithCodeBlocks(): Plugin {
   return {
     name: "act-prism-with-code-blocks",
-    configureWebpack: (_config, _isServer, { currentBundler }) => ({
+    configureWebpack: (_config, isServer, { currentBundler }) => ({
       plugins: [
         new currentBundler.instance.NormalModuleReplacementPlugin(
           PRISM_CLIENT_MODULE,
@@ -32,7 +43,11 @@ export default function prismWithCodeBlocks(): Plugin {
             request.request = EMPTY_MODULE;
           }
         ),
+        new currentBundler.instance.DefinePlugin({ "process.env.ACT_SERVER_BUNDLE": JSON.stringify(String(isServer)) }),
       ],
+    }),
+    injectHtmlTags: () => ({
+      headTags: [{ tagName: "style", attributes: { "data-code-colours": "" }, innerHTML: codeColourCss }],
     }),
   };
 }

@@ -1,17 +1,20 @@
-// The theme's CodeBlock, with Prism's extra languages registered first (they
-// used to be registered by a client module on every page; see
-// src/plugins/prism-with-code-blocks), and long blocks hydrated only when
-// the reader gets near them (./StaticUntilNear).
-import "./prism-languages";
+// Wrapped: a code block hydrates without Prism. The server renders it
+// highlighted (./Rendered); the browser keeps that HTML and only adds the
+// copy and word-wrap buttons (./Kept). Prism and the theme's block are loaded
+// only to render a block anew: once the reader has moved to another page
+// inside the site, no server HTML is left to keep.
+//
+// Not "once the page is live": parts of the landing page hydrate after that
+// (src/theme/DocItem/Content), and their blocks still have HTML to keep.
 import type { ComponentProps, ReactNode } from "react";
-import CodeBlock from "@theme-original/CodeBlock";
-import StaticUntilNear from "./StaticUntilNear";
+import ExecutionEnvironment from "@docusaurus/ExecutionEnvironment";
+import type CodeBlockType from "@theme/CodeBlock";
+import { hasNavigated } from "../../client/code-on-navigation";
+import Kept from "./Kept";
+import Rendered from "./Rendered";
 
-/** Blocks longer than this many lines wait for the reader (a whole file, say). */
-export const LONG_BLOCK_LINES = 30;
+type Props = ComponentProps<typeof CodeBlockType>;
 
-export default function CodeBlockWrapper(props: ComponentProps<typeof CodeBlock>): ReactNode {
-  const lines = typeof props.children === "string" ? props.children.split("\n").length : 0;
-  const block = <CodeBlock {...props} />;
-  return lines > LONG_BLOCK_LINES ? <StaticUntilNear>{block}</StaticUntilNear> : block;
+export default function CodeBlockWrapper(props: Props): ReactNode {
+  return ExecutionEnvironment.canUseDOM && !hasNavigated() ? <Kept {...props} /> : <Rendered {...props} />;
 }

@@ -1,5 +1,5 @@
-// Why: guide pages get a "Copy page as Markdown" button, for AI tools; API pages have no Markdown twin, so they get none.
-import type { ReactNode } from "react";
+// Why: guide pages get a "Copy page as Markdown" button, for AI tools; API pages have no Markdown twin, so they get none. And the article hydrates after the rest of the page, in short slices: see below.
+import { Activity, type ReactNode } from "react";
 import Content from "@theme-original/DocItem/Content";
 import type ContentType from "@theme/DocItem/Content";
 import type { WrapperProps } from "@docusaurus/types";
@@ -13,7 +13,16 @@ export default function ContentWrapper(props: Props): ReactNode {
   return (
     <>
       {!metadata.id.startsWith("api/") && <CopyPageMarkdown permalink={metadata.permalink} />}
-      <Content {...props} />
+      {/* React hydrates a server-rendered Activity boundary after the rest
+          of the page, at a low priority that yields to the browser every few
+          milliseconds: the article (the page's largest part) then never
+          blocks the main thread in one long task. A press inside it before
+          then makes React hydrate it at once and replays the press. (Not a
+          Suspense boundary: the server would move a large one to the end of
+          the HTML, to be put back by a script.) */}
+      <Activity mode="visible">
+        <Content {...props} />
+      </Activity>
     </>
   );
 }
