@@ -223,18 +223,21 @@ test("pages start their code after the first paint: no <script src> in the HTML,
 // HTML names and the chunks its route needs), decoded. Bytes, not timings:
 // they are the same on every machine. `node scripts/bundle-report.mjs
 // --page /act-root/docs/intro` shows what they are made of.
-const INTRO_JS_BUDGET = 450 * 1024;
+//
+// The goal is 450 KB. The budget here is what the intro loads now (536 KB,
+// of which the main bundle is 434 KB), rounded up, so that nothing grows it
+// unnoticed; lower it whenever a cut lands. `npm run bench:site` reports the
+// figure against the goal.
+const INTRO_JS_BUDGET = 540 * 1024;
 
-// Marked todo while the intro is over budget (578 KB: the main bundle alone
-// is 444 KB), so it reports the overrun without failing the suite; drop the
-// mark once the cuts that close the gap have landed.
-test("the intro's first visit loads at most 450 KB of JavaScript (decoded)", {
-  todo: "the intro is still over budget",
-}, () => {
+test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");
   const total = scripts.reduce((n, s) => n + s.bytes, 0);
   const list = scripts.map((s) => `${(s.bytes / 1024).toFixed(1)} KB ${s.file}`).join(", ");
-  assert.ok(total <= INTRO_JS_BUDGET, `the intro loads ${(total / 1024).toFixed(1)} KB: ${list}`);
+  assert.ok(
+    total <= INTRO_JS_BUDGET,
+    `the intro loads ${(total / 1024).toFixed(1)} KB, over its ${INTRO_JS_BUDGET / 1024} KB budget: ${list}`
+  );
 });
 
 test("the per-page script count finds the route's chunks, not only the bundles the HTML names", () => {
