@@ -53,14 +53,9 @@ const serverHtml = new Map<string, string>();
 
 export default function Kept(props: Props): ReactNode {
   const ref = useRef<HTMLDivElement>(null);
-  const id = [
-    props.className,
-    props.metastring,
-    props.title,
-    props.language,
-    props.showLineNumbers,
-    codeText(props.children),
-  ].join("\u0000");
+  const { className, metastring, title, language, showLineNumbers } = props;
+  const code = codeText(props.children);
+  const id = [className, metastring, title, language, showLineNumbers, code].join("\u0000");
   const [html] = useState(() => serverHtml.get(id) ?? "");
   const [pre, setPre] = useState<HTMLPreElement | null>(null);
   const [empty, setEmpty] = useState(false);
@@ -68,16 +63,16 @@ export default function Kept(props: Props): ReactNode {
   const metadata = useMemo(
     () =>
       createCodeBlockMetadata({
-        code: codeText(props.children),
-        className: props.className,
-        metastring: props.metastring,
+        code,
+        className,
+        metastring,
         magicComments: prism.magicComments,
         defaultLanguage: prism.defaultLanguage,
-        language: props.language,
-        title: props.title,
-        showLineNumbers: props.showLineNumbers,
+        language,
+        title,
+        showLineNumbers,
       }),
-    [props, prism]
+    [code, className, metastring, language, title, showLineNumbers, prism]
   );
   useLayoutEffect(() => {
     const found = ref.current?.querySelector("pre");
