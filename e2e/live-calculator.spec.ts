@@ -192,6 +192,21 @@ test("live calculator: keys clicked before its code has arrived are applied, in 
   await expect(calc.message).toHaveText("");
 });
 
+test("live calculator: a mouse resting on it starts loading its code, before any click", async ({ page }) => {
+  const held = await holdCalculatorChunk(page);
+  await open(page, EXAMPLE);
+  const calc = calculator(page);
+  await calc.root.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(300);
+  expect(held.requested(), "requested before the mouse came").toBe(false);
+  await calc.display.hover();
+  await expect.poll(held.requested, { message: "the hover asks for the code" }).toBe(true);
+  await held.release();
+  // Nothing was pressed: the calculator is read, not changed.
+  await expect(calc.state).toContainText('"left": ""');
+  await expect(calc.rows).toHaveText(["No events yet: press a key."]);
+});
+
 test("live calculator: keys typed before its code has arrived are applied, in order, once it has", async ({ page }) => {
   const held = await holdCalculatorChunk(page);
   await open(page, EXAMPLE);
