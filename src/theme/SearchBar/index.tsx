@@ -76,7 +76,6 @@ export default function SearchBarWrapper(props: Props): ReactNode {
   const slot = useRef<HTMLElement | null>(null);
 
   const want = useCallback(() => {
-    if (loaded) return;
     setFetching(true);
     loadBar().then(
       (bar) => {
@@ -91,11 +90,13 @@ export default function SearchBarWrapper(props: Props): ReactNode {
   }, []);
 
   // An address with the highlight parameter comes from a search hit: the
-  // real bar marks its terms in the article as soon as the page shows.
+  // real bar marks its terms in the article as soon as the page shows. A
+  // navbar mounted anew (another kind of page) while the code is on its way
+  // waits for it too.
   const { search } = useLocation();
   useEffect(() => {
-    if (new URLSearchParams(search).has(HIGHLIGHT_PARAMETER)) want();
-  }, [search, want]);
+    if (!Real && (loading || new URLSearchParams(search).has(HIGHLIGHT_PARAMETER))) want();
+  }, [Real, search, want]);
 
   // Before the next paint, the real input takes over what the reader did in
   // the stand-in: focus, caret, typed text (as an input event, so the bar's
@@ -186,13 +187,11 @@ function StandIn({ onWant, fetching, failed, handoff, slot }: StandInProps): Rea
   const label = translate({
     id: "theme.SearchBar.label",
     message: "Search",
-    description: "The ARIA label and placeholder for search button",
   });
   const failure = failed
     ? translate({
         id: "theme.SearchBar.standIn.failed",
         message: "Search could not be loaded. Click or type in the box to try again.",
-        description: "Shown when the search bar's code failed to load",
       })
     : "";
   const isMac = isBrowser ? isMacPlatform() : false;
