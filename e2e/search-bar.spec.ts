@@ -179,6 +179,40 @@ test("Ctrl+K while the search bar's code is on its way focuses the stand-in, and
   await expect(options.filter({ hasText: "State management" }).first()).toBeVisible({ timeout: 15_000 });
 });
 
+test("a query typed before the page's code has arrived is searched once it has", async ({ page }) => {
+  // The page paints from its HTML; hold its main bundle back.
+  const waiting: Route[] = [];
+  let released = false;
+  await page.route(/\/assets\/js\/main\.[^/]+\.js$/, (route) =>
+    released ? route.continue() : void waiting.push(route)
+  );
+  await page.goto(INTRO, { waitUntil: "load" });
+  await searchBox(page).click();
+  await page.keyboard.type("snapshot");
+  await expect.poll(() => waiting.length).toBeGreaterThan(0);
+  released = true;
+  for (const route of waiting.splice(0)) await route.continue();
+  await hydrated(page);
+  await expectRealBar(page);
+  await expect(searchBox(page)).toBeFocused();
+  await expect(searchBox(page)).toHaveValue("snapshot");
+  const options = page.locator("nav.navbar").getByRole("listbox").getByRole("option");
+  await expect(options.filter({ hasText: "State management" }).first()).toBeVisible({ timeout: 15_000 });
+});
+
+test("a page reached while the search bar's code is on its way gets the real bar when it arrives", async ({ page }) => {
+  const held = await holdChunk(page);
+  await open(page, INTRO);
+  await searchBox(page).hover();
+  await expect.poll(held.requested).toBe(true);
+  // Another kind of page (the landing page), reached inside the site.
+  await page.locator("nav.navbar a.navbar__brand").click();
+  await expect(page).toHaveURL(/\/act-root\/$/);
+  await page.mouse.move(0, 400);
+  await held.release();
+  await expectRealBar(page);
+});
+
 /** Whether the site turns on the plugin's marking of search terms on the target page. */
 const marksTerms = /highlightSearchTermsOnTargetPage:\s*true/.test(
   readFileSync(new URL("../docusaurus.config.ts", import.meta.url), "utf8")
