@@ -37,8 +37,8 @@ type Bar = ComponentType<Props>;
 /** The query parameter with which the real bar marks search terms in the article. */
 const HIGHLIGHT_PARAMETER = "_highlight";
 
-// Loaded once per page session: a later page (a client-side navigation
-// remounts the navbar) gets the real bar straight away.
+// Loaded once per visit: a navbar mounted anew after a move inside the site
+// gets the real bar straight away.
 let loaded: Bar | null = null;
 let loading: Promise<Bar> | null = null;
 
@@ -108,10 +108,10 @@ export default function SearchBarWrapper(props: Props): ReactNode {
     const input = slot.current?.querySelector<HTMLInputElement>("input.navbar__search-input");
     if (!Real || !state || !input) return;
     handoff.current = null;
-    if (state.focused) {
-      input.focus();
-    }
+    if (state.focused) input.focus();
     if (state.value) {
+      // Through the prototype's setter: React tracks values set through the
+      // element's own property and would not take the event for a change.
       Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(input, state.value);
       input.dispatchEvent(new Event("input", { bubbles: true }));
     }
