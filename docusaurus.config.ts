@@ -28,7 +28,7 @@ import commonjsBundles from "./src/plugins/commonjs-bundles/index";
 import htmlRouteFiles from "./src/plugins/html-route-files/index";
 import leanTslib from "./src/plugins/lean-tslib/index";
 import leanSiteConfig from "./src/plugins/lean-site-config/index";
-import apiSidebarApart from "./src/plugins/api-sidebar-apart/index";
+import apiApart from "./src/plugins/api-apart/index";
 import llmsTxt from "./src/plugins/llms-txt/index";
 import prismWithCodeBlocks from "./src/plugins/prism-with-code-blocks/index";
 import searchEscape from "./src/plugins/search-escape/index";
@@ -204,8 +204,8 @@ const config: Config = {
     leanTslib,
     // The browser's copy of this config leaves out what only the server reads.
     leanSiteConfig,
-    // The API sidebar is loaded by the API pages only.
-    [apiSidebarApart, { sidebar: "api", docPrefix: "api/", routePrefix: "/act-root/docs/api/" }],
+    // The API pages' routes, sidebar and data are loaded by the API pages only.
+    [apiApart, { sidebar: "api", docPrefix: "api/", routePrefix: "/act-root/docs/api/" }],
     bundleStats,
   ],
 

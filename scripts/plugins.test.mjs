@@ -135,9 +135,20 @@ describe("chunk-failure-screen: Docusaurus' route preloader is where the swap ex
     assert.ok(PRELOAD_REQUEST.test(request), `the request changed: ${request}`);
   });
 
-  test("the original preload module exists and exports the default preloader", async () => {
-    const source = readFileSync(originalPreload(root), "utf8");
-    assert.match(source, /export default function preload\b/);
+  test("Docusaurus' own preloader is still the one src/client/preload-once.js repeats", () => {
+    // Ours differs only by passing the path to each matched component; if
+    // Docusaurus changes its preloader, ours must be brought in line.
+    const code = readFileSync(originalPreload(root), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/\/\/.*$/gm, "")
+      .replace(/\s+/g, " ")
+      .trim();
+    assert.equal(
+      code,
+      "import routes from '@generated/routes'; import { matchRoutes } from 'react-router-config'; " +
+        "export default function preload(pathname) { const matches = Array.from(new Set([pathname, decodeURI(pathname)])) " +
+        ".map((p) => matchRoutes(routes, p)) .flat(); return Promise.all(matches.map((match) => match.route.component.preload?.())); }"
+    );
   });
 });
 
@@ -266,6 +277,22 @@ describe("idle-prefetch: route prefetches wait for idle periods", () => {
     assert.deepEqual(calls.slice(3), [["prefetch", "/c"]], "a period with no time left still runs one");
     assert.equal(periods.length, 0);
   });
+
+  test("routes that load more by themselves are asked after each prefetch Docusaurus makes, and only then", () => {
+    const more = [];
+    const docusaurus = { prefetch: (path) => path !== "/slow", preload: () => {} };
+    const periods = [];
+    const wrapped = idlePrefetching(
+      docusaurus,
+      (run) => periods.push(run),
+      (path) => more.push(path)
+    );
+    wrapped.prefetch("/a");
+    wrapped.prefetch("/slow");
+    assert.deepEqual(more, [], "not before the page is idle");
+    periods.shift()({ timeRemaining: () => 10 });
+    assert.deepEqual(more, ["/a"], "not when Docusaurus prefetches nothing (slow connection, fetched already)");
+  });
 });
 
 describe("prism-with-code-blocks: the classic theme's Prism client module is where the swap expects it", () => {
@@ -368,66 +395,195 @@ describe("lean-tslib: Docusaurus' client code takes only the helpers the stand-i
   });
 });
 
-describe("api-sidebar-apart: the generated files it edits still look the way it expects", () => {
-  const transform = require("../src/plugins/api-sidebar-apart/transform.cjs");
+describe("api-apart: the API pages' part of the generated files loads with the API pages, and nothing is lost", () => {
+  const t = require("../src/plugins/api-apart/transform.cjs");
   const options = { sidebar: "api", docPrefix: "api/", routePrefix: "/b/docs/api/" };
+  const doc = (id, sidebar) => ({ id, title: id, description: `about ${id}`, sidebar });
+  const leaf = (id, sidebar, path = `/b/docs/${id}`) => ({
+    path,
+    component: "@theme/DocItem",
+    exact: true,
+    sidebar,
+    modules: { content: `@site/docs/${id}.md` },
+  });
+  const api = ["api/index", "api/act/src/classes/Act", "api/act/src/functions/act", "api/act-pg/src/index"];
+  const apiPath = (id) => `/b/docs/${id.replace(/index$/, "")}`;
+  const guides = ["intro", "concepts/state"];
 
-  test("Docusaurus' own code generator writes a registry and a chunk table the edits apply to", async () => {
+  /** Runs a generated module's code: imports become the given bindings, the default export is returned. */
+  const run = (code, bindings) => {
+    const names = [];
+    const body = code
+      .replace(/^import (\{ (\w+) \}|\w+) from (['"])[^'"]+\3;$/gm, (_, what, named) => {
+        names.push(named ?? what);
+        return "";
+      })
+      .replace("export default ", "return ");
+    const require = { resolveWeak: (request) => `weak:${request}` };
+    return new Function(...names, "require", body)(...names.map((n) => bindings[n]), require);
+  };
+
+  /** Generates the files with Docusaurus' own code generator. */
+  async function generate() {
     const { generateRouteFiles } = require("@docusaurus/core/lib/server/codegen/codegenRoutes.js");
     const dir = mkdtempSync(join(tmpdir(), "act-routes-"));
-    try {
-      const version = {
-        version: { pluginId: "default", version: "current", docsSidebars: { docs: [], api: [] }, docs: {} },
-      };
-      const leaf = (path) => ({
-        path,
-        component: "@theme/DocItem",
-        exact: true,
-        sidebar: "api",
-        modules: { content: `@site/docs${path.slice(7)}.md` },
-      });
-      await generateRouteFiles({
-        generatedFilesDir: dir,
-        routes: [
+    const version = {
+      version: {
+        pluginId: "default",
+        version: "current",
+        docsSidebars: { docs: ["g"], api: ["a"] },
+        docs: Object.fromEntries([
+          ...guides.map((id) => [id, doc(id, "docs")]),
+          ...api.map((id) => [id, doc(id, "api")]),
+        ]),
+      },
+    };
+    await generateRouteFiles({
+      generatedFilesDir: dir,
+      routes: [
+        { path: "/b/search", component: "@theme/SearchPage", exact: true },
+        {
+          path: "/b/docs",
+          component: "@theme/DocVersionRoot",
+          props: version,
+          plugin: { name: "docusaurus-plugin-content-docs", id: "default" },
+          routes: [
+            {
+              path: "/b/docs",
+              component: "@theme/DocRoot",
+              routes: [
+                leaf(guides[0], "docs"),
+                ...api.map((id) => leaf(id, "api", apiPath(id))),
+                leaf(guides[1], "docs"),
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const read = (name) => readFileSync(join(dir, name), "utf8");
+    const props = readdirSync(join(dir, "docusaurus-plugin-content-docs", "default", "p"));
+    const files = {
+      routes: read("routes.js"),
+      registry: read("registry.js"),
+      chunkNames: JSON.parse(read("routesChunkNames.json")),
+      propsFile: join(dir, "docusaurus-plugin-content-docs", "default", "p", props[0]),
+      version,
+    };
+    rmSync(dir, { recursive: true, force: true });
+    return files;
+  }
+  const globalData = () => ({
+    "docusaurus-plugin-content-docs": {
+      default: {
+        path: "/b/docs",
+        versions: [
           {
-            path: "/b/docs",
-            component: "@theme/DocVersionRoot",
-            props: version,
-            plugin: { name: "docusaurus-plugin-content-docs", id: "default" },
-            routes: [leaf("/b/docs/api/x"), { ...leaf("/b/docs/intro"), sidebar: "docs" }],
+            name: "current",
+            docs: [
+              ...guides.map((id) => ({ id, path: `/b/docs/${id}`, sidebar: "docs" })),
+              ...api.map((id) => ({ id, path: apiPath(id), sidebar: "api" })),
+            ],
+            sidebars: { docs: { link: { path: "/b/docs/intro" } }, api: { link: { path: "/b/docs/api/" } } },
           },
         ],
-      });
-      const registry = readFileSync(join(dir, "registry.js"), "utf8");
-      const edited = transform.addToRegistry(registry);
-      assert.match(
-        edited,
-        /"act-api-extras": \[\(\) => import\(\/\* webpackChunkName: "act-api-extras" \*\/ "@generated\/docusaurus-plugin-content-docs\/default\/p\/[^"]+\.json\?api-extras"\)/
-      );
-      const props = readdirSync(join(dir, "docusaurus-plugin-content-docs", "default", "p"));
-      assert.equal(props.length, 1);
-      assert.match(join(dir, "docusaurus-plugin-content-docs", "default", "p", props[0]), transform.VERSION_PROPS_RE);
-      const chunkNames = transform.addToRoutes(
-        JSON.parse(readFileSync(join(dir, "routesChunkNames.json"), "utf8")),
-        options
-      );
-      const api = Object.entries(chunkNames).find(([key]) => key.startsWith("/b/docs/api/x-"));
-      const intro = Object.entries(chunkNames).find(([key]) => key.startsWith("/b/docs/intro-"));
-      assert.equal(api[1].actApiExtras, "act-api-extras");
-      assert.equal(intro[1].actApiExtras, undefined);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      },
+    },
+  });
+  const created = (path, hash) => ({ created: `${path}-${hash}` });
+
+  test("the main route table keeps every other route, and one route stands exactly for the API pages", async () => {
+    const files = await generate();
+    const standIn = { preload() {} };
+    const main = run(t.mainRoutesModule(t.readRoutes(files.routes), options, "stand-in"), {
+      ComponentCreator: created,
+      apiPages: () => standIn,
+    });
+    assert.equal(main[0].path, "/b/search");
+    const leaves = main[1].routes[0].routes;
+    assert.deepEqual(
+      leaves.map((r) => r.path),
+      ["/b/docs/intro", api.map(apiPath), "/b/docs/concepts/state"]
+    );
+    assert.equal(leaves[1].component, standIn);
+    assert.equal(leaves[1].exact, true);
+    assert.equal(leaves[1].sidebar, "api");
+    assert.match(leaves[0].component.created, /^\/b\/docs\/intro-[0-9a-f]{3}$/);
   });
 
-  test("the docs plugin still puts every sidebar and every doc into the version object", () => {
-    const props = readFileSync(require.resolve("@docusaurus/plugin-content-docs/lib/props.js"), "utf8");
-    assert.match(props, /docsSidebars: toSidebarsProp\(loadedVersion\)/);
-    assert.match(props, /docs: toVersionDocsProp\(loadedVersion\)/);
+  test("main registry and chunk table plus the API part are the whole registry and chunk table", async () => {
+    const files = await generate();
+    const routes = t.readRoutes(files.routes);
+    const registry = run(t.mainRegistryModule(files.registry, routes, files.chunkNames, options), {});
+    const chunkNames = JSON.parse(JSON.stringify(t.mainChunkNames(files.chunkNames, routes, options)));
+    const data = globalData();
+    const whole = run(files.registry, {});
+    // Nothing an API page alone uses is in the main registry; what guides use stays.
+    const requestOf = (entries) => Object.values(entries).map((entry) => entry[1]);
+    assert.equal(requestOf(whole).filter((request) => request.includes("/docs/api/")).length, api.length);
+    assert.ok(!requestOf(registry).some((request) => request.includes("/docs/api/")));
+    assert.ok(requestOf(registry).includes("@site/docs/intro.md"));
+    assert.ok(requestOf(registry).includes("@theme/DocItem"));
+    assert.ok(!Object.keys(chunkNames).some((key) => key.startsWith("/b/docs/api/")));
+
+    let added;
+    const pages = run(
+      t.apiPartModule(
+        {
+          routes,
+          chunkNames: files.chunkNames,
+          registry: t.readRegistry(files.registry),
+          globalData: data,
+          versionProps: [files.version],
+        },
+        options,
+        "extras"
+      ),
+      {
+        ComponentCreator: created,
+        registry,
+        routesChunkNames: chunkNames,
+        globalData: t.splitGlobalData(data, options).trimmed,
+        addApiPart: (targets, part) => {
+          added = part;
+          Object.assign(targets.registry, part.registry);
+          Object.assign(targets.routesChunkNames, part.routesChunkNames);
+        },
+      }
+    );
+    assert.deepEqual(
+      pages.map((p) => [p.path, p.exact, p.sidebar]),
+      api.map((id) => [apiPath(id), true, "api"])
+    );
+    assert.deepEqual(Object.keys(registry).sort(), Object.keys(whole).sort());
+    assert.deepEqual(requestOf(registry).sort(), requestOf(whole).sort());
+    assert.deepEqual(chunkNames, files.chunkNames);
+    assert.deepEqual(added.globalDocs, [
+      { pluginId: "default", version: "current", docs: api.map((id) => ({ id, path: apiPath(id), sidebar: "api" })) },
+    ]);
+    assert.deepEqual(added.versions, [
+      {
+        pluginId: "default",
+        version: "current",
+        docsSidebars: { api: ["a"] },
+        docs: Object.fromEntries(api.map((id) => [id, doc(id, "api")])),
+      },
+    ]);
+    assert.match(files.propsFile, t.VERSION_PROPS_RE);
+    assert.deepEqual(t.versionPropsRequests(files.registry).length, 1);
   });
 
-  test("the split keeps guides whole, and API docs' titles for every page", () => {
-    const doc = (id, sidebar) => ({ id, title: id, description: `about ${id}`, sidebar });
+  test("guides' data keeps every guide whole and no API doc; the API part has them all", () => {
+    const data = globalData();
+    const { trimmed } = t.splitGlobalData(data, options);
+    assert.deepEqual(
+      trimmed["docusaurus-plugin-content-docs"].default.versions[0].docs.map((d) => d.id),
+      guides
+    );
+    assert.deepEqual(trimmed["docusaurus-plugin-content-docs"].default.versions[0].sidebars, {
+      docs: { link: { path: "/b/docs/intro" } },
+      api: { link: { path: "/b/docs/api/" } },
+    });
     const props = {
       version: {
         pluginId: "default",
@@ -436,11 +592,33 @@ describe("api-sidebar-apart: the generated files it edits still look the way it 
         docs: { intro: doc("intro", "docs"), "api/x": doc("api/x", "api") },
       },
     };
-    const { trimmed, extras } = transform.split(props, options);
-    assert.deepEqual(Object.keys(trimmed.version.docsSidebars), ["docs"]);
-    assert.deepEqual(trimmed.version.docs.intro, doc("intro", "docs"));
-    assert.deepEqual(trimmed.version.docs["api/x"], { id: "api/x", title: "api/x", sidebar: "api" });
-    assert.deepEqual(extras, { docsSidebars: { api: ["a"] }, docs: { "api/x": doc("api/x", "api") } });
+    const { trimmed: version, extras } = t.splitVersion(props, options);
+    assert.deepEqual(version.version.docsSidebars, { docs: ["g"] });
+    assert.deepEqual(version.version.docs, { intro: doc("intro", "docs") });
+    assert.deepEqual(extras.docs, { "api/x": doc("api/x", "api") });
+  });
+
+  test("files that no longer look as expected fail the build, naming what is missing", () => {
+    assert.throws(() => t.readRoutes("export default [];"), /routes\.js does not start with its two imports/);
+    assert.throws(() => t.readRegistry("module.exports = {};"), /registry\.js is not one `export default/);
+    assert.throws(
+      () => t.readRegistry('export default {\n  "a": require("x"),\n};'),
+      /registry\.js has a line this plugin cannot read/
+    );
+    assert.throws(
+      () => t.splitRoutes([{ path: "/b/docs/intro", exact: true }], options),
+      /no route under \/b\/docs\/api\//
+    );
+    assert.throws(() => t.splitGlobalData({}, options), /the global data has no docs plugin/);
+    assert.throws(() => t.splitVersion({ version: {} }, options), /no longer has docsSidebars and docs/);
+  });
+
+  test("the docs plugin still puts every sidebar and every doc into the version object, and the docs list into the global data", () => {
+    const props = readFileSync(require.resolve("@docusaurus/plugin-content-docs/lib/props.js"), "utf8");
+    assert.match(props, /docsSidebars: toSidebarsProp\(loadedVersion\)/);
+    assert.match(props, /docs: toVersionDocsProp\(loadedVersion\)/);
+    const global = readFileSync(require.resolve("@docusaurus/plugin-content-docs/lib/globalData.js"), "utf8");
+    assert.match(global, /docs: version\.docs\s*\.map\(toGlobalDataDoc\)/);
   });
 });
 
