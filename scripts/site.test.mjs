@@ -203,6 +203,17 @@ test("no page and no script chunk carries Mermaid's code", () => {
     assert.doesNotMatch(html(route), /mermaid\.min\.js|class="?mermaid"?[ >]/, route);
 });
 
+test("the scripts carry the browser's copy of the site config, without what only the server reads", () => {
+  const scripts = join(build, "assets", "js");
+  const files = readdirSync(scripts).filter((file) => file.endsWith(".js"));
+  const main = files.find((file) => /^main\.[0-9a-f]+\.js$/.test(file));
+  assert.match(readFileSync(join(scripts, main), "utf8"), /baseUrl:"\/act-root\/"[\s\S]*themeConfig:\{/);
+  // src/plugins/lean-site-config: the HTML template, the plugins' options, the build's settings.
+  const serverOnly = /ssrTemplate|staticDirectories|onBrokenLinks|clientModules|mdx1Compat|experimental_faster/;
+  const carrying = files.filter((file) => serverOnly.test(readFileSync(join(scripts, file), "utf8")));
+  assert.deepEqual(carrying, [], "script chunks with fields of the config only the server reads");
+});
+
 test("pages start their code after the first paint: no <script src> in the HTML, the bundles listed for the loader", () => {
   for (const route of [
     "/act-root/docs/intro",
