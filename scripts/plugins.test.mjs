@@ -5,6 +5,7 @@
 // it fails here instead of silently undoing the swap.
 import assert from "node:assert/strict";
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -17,7 +18,7 @@ import {
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { runInNewContext } from "node:vm";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { mdxToMarkdown, resolveInsideRoot } from "../src/plugins/llms-txt/index.ts";
@@ -40,6 +41,8 @@ import {
 import { idlePrefetching } from "../src/client/idle-prefetch.ts";
 import { EMPTY_MODULE, PRISM_CLIENT_MODULE } from "../src/plugins/prism-with-code-blocks/index.ts";
 import { HELPERS, ISSUER, STAND_IN } from "../src/plugins/lean-tslib/index.ts";
+import { BROWSER_READS, CONFIG_MODULE, DROPPED } from "../src/plugins/lean-site-config/index.ts";
+import { overlaps, siteConfigReads, stripComments } from "./site-config-reads.mjs";
 import { cssVariableTheme, lightCodeTheme, darkCodeTheme } from "../src/prism-themes.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -616,5 +619,206 @@ describe("api-apart: the API pages' part of the generated files loads with the A
     assert.match(props, /docs: toVersionDocsProp\(loadedVersion\)/);
     const global = readFileSync(require.resolve("@docusaurus/plugin-content-docs/lib/globalData.js"), "utf8");
     assert.match(global, /docs: version\.docs\s*\.map\(toGlobalDataDoc\)/);
+  });
+});
+
+describe("lean-site-config: the browser's copy of the site config keeps what the browser reads", () => {
+  const transform = require("../src/plugins/lean-site-config/transform.cjs");
+  /** The browser's copy of a generated module, evaluated. */
+  const evaluate = async (source) =>
+    (await import(`data:text/javascript,${encodeURIComponent(transform.browserConfigModule(source))}`)).default;
+
+  test("on the module Docusaurus generates from this site's config: the fields read are kept as they are, the others go", async () => {
+    const { loadContext } = require("@docusaurus/core/lib/server/site.js");
+    const { generateSiteFiles } = require("@docusaurus/core/lib/server/codegen/codegen.js");
+    const context = await loadContext({ siteDir: root });
+    assert.match(
+      join(context.generatedFilesDir, "docusaurus.config.mjs"),
+      CONFIG_MODULE,
+      "the module the rule matches"
+    );
+    const dir = mkdtempSync(join(tmpdir(), "act-config-"));
+    try {
+      await generateSiteFiles({
+        generatedFilesDir: dir,
+        siteConfig: context.siteConfig,
+        clientModules: [],
+        routes: [],
+        globalData: {},
+        siteMetadata: {},
+        siteStorage: context.siteStorage,
+        i18n: context.i18n,
+        codeTranslations: {},
+      });
+      const file = join(dir, "docusaurus.config.mjs");
+      const source = readFileSync(file, "utf8");
+      const whole = (await import(`data:text/javascript,${encodeURIComponent(source)}`)).default;
+      const browser = await evaluate(source);
+      assert.ok(whole.ssrTemplate && whole.plugins.length && whole.markdown, "the whole config has what is dropped");
+      // Every field the browser reads, as the server has it.
+      const at = (config, path) => path.split(".").reduce((value, key) => value?.[key], config);
+      for (const path of BROWSER_READS) assert.deepEqual(at(browser, path), at(whole, path), path);
+      for (const path of [
+        "title",
+        "baseUrl",
+        "url",
+        "favicon",
+        "titleDelimiter",
+        "themeConfig",
+        "future.experimental_router",
+      ])
+        assert.notEqual(at(browser, path), undefined, `${path} is in the browser's copy`);
+      for (const path of DROPPED) assert.equal(at(browser, path), undefined, `${path} is dropped`);
+      // Nothing else goes: every field not dropped is still there.
+      const dropped = new Set(DROPPED.filter((path) => !path.includes(".")));
+      assert.deepEqual(
+        Object.keys(browser),
+        Object.keys(whole).filter((key) => !dropped.has(key))
+      );
+      assert.deepEqual(browser.future, { experimental_router: whole.future.experimental_router });
+      const size = (config) => JSON.stringify(config).length;
+      assert.ok(size(browser) < size(whole) / 2, `${size(browser)} of ${size(whole)} characters kept`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a module of another shape fails the build with a clear error instead of going through whole", () => {
+    const shape = /lean-site-config: .*Docusaurus changed how it writes \.docusaurus\/docusaurus\.config\.mjs/;
+    assert.throws(
+      () => transform.browserConfigModule("export const config = {};\n"),
+      /no longer a comment and `export default/
+    );
+    assert.throws(() => transform.browserConfigModule("module.exports = {};\n"), shape);
+    assert.throws(() => transform.browserConfigModule("export default {title: 'Act'};\n"), /no longer JSON/);
+    assert.throws(
+      () => transform.browserConfigModule('export default {"title": "Act"};\n'),
+      /no baseUrl, themeConfig or future/
+    );
+    assert.doesNotThrow(() =>
+      transform.browserConfigModule('/* header */\nexport default {"baseUrl": "/", "themeConfig": {}, "future": {}};\n')
+    );
+  });
+
+  test("every field of Docusaurus' config is either kept or dropped, and the lists name real fields", () => {
+    const { ConfigSchema } = require("@docusaurus/core/lib/server/configValidation.js");
+    const schema = ConfigSchema.describe().keys;
+    const known = [
+      ...Object.keys(schema).filter((key) => key !== "future"),
+      ...Object.keys(schema.future.keys).map((key) => `future.${key}`),
+    ].sort();
+    const decided = [...BROWSER_READS, ...DROPPED].sort();
+    assert.deepEqual(
+      known.filter((path) => !decided.includes(path)),
+      [],
+      "fields of the config that neither list names: does the browser read them?"
+    );
+    assert.deepEqual(
+      decided.filter((path) => !known.includes(path)),
+      [],
+      "listed fields Docusaurus' config no longer has"
+    );
+    assert.deepEqual(
+      BROWSER_READS.filter((path) => DROPPED.includes(path)),
+      [],
+      "fields both kept and dropped"
+    );
+  });
+
+  // The browser code that can reach the config: Docusaurus' client and theme
+  // code, the local search plugin's client, and the site's own code. (No
+  // other dependency imports @docusaurus/useDocusaurusContext or the
+  // generated config.)
+  const nodeModules = join(root, "node_modules");
+  const docusaurus = join(nodeModules, "@docusaurus");
+  const clientFolders = [
+    ...readdirSync(docusaurus).flatMap((pkg) => ["lib/client", "lib/theme"].map((sub) => join(docusaurus, pkg, sub))),
+    join(docusaurus, "theme-common/lib"),
+    join(nodeModules, "@easyops-cn/docusaurus-search-local/dist/client"),
+    join(root, "src"),
+  ];
+  const sources = (folder) =>
+    readdirSync(folder, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.(m?js|jsx|tsx?)$/.test(entry.name) && !entry.name.endsWith(".d.ts"))
+      .map((entry) => join(entry.parentPath, entry.name));
+  const clientFiles = [...new Set(clientFolders.flatMap((folder) => (existsSync(folder) ? sources(folder) : [])))];
+  // Whole-object uses the reading cannot follow, each checked by hand.
+  const OPAQUE = {
+    // The context itself: `{ siteConfig, siteMetadata, … }` from the module.
+    "@docusaurus/core/lib/client/docusaurusContext.js": 1,
+    // The blog (off here) hands it to a helper of the same file that reads `siteConfig.url`.
+    "@docusaurus/plugin-content-blog/lib/client/structuredDataUtils.js": 2,
+    // The debug plugin's config page (development server only) shows it whole.
+    "@docusaurus/plugin-debug/lib/theme/DebugConfig/index.js": 1,
+  };
+
+  test("the client code of Docusaurus, of the search plugin and of src/ reads no dropped field", () => {
+    const reads = new Map();
+    const opaque = [];
+    for (const file of clientFiles) {
+      const found = siteConfigReads(readFileSync(file, "utf8"));
+      const name = relative(nodeModules, file).startsWith("..") ? relative(root, file) : relative(nodeModules, file);
+      for (const path of found.paths) reads.set(path, [...(reads.get(path) ?? []), name]);
+      if (found.opaque.length && found.opaque.length !== OPAQUE[name])
+        opaque.push(`${name}: ${found.opaque.join("; ")}`);
+    }
+    // The reading sees the reads this plugin's lists were made from.
+    for (const [path, file] of [
+      ["baseUrl", "@docusaurus/core/lib/client/exports/Link.js"],
+      ["future.experimental_router", "@docusaurus/core/lib/client/clientEntry.js"],
+      ["themeConfig", "@docusaurus/theme-common/lib/utils/useThemeConfig.js"],
+      ["titleDelimiter", "@docusaurus/theme-common/lib/utils/titleFormatterUtils.js"],
+      ["baseUrl", "@easyops-cn/docusaurus-search-local/dist/client/client/theme/SearchBar/SearchBar.jsx"],
+      ["organizationName", "src/theme/ErrorPageContent/index.tsx"],
+    ])
+      assert.ok(reads.get(path)?.includes(file), `${file} reads ${path}, and the reading no longer sees it`);
+    assert.deepEqual(opaque, [], "uses of the whole config to check by hand (then list them in OPAQUE)");
+    const conflicts = [...reads].flatMap(([path, files]) =>
+      DROPPED.filter((dropped) => overlaps(path, dropped)).map(
+        (dropped) => `${path} (dropped: ${dropped}) in ${files.join(", ")}`
+      )
+    );
+    assert.deepEqual(conflicts, [], "dropped fields the browser reads");
+    const unlisted = [...reads.keys()].filter((path) => !BROWSER_READS.some((kept) => overlaps(path, kept)));
+    assert.deepEqual(unlisted, [], "fields read in the browser that BROWSER_READS does not list");
+  });
+
+  test("no page under src/pages reads the `config` prop the pages plugin gives it", () => {
+    const pages = join(root, "src/pages");
+    for (const file of sources(pages).filter((file) => /\.[jt]sx?$/.test(file)))
+      assert.doesNotMatch(stripComments(readFileSync(file, "utf8")), /\bconfig\b/, relative(root, file));
+  });
+
+  test("the reading finds each way of reaching the config, and reports what it cannot follow", () => {
+    const reads = (source) => siteConfigReads(source);
+    assert.deepEqual(reads("const x = siteConfig.ssrTemplate + siteConfig?.future?.v4;").paths, [
+      "future.v4",
+      "ssrTemplate",
+    ]);
+    assert.deepEqual(reads("const { plugins, markdown: { format } } = useDocusaurusContext().siteConfig;").paths, [
+      "markdown.format",
+      "plugins",
+    ]);
+    assert.deepEqual(reads("const { siteConfig: { i18n, future: { v4 } } } = useDocusaurusContext();").paths, [
+      "future.v4",
+      "i18n",
+    ]);
+    assert.deepEqual(reads("const { siteConfig: c } = useDocusaurusContext(); use(c.themes);").paths, ["themes"]);
+    assert.deepEqual(reads('import config from "@generated/docusaurus.config";\nconst { presets } = config;').paths, [
+      "presets",
+    ]);
+    assert.deepEqual(
+      reads("function A({ siteConfig }) { return siteConfig.clientModules; } // siteConfig.webpack").paths,
+      ["clientModules"]
+    );
+    const passed = reads("const { siteConfig } = useDocusaurusContext();\nshow(siteConfig);").opaque;
+    assert.equal(passed.length, 1);
+    assert.match(passed[0], /^line 2: .*show\(siteConfig\)/);
+    assert.equal(reads("const { siteConfig } = ctx; <View {...siteConfig} />").opaque.length, 1);
+    assert.match(reads("const { baseUrl, ...rest } = siteConfig;").opaque.join(), /rest element/);
+    assert.match(reads("const { siteConfig: { [key]: value } } = ctx;").opaque.join(), /computed key/);
+    assert.ok(
+      overlaps("future", "future.v4") && overlaps("future.v4.x", "future.v4") && !overlaps("future.v", "future.v4")
+    );
   });
 });
