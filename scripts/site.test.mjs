@@ -235,11 +235,11 @@ test("pages start their code after the first paint: no <script src> in the HTML,
 // they are the same on every machine. `node scripts/bundle-report.mjs
 // --page /act-root/docs/intro` shows what they are made of.
 //
-// The goal is 450 KB. The budget here is what the intro loads now (459 KB,
-// of which the main bundle is 372 KB), rounded up, so that nothing grows it
-// unnoticed; lower it whenever a cut lands. `npm run bench:site` reports the
-// figure against the goal.
-const INTRO_JS_BUDGET = 460 * 1024;
+// The budget is the goal: 450 KB (the reference site's intro loads 562 KB).
+// The intro loads 446 KB now, of which the main bundle is 359 KB; anything
+// that grows it past the goal fails here. `npm run bench:site` measures the
+// same figure in a browser.
+const INTRO_JS_BUDGET = 450 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");
