@@ -25,10 +25,10 @@ function prefetchFile(url: string): void {
 
 /**
  * The stand-in's component, for the API pages at `paths`, whose part is the
- * chunk `chunkName` that `load` loads. `preload(pathname)` — which Docusaurus' route
- * preloader runs before a page hydrates and before a client-side navigation
- * renders (src/client/preload-once.js passes the path) — loads the API part
- * once, then the code of the page at `pathname`. Rendering then shows that
+ * chunk `chunkName` that `load` loads. `preload(pathname)` — which
+ * Docusaurus' route preloader runs before a page hydrates and before a
+ * client-side navigation renders (src/client/preload-once.js passes the
+ * path) — loads the API part once, then the code of the page at `pathname`. Rendering then shows that
  * page's route, as the full table would have. A link to an API page that
  * Docusaurus prefetches also prefetches the part, until it has loaded.
  */

@@ -262,9 +262,7 @@ function mainRegistryModule(source, routes, chunkNames, options) {
 /** The main route chunk table: the API pages' entries are left out. */
 function mainChunkNames(chunkNames, routes, options) {
   const { keys } = splitRoutes(routes, options);
-  const api = new Set(keys);
-  for (const key of keys) if (!(key in chunkNames)) fail(`the route chunk table has no entry ${key}`);
-  return Object.fromEntries(Object.entries(chunkNames).filter(([key]) => !api.has(key)));
+  return splitChunks(chunkNames, new Map(), keys).mainNames;
 }
 
 /** The version objects the registry loads (one per docs version), by request. */
