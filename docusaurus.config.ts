@@ -27,7 +27,8 @@ import chunkFailureScreen from "./src/plugins/chunk-failure-screen/index";
 import commonjsBundles from "./src/plugins/commonjs-bundles/index";
 import htmlRouteFiles from "./src/plugins/html-route-files/index";
 import leanTslib from "./src/plugins/lean-tslib/index";
-import apiSidebarApart from "./src/plugins/api-sidebar-apart/index";
+import leanSiteConfig from "./src/plugins/lean-site-config/index";
+import apiApart from "./src/plugins/api-apart/index";
 import llmsTxt from "./src/plugins/llms-txt/index";
 import prismWithCodeBlocks from "./src/plugins/prism-with-code-blocks/index";
 import searchEscape from "./src/plugins/search-escape/index";
@@ -201,8 +202,10 @@ const config: Config = {
     htmlRouteFiles,
     prismWithCodeBlocks,
     leanTslib,
-    // The API sidebar is loaded by the API pages only.
-    [apiSidebarApart, { sidebar: "api", docPrefix: "api/", routePrefix: "/act-root/docs/api/" }],
+    // The browser's copy of this config leaves out what only the server reads.
+    leanSiteConfig,
+    // The API pages' routes, sidebar and data are loaded by the API pages only.
+    [apiApart, { sidebar: "api", docPrefix: "api/", routePrefix: "/act-root/docs/api/" }],
     bundleStats,
   ],
 

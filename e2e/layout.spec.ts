@@ -78,30 +78,69 @@ test("API pages carry the API sidebar, not the Docs sidebar (site.md)", async ({
   }
 });
 
-test("the API sidebar, which only API pages load, is there after a client-side move from a guide, and the Docs sidebar after moving back", async ({
+test("the API pages' part (routes, sidebar, data), which only API pages load, is there after a client-side move from a guide, and the Docs sidebar after moving back", async ({
   page,
 }) => {
-  const guideScripts: string[] = [];
+  const scripts: string[] = [];
   page.on("request", (request) => {
-    if (request.resourceType() === "script") guideScripts.push(request.url());
+    if (request.resourceType() === "script") scripts.push(request.url());
   });
+  const apiPart = () => scripts.filter((url) => /\/act-api-part\.[0-9a-f]+\.js$/.test(url));
   await open(page, INTRO);
   await hydrated(page);
-  expect(
-    guideScripts.filter((url) => url.includes("act-api-extras")),
-    "a guide does not load the API sidebar"
-  ).toEqual([]);
+  expect(apiPart(), "a guide does not load the API pages' part").toEqual([]);
+  await expect(page.locator("nav.navbar a.navbar__link--active")).toHaveText("Docs");
   await page.locator("nav.navbar").getByRole("link", { name: "API", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`${API_INDEX}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(apiPart(), "the first API page loads it, once").toHaveLength(1);
+  // The navbar knows an API page from the docs list the part puts back.
+  await expect(page.locator("nav.navbar a.navbar__link--active")).toHaveText("API");
   const sidebar = docSidebar(page);
   await expect(sidebar.locator(`a[href="${INTRO}"]`)).toHaveCount(0);
   await sidebar.locator('a[href^="/act-root/docs/api/act/src/"]').first().click();
   await expect(page).toHaveURL(/\/act-root\/docs\/api\/act\/src\//);
   await expect(docSidebar(page).locator(`a[href="${INTRO}"]`)).toHaveCount(0);
+  expect(apiPart(), "later API pages reuse it").toHaveLength(1);
   await page.goBack();
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`${INTRO}$`));
   await expect(docSidebar(page).locator(`a[href="${INTRO}"]`)).toHaveCount(1);
+  await expect(page.locator("nav.navbar a.navbar__link--active")).toHaveText("Docs");
+});
+
+test("a guide prefetches the API pages' part for the API links on screen once idle, without running it", async ({
+  page,
+}) => {
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(request.url());
+  });
+  await open(page, INTRO);
+  await hydrated(page);
+  await expect(page.locator('head link[rel="prefetch"][href*="/act-api-part."]')).toHaveCount(1, { timeout: 15_000 });
+  expect(scripts.filter((url) => url.includes("/act-api-part."))).toEqual([]);
+});
+
+test("an address under the API path that is no API page shows the not-found page after a client-side move too", async ({
+  page,
+}) => {
+  await open(page, INTRO);
+  await hydrated(page);
+  // A client-side move (the router follows the history, no page load).
+  await page.evaluate(() => {
+    (window as unknown as { movedWithoutLoad: boolean }).movedWithoutLoad = true;
+    window.history.pushState({}, "", "/act-root/docs/api/act/src/classes/NoSuchClass");
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  });
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/Page Not Found/i);
+  expect(await page.evaluate(() => (window as unknown as { movedWithoutLoad?: boolean }).movedWithoutLoad)).toBe(true);
+  // And a real API page right after still renders.
+  await page.evaluate(() => {
+    window.history.pushState({}, "", "/act-root/docs/api/act/src/classes/Act");
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  });
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/Act/);
 });
 
 test("below the 996px breakpoint (995px) the navbar is a mobile menu that opens with the sidebar items", async ({

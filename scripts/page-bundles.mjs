@@ -46,29 +46,49 @@ export function readBuild(siteDir, base = "/act-root/") {
   const routesChunkNames = JSON.parse(chunkNamesJson[1].replace(/\\(.)/g, "$1"));
 
   // The route table: {path:"…",component:x("…","hash"),exact:!0 …}
-  const routes = [
-    ...mainSource.matchAll(/\{path:"([^"]*)",component:[\w$.()0-9,]*?\("([^"]*)","([0-9a-f]{3})"\)(,exact:!0)?/g),
-  ].map((m) => ({
-    path: m[1],
-    key: `${m[2]}-${m[3]}`,
-    exact: Boolean(m[4]),
-  }));
+  const readRoutes = (source) =>
+    [...source.matchAll(/\{path:"([^"]*)",component:[\w$.()0-9,]*?\("([^"]*)","([0-9a-f]{3})"\)(,exact:!0)?/g)].map(
+      (m) => ({
+        path: m[1],
+        key: `${m[2]}-${m[3]}`,
+        exact: Boolean(m[4]),
+      })
+    );
+  const routes = readRoutes(mainSource);
   if (routes.length < 2 || !routes.every((r) => r.key in routesChunkNames))
     fail("the route table does not match routesChunkNames");
 
   // Registry: chunk name → bundler chunk ids, from `name:[()=>…n.e("id")….then(…),"request",moduleId]`.
   const registry = new Map();
-  for (const m of mainSource.matchAll(
-    /(?<=[{,])("[\w-]+"|[A-Za-z_$][\w$]*|0x[0-9a-f]+|\d+):\[\(\)=>(.*?)\.then\([^)]*\)\),"[^"]*",\d+\]/g
-  )) {
-    // The minifier writes a name as a plain key, or as a number when it is one.
-    const key = m[1].startsWith('"') ? m[1].slice(1, -1) : /^(0x|\d)/.test(m[1]) ? String(Number(m[1])) : m[1];
-    registry.set(
-      key,
-      [...m[2].matchAll(/\.e\("?(\w+)"?\)/g)].map((e) => e[1])
-    );
-  }
+  const readRegistry = (source) => {
+    for (const m of source.matchAll(
+      /(?<=[{,])("[\w-]+"|[A-Za-z_$][\w$]*|0x[0-9a-f]+|\d+):\[\(\)=>(.*?)\.then\([^)]*\)\),"[^"]*",\d+\]/g
+    )) {
+      // The minifier writes a name as a plain key, or as a number when it is one.
+      const key = m[1].startsWith('"') ? m[1].slice(1, -1) : /^(0x|\d)/.test(m[1]) ? String(Number(m[1])) : m[1];
+      registry.set(
+        key,
+        [...m[2].matchAll(/\.e\("?(\w+)"?\)/g)].map((e) => e[1])
+      );
+    }
+  };
+  readRegistry(mainSource);
   if (!registry.size) fail("the chunk registry in the main bundle was not found");
+
+  // The API pages' part (src/plugins/api-apart): one route in the main table
+  // stands for them all; their routes, chunk names and registry entries are
+  // in the part's own chunk, which an API page loads first.
+  const part = files.find((name) => /^act-api-part\.[0-9a-f]+\.js$/.test(name));
+  const partRoutes = [];
+  if (part) {
+    const source = readFileSync(join(js, part), "utf8");
+    partRoutes.push(...readRoutes(source));
+    readRegistry(source);
+    for (const m of source.matchAll(/"(\/[^"]*-[0-9a-f]{3})":\{((?:[\w$]+:"[^"]*",?)+)\}/g))
+      routesChunkNames[m[1]] = Object.fromEntries([...m[2].matchAll(/([\w$]+):"([^"]*)"/g)].map((e) => [e[1], e[2]]));
+    if (!partRoutes.length || !partRoutes.every((r) => r.key in routesChunkNames))
+      fail("the API part's route table does not match its chunk names");
+  }
 
   // Runtime: chunk id → file name stem (its name if it has one, else its id).
   const names =
@@ -86,7 +106,7 @@ export function readBuild(siteDir, base = "/act-root/") {
     );
   };
   const size = (name) => statSync(join(js, name)).size;
-  return { siteDir, base, js, main, runtime, routesChunkNames, routes, registry, fileOf, size };
+  return { siteDir, base, js, main, runtime, routesChunkNames, routes, part, partRoutes, registry, fileOf, size };
 }
 
 /** Chunk names in a route's entry of routesChunkNames (nested objects included). */
@@ -106,9 +126,14 @@ export function pageScripts(build, path) {
   if (!named.includes(build.main) || !named.includes(build.runtime))
     fail(`${path}'s HTML does not name the runtime and main bundle`);
   const why = new Map(named.map((file) => [file, ["page HTML"]]));
-  const matched = build.routes.filter((r) =>
-    r.exact ? r.path === path : path === r.path || path.startsWith(r.path.endsWith("/") ? r.path : `${r.path}/`)
-  );
+  const matches = (r) =>
+    r.exact ? r.path === path : path === r.path || path.startsWith(r.path.endsWith("/") ? r.path : `${r.path}/`);
+  const matched = build.routes.filter(matches);
+  const apiPage = build.partRoutes.filter(matches);
+  if (apiPage.length) {
+    matched.push(...apiPage);
+    why.set(build.part, ["API pages' part"]);
+  }
   if (!matched.some((r) => r.exact)) fail(`no route matches ${path}`);
   for (const route of matched) {
     for (const name of chunkNamesOf(build.routesChunkNames[route.key])) {

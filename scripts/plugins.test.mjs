@@ -5,6 +5,7 @@
 // it fails here instead of silently undoing the swap.
 import assert from "node:assert/strict";
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -17,7 +18,7 @@ import {
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { runInNewContext } from "node:vm";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { mdxToMarkdown, resolveInsideRoot } from "../src/plugins/llms-txt/index.ts";
@@ -40,6 +41,8 @@ import {
 import { idlePrefetching } from "../src/client/idle-prefetch.ts";
 import { EMPTY_MODULE, PRISM_CLIENT_MODULE } from "../src/plugins/prism-with-code-blocks/index.ts";
 import { HELPERS, ISSUER, STAND_IN } from "../src/plugins/lean-tslib/index.ts";
+import { BROWSER_READS, CONFIG_MODULE, DROPPED } from "../src/plugins/lean-site-config/index.ts";
+import { overlaps, siteConfigReads, stripComments } from "./site-config-reads.mjs";
 import { cssVariableTheme, lightCodeTheme, darkCodeTheme } from "../src/prism-themes.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -132,9 +135,20 @@ describe("chunk-failure-screen: Docusaurus' route preloader is where the swap ex
     assert.ok(PRELOAD_REQUEST.test(request), `the request changed: ${request}`);
   });
 
-  test("the original preload module exists and exports the default preloader", async () => {
-    const source = readFileSync(originalPreload(root), "utf8");
-    assert.match(source, /export default function preload\b/);
+  test("Docusaurus' own preloader is still the one src/client/preload-once.js repeats", () => {
+    // Ours differs only by passing the path to each matched component; if
+    // Docusaurus changes its preloader, ours must be brought in line.
+    const code = readFileSync(originalPreload(root), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/\/\/.*$/gm, "")
+      .replace(/\s+/g, " ")
+      .trim();
+    assert.equal(
+      code,
+      "import routes from '@generated/routes'; import { matchRoutes } from 'react-router-config'; " +
+        "export default function preload(pathname) { const matches = Array.from(new Set([pathname, decodeURI(pathname)])) " +
+        ".map((p) => matchRoutes(routes, p)) .flat(); return Promise.all(matches.map((match) => match.route.component.preload?.())); }"
+    );
   });
 });
 
@@ -263,6 +277,22 @@ describe("idle-prefetch: route prefetches wait for idle periods", () => {
     assert.deepEqual(calls.slice(3), [["prefetch", "/c"]], "a period with no time left still runs one");
     assert.equal(periods.length, 0);
   });
+
+  test("routes that load more by themselves are asked after each prefetch Docusaurus makes, and only then", () => {
+    const more = [];
+    const docusaurus = { prefetch: (path) => path !== "/slow", preload: () => {} };
+    const periods = [];
+    const wrapped = idlePrefetching(
+      docusaurus,
+      (run) => periods.push(run),
+      (path) => more.push(path)
+    );
+    wrapped.prefetch("/a");
+    wrapped.prefetch("/slow");
+    assert.deepEqual(more, [], "not before the page is idle");
+    periods.shift()({ timeRemaining: () => 10 });
+    assert.deepEqual(more, ["/a"], "not when Docusaurus prefetches nothing (slow connection, fetched already)");
+  });
 });
 
 describe("prism-with-code-blocks: the classic theme's Prism client module is where the swap expects it", () => {
@@ -365,66 +395,195 @@ describe("lean-tslib: Docusaurus' client code takes only the helpers the stand-i
   });
 });
 
-describe("api-sidebar-apart: the generated files it edits still look the way it expects", () => {
-  const transform = require("../src/plugins/api-sidebar-apart/transform.cjs");
+describe("api-apart: the API pages' part of the generated files loads with the API pages, and nothing is lost", () => {
+  const t = require("../src/plugins/api-apart/transform.cjs");
   const options = { sidebar: "api", docPrefix: "api/", routePrefix: "/b/docs/api/" };
+  const doc = (id, sidebar) => ({ id, title: id, description: `about ${id}`, sidebar });
+  const leaf = (id, sidebar, path = `/b/docs/${id}`) => ({
+    path,
+    component: "@theme/DocItem",
+    exact: true,
+    sidebar,
+    modules: { content: `@site/docs/${id}.md` },
+  });
+  const api = ["api/index", "api/act/src/classes/Act", "api/act/src/functions/act", "api/act-pg/src/index"];
+  const apiPath = (id) => `/b/docs/${id.replace(/index$/, "")}`;
+  const guides = ["intro", "concepts/state"];
 
-  test("Docusaurus' own code generator writes a registry and a chunk table the edits apply to", async () => {
+  /** Runs a generated module's code: imports become the given bindings, the default export is returned. */
+  const run = (code, bindings) => {
+    const names = [];
+    const body = code
+      .replace(/^import (\{ (\w+) \}|\w+) from (['"])[^'"]+\3;$/gm, (_, what, named) => {
+        names.push(named ?? what);
+        return "";
+      })
+      .replace("export default ", "return ");
+    const require = { resolveWeak: (request) => `weak:${request}` };
+    return new Function(...names, "require", body)(...names.map((n) => bindings[n]), require);
+  };
+
+  /** Generates the files with Docusaurus' own code generator. */
+  async function generate() {
     const { generateRouteFiles } = require("@docusaurus/core/lib/server/codegen/codegenRoutes.js");
     const dir = mkdtempSync(join(tmpdir(), "act-routes-"));
-    try {
-      const version = {
-        version: { pluginId: "default", version: "current", docsSidebars: { docs: [], api: [] }, docs: {} },
-      };
-      const leaf = (path) => ({
-        path,
-        component: "@theme/DocItem",
-        exact: true,
-        sidebar: "api",
-        modules: { content: `@site/docs${path.slice(7)}.md` },
-      });
-      await generateRouteFiles({
-        generatedFilesDir: dir,
-        routes: [
+    const version = {
+      version: {
+        pluginId: "default",
+        version: "current",
+        docsSidebars: { docs: ["g"], api: ["a"] },
+        docs: Object.fromEntries([
+          ...guides.map((id) => [id, doc(id, "docs")]),
+          ...api.map((id) => [id, doc(id, "api")]),
+        ]),
+      },
+    };
+    await generateRouteFiles({
+      generatedFilesDir: dir,
+      routes: [
+        { path: "/b/search", component: "@theme/SearchPage", exact: true },
+        {
+          path: "/b/docs",
+          component: "@theme/DocVersionRoot",
+          props: version,
+          plugin: { name: "docusaurus-plugin-content-docs", id: "default" },
+          routes: [
+            {
+              path: "/b/docs",
+              component: "@theme/DocRoot",
+              routes: [
+                leaf(guides[0], "docs"),
+                ...api.map((id) => leaf(id, "api", apiPath(id))),
+                leaf(guides[1], "docs"),
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const read = (name) => readFileSync(join(dir, name), "utf8");
+    const props = readdirSync(join(dir, "docusaurus-plugin-content-docs", "default", "p"));
+    const files = {
+      routes: read("routes.js"),
+      registry: read("registry.js"),
+      chunkNames: JSON.parse(read("routesChunkNames.json")),
+      propsFile: join(dir, "docusaurus-plugin-content-docs", "default", "p", props[0]),
+      version,
+    };
+    rmSync(dir, { recursive: true, force: true });
+    return files;
+  }
+  const globalData = () => ({
+    "docusaurus-plugin-content-docs": {
+      default: {
+        path: "/b/docs",
+        versions: [
           {
-            path: "/b/docs",
-            component: "@theme/DocVersionRoot",
-            props: version,
-            plugin: { name: "docusaurus-plugin-content-docs", id: "default" },
-            routes: [leaf("/b/docs/api/x"), { ...leaf("/b/docs/intro"), sidebar: "docs" }],
+            name: "current",
+            docs: [
+              ...guides.map((id) => ({ id, path: `/b/docs/${id}`, sidebar: "docs" })),
+              ...api.map((id) => ({ id, path: apiPath(id), sidebar: "api" })),
+            ],
+            sidebars: { docs: { link: { path: "/b/docs/intro" } }, api: { link: { path: "/b/docs/api/" } } },
           },
         ],
-      });
-      const registry = readFileSync(join(dir, "registry.js"), "utf8");
-      const edited = transform.addToRegistry(registry);
-      assert.match(
-        edited,
-        /"act-api-extras": \[\(\) => import\(\/\* webpackChunkName: "act-api-extras" \*\/ "@generated\/docusaurus-plugin-content-docs\/default\/p\/[^"]+\.json\?api-extras"\)/
-      );
-      const props = readdirSync(join(dir, "docusaurus-plugin-content-docs", "default", "p"));
-      assert.equal(props.length, 1);
-      assert.match(join(dir, "docusaurus-plugin-content-docs", "default", "p", props[0]), transform.VERSION_PROPS_RE);
-      const chunkNames = transform.addToRoutes(
-        JSON.parse(readFileSync(join(dir, "routesChunkNames.json"), "utf8")),
-        options
-      );
-      const api = Object.entries(chunkNames).find(([key]) => key.startsWith("/b/docs/api/x-"));
-      const intro = Object.entries(chunkNames).find(([key]) => key.startsWith("/b/docs/intro-"));
-      assert.equal(api[1].actApiExtras, "act-api-extras");
-      assert.equal(intro[1].actApiExtras, undefined);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      },
+    },
+  });
+  const created = (path, hash) => ({ created: `${path}-${hash}` });
+
+  test("the main route table keeps every other route, and one route stands exactly for the API pages", async () => {
+    const files = await generate();
+    const standIn = { preload() {} };
+    const main = run(t.mainRoutesModule(t.readRoutes(files.routes), options, "stand-in"), {
+      ComponentCreator: created,
+      apiPages: () => standIn,
+    });
+    assert.equal(main[0].path, "/b/search");
+    const leaves = main[1].routes[0].routes;
+    assert.deepEqual(
+      leaves.map((r) => r.path),
+      ["/b/docs/intro", api.map(apiPath), "/b/docs/concepts/state"]
+    );
+    assert.equal(leaves[1].component, standIn);
+    assert.equal(leaves[1].exact, true);
+    assert.equal(leaves[1].sidebar, "api");
+    assert.match(leaves[0].component.created, /^\/b\/docs\/intro-[0-9a-f]{3}$/);
   });
 
-  test("the docs plugin still puts every sidebar and every doc into the version object", () => {
-    const props = readFileSync(require.resolve("@docusaurus/plugin-content-docs/lib/props.js"), "utf8");
-    assert.match(props, /docsSidebars: toSidebarsProp\(loadedVersion\)/);
-    assert.match(props, /docs: toVersionDocsProp\(loadedVersion\)/);
+  test("main registry and chunk table plus the API part are the whole registry and chunk table", async () => {
+    const files = await generate();
+    const routes = t.readRoutes(files.routes);
+    const registry = run(t.mainRegistryModule(files.registry, routes, files.chunkNames, options), {});
+    const chunkNames = JSON.parse(JSON.stringify(t.mainChunkNames(files.chunkNames, routes, options)));
+    const data = globalData();
+    const whole = run(files.registry, {});
+    // Nothing an API page alone uses is in the main registry; what guides use stays.
+    const requestOf = (entries) => Object.values(entries).map((entry) => entry[1]);
+    assert.equal(requestOf(whole).filter((request) => request.includes("/docs/api/")).length, api.length);
+    assert.ok(!requestOf(registry).some((request) => request.includes("/docs/api/")));
+    assert.ok(requestOf(registry).includes("@site/docs/intro.md"));
+    assert.ok(requestOf(registry).includes("@theme/DocItem"));
+    assert.ok(!Object.keys(chunkNames).some((key) => key.startsWith("/b/docs/api/")));
+
+    let added;
+    const pages = run(
+      t.apiPartModule(
+        {
+          routes,
+          chunkNames: files.chunkNames,
+          registry: t.readRegistry(files.registry),
+          globalData: data,
+          versionProps: [files.version],
+        },
+        options,
+        "extras"
+      ),
+      {
+        ComponentCreator: created,
+        registry,
+        routesChunkNames: chunkNames,
+        globalData: t.splitGlobalData(data, options).trimmed,
+        addApiPart: (targets, part) => {
+          added = part;
+          Object.assign(targets.registry, part.registry);
+          Object.assign(targets.routesChunkNames, part.routesChunkNames);
+        },
+      }
+    );
+    assert.deepEqual(
+      pages.map((p) => [p.path, p.exact, p.sidebar]),
+      api.map((id) => [apiPath(id), true, "api"])
+    );
+    assert.deepEqual(Object.keys(registry).sort(), Object.keys(whole).sort());
+    assert.deepEqual(requestOf(registry).sort(), requestOf(whole).sort());
+    assert.deepEqual(chunkNames, files.chunkNames);
+    assert.deepEqual(added.globalDocs, [
+      { pluginId: "default", version: "current", docs: api.map((id) => ({ id, path: apiPath(id), sidebar: "api" })) },
+    ]);
+    assert.deepEqual(added.versions, [
+      {
+        pluginId: "default",
+        version: "current",
+        docsSidebars: { api: ["a"] },
+        docs: Object.fromEntries(api.map((id) => [id, doc(id, "api")])),
+      },
+    ]);
+    assert.match(files.propsFile, t.VERSION_PROPS_RE);
+    assert.deepEqual(t.versionPropsRequests(files.registry).length, 1);
   });
 
-  test("the split keeps guides whole, and API docs' titles for every page", () => {
-    const doc = (id, sidebar) => ({ id, title: id, description: `about ${id}`, sidebar });
+  test("guides' data keeps every guide whole and no API doc; the API part has them all", () => {
+    const data = globalData();
+    const { trimmed } = t.splitGlobalData(data, options);
+    assert.deepEqual(
+      trimmed["docusaurus-plugin-content-docs"].default.versions[0].docs.map((d) => d.id),
+      guides
+    );
+    assert.deepEqual(trimmed["docusaurus-plugin-content-docs"].default.versions[0].sidebars, {
+      docs: { link: { path: "/b/docs/intro" } },
+      api: { link: { path: "/b/docs/api/" } },
+    });
     const props = {
       version: {
         pluginId: "default",
@@ -433,10 +592,233 @@ describe("api-sidebar-apart: the generated files it edits still look the way it 
         docs: { intro: doc("intro", "docs"), "api/x": doc("api/x", "api") },
       },
     };
-    const { trimmed, extras } = transform.split(props, options);
-    assert.deepEqual(Object.keys(trimmed.version.docsSidebars), ["docs"]);
-    assert.deepEqual(trimmed.version.docs.intro, doc("intro", "docs"));
-    assert.deepEqual(trimmed.version.docs["api/x"], { id: "api/x", title: "api/x", sidebar: "api" });
-    assert.deepEqual(extras, { docsSidebars: { api: ["a"] }, docs: { "api/x": doc("api/x", "api") } });
+    const { trimmed: version, extras } = t.splitVersion(props, options);
+    assert.deepEqual(version.version.docsSidebars, { docs: ["g"] });
+    assert.deepEqual(version.version.docs, { intro: doc("intro", "docs") });
+    assert.deepEqual(extras.docs, { "api/x": doc("api/x", "api") });
+  });
+
+  test("files that no longer look as expected fail the build, naming what is missing", () => {
+    assert.throws(() => t.readRoutes("export default [];"), /routes\.js does not start with its two imports/);
+    assert.throws(() => t.readRegistry("module.exports = {};"), /registry\.js is not one `export default/);
+    assert.throws(
+      () => t.readRegistry('export default {\n  "a": require("x"),\n};'),
+      /registry\.js has a line this plugin cannot read/
+    );
+    assert.throws(
+      () => t.splitRoutes([{ path: "/b/docs/intro", exact: true }], options),
+      /no route under \/b\/docs\/api\//
+    );
+    assert.throws(() => t.splitGlobalData({}, options), /the global data has no docs plugin/);
+    assert.throws(() => t.splitVersion({ version: {} }, options), /no longer has docsSidebars and docs/);
+  });
+
+  test("the docs plugin still puts every sidebar and every doc into the version object, and the docs list into the global data", () => {
+    const props = readFileSync(require.resolve("@docusaurus/plugin-content-docs/lib/props.js"), "utf8");
+    assert.match(props, /docsSidebars: toSidebarsProp\(loadedVersion\)/);
+    assert.match(props, /docs: toVersionDocsProp\(loadedVersion\)/);
+    const global = readFileSync(require.resolve("@docusaurus/plugin-content-docs/lib/globalData.js"), "utf8");
+    assert.match(global, /docs: version\.docs\s*\.map\(toGlobalDataDoc\)/);
+  });
+});
+
+describe("lean-site-config: the browser's copy of the site config keeps what the browser reads", () => {
+  const transform = require("../src/plugins/lean-site-config/transform.cjs");
+  /** The browser's copy of a generated module, evaluated. */
+  const evaluate = async (source) =>
+    (await import(`data:text/javascript,${encodeURIComponent(transform.browserConfigModule(source))}`)).default;
+
+  test("on the module Docusaurus generates from this site's config: the fields read are kept as they are, the others go", async () => {
+    const { loadContext } = require("@docusaurus/core/lib/server/site.js");
+    const { generateSiteFiles } = require("@docusaurus/core/lib/server/codegen/codegen.js");
+    const context = await loadContext({ siteDir: root });
+    assert.match(
+      join(context.generatedFilesDir, "docusaurus.config.mjs"),
+      CONFIG_MODULE,
+      "the module the rule matches"
+    );
+    const dir = mkdtempSync(join(tmpdir(), "act-config-"));
+    try {
+      await generateSiteFiles({
+        generatedFilesDir: dir,
+        siteConfig: context.siteConfig,
+        clientModules: [],
+        routes: [],
+        globalData: {},
+        siteMetadata: {},
+        siteStorage: context.siteStorage,
+        i18n: context.i18n,
+        codeTranslations: {},
+      });
+      const file = join(dir, "docusaurus.config.mjs");
+      const source = readFileSync(file, "utf8");
+      const whole = (await import(`data:text/javascript,${encodeURIComponent(source)}`)).default;
+      const browser = await evaluate(source);
+      assert.ok(whole.ssrTemplate && whole.plugins.length && whole.markdown, "the whole config has what is dropped");
+      // Every field the browser reads, as the server has it.
+      const at = (config, path) => path.split(".").reduce((value, key) => value?.[key], config);
+      for (const path of BROWSER_READS) assert.deepEqual(at(browser, path), at(whole, path), path);
+      for (const path of [
+        "title",
+        "baseUrl",
+        "url",
+        "favicon",
+        "titleDelimiter",
+        "themeConfig",
+        "future.experimental_router",
+      ])
+        assert.notEqual(at(browser, path), undefined, `${path} is in the browser's copy`);
+      for (const path of DROPPED) assert.equal(at(browser, path), undefined, `${path} is dropped`);
+      // Nothing else goes: every field not dropped is still there.
+      const dropped = new Set(DROPPED.filter((path) => !path.includes(".")));
+      assert.deepEqual(
+        Object.keys(browser),
+        Object.keys(whole).filter((key) => !dropped.has(key))
+      );
+      assert.deepEqual(browser.future, { experimental_router: whole.future.experimental_router });
+      const size = (config) => JSON.stringify(config).length;
+      assert.ok(size(browser) < size(whole) / 2, `${size(browser)} of ${size(whole)} characters kept`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a module of another shape fails the build with a clear error instead of going through whole", () => {
+    const shape = /lean-site-config: .*Docusaurus changed how it writes \.docusaurus\/docusaurus\.config\.mjs/;
+    assert.throws(
+      () => transform.browserConfigModule("export const config = {};\n"),
+      /no longer a comment and `export default/
+    );
+    assert.throws(() => transform.browserConfigModule("module.exports = {};\n"), shape);
+    assert.throws(() => transform.browserConfigModule("export default {title: 'Act'};\n"), /no longer JSON/);
+    assert.throws(
+      () => transform.browserConfigModule('export default {"title": "Act"};\n'),
+      /no baseUrl, themeConfig or future/
+    );
+    assert.doesNotThrow(() =>
+      transform.browserConfigModule('/* header */\nexport default {"baseUrl": "/", "themeConfig": {}, "future": {}};\n')
+    );
+  });
+
+  test("every field of Docusaurus' config is either kept or dropped, and the lists name real fields", () => {
+    const { ConfigSchema } = require("@docusaurus/core/lib/server/configValidation.js");
+    const schema = ConfigSchema.describe().keys;
+    const known = [
+      ...Object.keys(schema).filter((key) => key !== "future"),
+      ...Object.keys(schema.future.keys).map((key) => `future.${key}`),
+    ].sort();
+    const decided = [...BROWSER_READS, ...DROPPED].sort();
+    assert.deepEqual(
+      known.filter((path) => !decided.includes(path)),
+      [],
+      "fields of the config that neither list names: does the browser read them?"
+    );
+    assert.deepEqual(
+      decided.filter((path) => !known.includes(path)),
+      [],
+      "listed fields Docusaurus' config no longer has"
+    );
+    assert.deepEqual(
+      BROWSER_READS.filter((path) => DROPPED.includes(path)),
+      [],
+      "fields both kept and dropped"
+    );
+  });
+
+  // The browser code that can reach the config: Docusaurus' client and theme
+  // code, the local search plugin's client, and the site's own code. (No
+  // other dependency imports @docusaurus/useDocusaurusContext or the
+  // generated config.)
+  const nodeModules = join(root, "node_modules");
+  const docusaurus = join(nodeModules, "@docusaurus");
+  const clientFolders = [
+    ...readdirSync(docusaurus).flatMap((pkg) => ["lib/client", "lib/theme"].map((sub) => join(docusaurus, pkg, sub))),
+    join(docusaurus, "theme-common/lib"),
+    join(nodeModules, "@easyops-cn/docusaurus-search-local/dist/client"),
+    join(root, "src"),
+  ];
+  const sources = (folder) =>
+    readdirSync(folder, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.(m?js|jsx|tsx?)$/.test(entry.name) && !entry.name.endsWith(".d.ts"))
+      .map((entry) => join(entry.parentPath, entry.name));
+  const clientFiles = [...new Set(clientFolders.flatMap((folder) => (existsSync(folder) ? sources(folder) : [])))];
+  // Whole-object uses the reading cannot follow, each checked by hand.
+  const OPAQUE = {
+    // The context itself: `{ siteConfig, siteMetadata, … }` from the module.
+    "@docusaurus/core/lib/client/docusaurusContext.js": 1,
+    // The blog (off here) hands it to a helper of the same file that reads `siteConfig.url`.
+    "@docusaurus/plugin-content-blog/lib/client/structuredDataUtils.js": 2,
+    // The debug plugin's config page (development server only) shows it whole.
+    "@docusaurus/plugin-debug/lib/theme/DebugConfig/index.js": 1,
+  };
+
+  test("the client code of Docusaurus, of the search plugin and of src/ reads no dropped field", () => {
+    const reads = new Map();
+    const opaque = [];
+    for (const file of clientFiles) {
+      const found = siteConfigReads(readFileSync(file, "utf8"));
+      const name = relative(nodeModules, file).startsWith("..") ? relative(root, file) : relative(nodeModules, file);
+      for (const path of found.paths) reads.set(path, [...(reads.get(path) ?? []), name]);
+      if (found.opaque.length && found.opaque.length !== OPAQUE[name])
+        opaque.push(`${name}: ${found.opaque.join("; ")}`);
+    }
+    // The reading sees the reads this plugin's lists were made from.
+    for (const [path, file] of [
+      ["baseUrl", "@docusaurus/core/lib/client/exports/Link.js"],
+      ["future.experimental_router", "@docusaurus/core/lib/client/clientEntry.js"],
+      ["themeConfig", "@docusaurus/theme-common/lib/utils/useThemeConfig.js"],
+      ["titleDelimiter", "@docusaurus/theme-common/lib/utils/titleFormatterUtils.js"],
+      ["baseUrl", "@easyops-cn/docusaurus-search-local/dist/client/client/theme/SearchBar/SearchBar.jsx"],
+      ["organizationName", "src/theme/ErrorPageContent/index.tsx"],
+    ])
+      assert.ok(reads.get(path)?.includes(file), `${file} reads ${path}, and the reading no longer sees it`);
+    assert.deepEqual(opaque, [], "uses of the whole config to check by hand (then list them in OPAQUE)");
+    const conflicts = [...reads].flatMap(([path, files]) =>
+      DROPPED.filter((dropped) => overlaps(path, dropped)).map(
+        (dropped) => `${path} (dropped: ${dropped}) in ${files.join(", ")}`
+      )
+    );
+    assert.deepEqual(conflicts, [], "dropped fields the browser reads");
+    const unlisted = [...reads.keys()].filter((path) => !BROWSER_READS.some((kept) => overlaps(path, kept)));
+    assert.deepEqual(unlisted, [], "fields read in the browser that BROWSER_READS does not list");
+  });
+
+  test("no page under src/pages reads the `config` prop the pages plugin gives it", () => {
+    const pages = join(root, "src/pages");
+    for (const file of sources(pages).filter((file) => /\.[jt]sx?$/.test(file)))
+      assert.doesNotMatch(stripComments(readFileSync(file, "utf8")), /\bconfig\b/, relative(root, file));
+  });
+
+  test("the reading finds each way of reaching the config, and reports what it cannot follow", () => {
+    const reads = (source) => siteConfigReads(source);
+    assert.deepEqual(reads("const x = siteConfig.ssrTemplate + siteConfig?.future?.v4;").paths, [
+      "future.v4",
+      "ssrTemplate",
+    ]);
+    assert.deepEqual(reads("const { plugins, markdown: { format } } = useDocusaurusContext().siteConfig;").paths, [
+      "markdown.format",
+      "plugins",
+    ]);
+    assert.deepEqual(reads("const { siteConfig: { i18n, future: { v4 } } } = useDocusaurusContext();").paths, [
+      "future.v4",
+      "i18n",
+    ]);
+    assert.deepEqual(reads("const { siteConfig: c } = useDocusaurusContext(); use(c.themes);").paths, ["themes"]);
+    assert.deepEqual(reads('import config from "@generated/docusaurus.config";\nconst { presets } = config;').paths, [
+      "presets",
+    ]);
+    assert.deepEqual(
+      reads("function A({ siteConfig }) { return siteConfig.clientModules; } // siteConfig.webpack").paths,
+      ["clientModules"]
+    );
+    const passed = reads("const { siteConfig } = useDocusaurusContext();\nshow(siteConfig);").opaque;
+    assert.equal(passed.length, 1);
+    assert.match(passed[0], /^line 2: .*show\(siteConfig\)/);
+    assert.equal(reads("const { siteConfig } = ctx; <View {...siteConfig} />").opaque.length, 1);
+    assert.match(reads("const { baseUrl, ...rest } = siteConfig;").opaque.join(), /rest element/);
+    assert.match(reads("const { siteConfig: { [key]: value } } = ctx;").opaque.join(), /computed key/);
+    assert.ok(
+      overlaps("future", "future.v4") && overlaps("future.v4.x", "future.v4") && !overlaps("future.v", "future.v4")
+    );
   });
 });

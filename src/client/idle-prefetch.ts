@@ -10,11 +10,24 @@
  * click) stays immediate, and Docusaurus' own rules still apply: nothing is
  * prefetched on 2g or data-saver connections.
  */
+import { prefetchMore } from "./route-prefetchers";
+
 type Docusaurus = { prefetch(path: string): unknown; preload(path: string): unknown };
 type Deadline = { timeRemaining(): number };
 
-/** Wraps `docusaurus` so prefetches are queued and run by `idle`. */
-export function idlePrefetching(docusaurus: Docusaurus, idle: (run: (deadline: Deadline) => void) => void): Docusaurus {
+/**
+ * Wraps `docusaurus` so prefetches are queued and run by `idle`; `more`
+ * runs after each prefetch Docusaurus makes (it returns false when it makes
+ * none: a slow connection, or a path already fetched).
+ */
+export function idlePrefetching(
+  docusaurus: Docusaurus,
+  idle: (run: (deadline: Deadline) => void) => void,
+  more: (path: string) => void = () => {}
+): Docusaurus {
+  const prefetch = (path: string) => {
+    if (docusaurus.prefetch(path) !== false) more(path);
+  };
   const queue: string[] = [];
   let scheduled = false;
   const schedule = () => {
@@ -23,7 +36,7 @@ export function idlePrefetching(docusaurus: Docusaurus, idle: (run: (deadline: D
     idle((deadline) => {
       scheduled = false;
       // At least one per period, then as many as fit.
-      do docusaurus.prefetch(queue.shift()!);
+      do prefetch(queue.shift()!);
       while (queue.length && deadline.timeRemaining() > 5);
       schedule();
     });
@@ -53,7 +66,7 @@ if (typeof window !== "undefined") {
     configurable: true,
     get: () => mounted,
     set(value: Docusaurus) {
-      mounted = idlePrefetching(value, whenIdle);
+      mounted = idlePrefetching(value, whenIdle, prefetchMore);
     },
   });
 }

@@ -6,10 +6,8 @@
  * offers no option for this: its client imports "./preload" from
  * @docusaurus/core/lib/client. This plugin swaps that one module, in the
  * browser bundle, for src/client/preload-once.js, which tolerates the first
- * failure and wraps the original (reached through the alias
- * "act-original-preload"). scripts/plugins.test.mjs fails when a Docusaurus
- * upgrade moves or renames the module, so the swap cannot silently stop
- * applying.
+ * failure. scripts/plugins.test.mjs fails when a Docusaurus upgrade moves,
+ * renames or changes the module, so the swap cannot silently stop applying.
  */
 import { resolve } from "node:path";
 import type { LoadContext, Plugin } from "@docusaurus/types";
@@ -19,7 +17,7 @@ export const PRELOAD_REQUEST = /^\.\/preload(\.js)?$/;
 /** The folder of the modules that make it. */
 export const CORE_CLIENT_FOLDER = /@docusaurus[\\/]core[\\/]lib[\\/]client$/;
 
-/** Docusaurus' own preloader, which the replacement wraps. */
+/** Docusaurus' own preloader, which the replacement repeats. */
 export const originalPreload = (siteDir: string) =>
   resolve(siteDir, "node_modules/@docusaurus/core/lib/client/preload.js");
 
@@ -30,7 +28,6 @@ export default function chunkFailureScreen(context: LoadContext): Plugin {
       isServer
         ? {}
         : {
-            resolve: { alias: { "act-original-preload$": originalPreload(context.siteDir) } },
             plugins: [
               new currentBundler.instance.NormalModuleReplacementPlugin(
                 PRELOAD_REQUEST,

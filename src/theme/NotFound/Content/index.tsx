@@ -13,12 +13,15 @@ import type { Props } from "@theme/NotFound/Content";
 const SEARCH_INPUT = '.navbar .navbar__search-input, .navbar input[type="search"], .navbar input[aria-label*="earch"]';
 
 function SearchButton(): ReactNode {
-  const [input, setInput] = useState<HTMLInputElement | null>(null);
-  useEffect(() => setInput(document.querySelector<HTMLInputElement>(SEARCH_INPUT)), []);
-  if (!input) return null;
+  const [present, setPresent] = useState(false);
+  useEffect(() => setPresent(document.querySelector(SEARCH_INPUT) !== null), []);
+  if (!present) return null;
+  // Looked up on each press: the search box can be replaced after the page
+  // has loaded (the navbar's stand-in gives way to the real search bar).
+  const focusSearch = () => document.querySelector<HTMLInputElement>(SEARCH_INPUT)?.focus();
   return (
     <li>
-      <button type="button" className="clean-btn act-link-button" onClick={() => input.focus()}>
+      <button type="button" className="clean-btn act-link-button" onClick={focusSearch}>
         <Translate id="theme.NotFound.search">Search the documentation</Translate>
       </button>
     </li>
