@@ -1,6 +1,6 @@
 // The live example: the calculator page runs @act-root/calculator with the real @act-root/act
 // in-memory store in the browser.
-import type { Page } from "@playwright/test";
+import type { Locator, Page, Route } from "@playwright/test";
 import { EXAMPLE, INTRO, expect, hydrated, open, test } from "./site";
 
 function calculator(page: Page) {
@@ -72,58 +72,242 @@ test("live calculator: works from the keyboard and shows the snapshot the .snap 
   await expect(calc.display).toHaveText("0");
 });
 
-test("live calculator: its code is loaded lazily, and not at all on other pages", async ({ page }) => {
-  // Strings only the lazy chunks hold: the calculator view and the library.
-  const markers = ["calculator-display", "failed invariant: "];
-  const loaded = async (path: string, settle?: () => Promise<void>) => {
-    const bodies: { url: string; text: string }[] = [];
-    const seen = (response: import("@playwright/test").Response) =>
-      response
-        .text()
-        .then((text) => bodies.push({ url: response.url(), text }))
-        .catch(() => undefined);
-    page.on("response", seen);
-    await open(page, path);
-    await settle?.();
-    await page.waitForLoadState("networkidle");
-    page.off("response", seen);
-    return bodies.filter(({ text }) => markers.some((m) => text.includes(m))).map(({ url }) => url);
+/** The calculator's own chunk (its `webpackChunkName`, see src/components/LiveCalculator/useCalculator.ts). */
+const CALCULATOR_CHUNK = /\/assets\/js\/live-calculator\.[0-9a-f]+\.js$/;
+/** A string only the library holds (InvariantError's message): whichever chunk carries it carries the library. */
+const LIBRARY = "failed invariant: ";
+
+/** Every script a page fetches, with its body, from now on. */
+function scriptsOf(page: Page) {
+  const scripts: { url: string; body: Promise<string> }[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "script")
+      scripts.push({ url: response.url(), body: response.text().catch(() => "") });
+  });
+  return {
+    /** Scripts that carry the calculator's code: its chunk by name, or any chunk holding the library. */
+    calculator: async () => {
+      const found: string[] = [];
+      for (const { url, body } of scripts)
+        if (CALCULATOR_CHUNK.test(url) || (await body).includes(LIBRARY)) found.push(url);
+      return found;
+    },
   };
-  // Any response at all (scripts, prefetches): none holds the calculator's code.
-  expect(await loaded(INTRO)).toEqual([]);
-  // On its page it arrives after the page's own HTML, as separate chunks.
-  const onPage = await loaded(EXAMPLE, () => expect(calculator(page).display).toHaveText("0"));
-  expect(onPage.length).toBeGreaterThan(0);
+}
+
+/** Holds the calculator's chunk back until `release()` is called. */
+async function holdCalculatorChunk(page: Page) {
+  const waiting: Route[] = [];
+  let released = false;
+  await page.route(CALCULATOR_CHUNK, (route) => (released ? route.continue() : void waiting.push(route)));
+  return {
+    requested: () => waiting.length > 0,
+    release: async () => {
+      released = true;
+      for (const route of waiting.splice(0)) await route.continue();
+    },
+  };
+}
+
+test("live calculator: its code is not loaded on other pages, nor on its own page until the reader uses it", async ({
+  page,
+}) => {
+  const scripts = scriptsOf(page);
+  await open(page, INTRO);
+  await page.waitForLoadState("networkidle");
+  expect(await scripts.calculator(), "the calculator's code on the intro").toEqual([]);
+
+  await open(page, EXAMPLE);
+  await page.waitForLoadState("networkidle");
+  expect(await scripts.calculator(), "the calculator's code before the reader used it").toEqual([]);
+
+  await calculator(page).key("5").click();
+  await expect(calculator(page).display).toHaveText("5");
+  const loaded = await scripts.calculator();
   expect(
-    onPage.every((url) => /\/assets\/js\/[^/]+\.js$/.test(url)),
-    onPage.join(", ")
+    loaded.some((url) => CALCULATOR_CHUNK.test(url)),
+    loaded.join(", ")
+  ).toBe(true);
+  expect(
+    loaded.every((url) => /\/assets\/js\/[^/]+\.js$/.test(url)),
+    loaded.join(", ")
   ).toBe(true);
 });
 
-test("live calculator: on a phone its code loads only once the reader scrolls to it", async ({ browser }) => {
+test("live calculator: on a phone, scrolled into view, it shows its keys but loads its code only when touched", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
-  const calculatorCode: string[] = [];
-  page.on("response", (response) => {
-    void response
-      .text()
-      .then((text) => text.includes("calculator-display") && calculatorCode.push(response.url()))
-      .catch(() => undefined);
-  });
+  const scripts = scriptsOf(page);
   await page.goto(EXAMPLE);
   await hydrated(page);
-  await page.waitForLoadState("networkidle");
   const calc = calculator(page);
-  await expect(calc.root).not.toBeInViewport();
-  await expect(calc.root.getByRole("status")).toHaveText(/Loading the live calculator/);
-  expect(calculatorCode, "calculator code fetched before the reader scrolled to it").toEqual([]);
-
   await calc.root.scrollIntoViewIfNeeded();
+  await expect(calc.root).toBeInViewport();
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(500);
+  // The real face, from the page's HTML: the display and named keys.
   await expect(calc.display).toHaveText("0");
-  expect(calculatorCode.length).toBeGreaterThan(0);
+  await expect(calc.root.getByRole("group", { name: "Keypad" }).getByRole("button")).toHaveCount(18);
+  await expect(calc.key("Equals")).toBeVisible();
+  expect(await scripts.calculator(), "the calculator's code fetched before the reader touched it").toEqual([]);
+
   await calc.key("7").tap();
   await expect(calc.display).toHaveText("7");
+  await expect(calc.rows).toHaveCount(1);
+  const loaded = await scripts.calculator();
+  expect(
+    loaded.some((url) => CALCULATOR_CHUNK.test(url)),
+    loaded.join(", ")
+  ).toBe(true);
+  const bodies = await Promise.all(loaded.map(async (url) => (await page.request.get(url)).text()));
+  expect(
+    bodies.some((body) => body.includes(LIBRARY)),
+    "the chunk named live-calculator brings the library"
+  ).toBe(true);
   await context.close();
+});
+
+test("live calculator: keys clicked before its code has arrived are applied, in order, once it has", async ({
+  page,
+}) => {
+  const held = await holdCalculatorChunk(page);
+  await open(page, EXAMPLE);
+  const calc = calculator(page);
+  for (const key of ["1", "Plus", "2", "Equals"]) await calc.key(key).click();
+  await expect.poll(held.requested, { message: "the first click asks for the code" }).toBe(true);
+  // Held, not lost: the reader is told the calculator is on its way.
+  await expect(calc.message).toHaveText("Loading the calculator…");
+  await expect(calc.display).toHaveText("0");
+  await held.release();
+  await expect(calc.display).toHaveText("3");
+  await expect(calc.rows).toHaveCount(4);
+  await expect(calc.rows.locator("td:nth-child(2)")).toHaveText([
+    "DigitPressed",
+    "OperatorPressed",
+    "DigitPressed",
+    "EqualsPressed",
+  ]);
+  await expect(calc.message).toHaveText("");
+});
+
+test("live calculator: a mouse resting on it starts loading its code, before any click", async ({ page }) => {
+  const held = await holdCalculatorChunk(page);
+  await open(page, EXAMPLE);
+  const calc = calculator(page);
+  await calc.root.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(300);
+  expect(held.requested(), "requested before the mouse came").toBe(false);
+  await calc.display.hover();
+  await expect.poll(held.requested, { message: "the hover asks for the code" }).toBe(true);
+  await held.release();
+  // Nothing was pressed: the calculator is read, not changed.
+  await expect(calc.state).toContainText('"left": ""');
+  await expect(calc.rows).toHaveText(["No events yet: press a key."]);
+});
+
+test("live calculator: keys typed before its code has arrived are applied, in order, once it has", async ({ page }) => {
+  const held = await holdCalculatorChunk(page);
+  await open(page, EXAMPLE);
+  const calc = calculator(page);
+  await calc.key("7").focus();
+  await page.keyboard.type("9*4");
+  await page.keyboard.press("Escape");
+  await page.keyboard.type("8/2=");
+  await expect.poll(held.requested).toBe(true);
+  await expect(calc.display).toHaveText("0");
+  await held.release();
+  await expect(calc.display).toHaveText("4");
+  await expect(calc.rows.locator("td:nth-child(2)")).toHaveText([
+    "DigitPressed",
+    "OperatorPressed",
+    "DigitPressed",
+    "Cleared",
+    "DigitPressed",
+    "OperatorPressed",
+    "DigitPressed",
+    "EqualsPressed",
+  ]);
+  // Focus stayed on the key the reader was typing on: the face is the live calculator.
+  await expect(calc.key("7")).toBeFocused();
+});
+
+test("live calculator: a key clicked before the page's own code has arrived is applied too", async ({ page }) => {
+  const main: Route[] = [];
+  let released = false;
+  await page.route(/\/assets\/js\/main\.[^/]+\.js$/, (route) => (released ? route.continue() : void main.push(route)));
+  await page.goto(EXAMPLE, { waitUntil: "load" });
+  const calc = calculator(page);
+  await calc.key("8").click();
+  await expect.poll(() => main.length > 0).toBe(true);
+  released = true;
+  for (const route of main.splice(0)) await route.continue();
+  await expect(calc.display).toHaveText("8");
+  await expect(calc.rows).toHaveCount(1);
+});
+
+/** Where an element is on the page (not in the viewport: clicks scroll it). */
+const place = (element: Locator) =>
+  element.evaluate((node) => {
+    const { left, top, width, height } = node.getBoundingClientRect();
+    return { left: left + window.scrollX, top: top + window.scrollY, width, height };
+  });
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 412, height: 823 },
+]) {
+  test(`live calculator: nothing moves when its code arrives after the reader's keys (${viewport.width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    const held = await holdCalculatorChunk(page);
+    await open(page, EXAMPLE);
+    const calc = calculator(page);
+    // Shifts that come later than half a second after an input count against the page (CLS).
+    await page.evaluate(() => {
+      const w = window as unknown as { shifts: number };
+      w.shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+          if (!entry.hadRecentInput) w.shifts += entry.value;
+      }).observe({ type: "layout-shift" });
+    });
+    await calc.root.scrollIntoViewIfNeeded();
+    const next = page.locator("h2", { hasText: "Run it" });
+    const before = { frame: await place(calc.root), next: await place(next) };
+    // A refusal (the longest message), an operator (the largest state), three events.
+    for (const key of ["8", "Divide", "0", "Equals"]) await calc.key(key).click();
+    await expect.poll(held.requested).toBe(true);
+    await page.waitForTimeout(600);
+    await held.release();
+    await expect(calc.message).toHaveText(/Refused: Cannot divide by zero/);
+    await expect(calc.rows).toHaveCount(3);
+    await expect(calc.state).toContainText('"operator"');
+    expect({ frame: await place(calc.root), next: await place(next) }).toEqual(before);
+    expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeLessThanOrEqual(0.02);
+  });
+}
+
+test("live calculator: if its code fails to load, it says so, and Retry loads it and applies the keys pressed", async ({
+  page,
+  consoleLog,
+}) => {
+  consoleLog.allow(/Failed to load resource|live calculator's code failed to load/);
+  let fail = true;
+  await page.route(CALCULATOR_CHUNK, (route) => (fail ? route.abort() : route.continue()));
+  await open(page, EXAMPLE);
+  const calc = calculator(page);
+  await calc.key("6").click();
+  const alert = calc.root.getByRole("alert");
+  await expect(alert).toContainText("The calculator's code did not load.");
+  await expect(calc.display).toHaveText("0");
+  fail = false;
+  await alert.getByRole("button", { name: "Retry" }).click();
+  await expect(calc.display).toHaveText("6");
+  await expect(calc.rows).toHaveCount(1);
+  await expect(alert).toHaveCount(0);
 });
 
 for (const mode of ["light", "dark"] as const) {

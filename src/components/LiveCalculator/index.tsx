@@ -1,42 +1,47 @@
 /**
  * The live calculator of `docs/examples/calculator.mdx`.
  *
- * This file is all the page itself loads: the calculator (the real
- * `@act-root/act` with its in-memory store, zod and the example's state) is
- * a separate chunk fetched by `React.lazy` once the page runs in a browser
- * and the calculator is on screen or within 200 px of it — a reader who
- * never scrolls to it on a phone does not pay for running it. So it adds
- * nothing to the HTML or to any other page. The placeholder has the
- * calculator's height, so nothing moves when it arrives.
+ * The page's HTML holds the calculator's real face (./CalculatorView.tsx),
+ * with the same size and keys as the live one. Its code — the real
+ * `@act-root/act` on its in-memory store, zod, the example's state — is a
+ * chunk of its own, fetched when the reader starts to use the calculator
+ * (./useCalculator.ts, src/hooks/useFirstUse.ts): loading the page, even
+ * scrolling past the calculator, costs nothing, and a key pressed before
+ * the code has arrived is applied once it has.
  */
-import BrowserOnly from "@docusaurus/BrowserOnly";
-import { lazy, Suspense, useRef, type ReactNode } from "react";
-import { useNearViewport } from "../../hooks/useNearViewport";
+import type { ReactNode } from "react";
+import { useFirstUse } from "../../hooks/useFirstUse";
+import CalculatorView from "./CalculatorView";
 import styles from "./styles.module.css";
+import { type Calculator, useCalculator } from "./useCalculator";
 
-const Calculator = lazy(() => import("./Calculator"));
+/** The status line: the code failing to load, loading while keys wait, or the last refusal. */
+function status({ code, waiting, message, retry }: Calculator): ReactNode {
+  if (code === "failed")
+    return (
+      <span role="alert">
+        The calculator's code did not load.{" "}
+        <button type="button" className={styles.retry} onClick={retry}>
+          Retry
+        </button>
+      </span>
+    );
+  if (waiting && code === "loading") return "Loading the calculator…";
+  return message;
+}
 
 export default function LiveCalculator(): ReactNode {
-  const frame = useRef<HTMLElement>(null);
-  const near = useNearViewport(frame, "200px 0px");
-  const placeholder = (
-    <p className={styles.placeholder} role="status">
-      Loading the live calculator…
-    </p>
-  );
+  const calculator = useCalculator();
+  const firstUse = useFirstUse(calculator.start);
   return (
-    <section ref={frame} className={styles.frame} aria-label="Live calculator">
-      <BrowserOnly fallback={placeholder}>
-        {() =>
-          near ? (
-            <Suspense fallback={placeholder}>
-              <Calculator />
-            </Suspense>
-          ) : (
-            placeholder
-          )
-        }
-      </BrowserOnly>
+    <section className={styles.frame} aria-label="Live calculator" {...firstUse}>
+      <CalculatorView
+        stream={calculator.stream}
+        view={calculator.view}
+        message={status(calculator)}
+        onKey={calculator.press}
+        onReset={calculator.reset}
+      />
     </section>
   );
 }

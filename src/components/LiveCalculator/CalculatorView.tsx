@@ -1,27 +1,26 @@
 /**
- * The calculator itself: each key runs `press()` from `@act-root/calculator`
- * — a real `app.do(...)` on Act's in-memory store — and the view is read
- * back from the library: the stream's events (`query_array`, snapshots
- * included) and the state (`load`). Loaded lazily by ./index.tsx.
+ * What the reader sees of the live calculator: display, keypad, status line,
+ * the state and the event stream. It holds no library code, so the server
+ * renders it and the page shows the calculator's real face — real buttons
+ * with names — before the calculator's code has loaded; the same elements
+ * stay once it has, so nothing moves and focus stays where it was.
  */
-import { InvariantError, SNAP_EVENT, ValidationError } from "@act-root/act";
-import { app, Calculator as CalculatorState, display, expression, press, toKey, type Key } from "@act-root/calculator";
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useRef } from "react";
+import { typedKey } from "./keyboard";
 import styles from "./styles.module.css";
 
-type Row = { id: number; version: number; name: string; data: string; snapshot: boolean };
-type View = {
-  stream: string;
+/** The calculator as read from the store (see ./engine.ts). */
+export type View = {
   display: string;
   expression: string;
   state: unknown;
   patches: number;
   snaps: number;
-  events: Row[];
+  events: { id: number; version: number; name: string; data: string; snapshot: boolean }[];
 };
 
 /** The keypad, row by row, with what a screen reader says for each key. */
-const KEYPAD: { key: Key; label?: string; wide?: boolean; kind?: "op" | "equals" | "clear" }[][] = [
+const KEYPAD: { key: string; label?: string; kind?: "op" | "equals" }[][] = [
   [{ key: "7" }, { key: "8" }, { key: "9" }, { key: "÷", label: "Divide", kind: "op" }],
   [{ key: "4" }, { key: "5" }, { key: "6" }, { key: "×", label: "Times", kind: "op" }],
   [{ key: "1" }, { key: "2" }, { key: "3" }, { key: "−", label: "Minus", kind: "op" }],
@@ -33,56 +32,19 @@ const KEYPAD: { key: Key; label?: string; wide?: boolean; kind?: "op" | "equals"
   ],
 ];
 
-// One store for the whole page (Act's store port is a singleton): every
-// calculator on it, and every Reset, gets a stream of its own.
-let streams = 0;
-const newStream = () => `calculator-${++streams}`;
+type Props = {
+  stream: string;
+  /** Undefined until the code has read the stream: a new calculator. */
+  view?: View;
+  /** The status line: a refusal, or what the calculator is doing. */
+  message: ReactNode;
+  /** A key of the keypad, or a key as typed (see ./keyboard.ts). */
+  onKey: (key: string) => void;
+  onReset: () => void;
+};
 
-async function read(stream: string): Promise<View> {
-  const events = await app.query_array({ stream, with_snaps: true });
-  const { state, patches, snaps } = await app.load(CalculatorState, stream);
-  return {
-    stream,
-    display: display(state),
-    expression: expression(state),
-    state,
-    patches,
-    snaps,
-    events: events.map((event) => {
-      const snapshot = (event.name as string) === SNAP_EVENT;
-      return {
-        id: event.id,
-        version: event.version,
-        name: snapshot ? "snapshot" : String(event.name),
-        data: JSON.stringify(event.data),
-        snapshot,
-      };
-    }),
-  };
-}
-
-/** A refused key, in words: the invariant's description or the validation message. */
-function explain(error: unknown): string {
-  if (error instanceof InvariantError) return `Refused: ${error.description}.`;
-  if (error instanceof ValidationError) return `Invalid key: ${error.message}`;
-  return `Error: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-export default function Calculator(): ReactNode {
-  const [stream, setStream] = useState(newStream);
-  const [view, setView] = useState<View | undefined>();
-  const [message, setMessage] = useState("");
-  // Key presses run one after the other, in the order they were made.
-  const queue = useRef<Promise<unknown>>(Promise.resolve());
+export default function CalculatorView({ stream, view, message, onKey, onReset }: Props): ReactNode {
   const log = useRef<HTMLElement>(null);
-
-  useEffect(() => {
-    let live = true;
-    void read(stream).then((next) => live && setView(next));
-    return () => {
-      live = false;
-    };
-  }, [stream]);
 
   // Keep the newest event in sight.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the effect reads the DOM, not `view`; it must run each time an event is added.
@@ -90,44 +52,13 @@ export default function Calculator(): ReactNode {
     if (log.current) log.current.scrollTop = log.current.scrollHeight;
   }, [view?.events.length]);
 
-  const pressKey = useCallback(
-    (key: Key) => {
-      queue.current = queue.current.then(async () => {
-        try {
-          await press(key, stream);
-          setMessage("");
-        } catch (error) {
-          setMessage(explain(error));
-        }
-        setView(await read(stream));
-      });
-    },
-    [stream]
-  );
-
-  const reset = () => {
-    queue.current = queue.current.then(() => {
-      setMessage("");
-      setView(undefined);
-      setStream(newStream());
-    });
-  };
-
-  // Typing works while focus is anywhere in the calculator: digits, + - * x /,
-  // Enter or = for equals, Escape or c for clear.
+  // Typing works while focus is anywhere in the calculator.
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const onButton = (event.target as HTMLElement).tagName === "BUTTON";
-    let key: Key | undefined;
-    if (event.key === "Enter") key = onButton ? undefined : "=";
-    else if (event.key === "Escape") key = "C";
-    else if (event.key.length === 1 && event.key !== " ") key = toKey(event.key);
+    const key = typedKey(event);
     if (!key) return;
     event.preventDefault();
-    pressKey(key);
+    onKey(key);
   };
-
-  const label = (key: Key, spoken?: string) => spoken ?? key;
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: key presses bubble up from the focused keypad button; the container itself takes no focus.
@@ -149,13 +80,13 @@ export default function Calculator(): ReactNode {
         </div>
         {/* biome-ignore lint/a11y/useSemanticElements: a keypad is a group of buttons, not a form; a fieldset would bring form semantics and borders. */}
         <div className={styles.keypad} role="group" aria-label="Keypad">
-          {KEYPAD.flat().map(({ key, label: spoken, kind }) => (
+          {KEYPAD.flat().map(({ key, label, kind }) => (
             <button
               key={key}
               type="button"
               className={[styles.key, kind && styles[kind]].filter(Boolean).join(" ")}
-              aria-label={label(key, spoken)}
-              onClick={() => pressKey(key)}
+              aria-label={label ?? key}
+              onClick={() => onKey(key)}
             >
               {key}
             </button>
@@ -164,11 +95,11 @@ export default function Calculator(): ReactNode {
             type="button"
             className={`${styles.key} ${styles.clear}`}
             aria-label="Clear"
-            onClick={() => pressKey("C")}
+            onClick={() => onKey("C")}
           >
             C
           </button>
-          <button type="button" className={`${styles.key} ${styles.reset}`} onClick={reset}>
+          <button type="button" className={`${styles.key} ${styles.reset}`} onClick={onReset}>
             Reset (new stream)
           </button>
         </div>
