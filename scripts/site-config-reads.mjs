@@ -1,7 +1,8 @@
 // Which fields of the site config a piece of browser code reads, for
 // scripts/plugins.test.mjs (src/plugins/lean-site-config drops the others
-// from the browser's copy). A reading of the source text, not a parser: it
-// follows the ways Docusaurus' client code and ours reach the config —
+// from the browser's copy). The source is parsed with TypeScript's parser
+// (JavaScript, JSX and TypeScript alike), and the ways Docusaurus' client
+// code and ours reach the config are followed:
 //
 //   siteConfig.a.b                        → "a.b" (optional chaining too)
 //   const { a, b: { c } } = siteConfig    → "a", "b.c" (also `= x().siteConfig`)
@@ -9,93 +10,51 @@
 //   const { siteConfig: alias } = …       → alias is followed as well
 //   import siteConfig from "@generated/docusaurus.config" (any name)
 //
-// and reports every other use of the object (passed whole, spread, indexed,
-// a rest element) as opaque, with its line, since what is read there cannot
-// be told from the text.
+// Every other use of the object (passed whole, spread, indexed, a rest
+// element, a computed key) is reported as opaque, with its line, since what
+// is read there cannot be told from the code.
+import ts from "typescript";
 
-const GENERATED = /import\s+([\w$]+)\s+from\s+["']@generated\/docusaurus\.config["']/g;
-const IDENT = /^[A-Za-z_$][\w$]*$/;
+const GENERATED = "@generated/docusaurus.config";
+const CONFIG_KEY = "siteConfig";
 
-/** The source without comments (a `//` right after `:`, a quote or a backslash is kept: URLs, strings). */
-export function stripComments(source) {
-  return source
-    .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, " "))
-    .replace(/(^|[^:"'`\\])\/\/[^\n]*/g, (_all, before) => before);
+const parse = (source) => ts.createSourceFile("module.tsx", source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+
+/** Every node of a parsed source, depth first. */
+function* nodes(node) {
+  yield node;
+  for (const child of node.getChildren()) yield* nodes(child);
 }
 
-/** Index of the bracket closing the one opened at `open`. */
-function closing(text, open) {
-  const pairs = { "{": "}", "[": "]", "(": ")" };
-  const stack = [];
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (pairs[c]) stack.push(pairs[c]);
-    else if (c === stack[stack.length - 1]) {
-      stack.pop();
-      if (!stack.length) return i;
-    }
-  }
-  return -1;
-}
-
-/** Index of the bracket opening the one that closes at `close`. */
-function opening(text, close) {
-  const pairs = { "}": "{", "]": "[", ")": "(" };
-  const stack = [];
-  for (let i = close; i >= 0; i--) {
-    const c = text[i];
-    if (pairs[c]) stack.push(pairs[c]);
-    else if (c === stack[stack.length - 1]) {
-      stack.pop();
-      if (!stack.length) return i;
-    }
-  }
-  return -1;
-}
-
-/** Splits `a, b: { c, d }, ...e` at its top-level commas. */
-function entries(body) {
-  const out = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if ("{[(".includes(c)) depth++;
-    else if ("}])".includes(c)) depth--;
-    else if (c === "," && depth === 0) {
-      out.push(body.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(body.slice(start));
-  return out.map((entry) => entry.trim()).filter(Boolean);
+/** The identifiers a source uses (comments and strings are not identifiers). */
+export function identifierNames(source) {
+  return new Set([...nodes(parse(source))].filter(ts.isIdentifier).map((id) => id.text));
 }
 
 /**
- * The paths an object pattern (`{ a, b: { c }, d: alias }`, braces
- * included) reads, with `prefix` before each; aliases and opaque parts
- * (rest elements, computed keys) are returned apart.
+ * The paths an object binding pattern (`{ a, b: { c }, d: alias }`) reads,
+ * with `prefix` before each; opaque parts (rest elements, computed keys)
+ * are returned apart.
  */
-export function patternPaths(pattern, prefix = "") {
+function patternPaths(pattern, prefix = "") {
   const paths = [];
   const opaque = [];
-  for (const entry of entries(pattern.trim().slice(1, -1))) {
-    if (entry.startsWith("...")) {
-      opaque.push(`${prefix || "the object"}: a rest element (${entry})`);
+  for (const element of pattern.elements) {
+    const text = element.getText();
+    if (element.dotDotDotToken) {
+      opaque.push(`${prefix || "the object"}: a rest element (${text})`);
       continue;
     }
-    const colon = /^(["']?)([\w$]+)\1\s*:\s*([\s\S]*)$/.exec(entry);
-    const key = colon ? colon[2] : /^([\w$]+)/.exec(entry)?.[1];
-    if (!key) {
-      opaque.push(`${prefix || "the object"}: a computed key (${entry})`);
+    const key = element.propertyName ?? element.name;
+    if (!ts.isIdentifier(key) && !ts.isStringLiteral(key)) {
+      opaque.push(`${prefix || "the object"}: a computed key (${text})`);
       continue;
     }
-    const value = colon?.[3].replace(/\s*=[\s\S]*$/, "").trim();
-    if (value?.startsWith("{")) {
-      const inner = patternPaths(value, `${prefix}${key}.`);
+    if (ts.isObjectBindingPattern(element.name)) {
+      const inner = patternPaths(element.name, `${prefix}${key.text}.`);
       paths.push(...inner.paths);
       opaque.push(...inner.opaque);
-    } else paths.push(`${prefix}${key}`);
+    } else paths.push(`${prefix}${key.text}`);
   }
   return { paths, opaque };
 }
@@ -105,95 +64,66 @@ export function patternPaths(pattern, prefix = "") {
  * and `opaque` uses ("line N: …").
  */
 export function siteConfigReads(source) {
-  const text = stripComments(source);
-  const names = new Set(["siteConfig"]);
-  for (const match of text.matchAll(GENERATED)) names.add(match[1]);
+  const file = parse(source);
+  const all = [...nodes(file)];
+  const names = new Set([CONFIG_KEY]);
+  for (const node of all)
+    if (ts.isImportDeclaration(node) && node.moduleSpecifier.text === GENERATED && node.importClause?.name)
+      names.add(node.importClause.name.text);
   const paths = new Set();
   const opaque = [];
-  const lineOf = (index) => text.slice(0, index).split("\n").length;
-  const seen = new Set();
+  const where = (node) => `line ${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+  const around = (node) => source.slice(Math.max(0, node.getStart() - 30), node.getEnd() + 30).replace(/\s+/g, " ");
+  const readPattern = (node, pattern) => {
+    const read = patternPaths(pattern);
+    for (const path of read.paths) paths.add(path);
+    opaque.push(...read.opaque.map((why) => `${where(node)}: ${why}`));
+  };
 
   // An alias (`{ siteConfig: c }`) found in one pass is followed in the next.
+  const seen = new Set();
   for (let pass = 0; pass < 3; pass++) {
-    for (const name of [...names]) {
-      const re = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`, "g");
-      for (const match of text.matchAll(re)) {
-        const at = match.index;
-        if (seen.has(at)) continue;
-        seen.add(at);
-        const before = text.slice(0, at);
-        const after = text.slice(at + name.length);
-        const where = `line ${lineOf(at)}`;
-        // siteConfig.a.b / siteConfig?.a
-        const member = /^(?:\s*\??\.\s*[A-Za-z_$][\w$]*)+/.exec(after);
-        if (member) {
-          paths.add(
-            member[0]
-              .split(".")
-              .slice(1)
-              .map((part) => part.replace(/\?$/, "").trim())
-              .join(".")
-          );
-          continue;
+    for (const node of all) {
+      if (!ts.isIdentifier(node) || !names.has(node.text) || seen.has(node)) continue;
+      const parent = node.parent;
+      // `x.siteConfig` is the config; a `.siteConfig` of any other name is not.
+      const isMember = ts.isPropertyAccessExpression(parent) && parent.name === node;
+      if (isMember && node.text !== CONFIG_KEY) continue;
+      seen.add(node);
+      const config = isMember ? parent : node;
+      const holder = config.parent;
+
+      // A name being declared (the variable, parameter or import that binds
+      // the config, a property key): reads are found through its uses.
+      if (parent.name === node && !isMember && !ts.isShorthandPropertyAssignment(parent)) continue;
+      // siteConfig.a.b / siteConfig?.a
+      if (ts.isPropertyAccessExpression(holder) && holder.expression === config) {
+        const chain = [];
+        for (let at = holder; ts.isPropertyAccessExpression(at) && at.expression; at = at.parent) {
+          chain.push(at.name.text);
+          if (!ts.isPropertyAccessExpression(at.parent) || at.parent.expression !== at) break;
         }
-        // import siteConfig from "@generated/docusaurus.config"
-        if (/import\s+$/.test(before) && /^\s+from\s+["']@generated\/docusaurus\.config["']/.test(after)) continue;
-        // const { a, b } = [x().]siteConfig
-        const subject = /\}\s*=\s*(?:[\w$]+(?:\(\))?\s*\??\.\s*)*$/.exec(before);
-        if (subject) {
-          const close = before.lastIndexOf("}");
-          const open = opening(text, close);
-          if (open < 0) opaque.push(`${where}: a destructuring the reading cannot parse`);
-          else {
-            const read = patternPaths(text.slice(open, close + 1));
-            for (const path of read.paths) paths.add(path);
-            opaque.push(...read.opaque.map((why) => `${where}: ${why}`));
-          }
-          continue;
-        }
-        // { siteConfig: { a } } = … / { siteConfig: alias } = …
-        const keyed = /^\s*:\s*/.exec(after);
-        if (keyed) {
-          const rest = after.slice(keyed[0].length);
-          if (rest.startsWith("{")) {
-            const read = patternPaths(rest.slice(0, closing(rest, 0) + 1));
-            for (const path of read.paths) paths.add(path);
-            opaque.push(...read.opaque.map((why) => `${where}: ${why}`));
-          } else {
-            const alias = /^[\w$]+/.exec(rest)?.[0];
-            if (alias && IDENT.test(alias)) names.add(alias);
-            else opaque.push(`${where}: siteConfig: ${rest.slice(0, 30)}`);
-          }
-          continue;
-        }
-        // const siteConfig = … / let siteConfig; (a binding: its reads are the members above)
-        if (/(?:const|let|var)\s+$/.test(before)) continue;
-        // { siteConfig } or { siteConfig, i18n } in a destructuring pattern
-        // (the braces followed by `=`, or ending a parameter list)
-        if (!/\.\.\.\s*$/.test(before) && /^\s*[,}]/.test(after)) {
-          const open = enclosingBrace(text, at);
-          const close = open >= 0 ? closing(text, open) : -1;
-          const next = close >= 0 ? text.slice(close + 1) : "";
-          if (/^\s*(?:=(?![=>])|(?::\s*[\w$<>[\], ]+)?\)\s*(?:\{|=>|:))/.test(next)) continue;
-        }
-        opaque.push(`${where}: ${text.slice(Math.max(0, at - 30), at + name.length + 30).replace(/\s+/g, " ")}`);
+        paths.add(chain.join("."));
+        continue;
       }
+      // const { a, b } = [x().]siteConfig / const alias = siteConfig
+      if (ts.isVariableDeclaration(holder) && holder.initializer === config) {
+        if (ts.isObjectBindingPattern(holder.name)) readPattern(config, holder.name);
+        else if (ts.isIdentifier(holder.name)) names.add(holder.name.text);
+        else opaque.push(`${where(config)}: ${around(config)}`);
+        continue;
+      }
+      // { siteConfig: { a } } = … / { siteConfig: alias } = …
+      if (ts.isBindingElement(parent) && parent.propertyName === node) {
+        if (ts.isObjectBindingPattern(parent.name)) readPattern(node, parent.name);
+        else if (ts.isIdentifier(parent.name)) names.add(parent.name.text);
+        else opaque.push(`${where(node)}: ${around(node)}`);
+        continue;
+      }
+      opaque.push(`${where(config)}: ${around(config)}`);
     }
   }
   return { paths: [...paths].sort(), opaque };
-}
-
-/** The index of the `{` whose braces enclose `at`, or -1. */
-function enclosingBrace(text, at) {
-  let depth = 0;
-  for (let i = at - 1; i >= 0; i--) {
-    if (text[i] === "}") depth++;
-    else if (text[i] === "{") {
-      if (depth === 0) return i;
-      depth--;
-    }
-  }
-  return -1;
 }
 
 /** Whether reading `read` reads (part of) the dropped path `dropped`, or the object holding it. */
