@@ -1,7 +1,7 @@
 // The live example: the calculator page runs @act-root/calculator with the real @act-root/act
 // in-memory store in the browser.
-import type { Locator, Page, Route } from "@playwright/test";
-import { EXAMPLE, INTRO, expect, hydrated, open, test } from "./site";
+import type { Locator, Page } from "@playwright/test";
+import { EXAMPLE, INTRO, MAIN_BUNDLE, expect, holdRequests, hydrated, open, test } from "./site";
 
 function calculator(page: Page) {
   const root = page.getByRole("region", { name: "Live calculator" });
@@ -95,20 +95,6 @@ function scriptsOf(page: Page) {
   };
 }
 
-/** Holds the calculator's chunk back until `release()` is called. */
-async function holdCalculatorChunk(page: Page) {
-  const waiting: Route[] = [];
-  let released = false;
-  await page.route(CALCULATOR_CHUNK, (route) => (released ? route.continue() : void waiting.push(route)));
-  return {
-    requested: () => waiting.length > 0,
-    release: async () => {
-      released = true;
-      for (const route of waiting.splice(0)) await route.continue();
-    },
-  };
-}
-
 test("live calculator: its code is not loaded on other pages, nor on its own page until the reader uses it", async ({
   page,
 }) => {
@@ -172,7 +158,7 @@ test("live calculator: on a phone, scrolled into view, it shows its keys but loa
 test("live calculator: keys clicked before its code has arrived are applied, in order, once it has", async ({
   page,
 }) => {
-  const held = await holdCalculatorChunk(page);
+  const held = await holdRequests(page, CALCULATOR_CHUNK);
   await open(page, EXAMPLE);
   const calc = calculator(page);
   for (const key of ["1", "Plus", "2", "Equals"]) await calc.key(key).click();
@@ -193,7 +179,7 @@ test("live calculator: keys clicked before its code has arrived are applied, in 
 });
 
 test("live calculator: a mouse resting on it starts loading its code, before any click", async ({ page }) => {
-  const held = await holdCalculatorChunk(page);
+  const held = await holdRequests(page, CALCULATOR_CHUNK);
   await open(page, EXAMPLE);
   const calc = calculator(page);
   await calc.root.scrollIntoViewIfNeeded();
@@ -208,7 +194,7 @@ test("live calculator: a mouse resting on it starts loading its code, before any
 });
 
 test("live calculator: keys typed before its code has arrived are applied, in order, once it has", async ({ page }) => {
-  const held = await holdCalculatorChunk(page);
+  const held = await holdRequests(page, CALCULATOR_CHUNK);
   await open(page, EXAMPLE);
   const calc = calculator(page);
   await calc.key("7").focus();
@@ -234,15 +220,12 @@ test("live calculator: keys typed before its code has arrived are applied, in or
 });
 
 test("live calculator: a key clicked before the page's own code has arrived is applied too", async ({ page }) => {
-  const main: Route[] = [];
-  let released = false;
-  await page.route(/\/assets\/js\/main\.[^/]+\.js$/, (route) => (released ? route.continue() : void main.push(route)));
+  const main = await holdRequests(page, MAIN_BUNDLE);
   await page.goto(EXAMPLE, { waitUntil: "load" });
   const calc = calculator(page);
   await calc.key("8").click();
-  await expect.poll(() => main.length > 0).toBe(true);
-  released = true;
-  for (const route of main.splice(0)) await route.continue();
+  await expect.poll(main.requested).toBe(true);
+  await main.release();
   await expect(calc.display).toHaveText("8");
   await expect(calc.rows).toHaveCount(1);
 });
@@ -262,7 +245,7 @@ for (const viewport of [
     page,
   }) => {
     await page.setViewportSize(viewport);
-    const held = await holdCalculatorChunk(page);
+    const held = await holdRequests(page, CALCULATOR_CHUNK);
     await open(page, EXAMPLE);
     const calc = calculator(page);
     // Shifts that come later than half a second after an input count against the page (CLS).

@@ -3,8 +3,8 @@
 // the reader reaches for the box. What the reader did meanwhile carries over:
 // focus, typed text, the shortcut.
 import { readFileSync } from "node:fs";
-import type { Browser, BrowserContextOptions, Page, Request, Route } from "@playwright/test";
-import { INTRO, NOT_FOUND, RESOURCE_404, expect, hydrated, open, test } from "./site";
+import type { Browser, BrowserContextOptions, Page, Request } from "@playwright/test";
+import { INTRO, MAIN_BUNDLE, NOT_FOUND, RESOURCE_404, expect, holdRequests, hydrated, open, test } from "./site";
 
 const SEARCH_BAR_CHUNK = /\/act-root\/assets\/js\/search-bar\.[0-9a-f]+\.js$/;
 
@@ -27,6 +27,12 @@ function suggestionTexts(page: Page) {
   return page.locator("nav.navbar").getByRole("listbox").getByRole("option").allInnerTexts();
 }
 
+/** The suggestions for "snapshot" list the state-management page: the query was searched whole. */
+async function expectSnapshotHit(page: Page) {
+  const options = page.locator("nav.navbar").getByRole("listbox").getByRole("option");
+  await expect(options.filter({ hasText: "State management" }).first()).toBeVisible({ timeout: 15_000 });
+}
+
 /** Counts the requests for the search bar's chunk. */
 function watchChunk(page: Page) {
   const requests: string[] = [];
@@ -34,20 +40,6 @@ function watchChunk(page: Page) {
     if (SEARCH_BAR_CHUNK.test(new URL(request.url()).pathname)) requests.push(request.url());
   });
   return { count: () => requests.length };
-}
-
-/** Holds the search bar's chunk back until `release()`. */
-async function holdChunk(page: Page) {
-  const waiting: Route[] = [];
-  let released = false;
-  await page.route(SEARCH_BAR_CHUNK, (route) => (released ? route.continue() : void waiting.push(route)));
-  return {
-    requested: () => waiting.length > 0,
-    release: async () => {
-      released = true;
-      for (const route of waiting.splice(0)) await route.continue();
-    },
-  };
 }
 
 /** Resolves once the browser has been idle, then a second more. */
@@ -123,7 +115,7 @@ test("a query typed while the search bar's code is on its way is searched whole,
   const expected = await referenceSuggestions(browser, query);
   expect(expected.join("\n")).toContain("Class: PostgresStore");
 
-  const held = await holdChunk(page);
+  const held = await holdRequests(page, SEARCH_BAR_CHUNK);
   await open(page, INTRO);
   await searchBox(page).click();
   await searchBox(page).pressSequentially(query);
@@ -157,15 +149,14 @@ test("Ctrl+K right after load focuses the box, and search works", async ({ page 
   await page.locator("body").press("Control+k");
   await expect(searchBox(page)).toBeFocused();
   await searchBox(page).pressSequentially("snapshot");
-  const options = page.locator("nav.navbar").getByRole("listbox").getByRole("option");
-  await expect(options.filter({ hasText: "State management" }).first()).toBeVisible({ timeout: 15_000 });
+  await expectSnapshotHit(page);
   await expectRealBar(page);
 });
 
 test("Ctrl+K while the search bar's code is on its way focuses the stand-in, and the query carries over", async ({
   page,
 }) => {
-  const held = await holdChunk(page);
+  const held = await holdRequests(page, SEARCH_BAR_CHUNK);
   await open(page, INTRO);
   await page.locator("body").press("Control+k");
   await expect(searchBox(page)).toBeFocused();
@@ -175,33 +166,26 @@ test("Ctrl+K while the search bar's code is on its way focuses the stand-in, and
   await expectRealBar(page);
   await expect(searchBox(page)).toBeFocused();
   await expect(searchBox(page)).toHaveValue("snapshot");
-  const options = page.locator("nav.navbar").getByRole("listbox").getByRole("option");
-  await expect(options.filter({ hasText: "State management" }).first()).toBeVisible({ timeout: 15_000 });
+  await expectSnapshotHit(page);
 });
 
 test("a query typed before the page's code has arrived is searched once it has", async ({ page }) => {
   // The page paints from its HTML; hold its main bundle back.
-  const waiting: Route[] = [];
-  let released = false;
-  await page.route(/\/assets\/js\/main\.[^/]+\.js$/, (route) =>
-    released ? route.continue() : void waiting.push(route)
-  );
+  const main = await holdRequests(page, MAIN_BUNDLE);
   await page.goto(INTRO, { waitUntil: "load" });
   await searchBox(page).click();
   await page.keyboard.type("snapshot");
-  await expect.poll(() => waiting.length).toBeGreaterThan(0);
-  released = true;
-  for (const route of waiting.splice(0)) await route.continue();
+  await expect.poll(main.requested).toBe(true);
+  await main.release();
   await hydrated(page);
   await expectRealBar(page);
   await expect(searchBox(page)).toBeFocused();
   await expect(searchBox(page)).toHaveValue("snapshot");
-  const options = page.locator("nav.navbar").getByRole("listbox").getByRole("option");
-  await expect(options.filter({ hasText: "State management" }).first()).toBeVisible({ timeout: 15_000 });
+  await expectSnapshotHit(page);
 });
 
 test("a page reached while the search bar's code is on its way gets the real bar when it arrives", async ({ page }) => {
-  const held = await holdChunk(page);
+  const held = await holdRequests(page, SEARCH_BAR_CHUNK);
   await open(page, INTRO);
   await searchBox(page).hover();
   await expect.poll(held.requested).toBe(true);
@@ -269,7 +253,7 @@ for (const viewport of [
       viewport.width < 600 ? { viewport, isMobile: true, hasTouch: true } : { viewport };
     const context = await browser.newContext(options);
     const page = await context.newPage();
-    const held = await holdChunk(page);
+    const held = await holdRequests(page, SEARCH_BAR_CHUNK);
     await open(page, INTRO);
     const shifts = await recordShifts(page);
     // The box is in the navbar, not in the collapsed menu, at every width.
@@ -293,7 +277,7 @@ for (const viewport of [
       viewport.width < 600 ? { viewport, isMobile: true, hasTouch: true } : { viewport };
     const context = await browser.newContext(options);
     const page = await context.newPage();
-    const held = await holdChunk(page);
+    const held = await holdRequests(page, SEARCH_BAR_CHUNK);
     await open(page, INTRO);
     const shifts = await recordShifts(page);
     if (options.hasTouch) await searchBox(page).tap();
@@ -331,8 +315,7 @@ test("when the search bar's code fails to load, the stand-in says so, and the ne
   await searchBox(page).pressSequentially("snapshot");
   await expectRealBar(page);
   await expect(searchBox(page)).toHaveValue("snapshot");
-  const options = page.locator("nav.navbar").getByRole("listbox").getByRole("option");
-  await expect(options.filter({ hasText: "State management" }).first()).toBeVisible({ timeout: 15_000 });
+  await expectSnapshotHit(page);
 });
 
 test("the not-found page's search button focuses the real box after it has replaced the stand-in", async ({

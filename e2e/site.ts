@@ -1,6 +1,6 @@
 // The routes and API pages the site promises (site-spec.txt), the
 // fixtures every test uses, and small helpers shared by the specs.
-import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
+import { test as base, expect, type ConsoleMessage, type Page, type Route } from "@playwright/test";
 import { CORE_API_PAGES } from "../scripts/promised-api-pages.mjs";
 
 export const BASE = "/act-root/";
@@ -113,6 +113,26 @@ export async function hydrated(page: Page): Promise<void> {
   );
   await page.waitForLoadState("load");
 }
+
+/**
+ * Holds back the requests whose URL matches `pattern` until `release()`:
+ * what a slow network does to a chunk, on demand.
+ */
+export async function holdRequests(page: Page, pattern: RegExp) {
+  const waiting: Route[] = [];
+  let released = false;
+  await page.route(pattern, (route) => (released ? route.continue() : void waiting.push(route)));
+  return {
+    requested: () => waiting.length > 0,
+    release: async () => {
+      released = true;
+      for (const route of waiting.splice(0)) await route.continue();
+    },
+  };
+}
+
+/** The main bundle's URL. */
+export const MAIN_BUNDLE = /\/assets\/js\/main\.[^/]+\.js$/;
 
 export function mainHeading(page: Page) {
   return page.locator("main h1, article h1").first();

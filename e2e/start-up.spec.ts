@@ -1,29 +1,13 @@
 // Start-up: pages paint from their HTML without waiting for code, load the
 // code after the first paint, and a press made before the code has arrived
 // still does what it says once it has.
-import type { Page, Route } from "@playwright/test";
-import { CONCEPT, EXAMPLE, INTRO, expect, hydrated, mainHeading, test } from "./site";
-
-const MAIN_BUNDLE = /\/assets\/js\/main\.[^/]+\.js$/;
-
-/** Holds the main bundle back until `release()` is called. */
-async function holdMainBundle(page: Page) {
-  const waiting: Route[] = [];
-  let released = false;
-  await page.route(MAIN_BUNDLE, (route) => (released ? route.continue() : void waiting.push(route)));
-  return {
-    requested: () => waiting.length > 0,
-    release: async () => {
-      released = true;
-      for (const route of waiting.splice(0)) await route.continue();
-    },
-  };
-}
+import type { Page } from "@playwright/test";
+import { CONCEPT, EXAMPLE, INTRO, MAIN_BUNDLE, expect, holdRequests, hydrated, mainHeading, test } from "./site";
 
 const toggle = (page: Page) => page.locator("nav.navbar").getByRole("button", { name: /dark and light mode/i });
 
 test("the page is complete and readable while its code has not arrived", async ({ page }) => {
-  const held = await holdMainBundle(page);
+  const held = await holdRequests(page, MAIN_BUNDLE);
   await page.goto(INTRO, { waitUntil: "load" });
   await expect(mainHeading(page)).toBeVisible();
   await expect(page.locator("article p").first()).toBeVisible();
@@ -51,7 +35,7 @@ test("a click on the colour-mode toggle before the code has arrived does what a 
   const theme = await live.locator("html").getAttribute("data-theme");
   await reference.close();
 
-  const held = await holdMainBundle(page);
+  const held = await holdRequests(page, MAIN_BUNDLE);
   await page.goto(INTRO, { waitUntil: "load" });
   // The server renders the toggle disabled; a reader's click lands anyway.
   await toggle(page).click({ force: true });
@@ -63,7 +47,7 @@ test("a click on the colour-mode toggle before the code has arrived does what a 
 });
 
 test("Ctrl+K pressed before the code has arrived focuses the search box once it has", async ({ page }) => {
-  const held = await holdMainBundle(page);
+  const held = await holdRequests(page, MAIN_BUNDLE);
   await page.goto(INTRO, { waitUntil: "load" });
   await page.locator("body").press("Control+k");
   await expect.poll(held.requested).toBe(true);
