@@ -39,6 +39,7 @@ import {
   loaderSource,
 } from "../src/plugins/deferred-start/index.ts";
 import { idlePrefetching } from "../src/client/idle-prefetch.ts";
+import { loadOnce } from "../src/client/load-once.ts";
 import { EMPTY_MODULE, PRISM_CLIENT_MODULE } from "../src/plugins/prism-with-code-blocks/index.ts";
 import { HELPERS, ISSUER, STAND_IN } from "../src/plugins/lean-tslib/index.ts";
 import { BROWSER_READS, CONFIG_MODULE, DROPPED } from "../src/plugins/lean-site-config/index.ts";
@@ -248,6 +249,29 @@ describe("deferred-start: Docusaurus' page template still writes its scripts the
       ]
     );
     assert.equal(timers.length, 1, "it then waits for React to take the page over");
+  });
+});
+
+describe("load-once: code loaded on demand is loaded once, and again after a failure", () => {
+  test("callers share one load; a failed load is forgotten, so the next call tries again", async () => {
+    let calls = 0;
+    let fail = true;
+    const once = loadOnce(async () => {
+      calls++;
+      if (fail) throw new Error("offline");
+      return "code";
+    });
+    assert.equal(once.started(), false);
+    await assert.rejects(Promise.all([once(), once()]), /offline/);
+    assert.equal(calls, 1, "two callers during one load share it");
+    assert.equal(once.current(), undefined);
+    assert.equal(once.started(), false, "a failed load is forgotten");
+    fail = false;
+    assert.equal(await once(), "code");
+    assert.equal(await once(), "code");
+    assert.equal(calls, 2, "loaded once more after the failure, then kept");
+    assert.equal(once.current(), "code");
+    assert.equal(once.started(), true);
   });
 });
 

@@ -6,6 +6,7 @@ import renderRoutes from "@docusaurus/renderRoutes";
 import { matchPath } from "@docusaurus/router";
 import type { RouteConfig } from "react-router-config";
 import Loading from "@theme/Loading";
+import { loadOnce } from "../../client/load-once";
 import { addPrefetcher } from "../../client/route-prefetchers";
 
 // Set by the bundler's runtime: the URL of a chunk by its name (Docusaurus
@@ -28,8 +29,9 @@ function prefetchFile(url: string): void {
  * chunk `chunkName` that `load` loads. `preload(pathname)` — which
  * Docusaurus' route preloader runs before a page hydrates and before a
  * client-side navigation renders (src/client/preload-once.js passes the
- * path) — loads the API part once, then the code of the page at `pathname`. Rendering then shows that
- * page's route, as the full table would have. A link to an API page that
+ * path) — loads the API part once, then the code of the page at
+ * `pathname`. Rendering then shows that page's route, as the full table
+ * would have. A link to an API page that
  * Docusaurus prefetches also prefetches the part, until it has loaded.
  */
 export default function apiPages(
@@ -37,24 +39,10 @@ export default function apiPages(
   chunkName: string,
   load: () => Promise<{ default: RouteConfig[] }>
 ): ApiPages {
-  let routes: RouteConfig[] | undefined;
-  let loading: Promise<RouteConfig[]> | undefined;
-  const loadRoutes = () => {
-    loading ??= load().then(
-      (part) => {
-        routes = part.default;
-        return routes;
-      },
-      (error) => {
-        loading = undefined; // a later visit tries again
-        throw error;
-      }
-    );
-    return loading;
-  };
+  const loadRoutes = loadOnce(() => load().then((part) => part.default));
 
   function ApiPagesRoute(): ReactNode {
-    const [loaded, setLoaded] = useState(routes);
+    const [loaded, setLoaded] = useState(loadRoutes.current);
     const [error, setError] = useState<Error>();
     // Only when the preloader did not run or its load failed (a dropped
     // connection on the first visit): load now, or show why not.
@@ -75,7 +63,7 @@ export default function apiPages(
 
   let prefetched = false;
   addPrefetcher((path) => {
-    if (prefetched || loading || !matchPath(path, { path: paths, exact: true })) return;
+    if (prefetched || loadRoutes.started() || !matchPath(path, { path: paths, exact: true })) return;
     const url = __webpack_require__.gca?.(chunkName);
     if (!url) return;
     prefetched = true;

@@ -13,6 +13,7 @@ import clsx from "clsx";
 import { useLocation } from "@docusaurus/router";
 import { translate } from "@docusaurus/Translate";
 import useIsBrowser from "@docusaurus/useIsBrowser";
+import { loadOnce } from "../../client/load-once";
 import type { WrapperProps } from "@docusaurus/types";
 import type SearchBarType from "@theme/SearchBar";
 import {
@@ -39,24 +40,11 @@ const HIGHLIGHT_PARAMETER = "_highlight";
 
 // Loaded once per visit: a navbar mounted anew after a move inside the site
 // gets the real bar straight away.
-let loaded: Bar | null = null;
-let loading: Promise<Bar> | null = null;
-
-/** Loads the real bar's chunk; after a failure the next call tries again. */
-function loadBar(): Promise<Bar> {
-  if (loaded) return Promise.resolve(loaded);
-  loading ??= import(/* webpackChunkName: "search-bar" */ "@theme-original/SearchBar").then(
-    (module: { default: Bar }) => {
-      loaded = module.default;
-      return loaded;
-    },
-    (error: unknown) => {
-      loading = null;
-      throw error;
-    }
-  );
-  return loading;
-}
+const loadBar = loadOnce(() =>
+  import(/* webpackChunkName: "search-bar" */ "@theme-original/SearchBar").then(
+    (module: { default: Bar }) => module.default
+  )
+);
 
 /** What the reader had done in the stand-in when the real bar replaced it. */
 interface Handoff {
@@ -67,7 +55,7 @@ interface Handoff {
 }
 
 export default function SearchBarWrapper(props: Props): ReactNode {
-  const [Real, setReal] = useState<Bar | null>(() => loaded);
+  const [Real, setReal] = useState<Bar | null>(() => loadBar.current() ?? null);
   const [fetching, setFetching] = useState(false);
   const [failed, setFailed] = useState(false);
   // The stand-in fills these as it goes; the real bar's first layout effect
@@ -95,7 +83,7 @@ export default function SearchBarWrapper(props: Props): ReactNode {
   // waits for it too.
   const { search } = useLocation();
   useEffect(() => {
-    if (!Real && (loading || new URLSearchParams(search).has(HIGHLIGHT_PARAMETER))) want();
+    if (!Real && (loadBar.started() || new URLSearchParams(search).has(HIGHLIGHT_PARAMETER))) want();
   }, [Real, search, want]);
 
   // Before the next paint, the real input takes over what the reader did in
