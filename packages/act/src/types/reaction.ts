@@ -254,6 +254,19 @@ export type Lease = {
   readonly head?: number;
   /** Why the stream was blocked (set by `block`). */
   readonly error?: string;
+  /**
+   * The lease's generation, returned by `lease`: a new lease, `reset` and
+   * `unblock` each move it on, so a renewal, `ack` or `block` carrying an
+   * older one is refused — an operator command or another drainer has taken
+   * over the stream since this lease was granted.
+   */
+  readonly token?: number;
+  /**
+   * When registering (`lease` with 0 ms): the reactions that target the
+   * stream, as `"<event>/<reaction key>"`. The store keeps every name it was
+   * given, and `poll` offers the stream only to apps that have them all.
+   */
+  readonly reactions?: readonly string[];
 };
 
 /**
