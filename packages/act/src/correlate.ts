@@ -57,6 +57,8 @@ export function route(events: EventRegister<any, any>, stored: Committed<Schemas
   }
   const routed: Routed[] = [];
   for (const [key, reaction] of register.reactions) {
+    // A reaction that starts at a point in time never sees the events before it.
+    if (reaction.options.since && stored.created < reaction.options.since) continue;
     const name = `${stored.name}/${key}`;
     try {
       const resolved = reaction.resolver(event as never);

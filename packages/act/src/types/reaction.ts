@@ -108,6 +108,14 @@ export type ReactionOptions = {
   readonly retryBaseMillis?: number;
   /** Longest delay between retries, in ms (default 60,000). */
   readonly retryMaxMillis?: number;
+  /**
+   * Run only for events committed at or after this time. Without it, a
+   * reaction added in a new release runs for every event already in the log
+   * that it resolves to a stream (on a new target stream; a stream that
+   * already exists goes on from its watermark). Set it to the release date to
+   * start a reaction such as "send a welcome mail" with the next event.
+   */
+  readonly since?: Date;
 };
 
 /**
