@@ -494,7 +494,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * Unblocks reaction streams: each resumes at its watermark — the event that
-   * failed is tried again — with its retries reset. Fix the cause first.
+   * failed is tried again — with its retries reset. Fix the cause first. A
+   * drain that leased the stream before can record nothing on it any more.
    *
    * @param streams - the reaction streams
    * @returns the streams that were blocked and are not any more
@@ -505,6 +506,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   async unblock(...streams: string[]): Promise<string[]> {
     const unblocked = await store().unblock(streams);
+    this.drainer.revoke(unblocked);
     this.consumer?.consumer.wake();
     return unblocked;
   }
@@ -513,7 +515,11 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * Replays reaction streams from the start of the log: their watermarks go
    * back to the beginning, unblocked, so every reaction targeting them runs
    * again — e.g. to rebuild a read model (clear it first; handlers must cope
-   * with seeing each event again).
+   * with seeing each event again). The reset wins over drains in flight: a
+   * handler already running finishes, but its drain records nothing over the
+   * reset; this app starts no further handler on the old lease, and a drain
+   * of another process stops at its next lease renewal (within a third of
+   * `leaseMillis`).
    *
    * @param streams - the reaction streams
    * @returns the streams reset
@@ -524,6 +530,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   async reset(...streams: string[]): Promise<string[]> {
     const reset = await store().reset(streams);
+    this.drainer.revoke(reset);
     this.consumer?.consumer.wake();
     return reset;
   }

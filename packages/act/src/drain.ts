@@ -158,6 +158,8 @@ export class Drainer<E extends Schemas> {
   /** Commit-to-handled times of the latest reactions run, in ms (a ring of {@link LATENCY_SAMPLES}). */
   private readonly latencies: number[] = [];
   private latencyAt = 0;
+  /** The leases of the batches running now, by stream. */
+  private readonly keepers = new Map<string, Keeper>();
   /** The names of this app's reactions: it leases only streams whose every reaction is among them. */
   private readonly owned: string[];
 
@@ -181,6 +183,16 @@ export class Drainer<E extends Schemas> {
   /** Streams this drainer is still working on (a handler outlived the drain that started it). */
   get working(): ReadonlySet<string> {
     return this.busy;
+  }
+
+  /**
+   * Gives up this drainer's leases on `streams` at once — the app's operator
+   * commands (reset, unblock) call it — so no handler of this process starts
+   * on them after the command. Drainers of other processes learn it from the
+   * store at their next renewal.
+   */
+  revoke(streams: string[]): void {
+    for (const stream of streams) this.keepers.get(stream)?.revoke();
   }
 
   /** Commit-to-handled latency of the latest reactions: count, p50, p99 and max, in ms. */
@@ -263,12 +275,14 @@ export class Drainer<E extends Schemas> {
   ): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
     const { stream } = batch.lease;
     const lease = new Keeper(log, batch.lease, leaseMillis, leasedAt);
+    this.keepers.set(stream, lease);
     const work = (async () => {
       try {
         const outcome = await handle(batch, this.app, lease, (event) => this.handled(event));
         return await this.record(log, outcome);
       } finally {
         lease.stop();
+        if (this.keepers.get(stream) === lease) this.keepers.delete(stream);
       }
     })();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -346,6 +360,11 @@ class Keeper {
 
   stop(): void {
     clearInterval(this.timer);
+  }
+
+  /** The lease is no longer this drainer's: an operator command took the stream back. */
+  revoke(): void {
+    this.lost = true;
   }
 
   private async renew(): Promise<boolean> {

@@ -104,32 +104,38 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
     });
 
     describe("operator commands during a drain", () => {
-      it("a reset while a drain holds the stream wins: the drain records nothing over it and the stream replays", async () => {
-        const seen: string[] = [];
-        let release = () => {};
-        const gate = new Promise<void>((r) => {
-          release = r;
-        });
-        const app = act()
-          .with(Shop)
-          .on("Placed")
-          .do(async function project(e) {
-            seen.push(e.data.sku);
-            if (e.data.sku === "b" && seen.length === 2) await gate;
-          })
-          .to("report")
-          .build();
-        for (const sku of ["a", "b", "c"]) await app.do("place", { stream: "s", actor }, { sku });
-        const draining = app.drain({ leaseMillis: 600 });
-        while (seen.length < 2) await sleep(5);
-        expect(await app.reset("report")).toEqual(["report"]);
-        await sleep(250); // a renewal comes due meanwhile: it must be refused
-        release();
-        await draining;
-        expect((await store().reactions())[0]).toMatchObject({ stream: "report", at: -1 });
-        await settle(app);
-        expect(seen).toEqual(["a", "b", "a", "b", "c"]);
-      });
+      it.each([
+        ["another process's reset, seen at the next renewal", 600, 250],
+        ["this app's reset, at once", 60_000, 0],
+      ])(
+        "a reset while a drain holds the stream wins (%s): the drain records nothing over it and the stream replays",
+        async (_, leaseMillis, wait) => {
+          const seen: string[] = [];
+          let release = () => {};
+          const gate = new Promise<void>((r) => {
+            release = r;
+          });
+          const app = act()
+            .with(Shop)
+            .on("Placed")
+            .do(async function project(e) {
+              seen.push(e.data.sku);
+              if (e.data.sku === "b" && seen.length === 2) await gate;
+            })
+            .to("report")
+            .build();
+          for (const sku of ["a", "b", "c"]) await app.do("place", { stream: "s", actor }, { sku });
+          const draining = app.drain({ leaseMillis });
+          while (seen.length < 2) await sleep(5);
+          expect(await app.reset("report")).toEqual(["report"]);
+          await sleep(wait); // with the short lease a renewal comes due meanwhile: it must be refused
+          release();
+          await draining;
+          expect((await store().reactions())[0]).toMatchObject({ stream: "report", at: -1 });
+          await settle(app);
+          expect(seen).toEqual(["a", "b", "a", "b", "c"]);
+        }
+      );
 
       it("an unblock while an old drain still runs: the old drain cannot block or acknowledge over it", async () => {
         const app = act()
