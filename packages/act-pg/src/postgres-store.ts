@@ -643,10 +643,11 @@ export class PostgresStore implements Store {
   async ack(leases: Lease[]): Promise<Lease[]> {
     if (!leases.length) return [];
     const input = JSON.stringify(
-      leases.map(({ stream, by, token, at, retry, done, delay }) => ({
+      leases.map(({ stream, by, token, reactions, at, retry, done, delay }) => ({
         stream,
         holder: by,
         token: token ?? null,
+        reactions: reactions ?? null,
         at,
         retry,
         done: done ?? [],
@@ -674,10 +675,11 @@ export class PostgresStore implements Store {
   async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     if (!leases.length) return [];
     const input = JSON.stringify(
-      leases.map(({ stream, by, token, at, retry, done, error }) => ({
+      leases.map(({ stream, by, token, reactions, at, retry, done, error }) => ({
         stream,
         holder: by,
         token: token ?? null,
+        reactions: reactions ?? null,
         at,
         retry,
         done: done ?? [],

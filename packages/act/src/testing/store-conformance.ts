@@ -443,6 +443,17 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect(await streams()).toEqual(["q", "r"]); // no filter
       });
 
+      it("refuses an ack or a block from a holder that lacks a reaction the stream gained since its lease", async () => {
+        const [e] = await store.commit("s", [msg("A")], meta());
+        await store.lease([{ ...lease("r", "d", -1, "s", e.id), reactions: ["A/old#1"] }], 0);
+        const [granted] = await store.lease([lease("r", "d", -1, "s")], 10_000);
+        await store.lease([{ ...lease("r", "d2", -1, "s", e.id), reactions: ["A/new#2"] }], 0); // a newer release
+        expect(await store.ack([{ ...granted, at: e.id, reactions: ["A/old#1"] }])).toEqual([]);
+        expect(await store.block([{ ...granted, error: "x", reactions: ["A/old#1"] }])).toEqual([]);
+        expect((await store.reactions())[0]).toMatchObject({ at: -1, blocked: false });
+        expect(await store.ack([{ ...granted, at: e.id, reactions: ["A/new#2", "A/old#1"] }])).toHaveLength(1);
+      });
+
       it("leases for longer than 24.8 days", async () => {
         const [e] = await store.commit("s", [msg("A")], meta());
         await store.lease([lease("r", "d", -1, "s", e.id)], 0);
