@@ -79,6 +79,8 @@ const values = [
   "MAX_STREAM_LENGTH",
   "stringifyJson",
   "upcaster",
+  "observe",
+  "TraceContextSchema",
 ];
 
 describe("the published package", () => {
