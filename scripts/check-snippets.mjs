@@ -20,6 +20,7 @@
  * 1. Every block is an ES module of its own, checked with the repository's
  *    compiler options (strict, NodeNext, top-level await allowed).
  *    `@act-root/act`, `@act-root/act/testing`, `@act-root/act-pg`,
+ *    `@act-root/act-otel`,
  *    `@act-root/calculator` and `@act-root/wolfdesk` resolve to the
  *    packages' sources; `zod` and other dependencies resolve from the root
  *    `node_modules`.
@@ -341,6 +342,7 @@ writeFileSync(
           "@act-root/act": [source("act/src/index.ts")],
           "@act-root/act/testing": [source("act/src/testing/index.ts")],
           "@act-root/act-pg": [source("act-pg/src/index.ts")],
+          "@act-root/act-otel": [source("act-otel/src/index.ts")],
           "@act-root/calculator": [source("calculator/src/index.ts")],
           "@act-root/wolfdesk": [source("wolfdesk/src/index.ts")],
         },

@@ -29,6 +29,7 @@ const PACKAGES = [
     entries: ["dist/testing/index.js", "dist/testing/index.cjs", "dist/testing/index.d.ts", "dist/testing/index.d.cts"],
   },
   { name: "@act-root/act-pg", dir: "packages/act-pg", entries: [] },
+  { name: "@act-root/act-otel", dir: "packages/act-otel", entries: [] },
 ];
 /** Files every tarball must hold: both module formats, their types, the README. */
 const REQUIRED = [
@@ -70,9 +71,11 @@ for (const m of manifests) {
   if (m.json.private) fail(`${m.name} is marked private`);
 }
 const core = manifests.find((m) => m.name === "@act-root/act");
-const peer = manifests.find((m) => m.name === "@act-root/act-pg")?.json.peerDependencies?.["@act-root/act"];
-if (peer && core && !peerAccepts(peer, core.json.version))
-  fail(`@act-root/act-pg asks for @act-root/act ${peer}, which does not accept ${core.json.version}`);
+for (const m of manifests) {
+  const peer = m.json.peerDependencies?.["@act-root/act"];
+  if (peer && core && !peerAccepts(peer, core.json.version))
+    fail(`${m.name} asks for @act-root/act ${peer}, which does not accept ${core.json.version}`);
+}
 
 /** Enough of semver for the ranges this repository uses: ^x.y.z, >=x.y.z, x.y.z. */
 function peerAccepts(range, version) {
