@@ -3,8 +3,10 @@ import {
   type BatchObservableCallback,
   type Context,
   context,
+  isSpanContextValid,
   type MeterProvider,
   metrics,
+  type Span,
   SpanKind,
   type TracerProvider,
   trace,
@@ -183,6 +185,20 @@ export function instrument(
     }
   };
 
+  /**
+   * Whether spans belong to traces: false while the tracer is the API's
+   * no-op one (no SDK registered). Then no span is made current, no context
+   * is entered and the store calls go straight through — entering an
+   * AsyncLocalStorage context for nothing is most of what a no-op costs.
+   * Every span started updates it, so an SDK registered later is picked up.
+   */
+  let live = true;
+  /** Runs `run` with `span` current in `parent`, unless spans go nowhere. */
+  const within = <T>(span: Span, run: () => Promise<T>, parent: Context = context.active()): Promise<T> => {
+    live = isSpanContextValid(span.spanContext());
+    return live ? context.with(trace.setSpan(parent, span), run) : run();
+  };
+
   /** The context Act's spans start in: inside a drain, under the drain's span. */
   const parentOf = (active: Context): Context => {
     const pending = active.getValue(DRAIN) as Pending | undefined;
@@ -216,7 +232,7 @@ export function instrument(
       const start = performance.now();
       let outcome: ActionOutcome;
       try {
-        outcome = await context.with(trace.setSpan(context.active(), span), run);
+        outcome = await within(span, run);
       } catch (error) {
         const type = errorType(error);
         const kind = ["ConcurrencyError", "ValidationError", "InvariantError"].includes(type) ? type : "error";
@@ -260,7 +276,7 @@ export function instrument(
         parentOf(context.active())
       );
       try {
-        const snapshot = await context.with(trace.setSpan(context.active(), span), run);
+        const snapshot = await within(span, run);
         span.setAttributes({ [A.streamVersion]: snapshot.event?.version ?? -1, [A.patches]: snapshot.patches });
         return snapshot;
       } catch (error) {
@@ -277,7 +293,7 @@ export function instrument(
       const pending: Pending = { parent, start: now(), calls: [] };
       const start = performance.now();
       try {
-        const drained = await context.with(parent.setValue(DRAIN, pending), run);
+        const drained = await (live ? context.with(parent.setValue(DRAIN, pending), run) : run());
         const idle = !drained.leased.length;
         drainCycles.add(1, { [A.drainIdle]: idle });
         if (idle) return drained;
@@ -330,7 +346,7 @@ export function instrument(
       const measured = { [A.reaction]: reaction };
       const start = performance.now();
       try {
-        const result = await context.with(trace.setSpan(context.active().deleteValue(DRAIN), span), run);
+        const result = await within(span, run, context.active().deleteValue(DRAIN));
         span.setAttribute(A.outcome, "handled");
         reactionDuration.record(since(start), { ...measured, [A.outcome]: "handled" });
         reactionLatency.record(Math.max(0, Date.now() - event.created.getTime()) / 1000, measured);
