@@ -77,6 +77,8 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
         expect(audited).toEqual(["a", "b", "c"]);
         const [row] = await store().reactions();
         expect(row.reactions).toEqual(["Placed/audit#1", "Placed/welcome#2"]);
+        expect((await old.stats()).streams[0].missing).toEqual(["Placed/welcome#2"]);
+        expect((await next.stats()).streams[0].missing).toEqual([]);
       });
 
       it("a stream that gains a reaction while an older release handles it: the older release's progress is refused and the events run again with every reaction", async () => {
