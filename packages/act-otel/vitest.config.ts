@@ -11,12 +11,17 @@ export default defineProject({
         replacement: fileURLToPath(new URL("../act/src/testing/index.ts", import.meta.url)),
       },
       { find: /^@act-root\/act$/, replacement: fileURLToPath(new URL("../act/src/index.ts", import.meta.url)) },
+      {
+        find: /^@act-root\/act-pg$/,
+        replacement: fileURLToPath(new URL("../act-pg/src/index.ts", import.meta.url)),
+      },
     ],
   },
   test: {
     name: "act-otel",
     include: ["test/**/*.test.ts"],
     env: { NODE_ENV: "test" },
-    testTimeout: 30_000,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

@@ -1,60 +1,9 @@
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { act, disposeAndExit, InMemoryStore, state, store, ZodEmpty } from "@act-root/act";
+import { act, disposeAndExit, InMemoryStore, store } from "@act-root/act";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { instrument, type Instrumented } from "../src/index.js";
+import { actor, Order, orders, shipping } from "./fixtures/apps.js";
 import { parentOf, telemetry } from "./support.js";
-
-const actor = { id: "u-1", name: "Ada" };
-
-const Order = state("Order", z.object({ placed: z.boolean() }))
-  .init(() => ({ placed: false }))
-  .emits({ Placed: z.object({ sku: z.string() }) })
-  .patch({ Placed: () => ({ placed: true }) })
-  .on("place", z.object({ sku: z.string() }))
-  .given([{ description: "an order is placed once", valid: (s) => !s.placed }])
-  .emit(({ sku }) => ["Placed", { sku }])
-  .build();
-
-const Inventory = state("Inventory", z.object({ reserved: z.number() }))
-  .init(() => ({ reserved: 0 }))
-  .emits({ Reserved: z.object({ order: z.string() }) })
-  .patch({ Reserved: (_, s) => ({ reserved: s.reserved + 1 }) })
-  .on("reserve", z.object({ order: z.string() }))
-  .emit(({ order }) => ["Reserved", { order }])
-  .build();
-
-const Shipment = state("Shipment", z.object({ shipped: z.number() }))
-  .init(() => ({ shipped: 0 }))
-  .emits({ Shipped: ZodEmpty })
-  .patch({ Shipped: (_, s) => ({ shipped: s.shipped + 1 }) })
-  .on("ship", ZodEmpty)
-  .emit(() => ["Shipped", {}])
-  .build();
-
-/** Orders: each placed order reserves stock, in the inventory stream. */
-const orders = () =>
-  act()
-    .with(Order)
-    .with(Inventory)
-    .on("Placed")
-    .do(async function reserve(event, _stream, app) {
-      await app.do("reserve", { stream: "inventory", actor }, { order: event.stream }, event);
-    })
-    .to("inventory-reactions")
-    .build();
-
-/** Shipping, another app on the same store: each reservation ships. */
-const shipping = () =>
-  act()
-    .with(Inventory)
-    .with(Shipment)
-    .on("Reserved")
-    .do(async function ship(event, _stream, app) {
-      await app.do("ship", { stream: `shipment-${event.data.order}`, actor }, {}, event);
-    })
-    .to("shipping-reactions")
-    .build();
 
 let otel: ReturnType<typeof telemetry>;
 let instrumented: Instrumented | undefined;
