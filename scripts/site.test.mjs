@@ -52,6 +52,16 @@ for (const [kind, names] of Object.entries(testing))
 const hasPostgres = existsSync(join(root, "packages/act-pg/src/index.ts"));
 if (hasPostgres) pages.push("/act-root/docs/api/act-pg/src/", "/act-root/docs/api/act-pg/src/classes/PostgresStore");
 
+// The OpenTelemetry package and its guide, likewise once its entry point exists.
+if (existsSync(join(root, "packages/act-otel/src/index.ts")))
+  pages.push(
+    "/act-root/docs/guides/observability",
+    "/act-root/docs/api/act-otel/src/",
+    "/act-root/docs/api/act-otel/src/functions/instrument",
+    "/act-root/docs/api/act/src/functions/observe",
+    "/act-root/docs/api/act/src/type-aliases/Observer"
+  );
+
 /** The HTML file Docusaurus writes for a route (trailingSlash unset). */
 function fileFor(route) {
   const path = route.slice(BASE.length);
