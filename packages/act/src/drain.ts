@@ -439,8 +439,9 @@ export async function handle<E extends Schemas>(
     const { event, reaction } = job;
     const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
     try {
-      const info = { reaction: `${event.name}/${job.key}`, event, stream: lease.stream, attempt: retries + 1 };
-      await around("reaction", { ...info, options: reaction.options }, async () => {
+      const observed = `${event.name}/${job.key}`;
+      const info = { reaction: observed, event, stream: lease.stream, attempt: retries + 1, options: reaction.options };
+      await around("reaction", info, async () => {
         if (job.invalid) throw job.invalid;
         return reaction.handler(event as never, lease.stream, app);
       });
