@@ -4,10 +4,12 @@
  * actions on 1,000 streams, W5: reactions drained — each with the
  * instrumentation off, on with OpenTelemetry's no-op providers (the API
  * without an SDK), and on with the SDK: a batch span processor into an
- * in-memory exporter, and a meter provider with a reader. Each is run a few
- * times, alternating, and the median is kept. Prints a table with ratios to
+ * in-memory exporter, and a meter provider with a reader. Each mode runs in
+ * processes of its own, a few times, alternating, and the median is kept. Prints a table with ratios to
  * "off" and a JSON line. Run: `npm run bench -w @act-root/act-otel`.
  */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { act, disposeAndExit, InMemoryStore, state, store } from "@act-root/act";
 import { context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
@@ -19,10 +21,10 @@ import {
 } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { z } from "zod";
-import { type InstrumentOptions, instrument } from "../src/index.js";
+import { instrument } from "../src/index.js";
 
 const actor = { id: "bench", name: "bench" };
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const Counter = state("Counter", z.object({ count: z.number() }))
   .init(() => ({ count: 0 }))
@@ -99,8 +101,25 @@ const WORKLOADS: Record<string, (on: (app: any) => void) => Promise<number>> = {
   },
 };
 
-/** The three ways to run: how each turns the instrumentation on for an app, and how it cleans up after a run. */
-function modes() {
+/** The three ways to run, each in a process of its own (an SDK set up in one must not slow the others down). */
+const MODES = ["off", "no-op provider", "SDK, batch processor"] as const;
+type Mode = (typeof MODES)[number];
+
+/** Turns the instrumentation on for an app as `mode` says; returns how to clean up after a run. */
+function setUp(mode: Mode) {
+  let stop = () => {};
+  if (mode === "off") return { on: (_app: unknown) => {}, after: async () => {}, shutdown: async () => {} };
+  if (mode === "no-op provider")
+    return {
+      on: (app: any) => {
+        stop = instrument(app).stop;
+      },
+      after: async () => stop(),
+      shutdown: async () => {},
+    };
+  // As a Node SDK set-up does: the AsyncLocalStorage context manager, a batch
+  // span processor, and a meter provider with a reader.
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const spans = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(spans)] });
   const reader = new PeriodicExportingMetricReader({
@@ -108,23 +127,15 @@ function modes() {
     exportIntervalMillis: 10_000,
   });
   const meterProvider = new MeterProvider({ readers: [reader] });
-  let stop = () => {};
-  const with_ = (options?: InstrumentOptions) => (app: any) => {
-    stop = instrument(app, options).stop;
-  };
   return {
-    list: {
-      off: () => {},
-      "no-op provider": with_(),
-      "SDK, batch processor": with_({ tracerProvider, meterProvider }),
-    } as Record<string, (app: any) => void>,
+    on: (app: any) => {
+      stop = instrument(app, { tracerProvider, meterProvider }).stop;
+    },
     async after() {
       stop();
-      stop = () => {};
       await tracerProvider.forceFlush();
       spans.reset();
     },
-    spans: () => spans.getFinishedSpans().length,
     async shutdown() {
       await tracerProvider.shutdown();
       await meterProvider.shutdown();
@@ -132,46 +143,64 @@ function modes() {
   };
 }
 
-async function main() {
-  process.env.NODE_ENV ??= "test";
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  const run = modes();
-
-  // Warm the JIT on every path first, so no mode pays for it.
-  for (const on of Object.values(run.list)) {
-    await fresh();
-    const warm = act().with(Counter).build();
-    on(warm);
-    for (let i = 0; i < 5_000; i++) await warm.do("increment", { stream: `w-${i % 100}`, actor }, { by: 1 });
+/** One process: every workload once in `mode`, printed as a JSON line. */
+async function child(mode: Mode) {
+  const run = setUp(mode);
+  // Warm the JIT first.
+  await fresh();
+  const warm = act().with(Counter).build();
+  run.on(warm);
+  for (let i = 0; i < 5_000; i++) await warm.do("increment", { stream: `w-${i % 100}`, actor }, { by: 1 });
+  await run.after();
+  const figures: Record<string, number> = {};
+  for (const [workload, measure] of Object.entries(WORKLOADS)) {
+    figures[workload] = await measure(run.on);
     await run.after();
   }
-
-  const rows: Array<Record<string, string | number>> = [];
-  const results: Record<string, Record<string, number>> = {};
-  for (const [workload, measure] of Object.entries(WORKLOADS)) {
-    const samples: Record<string, number[]> = {};
-    for (let round = 0; round < ROUNDS; round++)
-      for (const [mode, on] of Object.entries(run.list)) {
-        samples[mode] = [...(samples[mode] ?? []), await measure(on)];
-        await run.after();
-      }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const figures = Object.fromEntries(Object.entries(samples).map(([mode, xs]) => [mode, median(xs)]));
-    results[workload] = figures;
-    const off = figures.off;
-    rows.push({
-      workload,
-      ...Object.fromEntries(Object.entries(figures).map(([mode, value]) => [mode, Math.round(value)])),
-      "no-op / off": Number((figures["no-op provider"] / off).toFixed(2)),
-      "SDK / off": Number((figures["SDK, batch processor"] / off).toFixed(2)),
-    });
-  }
   await run.shutdown();
-
-  console.log(`\n@act-root/act-otel — instrumentation overhead, in-memory store (median of ${ROUNDS})`);
-  console.table(rows);
-  console.log(JSON.stringify({ package: "@act-root/act-otel", store: "in-memory", node: process.version, results }));
   await disposeAndExit();
+  console.log(JSON.stringify(figures));
 }
 
-void main();
+/** Runs every mode `ROUNDS` times, alternating, each in a child process, and prints the medians. */
+async function main() {
+  const samples: Record<string, Record<Mode, number[]>> = {};
+  for (let round = 0; round < ROUNDS; round++)
+    for (const mode of MODES) {
+      const { stdout, status, stderr } = spawnSync(
+        process.execPath,
+        [...process.execArgv, fileURLToPath(import.meta.url)],
+        {
+          env: { ...process.env, NODE_ENV: "test", BENCH_MODE: mode },
+          encoding: "utf8",
+        }
+      );
+      if (status !== 0) throw new Error(`${mode}: ${stderr}`);
+      const figures = JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, number>;
+      for (const [workload, value] of Object.entries(figures)) {
+        samples[workload] ??= { off: [], "no-op provider": [], "SDK, batch processor": [] };
+        samples[workload][mode].push(value);
+      }
+    }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const rows = [];
+  const results: Record<string, Record<string, number>> = {};
+  for (const [workload, byMode] of Object.entries(samples)) {
+    const figures = Object.fromEntries(MODES.map((mode) => [mode, median(byMode[mode])])) as Record<Mode, number>;
+    results[workload] = figures;
+    rows.push({
+      workload,
+      ...Object.fromEntries(MODES.map((mode) => [mode, Math.round(figures[mode])])),
+      "no-op / off": Number((figures["no-op provider"] / figures.off).toFixed(2)),
+      "SDK / off": Number((figures["SDK, batch processor"] / figures.off).toFixed(2)),
+    });
+  }
+  console.log(
+    `\n@act-root/act-otel — instrumentation overhead, in-memory store (median of ${ROUNDS} processes per mode)`
+  );
+  console.table(rows);
+  console.log(JSON.stringify({ package: "@act-root/act-otel", store: "in-memory", node: process.version, results }));
+}
+
+const mode = process.env.BENCH_MODE as Mode | undefined;
+void (mode ? child(mode) : main());
