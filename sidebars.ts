@@ -14,6 +14,7 @@ const PACKAGES: Record<string, string> = {
   "act/src": "@act-root/act",
   "act/src/testing": "@act-root/act/testing",
   "act-pg/src": "@act-root/act-pg",
+  "act-sqlite/src": "@act-root/act-sqlite",
 };
 
 type Item = { label?: string; [key: string]: unknown };
@@ -28,7 +29,7 @@ function apiSidebar(): Item[] {
       { cause }
     );
   }
-  // The core package first, then its test kit, then the Postgres store; labels are package names.
+  // The core package first, then its test kit, then the stores; labels are package names.
   const rank = (item: Item) => Object.keys(PACKAGES).indexOf(item.label ?? "");
   return [...items]
     .sort((a, b) => rank(a) - rank(b))
