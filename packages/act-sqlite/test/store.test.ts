@@ -159,3 +159,31 @@ describe("lease generations and reaction sets", () => {
     expect(results.find((r) => r.status === "rejected")?.reason).toBeInstanceOf(ConcurrencyError);
   });
 });
+
+describe("reading a long stream", () => {
+  it("pages through it in both directions and honours id bounds, with other streams interleaved", async () => {
+    const store = await make(":memory:");
+    const ids: number[] = [];
+    for (let b = 0; b < 25; b++) {
+      const events = await store.commit(
+        "long",
+        Array.from({ length: 100 }, (_, i) => ({ name: "A", data: { i } })),
+        meta
+      );
+      ids.push(...events.map((e) => e.id));
+      await store.commit("other", [{ name: "B", data: {} }], meta);
+    }
+    const read = async (query: Parameters<SqliteStore["query"]>[1]) => {
+      const seen: number[] = [];
+      await store.query((e) => seen.push(e.id), query);
+      return seen;
+    };
+    expect(await read({ stream: "long" })).toEqual(ids);
+    expect(await read({ stream: "long", backward: true })).toEqual([...ids].reverse());
+    expect(await read({ stream: "long", after: ids[1200], before: ids[2301] })).toEqual(ids.slice(1201, 2301));
+    // Bounds that are ids of other streams' events fall between this stream's events.
+    const [between] = await read({ stream: "other", after: ids[1199], limit: 1 });
+    expect(await read({ stream: "long", after: between, limit: 2 })).toEqual(ids.slice(1200, 1202));
+    expect(await read({ stream: "long", before: between, backward: true, limit: 2 })).toEqual([ids[1199], ids[1198]]);
+  });
+});
