@@ -157,12 +157,12 @@ SELECT stream, source, at, 0 FROM lead`,
   insertLeased:
     "INSERT INTO act_watermarks (stream, source, at, head, leased_by, leased_until, token) VALUES (?, ?, ?, ?, ?, ?, 1)",
   grant: "UPDATE act_watermarks SET leased_by = ?, leased_until = ?, token = ? WHERE stream = ?",
-  /** Only the holder, with the current generation when it gives one, and not blocked. */
+  /** Only the holder, with the current generation, and not blocked. */
   ack: `UPDATE act_watermarks SET at = max(at, ?), retry = ?, done = ?, leased_by = NULL, leased_until = ?
-WHERE stream = ? AND leased_by = ? AND blocked = 0 AND (?7 IS NULL OR token = ?7)`,
+WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?`,
   block: `UPDATE act_watermarks SET at = max(at, ?), retry = ?, done = ?, blocked = 1, error = ?, leased_by = NULL, leased_until = NULL
-WHERE stream = ? AND leased_by = ? AND blocked = 0 AND (?7 IS NULL OR token = ?7)`,
-  reactions: `SELECT stream, source, at, retry, blocked, error, leased_by, leased_until, head, reactions FROM act_watermarks
+WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?`,
+  reactions: `SELECT stream, source, at, retry, blocked, error, leased_by, leased_until, head, reactions, token FROM act_watermarks
 WHERE ?1 IS NULL OR blocked = ?1 ORDER BY stream LIMIT ?2`,
   /** A new generation: acks and renewals begun before it are refused. */
   unblock: `UPDATE act_watermarks SET blocked = 0, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL, token = token + 1

@@ -50,10 +50,6 @@ export type SqliteStoreOptions = {
   readonly changeCheckMillis?: number;
 };
 
-/** A lease with the generation it was granted under (see `lease`). */
-type TokenLease = Lease & { readonly token?: number };
-/** A reaction stream with its `head` and the reactions that target it. */
-type StoredReaction = ReactionStream & { readonly head: number; readonly reactions: string[] };
 /** The row of `SQL.watermark`. */
 type WatermarkRow = [
   source: string | null,
@@ -81,6 +77,7 @@ function millis(name: string, value: number | undefined, fallback: number): numb
   return value;
 }
 
+/** The stored set of reaction names (JSON, sorted) with `added` in it. */
 const union = (stored: string | null, added: readonly string[] | undefined) =>
   added?.length
     ? JSON.stringify([...new Set([...(stored ? (JSON.parse(stored) as string[]) : []), ...added])].sort())
@@ -458,7 +455,7 @@ export class SqliteStore implements Store {
    * const ready = await store.poll(5, 5);
    * ```
    */
-  async poll(lagging: number, leading: number, reactions?: string[]): Promise<Poll[]> {
+  async poll(lagging: number, leading: number, reactions?: readonly string[]): Promise<Poll[]> {
     const rows = this.#read(
       "poll",
       SQL.poll,
@@ -491,7 +488,7 @@ export class SqliteStore implements Store {
    * const [granted] = await store.lease([{ stream: "r-1", by: "drainer-a", at: 41, retry: 0 }], 10_000);
    * ```
    */
-  async lease(leases: Array<TokenLease & { readonly reactions?: string[] }>, millis: number): Promise<TokenLease[]> {
+  async lease(leases: Lease[], millis: number): Promise<Lease[]> {
     if (!Number.isSafeInteger(millis) || millis < 0)
       throw new ValidationError("lease duration", millis, [
         { path: "", message: "must be a non-negative integer of milliseconds" },
@@ -505,7 +502,7 @@ export class SqliteStore implements Store {
     const grant = this.#statement("lease", SQL.grant);
     const now = Date.now();
     return this.#write("lease", () => {
-      const granted: TokenLease[] = [];
+      const granted: Lease[] = [];
       for (const lease of unique) {
         const row = read.row(lease.stream) as WatermarkRow | undefined;
         const source = lease.source ?? null;
@@ -545,8 +542,7 @@ export class SqliteStore implements Store {
   /**
    * Moves each stream's watermark to `lease.at` (never backwards), stores
    * `lease.retry` and `lease.done` and releases the lease — only where
-   * `lease.by` holds it and, when the lease carries a `token`, that is the
-   * current generation. With `lease.delay` the stream stays out of `poll`
+   * `lease.by` holds it under the lease's `token` (the current generation). With `lease.delay` the stream stays out of `poll`
    * that long. One transaction.
    *
    * @param leases - the leases to acknowledge
@@ -556,7 +552,7 @@ export class SqliteStore implements Store {
    * await store.ack([{ ...granted, at: 57, retry: 0 }]);
    * ```
    */
-  async ack(leases: TokenLease[]): Promise<TokenLease[]> {
+  async ack(leases: Lease[]): Promise<Lease[]> {
     if (!leases.length) return [];
     const ack = this.#statement("ack", SQL.ack);
     const now = Date.now();
@@ -580,7 +576,7 @@ export class SqliteStore implements Store {
    * Blocks each stream with its error — no longer polled or leased — keeping
    * the progress made before the failure (`lease.at`, `lease.done`), stores
    * `lease.retry` and releases the lease; only where `lease.by` holds it
-   * (with the current `token`, when given). One transaction.
+   * under the lease's `token`. One transaction.
    *
    * @param leases - the leases to block, each with the error that caused it
    * @returns the leases blocked, in input order
@@ -589,7 +585,7 @@ export class SqliteStore implements Store {
    * await store.block([{ ...granted, retry: 4, error: "handler failed 4 times" }]);
    * ```
    */
-  async block(leases: Array<BlockedLease & { readonly token?: number }>): Promise<BlockedLease[]> {
+  async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     if (!leases.length) return [];
     const block = this.#statement("block", SQL.block);
     return this.#write("block", () =>
@@ -610,7 +606,7 @@ export class SqliteStore implements Store {
    * const blocked = await store.reactions({ blocked: true });
    * ```
    */
-  async reactions(filter: ReactionFilter = {}): Promise<StoredReaction[]> {
+  async reactions(filter: ReactionFilter = {}): Promise<ReactionStream[]> {
     const now = Date.now();
     const rows = this.#read(
       "reactions",
@@ -629,9 +625,10 @@ export class SqliteStore implements Store {
         number | null,
         number,
         string | null,
+        number,
       ]
     >;
-    return rows.map(([stream, source, at, retry, blocked, error, by, until, head, reactions]) => {
+    return rows.map(([stream, source, at, retry, blocked, error, by, until, head, reactions, token]) => {
       const leased = until !== null && until > now;
       return {
         stream,
@@ -644,6 +641,7 @@ export class SqliteStore implements Store {
         ...(leased && by !== null && { leasedBy: by }),
         ...(leased && { leasedUntil: new Date(until) }),
         reactions: reactions ? (JSON.parse(reactions) as string[]) : [],
+        token,
       };
     });
   }

@@ -1,6 +1,6 @@
 /**
  * What the conformance suite does not cover: a locked file, wake-ups across
- * connections, and the lease generations and reaction sets of the watermarks.
+ * connections, two connections committing to one stream, long streams.
  */
 import { ConcurrencyError, StoreError } from "@act-root/act";
 import Database from "libsql";
@@ -63,89 +63,7 @@ describe("subscribe", () => {
   });
 });
 
-describe("lease generations and reaction sets", () => {
-  type TokenLease = {
-    stream: string;
-    by: string;
-    at: number;
-    retry: number;
-    head?: number;
-    token?: number;
-    reactions?: string[];
-  };
-  const lease = (by: string, at = -1, extra: Partial<TokenLease> = {}): TokenLease => ({
-    stream: "r",
-    by,
-    at,
-    retry: 0,
-    ...extra,
-  });
-
-  it("grants with a new token, renews with the same one even after it expired, and refuses a stale token", async () => {
-    const store = await make(":memory:");
-    const [e] = await store.commit("s", [{ name: "A", data: {} }], meta);
-    await store.lease([lease("d1", -1, { head: e.id })], 0);
-    const [first] = await store.lease([lease("d1")], 100);
-    expect(first.token).toBe(1);
-    await sleep(150);
-    const [renewed] = await store.lease([lease("d1", -1, { token: 1 })], 100);
-    expect(renewed.token).toBe(1);
-    expect(await store.lease([lease("d2")], 100)).toEqual([]); // the renewal holds
-    await sleep(150);
-    const [taken] = await store.lease([lease("d2")], 1_000);
-    expect(taken.token).toBe(2);
-    expect(await store.lease([lease("d1", -1, { token: 1 })], 100)).toEqual([]); // d1's generation is over
-    expect(await store.ack([lease("d2", e.id, { token: 1 })])).toEqual([]); // right holder, stale token
-    expect(await store.ack([lease("d2", e.id, { token: 2 })])).toHaveLength(1);
-  });
-
-  it("starts a new generation on unblock and reset, so acks begun before are refused", async () => {
-    const store = await make(":memory:");
-    const [a, b] = await store.commit(
-      "s",
-      [
-        { name: "A", data: {} },
-        { name: "B", data: {} },
-      ],
-      meta
-    );
-    await store.lease([lease("d", -1, { head: b.id })], 0);
-    const [held] = await store.lease([lease("d")], 10_000);
-    await store.block([{ ...lease("d", a.id, { token: held.token }), error: "boom" }]);
-    await store.unblock(["r"]);
-    expect(await store.ack([lease("d", b.id, { token: held.token })])).toEqual([]);
-    const [again] = await store.lease([lease("d", a.id)], 10_000);
-    expect(again.token).toBe((held.token ?? 0) + 2);
-    await store.reset(["r"]);
-    expect(await store.ack([lease("d", b.id, { token: again.token })])).toEqual([]);
-  });
-
-  it("does not raise head on reset: a stream reset to the end of the log has no work", async () => {
-    const store = await make(":memory:");
-    const [a] = await store.commit("s", [{ name: "A", data: {} }], meta);
-    await store.lease([lease("d", -1, { head: a.id })], 0);
-    await store.reset(["r"], a.id);
-    expect(await store.poll(10, 10)).toEqual([]);
-    const [row] = await store.reactions();
-    expect(row).toMatchObject({ stream: "r", at: a.id, head: a.id });
-  });
-
-  it("keeps the union of the reactions registered per stream and polls a stream only for drainers that run them all", async () => {
-    const store = await make(":memory:");
-    const [a] = await store.commit("s", [{ name: "A", data: {} }], meta);
-    await store.lease([{ ...lease("d", -1, { reactions: ["audit"] }), head: a.id }], 0);
-    await store.lease([{ ...lease("d", -1, { reactions: ["notify", "audit"] }), head: a.id }], 0);
-    await store.lease([{ stream: "free", by: "d", at: -1, retry: 0, head: a.id }], 0);
-    const names = async (reactions?: string[]) => (await store.poll(10, 10, reactions)).map((p) => p.stream).sort();
-    expect(await names()).toEqual(["free", "r"]);
-    expect(await names(["audit"])).toEqual(["free"]);
-    expect(await names(["audit", "notify", "other"])).toEqual(["free", "r"]);
-    expect((await store.reactions()).map((r) => [r.stream, r.reactions])).toEqual([
-      ["free", []],
-      ["r", ["audit", "notify"]],
-    ]);
-  });
-
+describe("two store instances on one file", () => {
   it("refuses a commit racing on one stream from two store instances on one file", async () => {
     const file = tempFile();
     const one = await make(file);
