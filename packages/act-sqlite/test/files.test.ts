@@ -153,3 +153,23 @@ describe("options and lifecycle", () => {
     expect(error).toMatchObject({ reason: "disposed", retryable: false });
   });
 });
+
+describe("backups", () => {
+  it("VACUUM INTO on another connection copies a running database, recent commits in the WAL included", async () => {
+    const file = tempFile();
+    const live = make(file);
+    await live.seed();
+    for (let i = 0; i < 20; i++) await live.commit(`s-${i % 3}`, [{ name: "A", data: { i } }], meta);
+    const backup = join(dirname(file), "backup.db");
+    const raw = new Database(file);
+    raw.exec(`VACUUM INTO '${backup}'`);
+    raw.close();
+    await live.commit("s-0", [{ name: "After", data: {} }], meta);
+    const copy = make(backup);
+    await copy.seed();
+    const names: string[] = [];
+    await copy.query((e) => names.push(e.name));
+    expect(names).toHaveLength(20);
+    expect(names).not.toContain("After");
+  });
+});
