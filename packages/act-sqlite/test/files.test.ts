@@ -155,6 +155,24 @@ describe("options and lifecycle", () => {
 });
 
 describe("backups", () => {
+  it("backup() copies the running database to a new file, and refuses to overwrite one", async () => {
+    const file = tempFile();
+    const live = make(file);
+    await live.seed();
+    for (let i = 0; i < 20; i++) await live.commit(`s-${i % 3}`, [{ name: "A", data: { i } }], meta);
+    const backup = join(dirname(file), "backup.db");
+    await live.backup(backup);
+    await live.commit("s-0", [{ name: "After", data: {} }], meta);
+    const error = await live.backup(backup).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as Error).message).toContain(backup);
+    const copy = make(backup);
+    await copy.seed();
+    const names: string[] = [];
+    await copy.query((e) => names.push(e.name));
+    expect(names).toHaveLength(20);
+  });
+
   it("VACUUM INTO on another connection copies a running database, recent commits in the WAL included", async () => {
     const file = tempFile();
     const live = make(file);
