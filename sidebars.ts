@@ -64,6 +64,7 @@ const sidebars: SidebarsConfig = {
       items: [
         "guides/getting-started",
         "guides/testing",
+        "guides/sqlite",
         "guides/postgres-in-production",
         "guides/errors",
         "guides/performance",
