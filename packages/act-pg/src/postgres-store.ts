@@ -167,6 +167,7 @@ export class PostgresStore implements Store {
     readonly reactions: string;
     readonly unblock: string;
     readonly reset: string;
+    readonly retire: string;
     readonly slowWriters: string;
   };
   readonly #settings: { idempotencyMillis: number; slowWriterMillis: number; max: number; connection: object };
@@ -220,6 +221,7 @@ export class PostgresStore implements Store {
       reactions: sql.reactions(n),
       unblock: sql.unblock(n),
       reset: sql.reset(n),
+      retire: sql.retire(n),
       slowWriters: sql.slowWriters(n),
     };
     const options = { ...connection(config), types };
@@ -643,10 +645,11 @@ export class PostgresStore implements Store {
   async ack(leases: Lease[]): Promise<Lease[]> {
     if (!leases.length) return [];
     const input = JSON.stringify(
-      leases.map(({ stream, by, token, at, retry, done, delay }) => ({
+      leases.map(({ stream, by, token, reactions, at, retry, done, delay }) => ({
         stream,
         holder: by,
         token: token ?? null,
+        reactions: reactions ?? null,
         at,
         retry,
         done: done ?? [],
@@ -674,10 +677,11 @@ export class PostgresStore implements Store {
   async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     if (!leases.length) return [];
     const input = JSON.stringify(
-      leases.map(({ stream, by, token, at, retry, done, error }) => ({
+      leases.map(({ stream, by, token, reactions, at, retry, done, error }) => ({
         stream,
         holder: by,
         token: token ?? null,
+        reactions: reactions ?? null,
         at,
         retry,
         done: done ?? [],
@@ -752,6 +756,22 @@ export class PostgresStore implements Store {
     const { rows } = await this.#run<{ stream: string }>("reset", this.#statements.reset, [streams, at]);
     const done = new Set(rows.map((r) => r.stream));
     return streams.filter((s) => done.has(s));
+  }
+
+  /**
+   * Forgets reactions no release has any more on every stream that carries
+   * them, so apps without them can lease those streams again. One statement.
+   *
+   * @param reactions - the reaction names, as `"<event>/<reaction key>"`
+   * @returns the reaction streams that carried one of them, by name
+   * @example
+   * ```ts
+   * await store.retire(["Placed/welcome#2"]);
+   * ```
+   */
+  async retire(reactions: string[]): Promise<string[]> {
+    const { rows } = await this.#run<{ stream: string }>("retire", this.#statements.retire, [reactions]);
+    return rows.map((r) => r.stream).sort();
   }
 
   /**

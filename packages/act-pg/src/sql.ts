@@ -385,27 +385,30 @@ SELECT stream, retry, done, token FROM renewed`;
 
 /**
  * `ack()`: moves the watermark, stores `retry` and `done`, releases — only
- * where `holder` still holds it under the same `token`; `delay` > 0 keeps the stream out of `poll`
+ * where `holder` still holds it under the same `token` and has every
+ * reaction the stream carries (when it says which it has); `delay` > 0 keeps the stream out of `poll`
  * for that many ms (the backoff before a retry).
  */
 export function ack(n: Names): string {
   return `
-WITH ${INPUT("stream text, holder text, token bigint, at bigint, retry integer, done text[], delay bigint")}
+WITH ${INPUT("stream text, holder text, token bigint, reactions text[], at bigint, retry integer, done text[], delay bigint")}
 UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), retry = i.retry, done = COALESCE(i.done, '{}'), leased_by = NULL,
   leased_until = CASE WHEN i.delay > 0 THEN now() + i.delay * interval '1 millisecond' END
 FROM input i
 WHERE w.stream = i.stream AND w.leased_by = i.holder AND w.token = i.token AND NOT w.blocked
+  AND (i.reactions IS NULL OR w.reactions <@ i.reactions)
 RETURNING w.stream`;
 }
 
 /** `block()`: keeps the progress made (`at`, `done`), blocks with the error, stores `retry`, releases — only where `holder` still holds it under the same `token`. */
 export function block(n: Names): string {
   return `
-WITH ${INPUT("stream text, holder text, token bigint, at bigint, retry integer, done text[], error text")}
+WITH ${INPUT("stream text, holder text, token bigint, reactions text[], at bigint, retry integer, done text[], error text")}
 UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), done = COALESCE(i.done, '{}'), blocked = true, error = i.error,
   retry = i.retry, leased_by = NULL, leased_until = NULL
 FROM input i
 WHERE w.stream = i.stream AND w.leased_by = i.holder AND w.token = i.token AND NOT w.blocked
+  AND (i.reactions IS NULL OR w.reactions <@ i.reactions)
 RETURNING w.stream`;
 }
 
@@ -425,6 +428,14 @@ export function unblock(n: Names): string {
   return `
 UPDATE ${n.watermarks} SET blocked = false, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL, token = token + 1
 WHERE stream = ANY($1::text[]) AND blocked
+RETURNING stream`;
+}
+
+/** `retire()`: removes the reactions `$1` from every stream that carries one of them. */
+export function retire(n: Names): string {
+  return `
+UPDATE ${n.watermarks} SET reactions = ARRAY(SELECT r FROM unnest(reactions) AS r WHERE r <> ALL($1::text[]) ORDER BY r)
+WHERE reactions && $1::text[]
 RETURNING stream`;
 }
 

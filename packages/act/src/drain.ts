@@ -310,12 +310,14 @@ export class Drainer<E extends Schemas> {
     log: Store,
     { ack, block, progress }: Outcome
   ): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
-    const acked = ack ? await log.ack([ack]) : [];
-    const blocked = block ? await log.block([block]) : [];
+    // Saying which reactions this app has lets the store refuse a stream that
+    // gained one meanwhile: its events then run again where all are known.
+    const acked = ack ? await log.ack([{ ...ack, reactions: this.owned }]) : [];
+    const blocked = block ? await log.block([{ ...block, reactions: this.owned }]) : [];
     const refused = (ack && !acked.length && ack) || (block && !blocked.length && block);
     if (refused)
       logger.error(
-        `reaction stream "${refused.stream}" was reset, unblocked or leased by another drainer meanwhile; its progress here was not recorded`
+        `reaction stream "${refused.stream}" was reset, unblocked, leased by another drainer or given a reaction this app lacks meanwhile; its progress here was not recorded`
       );
     const moved = progress ? acked : [];
     if (moved.length) this.tracer.acked(moved);

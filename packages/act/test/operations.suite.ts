@@ -79,6 +79,46 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
         expect(row.reactions).toEqual(["Placed/audit#1", "Placed/welcome#2"]);
       });
 
+      it("a stream that gains a reaction while an older release handles it: the older release's progress is refused and the events run again with every reaction", async () => {
+        const runs: string[] = [];
+        let release = () => {};
+        const gate = new Promise<void>((r) => {
+          release = r;
+        });
+        const target = () => ({ target: "customers" });
+        const old = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async function audit(e) {
+            runs.push(`old audit ${e.data.sku}`);
+            await gate;
+          })
+          .to(target)
+          .build();
+        const next = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async function audit(e) {
+            runs.push(`audit ${e.data.sku}`);
+          })
+          .to(target)
+          .on("Placed")
+          .do(async function welcome(e) {
+            runs.push(`welcome ${e.data.sku}`);
+          })
+          .to(target)
+          .build();
+        await old.do("place", { stream: "s1", actor }, { sku: "a" });
+        const draining = old.drain({ leaseMillis: 300 });
+        while (!runs.length) await sleep(5);
+        await next.correlate(); // the new release registers "welcome" on the stream meanwhile
+        release();
+        expect((await draining).acked).toEqual([]);
+        await sleep(350); // the old lease runs out
+        await settle(next);
+        expect(runs).toEqual(["old audit a", "audit a", "welcome a"]);
+      });
+
       it("a reaction with `since` runs only for events committed from then on", async () => {
         await Promise.all(
           ["a", "b"].map((sku) => act().with(Shop).build().do("place", { stream: sku, actor }, { sku }))

@@ -295,10 +295,15 @@ export class InMemoryStore implements Store {
     return granted;
   }
 
-  /** The watermark `lease.by` still holds under the lease's token, if any. */
+  /**
+   * The watermark `lease.by` still holds under the lease's token, if any —
+   * and if the holder has every reaction the stream carries now.
+   */
   private held(lease: Lease): Watermark | undefined {
     const w = this.watermarks.get(lease.stream);
-    return w && w.by === lease.by && w.token === lease.token && !w.blocked ? w : undefined;
+    if (!w || w.by !== lease.by || w.token !== lease.token || w.blocked) return undefined;
+    const owned = lease.reactions && new Set(lease.reactions);
+    return !owned || [...w.reactions].every((r) => owned.has(r)) ? w : undefined;
   }
 
   async ack(leases: Lease[]): Promise<Lease[]> {
@@ -380,6 +385,13 @@ export class InMemoryStore implements Store {
       });
       return true;
     });
+  }
+
+  async retire(reactions: string[]): Promise<string[]> {
+    return [...this.watermarks.values()]
+      .filter((w) => reactions.filter((r) => w.reactions.delete(r)).length > 0)
+      .map((w) => w.stream)
+      .sort();
   }
 
   /**

@@ -443,6 +443,31 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect(await streams()).toEqual(["q", "r"]); // no filter
       });
 
+      it("retires reactions no release has any more, so streams that carried them are offered again", async () => {
+        const [e] = await store.commit("s", [msg("A")], meta());
+        await store.lease([{ ...lease("r", "d", -1, "s", e.id), reactions: ["A/gone#1", "A/kept#2"] }], 0);
+        await store.lease([{ ...lease("q", "d", -1, "s", e.id), reactions: ["A/kept#2"] }], 0);
+        expect(await store.poll(10, 10, ["A/kept#2"])).toHaveLength(1);
+        expect(await store.retire(["A/gone#1", "A/unknown#9"])).toEqual(["r"]);
+        expect((await store.reactions()).map((x) => [x.stream, x.reactions])).toEqual([
+          ["q", ["A/kept#2"]],
+          ["r", ["A/kept#2"]],
+        ]);
+        expect((await store.poll(10, 10, ["A/kept#2"])).map((p) => p.stream).sort()).toEqual(["q", "r"]);
+        expect(await store.retire(["A/gone#1"])).toEqual([]);
+      });
+
+      it("refuses an ack or a block from a holder that lacks a reaction the stream gained since its lease", async () => {
+        const [e] = await store.commit("s", [msg("A")], meta());
+        await store.lease([{ ...lease("r", "d", -1, "s", e.id), reactions: ["A/old#1"] }], 0);
+        const [granted] = await store.lease([lease("r", "d", -1, "s")], 10_000);
+        await store.lease([{ ...lease("r", "d2", -1, "s", e.id), reactions: ["A/new#2"] }], 0); // a newer release
+        expect(await store.ack([{ ...granted, at: e.id, reactions: ["A/old#1"] }])).toEqual([]);
+        expect(await store.block([{ ...granted, error: "x", reactions: ["A/old#1"] }])).toEqual([]);
+        expect((await store.reactions())[0]).toMatchObject({ at: -1, blocked: false });
+        expect(await store.ack([{ ...granted, at: e.id, reactions: ["A/new#2", "A/old#1"] }])).toHaveLength(1);
+      });
+
       it("leases for longer than 24.8 days", async () => {
         const [e] = await store.commit("s", [msg("A")], meta());
         await store.lease([lease("r", "d", -1, "s", e.id)], 0);

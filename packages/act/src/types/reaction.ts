@@ -270,9 +270,13 @@ export type Lease = {
    */
   readonly token?: number;
   /**
-   * When registering (`lease` with 0 ms): the reactions that target the
-   * stream, as `"<event>/<reaction key>"`. The store keeps every name it was
-   * given, and `poll` offers the stream only to apps that have them all.
+   * The reactions, as `"<event>/<reaction key>"`. When registering (`lease`
+   * with 0 ms): the ones that target the stream; the store keeps every name
+   * it was given, and `poll` offers the stream only to apps that have them
+   * all. With `ack` and `block`: the ones the drainer has; the store refuses
+   * the call when the stream gained a reaction outside them since the lease
+   * (a newer release registered it meanwhile), so the stream's events are
+   * handled again by an app that has it.
    */
   readonly reactions?: readonly string[];
 };
