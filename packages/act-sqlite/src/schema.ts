@@ -119,6 +119,11 @@ export function drop(db: Connection): void {
   db.exec("DROP TABLE IF EXISTS act_keys; DROP TABLE IF EXISTS act_watermarks; DROP TABLE IF EXISTS act_events;");
 }
 
+/** The watermark's reactions are all among `?8` (a JSON array), or `?8` is null. */
+const OWNS = `
+  AND (?8 IS NULL OR reactions IS NULL OR NOT EXISTS (
+    SELECT 1 FROM json_each(reactions) r WHERE r.value NOT IN (SELECT value FROM json_each(?8))))`;
+
 /** The fixed statements, prepared once per connection. */
 export const SQL = {
   begin: "BEGIN IMMEDIATE",
@@ -157,16 +162,24 @@ SELECT stream, source, at, 0 FROM lead`,
   insertLeased:
     "INSERT INTO act_watermarks (stream, source, at, head, leased_by, leased_until, token) VALUES (?, ?, ?, ?, ?, ?, 1)",
   grant: "UPDATE act_watermarks SET leased_by = ?, leased_until = ?, token = ? WHERE stream = ?",
-  /** Only the holder, with the current generation, and not blocked. */
+  /**
+   * Only the holder, with the current generation, not blocked, and — when it
+   * says which reactions it has (`?8`, JSON) — only if it has every reaction
+   * the stream carries now: a newer release may have added one since the lease.
+   */
   ack: `UPDATE act_watermarks SET at = max(at, ?), retry = ?, done = ?, leased_by = NULL, leased_until = ?
-WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?`,
+WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?${OWNS}`,
   block: `UPDATE act_watermarks SET at = max(at, ?), retry = ?, done = ?, blocked = 1, error = ?, leased_by = NULL, leased_until = NULL
-WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?`,
+WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?${OWNS}`,
   reactions: `SELECT stream, source, at, retry, blocked, error, leased_by, leased_until, head, reactions, token FROM act_watermarks
 WHERE ?1 IS NULL OR blocked = ?1 ORDER BY stream LIMIT ?2`,
   /** A new generation: acks and renewals begun before it are refused. */
   unblock: `UPDATE act_watermarks SET blocked = 0, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL, token = token + 1
 WHERE stream = ? AND blocked = 1`,
+  /** Streams carrying one of the reactions in `?` (a JSON array), with their reactions. */
+  carrying: `SELECT stream, reactions FROM act_watermarks WHERE reactions IS NOT NULL AND EXISTS (
+  SELECT 1 FROM json_each(reactions) r WHERE r.value IN (SELECT value FROM json_each(?))) ORDER BY stream`,
+  setReactions: "UPDATE act_watermarks SET reactions = ? WHERE stream = ?",
   /** Leaves `head` alone: a stream reset to the end of the log has no work. */
   reset: `UPDATE act_watermarks SET at = ?, done = '[]', blocked = 0, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL,
   token = token + 1 WHERE stream = ?`,

@@ -565,7 +565,9 @@ export class SqliteStore implements Store {
   /**
    * Moves each stream's watermark to `lease.at` (never backwards), stores
    * `lease.retry` and `lease.done` and releases the lease — only where
-   * `lease.by` holds it under the lease's `token` (the current generation). With `lease.delay` the stream stays out of `poll`
+   * `lease.by` holds it under the lease's `token` (the current generation)
+   * and, when `lease.reactions` says which reactions the drainer has, only if
+   * the stream carries no other. With `lease.delay` the stream stays out of `poll`
    * that long. One transaction.
    *
    * @param leases - the leases to acknowledge
@@ -589,7 +591,8 @@ export class SqliteStore implements Store {
             l.delay && l.delay > 0 ? now + l.delay : null,
             l.stream,
             l.by,
-            l.token ?? null
+            l.token ?? null,
+            l.reactions ? JSON.stringify(l.reactions) : null
           ) > 0
       )
     );
@@ -599,7 +602,8 @@ export class SqliteStore implements Store {
    * Blocks each stream with its error — no longer polled or leased — keeping
    * the progress made before the failure (`lease.at`, `lease.done`), stores
    * `lease.retry` and releases the lease; only where `lease.by` holds it
-   * under the lease's `token`. One transaction.
+   * under the lease's `token`, and has every reaction the stream carries
+   * (when `lease.reactions` is given). One transaction.
    *
    * @param leases - the leases to block, each with the error that caused it
    * @returns the leases blocked, in input order
@@ -613,7 +617,17 @@ export class SqliteStore implements Store {
     const block = this.#statement("block", SQL.block);
     return this.#write("block", () =>
       leases.filter(
-        (l) => block.run(l.at, l.retry, JSON.stringify(l.done ?? []), l.error, l.stream, l.by, l.token ?? null) > 0
+        (l) =>
+          block.run(
+            l.at,
+            l.retry,
+            JSON.stringify(l.done ?? []),
+            l.error,
+            l.stream,
+            l.by,
+            l.token ?? null,
+            l.reactions ? JSON.stringify(l.reactions) : null
+          ) > 0
       )
     );
   }
@@ -701,6 +715,31 @@ export class SqliteStore implements Store {
   async reset(streams: string[], at = -1): Promise<string[]> {
     const reset = this.#statement("reset", SQL.reset);
     return this.#write("reset", () => streams.filter((s) => reset.run(at, s) > 0));
+  }
+
+  /**
+   * Forgets reactions no release has any more on every reaction stream that
+   * carries them, so apps without them can lease those streams again. One
+   * transaction.
+   *
+   * @param reactions - the reaction names, as `"<event>/<reaction key>"`
+   * @returns the reaction streams that carried one of them, by name
+   * @example
+   * ```ts
+   * await store.retire(["TicketOpened/notifyLegacy#2"]);
+   * ```
+   */
+  async retire(reactions: string[]): Promise<string[]> {
+    const carrying = this.#statement("retire", SQL.carrying);
+    const set = this.#statement("retire", SQL.setReactions);
+    const retired = new Set(reactions);
+    return this.#write("retire", () =>
+      (carrying.rows(JSON.stringify(reactions)) as Array<[string, string]>).map(([stream, stored]) => {
+        const kept = (JSON.parse(stored) as string[]).filter((r) => !retired.has(r));
+        set.run(kept.length ? JSON.stringify(kept) : null, stream);
+        return stream;
+      })
+    );
   }
 
   /**
