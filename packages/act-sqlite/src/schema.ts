@@ -25,7 +25,7 @@
  * in id order: a reader that has seen id n will never later find a new event
  * below n. (PostgreSQL commits concurrently and needs more care; see act-pg.)
  */
-import { SNAP_EVENT } from "@act-root/act";
+import { type Query, SNAP_EVENT } from "@act-root/act";
 import type { Connection } from "./driver.js";
 
 /** The schema version this package writes (`PRAGMA user_version`). */
@@ -185,27 +185,14 @@ WHERE stream = ? AND blocked = 1`,
   token = token + 1 WHERE stream = ?`,
 } as const;
 
-/** What `query()` filters on (the core's `Query`, validated). */
-export type QueryFilter = {
-  stream?: string;
-  names?: string[];
-  before?: number;
-  after?: number;
-  limit?: number;
-  created_before?: Date;
-  created_after?: Date;
-  backward?: boolean;
-  correlation?: string;
-  with_snaps?: boolean;
-  from_snapshot?: string;
-};
-
 /**
  * `query()`: one SELECT built from the filters (a bounded set of shapes, so
- * each is prepared once), with the values as parameters. Columns by
- * position: id, stream, version, created, name, data, meta.
+ * each is prepared once), with the values as parameters, reading at most
+ * `limit` rows past `cursor` — the version (reading a stream) or the id
+ * (reading the log) of the last row of the previous page, if any. Columns
+ * by position: id, stream, version, created, name, data, meta.
  */
-export function query(q: QueryFilter): { text: string; values: unknown[] } {
+export function query(q: Query, limit: number, cursor?: number): { text: string; values: unknown[] } {
   const values: unknown[] = [];
   const where: string[] = [];
   const add = (clause: string, ...params: unknown[]) => {
@@ -235,13 +222,14 @@ export function query(q: QueryFilter): { text: string; values: unknown[] } {
   if (q.created_after) add("created > ?", q.created_after.getTime());
   if (q.created_before) add("created < ?", q.created_before.getTime());
   if (q.correlation !== undefined) add("json_extract(meta, '$.correlation') = ?", q.correlation);
-  if (q.limit !== undefined) values.push(q.limit);
+  if (cursor !== undefined) add(`${inStream ? "version" : "id"} ${q.backward ? "<" : ">"} ?`, cursor);
+  values.push(limit);
   const text =
     // The plan is fixed, whatever statistics an ANALYZE left: a stream is
     // read through its index, the whole log in id order.
     "SELECT id, stream, version, created, name, data, meta FROM act_events" +
     (inStream ? " INDEXED BY act_events_stream_version" : " NOT INDEXED") +
     (where.length ? ` WHERE ${where.join(" AND ")}` : "") +
-    ` ORDER BY ${inStream ? "version" : "id"}${q.backward ? " DESC" : ""}${q.limit !== undefined ? " LIMIT ?" : ""}`;
+    ` ORDER BY ${inStream ? "version" : "id"}${q.backward ? " DESC" : ""} LIMIT ?`;
   return { text, values };
 }

@@ -70,7 +70,7 @@ type EventRow = [number, string, number, number, string, string, string];
 const PAGE = 1_000;
 
 /** Throws a `ValidationError` unless `value` is a non-negative safe integer. */
-function millis(name: string, value: number | undefined, fallback: number): number {
+function checkMillis(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0)
     throw new ValidationError(name, value, [{ path: "", message: "must be a non-negative integer of milliseconds" }]);
@@ -157,9 +157,9 @@ export class SqliteStore implements Store {
     this.#settings = {
       filename: options.filename,
       synchronous,
-      busyTimeoutMillis: millis("busyTimeoutMillis", options.busyTimeoutMillis, 5_000),
-      idempotencyMillis: millis("idempotencyMillis", options.idempotencyMillis, 24 * 3600 * 1000),
-      changeCheckMillis: Math.max(1, millis("changeCheckMillis", options.changeCheckMillis, 100)),
+      busyTimeoutMillis: checkMillis("busyTimeoutMillis", options.busyTimeoutMillis, 5_000),
+      idempotencyMillis: checkMillis("idempotencyMillis", options.idempotencyMillis, 24 * 3600 * 1000),
+      changeCheckMillis: Math.max(1, checkMillis("changeCheckMillis", options.changeCheckMillis, 100)),
     };
   }
 
@@ -403,15 +403,16 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * The stream versions committed under an idempotency key, if the stream
-   * holds it and it has not expired (`idempotencyMillis`, a day by default).
+   * Looks an idempotency key up: the versions a commit under it wrote to the
+   * stream, unless it is older than `idempotencyMillis` (a day by default).
    *
-   * @param stream - the stream the action was addressed to
-   * @param idempotencyKey - the key the action was committed under
-   * @returns the first and last version committed under the key, or `undefined`
+   * @param stream - where the keyed action committed
+   * @param idempotencyKey - the action's key
+   * @returns `{ from, to }`, the versions it wrote, or `undefined` for an unknown or expired key
    * @example
    * ```ts
-   * const range = await store.recall("order-1", "request-42"); // { from: 3, to: 4 } or undefined
+   * const written = await store.recall("cart-9", "checkout-7");
+   * if (written) console.log(`already done: versions ${written.from}..${written.to}`);
    * ```
    */
   async recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined> {
@@ -420,16 +421,18 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Calls `callback` with each event matching `query`, in global order (by
-   * id), or newest first with `backward`, reading 1,000 rows at a time.
+   * Reads events: those matching every filter of `query`, oldest first (by
+   * id; a stream's in version order, the same order) or newest first with
+   * `backward`, handed to `callback` one by one, 1,000 rows per statement.
    *
-   * @param callback - called once per event, in order
-   * @param query - filters (see `Query` in `@act-root/act`); snapshot events only with `with_snaps` or `from_snapshot`
-   * @returns how many events were passed to `callback`
-   * @throws ValidationError when the query does not match `QuerySchema`
+   * @param callback - gets each event, synchronously, before the promise resolves
+   * @param query - the filters (`Query` from `@act-root/act`); snapshot events come only with `with_snaps` or `from_snapshot`
+   * @returns the number of events read
+   * @throws ValidationError for a query `QuerySchema` refuses
    * @example
    * ```ts
-   * const count = await store.query((e) => console.log(e.version, e.name), { stream: "order-1" });
+   * const names: string[] = [];
+   * await store.query((e) => names.push(e.name), { stream: "cart-9", backward: true, limit: 10 });
    * ```
    */
   async query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query: Query = {}): Promise<number> {
@@ -437,11 +440,12 @@ export class SqliteStore implements Store {
     if (q.stream !== undefined) validate("stream", q.stream, StreamSchema);
     const operation = q.stream !== undefined ? `query of stream "${q.stream}"` : "query";
     let count = 0;
-    let page = { ...q };
+    let cursor: number | undefined;
     for (;;) {
-      const size = Math.min(PAGE, q.limit === undefined ? PAGE : q.limit - count);
+      // Pages keep memory flat on a long read, and every statement runs to its end.
+      const size = q.limit === undefined ? PAGE : Math.min(PAGE, q.limit - count);
       if (size <= 0) return count;
-      const { text, values } = buildQuery({ ...page, limit: size });
+      const { text, values } = buildQuery(q, size, cursor);
       const rows = this.#read(operation, text, ...values) as EventRow[];
       // Fields picked by position: never spread a driver row into an event.
       for (const [id, stream, version, created, name, data, meta] of rows)
@@ -456,11 +460,8 @@ export class SqliteStore implements Store {
         } as Committed<E, keyof E>);
       count += rows.length;
       if (rows.length < size) return count;
-      // The next page continues after the last row; `from_snapshot` only bounds the first.
-      const lastId = rows[rows.length - 1][0];
-      const { from_snapshot, ...rest } = page;
-      page = q.backward ? { ...rest, before: lastId } : { ...rest, after: lastId };
-      if (from_snapshot !== undefined) page.with_snaps = true;
+      const last = rows[rows.length - 1];
+      cursor = q.stream !== undefined ? last[2] : last[0];
     }
   }
 
@@ -512,10 +513,7 @@ export class SqliteStore implements Store {
    * ```
    */
   async lease(leases: Lease[], millis: number): Promise<Lease[]> {
-    if (!Number.isSafeInteger(millis) || millis < 0)
-      throw new ValidationError("lease duration", millis, [
-        { path: "", message: "must be a non-negative integer of milliseconds" },
-      ]);
+    checkMillis("lease duration", millis, 0);
     const unique = [...new Map(leases.map((l) => [l.stream, l])).values()];
     if (!unique.length) return [];
     const read = this.#statement("lease", SQL.watermark);
