@@ -69,10 +69,11 @@ CREATE TABLE IF NOT EXISTS act_keys (
   PRIMARY KEY (stream, key)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS act_meta (key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID;
--- Ids go on after the last one used before a drop (dropping a table forgets its sequence).
+-- Ids start at 0, as in the other stores, and go on after the last one used
+-- before a drop (dropping a table forgets its sequence).
 INSERT INTO sqlite_sequence (name, seq)
-  SELECT 'act_events', value FROM act_meta
-  WHERE key = 'last_id' AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'act_events');
+  SELECT 'act_events', coalesce((SELECT value FROM act_meta WHERE key = 'last_id'), -1)
+  WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'act_events');
 `;
 
 /**
@@ -131,7 +132,13 @@ export const SQL = {
   rollback: "ROLLBACK",
   dataVersion: "PRAGMA data_version",
   lastVersion: "SELECT version FROM act_events WHERE stream = ? ORDER BY version DESC LIMIT 1",
-  insert: "INSERT INTO act_events (stream, version, name, data, meta, created) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+  /**
+   * The id is the sequence's next value, given explicitly: SQLite's own
+   * numbering starts at 1, the other stores' at 0. (`seed` puts the
+   * sequence's row in place; the insert moves it on.)
+   */
+  insert: `INSERT INTO act_events (id, stream, version, name, data, meta, created)
+VALUES ((SELECT seq + 1 FROM sqlite_sequence WHERE name = 'act_events'), ?, ?, ?, ?, ?, ?) RETURNING id`,
   recall: "SELECT from_version, to_version FROM act_keys WHERE stream = ? AND key = ? AND expires > ?",
   remember: "INSERT OR REPLACE INTO act_keys (stream, key, from_version, to_version, expires) VALUES (?, ?, ?, ?, ?)",
   purgeKeys: "DELETE FROM act_keys WHERE expires <= ?",
