@@ -14,8 +14,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * They cover commits and the expected version (two concurrent commits with
  * the same expected version: exactly one wins), data kept as JSON, stream
  * names, queries and their filters, snapshots, idempotency keys, and the
- * reaction bookkeeping (`poll`, `lease`, `ack`, `block`, `reactions`,
- * `unblock`, `reset`). Call it at the top level of a test file.
+ * reaction bookkeeping (`poll` and its filter by reactions, `lease` with its
+ * tokens and renewals, `ack`, `block`, `reactions`, `unblock`, `reset`,
+ * `retire`). Call it at the top level of a test file.
  *
  * The store is created once, on the first test, and `drop()` then `seed()`
  * run before every test, so point it at a database (or table) of its own:
