@@ -83,7 +83,7 @@ async function events(file: string) {
   return all;
 }
 
-type LogLine = { phase: string; stream: string; id: number; pid: number };
+type LogLine = { phase: string; stream: string; id: number; pid: number; at: number };
 const readLog = (log: string): LogLine[] =>
   existsSync(log)
     ? readFileSync(log, "utf8")
@@ -91,8 +91,8 @@ const readLog = (log: string): LogLine[] =>
         .split("\n")
         .filter(Boolean)
         .map((line) => {
-          const [phase, stream, id, pid] = line.split(" ");
-          return { phase, stream, id: Number(id), pid: Number(pid) };
+          const [phase, stream, id, pid, at] = line.split(" ");
+          return { phase, stream, id: Number(id), pid: Number(pid), at: Number(at) };
         })
     : [];
 
@@ -205,13 +205,12 @@ describe("drainers in separate processes", () => {
     const file = tempFile();
     const log = `${file}.log`;
     const ids = await queue(file, 4, 5);
-    const first = spawn("drainer.ts", { FILE: file, LOG: log, HANG_ON: "job-2", LEASE_MS: "1500" });
+    const first = spawn("drainer.ts", { FILE: file, LOG: log, HANG_ON: "job-2", LEASE_MS: "3000" });
     await first.ready;
     await until(() => readLog(log).some((l) => l.phase === "start" && l.stream === "job-2"), "the hanging reaction");
     const stuck = readLog(log).find((l) => l.phase === "start" && l.stream === "job-2")!;
     await kill(first.child);
-    const killedAt = Date.now();
-    const second = spawn("drainer.ts", { FILE: file, LOG: log, LEASE_MS: "1500" });
+    const second = spawn("drainer.ts", { FILE: file, LOG: log, LEASE_MS: "3000" });
     await second.ready;
     await until(() => {
       const ends = new Set(
@@ -223,10 +222,13 @@ describe("drainers in separate processes", () => {
     }, "every event handled after the kill");
     await stop(second.child);
     const lines = readLog(log);
-    const retaken = lines.find((l) => l.phase === "end" && l.id === stuck.id)!;
-    expect(retaken.pid).toBe(second.child.pid);
-    // The stuck stream waited for the lease to expire (1.5 s after it was taken).
-    expect(Date.now() - killedAt).toBeGreaterThan(500);
+    const retaken = lines.find((l) => l.phase === "start" && l.id === stuck.id && l.pid === second.child.pid)!;
+    expect(retaken).toBeDefined();
+    // The stuck stream waited for the dead drainer's lease to run out: it was
+    // leased for 3 s, shortly before the handler started (the slack is for a
+    // slow machine; starting the second process takes well under 2.5 s).
+    expect(retaken.at - stuck.at).toBeGreaterThanOrEqual(2_500);
+    expect(lines.find((l) => l.phase === "end" && l.id === stuck.id)?.pid).toBe(second.child.pid);
     // Handled at least once: an event runs twice only when the killed drainer
     // finished it without acknowledging it (its drain was still waiting on the
     // stuck reaction), and then once in each process.
