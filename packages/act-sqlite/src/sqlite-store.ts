@@ -757,6 +757,8 @@ export class SqliteStore implements Store {
   subscribe(listener: () => void): () => void {
     this.#listeners.add(listener);
     if (!this.#watch && !inMemory(this.#settings.filename)) {
+      // From now on: a commit by another process right after this call counts.
+      this.#checkChanges();
       this.#watch = setInterval(() => this.#checkChanges(), this.#settings.changeCheckMillis);
       this.#watch.unref?.();
     }

@@ -51,7 +51,6 @@ describe("subscribe", () => {
     await store.commit("s", [{ name: "A", data: {} }], meta);
     await Promise.resolve();
     expect(woken).toBe(1);
-    await sleep(60); // the first check only learns where the file is
     await other.commit("s", [{ name: "B", data: {} }], meta);
     const deadline = Date.now() + 2_000;
     while (woken < 2 && Date.now() < deadline) await sleep(5);
