@@ -104,3 +104,32 @@ describe("reading a long stream", () => {
     expect(await read({ stream: "long", before: between, backward: true, limit: 2 })).toEqual([ids[1199], ids[1198]]);
   });
 });
+
+describe("idempotency keys", () => {
+  it("expire after idempotencyMillis, and expired ones are purged from the file", async () => {
+    const file = tempFile();
+    const store = new SqliteStore({ filename: file, idempotencyMillis: 50 });
+    opened.push(store);
+    await store.seed();
+    await store.commit("k", [{ name: "A", data: {} }], meta, undefined, "once");
+    await expect(store.commit("k", [{ name: "A", data: {} }], meta, undefined, "once")).rejects.toBeInstanceOf(
+      ConcurrencyError
+    );
+    await sleep(80);
+    expect(await store.recall("k", "once")).toBeUndefined();
+    const keys = () => {
+      const raw = new Database(file);
+      const rows = raw.prepare("SELECT key FROM act_keys ORDER BY key").raw(true).all() as string[][];
+      raw.close();
+      return rows.map(([key]) => key);
+    };
+    expect(keys()).toEqual(["once"]); // expired, still stored
+    // Another store on the file purges on its first keyed commit.
+    const later = new SqliteStore({ filename: file, idempotencyMillis: 60_000 });
+    opened.push(later);
+    await later.commit("k", [{ name: "B", data: {} }], meta, undefined, "twice");
+    expect(keys()).toEqual(["twice"]);
+    const [again] = await later.commit("k", [{ name: "C", data: {} }], meta, undefined, "once");
+    expect(again.version).toBe(2);
+  });
+});
