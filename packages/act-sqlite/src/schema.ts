@@ -159,9 +159,11 @@ WITH ready AS (
 ), lead AS (
   SELECT stream, source, at FROM ready WHERE stream NOT IN (SELECT stream FROM lag) ORDER BY at DESC, stream LIMIT ?4
 )
-SELECT stream, source, at, 1 FROM lag
-UNION ALL
-SELECT stream, source, at, 0 FROM lead`,
+SELECT stream, source, at, lagging FROM (
+  SELECT stream, source, at, 1 AS lagging FROM lag
+  UNION ALL
+  SELECT stream, source, at, 0 AS lagging FROM lead
+) ORDER BY lagging DESC, CASE lagging WHEN 1 THEN at ELSE -at END, stream`,
   watermark:
     "SELECT source, at, retry, blocked, leased_by, leased_until, done, head, token, reactions FROM act_watermarks WHERE stream = ?",
   register: "INSERT INTO act_watermarks (stream, source, at, head, reactions) VALUES (?, ?, ?, ?, ?)",
