@@ -1,5 +1,8 @@
 import {
   type BlockedLease,
+  checkCommit,
+  checkName,
+  checkOptions,
   type Committed,
   ConcurrencyError,
   type EventMeta,
@@ -7,6 +10,7 @@ import {
   type Lease,
   logger,
   type Message,
+  OptionSchemas,
   type Poll,
   type Query,
   QuerySchema,
@@ -39,6 +43,14 @@ const types = {
     return pg.types.getTypeParser(oid, format as "text");
   },
 };
+
+/** The store options every store takes, plus this store's own durations and pool size. */
+const PG_OPTIONS = OptionSchemas.store.extend({
+  max: OptionSchemas.whole(1, 10_000).optional(),
+  idleTimeoutMillis: OptionSchemas.whole(0).optional(),
+  connectionTimeoutMillis: OptionSchemas.whole(0).optional(),
+  slowWriterMillis: OptionSchemas.whole(1).optional(),
+});
 
 /** Rows per page when `query` walks a large result. */
 const PAGE = 1_000;
@@ -194,6 +206,7 @@ export class PostgresStore implements Store {
    * ```
    */
   constructor(config: PostgresStoreConfig = {}) {
+    checkOptions("store", config, PG_OPTIONS);
     const schema = config.schema ?? "public";
     const table = config.table ?? "events";
     identifier("schema", schema);
@@ -400,7 +413,7 @@ export class PostgresStore implements Store {
     expectedVersion?: number,
     idempotencyKey?: string
   ): Promise<Committed<E, keyof E>[]> {
-    validate("stream", stream, StreamSchema);
+    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey);
     const operation = `commit to "${stream}"`;
     if (messages.length > sql.MAX_EVENTS_PER_COMMIT)
       throw new RangeError(
@@ -465,6 +478,8 @@ export class PostgresStore implements Store {
    * ```
    */
   async recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined> {
+    checkName("stream", stream);
+    checkName("idempotency key", idempotencyKey);
     const { rows } = await this.#run<{ from_version: number; to_version: number }>(
       `recall of "${stream}"`,
       this.#statements.recall,
@@ -507,11 +522,16 @@ export class PostgresStore implements Store {
         callback({ id, stream, version, created: new Date(created), name, data, meta } as Committed<E, keyof E>);
       count += rows.length;
       if (rows.length < size) return count;
-      // The next page continues after the last row; `from_snapshot` only bounds the first.
+      // The next page continues past the last row. Forward, `from_snapshot`
+      // only bounds the first page (the rest come after it); backward, every
+      // page walks towards the snapshot, so each one keeps that bound.
       const lastId = (rows[rows.length - 1] as unknown as EventRow)[0];
-      const { from_snapshot, ...rest } = page;
-      page = q.backward ? { ...rest, before: lastId } : { ...rest, after: lastId };
-      if (from_snapshot !== undefined) page.with_snaps = true;
+      if (q.backward) page = { ...page, before: lastId };
+      else {
+        const { from_snapshot, ...rest } = page;
+        page = { ...rest, after: lastId };
+        if (from_snapshot !== undefined) page.with_snaps = true;
+      }
     }
   }
 

@@ -72,7 +72,8 @@ function fold<S extends Schema, E extends Schemas>(
     const state = (revive ? revive(data.state) : data.state) as S;
     return { state, event: event as CommittedOf<E>, patches: 0, snaps: snapshot.snaps + 1 };
   }
-  const handler = me.patch[event.name];
+  // Own properties only: an event named like an Object method ("constructor") has no handler by inheritance.
+  const handler = Object.hasOwn(me.patch, event.name) ? me.patch[event.name] : undefined;
   // Events of other states sharing the stream have no patch here: they only move the version.
   if (!handler) return { ...snapshot, event: event as CommittedOf<E> };
   const decoded = decode(me.events[event.name], me.upcasts[event.name], event);
@@ -361,7 +362,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   const tuples = (result && typeof result[0] === "string" ? [result] : (result ?? [])) as Emitted<E>[];
   if (!tuples.length) return trusted ? again() : { snapshots: [current], committed: false };
   const messages: Message<E, keyof E>[] = tuples.map(([event, eventData]) => {
-    const schema = me.events[event];
+    const schema = Object.hasOwn(me.events, event) ? me.events[event] : undefined;
     if (!schema)
       throw new ValidationError(`event emitted by action "${name}"`, event, [
         { path: "", message: `"${String(event)}" is not an event of state "${me.name}"` },

@@ -3,6 +3,7 @@ import { ConcurrencyError, ValidationError } from "../types/errors.js";
 import type { KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../types/schemas.js";
+import { checkCommit, checkName, checkOptions, OptionSchemas } from "../inputs.js";
 import { stringifyJson } from "../json.js";
 import { validate } from "../utils.js";
 
@@ -87,13 +88,16 @@ export class InMemoryStore implements Store {
 
   /**
    * @param options - the store's settings; all optional
+   * @throws {@link ValidationError} naming an option that is not a whole number of at least 1
    */
   constructor(
     private readonly options: {
-      /** How long an idempotency key is remembered, in ms (default 24 hours). */
+      /** How long an idempotency key is remembered, in ms (default 24 hours; a whole number, at least 1). */
       idempotencyMillis?: number;
     } = {}
-  ) {}
+  ) {
+    checkOptions("store", options, OptionSchemas.store);
+  }
 
   private get idempotencyMillis() {
     return this.options.idempotencyMillis ?? 24 * 3600 * 1000;
@@ -123,7 +127,7 @@ export class InMemoryStore implements Store {
     expectedVersion?: number,
     idempotencyKey?: string
   ): Promise<Committed<E, keyof E>[]> {
-    validate("stream", stream, StreamSchema);
+    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey);
     const log = this.streams.get(stream);
     const lastVersion = log ? log.ids.length - 1 : -1;
     // No await before the append: the check and the commit must be one step.
@@ -366,6 +370,8 @@ export class InMemoryStore implements Store {
   }
 
   async recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined> {
+    checkName("stream", stream);
+    checkName("idempotency key", idempotencyKey);
     return this.remembered(stream, idempotencyKey);
   }
 
