@@ -27,6 +27,7 @@
  * 16 bits allow 65,536 events per commit; a signed 64-bit id leaves room for
  * 2^47 transactions, and JavaScript numbers stay exact up to 2^37 of them.
  */
+import { createHash } from "node:crypto";
 import { SNAP_EVENT } from "@act-root/act";
 
 /** Quoted, validated names of everything the store creates. */
@@ -39,7 +40,7 @@ export type Names = {
   readonly watermarks: string;
   /** `"schema"."table_keys"`: idempotency keys. */
   readonly keys: string;
-  /** The LISTEN/NOTIFY channel commits are announced on. */
+  /** The LISTEN/NOTIFY channel commits are announced on (see `channel`). */
   readonly channel: string;
   /** Unquoted parts, for index names and catalog lookups. */
   readonly raw: { readonly schema: string; readonly table: string };
@@ -85,6 +86,23 @@ function stableEnd(n: Names): string {
   END)`;
 }
 
+/** PostgreSQL truncates identifiers, channel names included, to 63 bytes. */
+const MAX_IDENTIFIER_BYTES = 63;
+
+/**
+ * The channel commits to `schema.table` are announced on: `act:<schema>.<table>`
+ * when that fits PostgreSQL's 63-byte limit, otherwise the start of it and a
+ * short hash of the whole name. A longer name would make `pg_notify` fail on
+ * every commit and `LISTEN` listen on a truncated name, so wake-ups would stop
+ * without a word; the hash keeps two long names on different channels.
+ */
+export function channel(schema: string, table: string): string {
+  const full = `act:${schema}.${table}`;
+  if (Buffer.byteLength(full) <= MAX_IDENTIFIER_BYTES) return full;
+  const hash = createHash("sha1").update(full).digest("hex").slice(0, 12);
+  return `${full.slice(0, MAX_IDENTIFIER_BYTES - hash.length - 1)}#${hash}`;
+}
+
 /** Builds the names from validated identifiers. */
 export function names(schema: string, table: string): Names {
   const q = (s: string) => `"${s}"`;
@@ -93,7 +111,7 @@ export function names(schema: string, table: string): Names {
     events: `${q(schema)}.${q(table)}`,
     watermarks: `${q(schema)}.${q(`${table}_watermarks`)}`,
     keys: `${q(schema)}.${q(`${table}_keys`)}`,
-    channel: `act:${schema}.${table}`,
+    channel: channel(schema, table),
     raw: { schema, table },
   };
 }
