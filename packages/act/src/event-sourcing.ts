@@ -21,6 +21,9 @@ import type { ZodType } from "zod";
 /** What a snapshot event holds: the state that wrote it and that state's value. */
 export type SnapshotData = { of: string; state: unknown };
 
+/** Snapshot events read per step when time travel looks for where to start. */
+const SNAPSHOT_PAGE = 8;
+
 /** States whose older snapshots were already reported as ignored (once per state is enough). */
 const reported = new Set<string>();
 
@@ -174,7 +177,8 @@ export type PointInTime =
 /**
  * Rebuilds a stream's state as it was at `point`: starts at this state's
  * latest snapshot at or before that point (found by reading the stream's
- * snapshot events backwards), then folds the events after it up to the point.
+ * snapshot events backwards, a few at a time, until one fits), then folds
+ * the events after it up to the point.
  */
 export async function loadAt<S extends Schema, E extends Schemas>(
   me: State<S, E, any>,
@@ -200,14 +204,34 @@ export async function loadAt<S extends Schema, E extends Schemas>(
       : "time" in point
         ? { created_before: new Date(point.time.getTime() + 1) }
         : {};
+  // The newest snapshot of this state at or before the point, read backwards
+  // a few snapshot events at a time: a long stream with many snapshots (of
+  // this state or others sharing it) costs the few read, not all of them.
   let start: Committed<E, keyof E> | undefined;
-  await store().query<E>(
-    (event) => {
-      if (start || !within(event)) return;
-      if ((event.data as unknown as SnapshotData)?.of === me.version) start = event;
-    },
-    { stream, names: [SNAP_EVENT], with_snaps: true, backward: true, ...bound }
-  );
+  let before: number | undefined;
+  for (;;) {
+    let read = 0;
+    let oldest: number | undefined;
+    await store().query<E>(
+      (event) => {
+        read++;
+        oldest = event.id;
+        if (start || !within(event)) return;
+        if ((event.data as unknown as SnapshotData)?.of === me.version) start = event;
+      },
+      {
+        stream,
+        names: [SNAP_EVENT],
+        with_snaps: true,
+        backward: true,
+        limit: SNAPSHOT_PAGE,
+        ...bound,
+        ...(before !== undefined && { before }),
+      }
+    );
+    if (start || read < SNAPSHOT_PAGE) break;
+    before = oldest;
+  }
   let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
   if (start) snapshot = fold(me, snapshot, start);
   await store().query<E>(
