@@ -52,6 +52,10 @@ const PG_OPTIONS = OptionSchemas.store.extend({
   slowWriterMillis: OptionSchemas.whole(1).optional(),
 });
 
+/** Expired idempotency keys are purged at most this often, and at most this many at a time. */
+const PURGE_EVERY_MILLIS = 60_000;
+const PURGE_BATCH = 10_000;
+
 /** Rows per page when `query` walks a large result. */
 const PAGE = 1_000;
 
@@ -123,7 +127,9 @@ type ReactionRow = {
  *   another process drains at once; its polling stays the safety net.
  * - **Idempotency keys** live in a table of their own with a primary key on
  *   `(stream, key)` claimed in the commit's statement, so two processes
- *   racing with one key commit once. Keys expire after `idempotencyMillis`.
+ *   racing with one key commit once. Keys expire after `idempotencyMillis`;
+ *   expired ones are deleted in batches, at most once a minute, by a
+ *   statement of its own after a keyed commit (never inside it).
  * - **Leases** lock watermark rows with `FOR UPDATE SKIP LOCKED`, so competing
  *   drainers in several processes never handle a stream at the same time and
  *   never wait for each other.
@@ -168,6 +174,7 @@ export class PostgresStore implements Store {
     readonly notify: string;
     readonly lastVersion: string;
     readonly recall: string;
+    readonly purgeKeys: string;
     readonly poll: string;
     readonly register: string;
     readonly lease: string;
@@ -190,6 +197,9 @@ export class PostgresStore implements Store {
   #announcing?: Promise<void>;
   /** Whether a commit finished while a notification was in flight. */
   #announceAgain = false;
+  /** When expired idempotency keys were last purged (0: not yet), and the purge in flight. */
+  #purgedAt = 0;
+  #purging?: Promise<void>;
   /** When slow writers were last looked for. */
   #writersCheckedAt = 0;
 
@@ -222,6 +232,7 @@ export class PostgresStore implements Store {
       notify: sql.notify(),
       lastVersion: sql.lastVersion(n),
       recall: sql.recall(n),
+      purgeKeys: sql.purgeKeys(n),
       poll: sql.poll(n),
       register: sql.register(n),
       lease: sql.lease(n),
@@ -382,6 +393,7 @@ export class PostgresStore implements Store {
     this.#disposed ??= (async () => {
       this.#listeners.clear();
       await this.#announcing;
+      await this.#purging;
       await this.#unlisten();
       await this.#pool.end();
     })();
@@ -452,6 +464,7 @@ export class PostgresStore implements Store {
       // Nothing inserted although the version matched: the key is taken.
       if (rows[0].id === null && messages.length) throw conflict(last);
       if (rows[0].id !== null) this.#announce();
+      if (idempotencyKey !== undefined) this.#purgeExpiredKeys();
       const created = rows[0].created ?? new Date();
       return messages.map(({ name, data }, i) => ({
         id: rows[i].id!,
@@ -463,6 +476,32 @@ export class PostgresStore implements Store {
         meta: JSON.parse(metaText),
       })) as Committed<E, keyof E>[];
     }
+  }
+
+  /**
+   * Deletes expired idempotency keys, so the keys table does not grow for
+   * ever. It runs after a keyed commit, at most once per `PURGE_EVERY_MILLIS`,
+   * as a statement of its own that the commit does not wait for, and removes
+   * at most `PURGE_BATCH` keys each time (the expiry index finds them). An
+   * expired key that is still there is ignored anyway (`recall` and the commit
+   * check `expires`), so a purge that fails or falls behind changes nothing
+   * but the table's size.
+   */
+  #purgeExpiredKeys(): void {
+    const now = Date.now();
+    if (this.#purging || now - this.#purgedAt < PURGE_EVERY_MILLIS) return;
+    this.#purgedAt = now;
+    this.#purging = this.#run("purge of expired idempotency keys", this.#statements.purgeKeys, [PURGE_BATCH])
+      .then(
+        () => undefined,
+        (error) => {
+          if (!this.#disposed)
+            logger.warn(error, "act-pg: could not purge expired idempotency keys; trying again later");
+        }
+      )
+      .finally(() => {
+        this.#purging = undefined;
+      });
   }
 
   /**

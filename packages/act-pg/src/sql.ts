@@ -156,7 +156,8 @@ CREATE TABLE IF NOT EXISTS ${n.keys} (
   to_version integer NOT NULL,
   expires timestamptz NOT NULL,
   PRIMARY KEY (stream, key)
-);`;
+);
+CREATE INDEX IF NOT EXISTS "${table}_keys_expires" ON ${n.keys} (expires);`;
 }
 
 /** `drop()`: removes the tables (the schema separately, only when empty and not `public`). */
@@ -225,6 +226,14 @@ export function notify(): string {
 /** The stream's last version (-1 when empty): `$1` stream. */
 export function lastVersion(n: Names): string {
   return `SELECT COALESCE((SELECT version FROM ${n.events} WHERE stream = $1 ORDER BY version DESC LIMIT 1), -1) AS v`;
+}
+
+/**
+ * Deletes up to `$1` expired idempotency keys (the expiry index finds them).
+ * Run apart from commits, so a commit never waits for it.
+ */
+export function purgeKeys(n: Names): string {
+  return `DELETE FROM ${n.keys} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${n.keys} WHERE expires <= now() ORDER BY expires LIMIT $1::integer))`;
 }
 
 /** `recall()`: the versions committed under key `$2` on stream `$1`, unless expired. */
