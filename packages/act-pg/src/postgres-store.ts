@@ -88,7 +88,13 @@ const isConnectionError = (error: DriverError) =>
 type EventRow = [number, string, number, number, string, unknown, EventMeta];
 
 /** Row of the commit statement. */
-type CommitRow = { last: number; id: number | null; version: number | null; created: Date | null };
+type CommitRow = {
+  last: number;
+  last_id: number | null;
+  id: number | null;
+  version: number | null;
+  created: Date | null;
+};
 
 /** Row of the reactions statement. */
 type ReactionRow = {
@@ -408,6 +414,7 @@ export class PostgresStore implements Store {
    * @param meta - correlation and causation, stored with each event
    * @param expectedVersion - the version the stream must be at (-1: new stream); omitted, no check
    * @param idempotencyKey - claimed with the commit (see `recall`); a key the stream holds unexpired commits nothing
+   * @param lastId - the id of the stream's last event as the caller knows it; another event there is a conflict
    * @returns the committed events with ids, versions and the commit time
    * @throws ConcurrencyError when the stream is not at `expectedVersion`, another commit to the stream won the race, or the key was used
    * @throws ValidationError when the stream name breaks the rules of `StreamSchema`
@@ -423,9 +430,10 @@ export class PostgresStore implements Store {
     messages: Message<E, keyof E>[],
     meta: EventMeta,
     expectedVersion?: number,
-    idempotencyKey?: string
+    idempotencyKey?: string,
+    lastId?: number
   ): Promise<Committed<E, keyof E>[]> {
-    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey);
+    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
     const operation = `commit to "${stream}"`;
     if (messages.length > sql.MAX_EVENTS_PER_COMMIT)
       throw new RangeError(
@@ -443,7 +451,7 @@ export class PostgresStore implements Store {
     for (let attempt = 0; ; attempt++) {
       let rows: CommitRow[];
       try {
-        const values: unknown[] = [stream, encoded, metaText, expectedVersion ?? null];
+        const values: unknown[] = [stream, encoded, metaText, expectedVersion ?? null, lastId ?? null];
         ({ rows } =
           idempotencyKey === undefined
             ? await this.#run<CommitRow>(operation, this.#statements.commit, values)
@@ -455,12 +463,15 @@ export class PostgresStore implements Store {
       } catch (error) {
         // 23505: a concurrent commit took the same (stream, version) or key first.
         if ((error as DriverError).code !== "23505") throw error;
-        if (expectedVersion === undefined && idempotencyKey === undefined && attempt < 10) continue;
+        if (expectedVersion === undefined && idempotencyKey === undefined && lastId === undefined && attempt < 10)
+          continue;
         const last = await this.#run<{ v: number }>(operation, this.#statements.lastVersion, [stream]);
         throw conflict(last.rows[0].v);
       }
       const last = rows[0].last;
       if (expectedVersion !== undefined && last !== expectedVersion) throw conflict(last);
+      // Same version, another event: the stream was dropped and written again.
+      if (lastId !== undefined && rows[0].last_id !== lastId) throw conflict(last);
       // Nothing inserted although the version matched: the key is taken.
       if (rows[0].id === null && messages.length) throw conflict(last);
       if (rows[0].id !== null) this.#announce();

@@ -171,13 +171,13 @@ export function dropSchema(n: Names): string {
 }
 
 /**
- * `commit()`: one statement. Reads the stream's last version, checks it
- * against `$4` (null = no check) and inserts every message of `$2` (a JSON
- * array of `{ name, data }`) with `$3` as meta — or nothing. With `keyed`, it
- * also claims the idempotency key `$5` for `$6` ms unless the stream holds it
+ * `commit()`: one statement. Reads the stream's last version and event id,
+ * checks them against `$4` and `$5` (null = no check) and inserts every
+ * message of `$2` (a JSON array of `{ name, data }`) with `$3` as meta — or
+ * nothing. With `keyed`, it also claims the idempotency key `$6` for `$7` ms unless the stream holds it
  * unexpired, and inserts nothing when it cannot. Returns one row per inserted
  * event, or a single row with null id when nothing was inserted, always
- * carrying the version the stream was at. Two concurrent commits that read
+ * carrying the version the stream was at and the id of its last event. Two concurrent commits that read
  * the same last version collide on the unique `(stream, version)` index, two
  * with the same key on the keys' primary key: the database decides.
  *
@@ -188,8 +188,8 @@ export function commit(n: Names, keyed: boolean): string {
   const claimed = keyed
     ? `, claimed AS (
   INSERT INTO ${n.keys} (stream, key, from_version, to_version, expires)
-  SELECT $1, $5::text, last.v + 1, last.v + json_array_length($2::json), now() + $6::bigint * interval '1 millisecond'
-  FROM last WHERE $4::integer IS NULL OR last.v = $4::integer
+  SELECT $1, $6::text, last.v + 1, last.v + json_array_length($2::json), now() + $7::bigint * interval '1 millisecond'
+  FROM last WHERE ($4::integer IS NULL OR last.v = $4::integer) AND ($5::bigint IS NULL OR last.id = $5::bigint)
   ON CONFLICT (stream, key) DO UPDATE SET
     from_version = EXCLUDED.from_version, to_version = EXCLUDED.to_version, expires = EXCLUDED.expires
     WHERE ${n.keys}.expires <= now()
@@ -197,17 +197,19 @@ export function commit(n: Names, keyed: boolean): string {
 )`
     : "";
   return `
-WITH last AS (
-  SELECT COALESCE((SELECT version FROM ${n.events} WHERE stream = $1 ORDER BY version DESC LIMIT 1), -1) AS v
+WITH top AS (
+  SELECT version, id FROM ${n.events} WHERE stream = $1 ORDER BY version DESC LIMIT 1
+), last AS (
+  SELECT COALESCE((SELECT version FROM top), -1) AS v, (SELECT id FROM top) AS id
 )${claimed}, ins AS (
   INSERT INTO ${n.events} (id, stream, version, name, data, meta, created)
   SELECT (pg_current_xact_id()::text::bigint << ${COMMIT_BITS}) + m.ord - 1, $1, last.v + m.ord, m.msg->>'name', m.msg->'data', $3::json,
     date_trunc('milliseconds', now())
   FROM last CROSS JOIN json_array_elements($2::json) WITH ORDINALITY AS m(msg, ord)
-  WHERE ($4::integer IS NULL OR last.v = $4::integer)${keyed ? " AND EXISTS (SELECT 1 FROM claimed)" : ""}
+  WHERE ($4::integer IS NULL OR last.v = $4::integer) AND ($5::bigint IS NULL OR last.id = $5::bigint)${keyed ? " AND EXISTS (SELECT 1 FROM claimed)" : ""}
   RETURNING id, version, created
 )
-SELECT last.v AS last, ins.id, ins.version, ins.created FROM last LEFT JOIN ins ON true ORDER BY ins.version`;
+SELECT last.v AS last, last.id AS last_id, ins.id, ins.version, ins.created FROM last LEFT JOIN ins ON true ORDER BY ins.version`;
 }
 
 /**

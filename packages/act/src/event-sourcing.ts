@@ -254,7 +254,14 @@ async function snap<S extends Schema, E extends Schemas>(
   const event = snapshot.event!;
   try {
     const data: SnapshotData = { of: me.version, state: snapshot.state };
-    const [committed] = await store().commit(event.stream, [{ name: SNAP_EVENT, data }], meta, event.version);
+    const [committed] = await store().commit(
+      event.stream,
+      [{ name: SNAP_EVENT, data }],
+      meta,
+      event.version,
+      undefined,
+      event.id
+    );
     return {
       state: snapshot.state,
       event: committed as CommittedOf<E>,
@@ -325,7 +332,9 @@ async function recall<S extends Schema, E extends Schemas>(
  * `cache` keeps each stream's latest snapshot between actions. Without an
  * expected version from the caller, an action on a cached stream skips the
  * read (`optimistic`): the commit's version check is what proves the snapshot
- * current. When it is not — the commit conflicts, or a rule or the handler
+ * current — together with the id of the event the snapshot was built from,
+ * so a stream dropped and rewritten up to the same version is not mistaken
+ * for the cached one. When it is not — the commit conflicts, or a rule or the handler
  * declined on what may be stale state — the cached snapshot is dropped and
  * the action runs once more on the stream read from the store. With an
  * expected version, the events after the cached snapshot are read (they must
@@ -421,7 +430,17 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   };
   let committed: Committed<E, keyof E>[];
   try {
-    committed = await store().commit<E>(stream, messages, meta, expectedVersion ?? version, idempotencyKey);
+    // The id of the event the state was built from goes with the version: a
+    // stream dropped and written again up to the same version has another
+    // event there, and the commit refuses to build on the old state.
+    committed = await store().commit<E>(
+      stream,
+      messages,
+      meta,
+      expectedVersion ?? version,
+      idempotencyKey,
+      current.event?.id
+    );
   } catch (error) {
     // Another process committed the same idempotent action first: its outcome is ours.
     const raced = error instanceof ConcurrencyError && idempotencyKey !== undefined;

@@ -123,7 +123,8 @@ export function checkName(what: string, value: unknown): string {
 /**
  * Checks the inputs of `Store.commit` the way every store must before it
  * writes anything: the stream name, each event name, the correlation id, the
- * expected version (a whole number of at least -1) and the idempotency key.
+ * expected version (a whole number of at least -1), the idempotency key and
+ * the id of the last event the caller knows.
  * Stores call it first, so they refuse the same commits with the same error.
  *
  * @param stream - the stream name
@@ -131,6 +132,7 @@ export function checkName(what: string, value: unknown): string {
  * @param meta - their correlation and causation
  * @param expectedVersion - the version the stream must be at, if any
  * @param idempotencyKey - the key claimed with the commit, if any
+ * @param lastId - the id of the stream's last event the caller knows, if any (a whole number)
  * @throws {@link ValidationError} naming the bad input
  * @example
  * ```ts
@@ -142,11 +144,13 @@ export function checkCommit<E extends Schemas>(
   messages: ReadonlyArray<Message<E, keyof E>>,
   meta: EventMeta,
   expectedVersion?: number,
-  idempotencyKey?: string
+  idempotencyKey?: string,
+  lastId?: number
 ): void {
   checkName("stream", stream);
   for (const { name } of messages) checkName("event name", name);
   checkName("correlation", meta?.correlation);
   if (expectedVersion !== undefined) validate("expected version", expectedVersion, whole(-1));
   if (idempotencyKey !== undefined) checkName("idempotency key", idempotencyKey);
+  if (lastId !== undefined) validate("last event id", lastId, whole(0));
 }

@@ -125,14 +125,16 @@ export class InMemoryStore implements Store {
     messages: Message<E, keyof E>[],
     meta: EventMeta,
     expectedVersion?: number,
-    idempotencyKey?: string
+    idempotencyKey?: string,
+    lastId?: number
   ): Promise<Committed<E, keyof E>[]> {
-    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey);
+    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
     const log = this.streams.get(stream);
     const lastVersion = log ? log.ids.length - 1 : -1;
     // No await before the append: the check and the commit must be one step.
     const used = idempotencyKey !== undefined && this.remembered(stream, idempotencyKey) !== undefined;
-    if (used || (expectedVersion !== undefined && expectedVersion !== lastVersion))
+    const rewritten = lastId !== undefined && log?.ids[lastVersion] !== lastId;
+    if (used || rewritten || (expectedVersion !== undefined && expectedVersion !== lastVersion))
       throw new ConcurrencyError(
         stream,
         lastVersion,

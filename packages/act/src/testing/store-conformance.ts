@@ -551,6 +551,26 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect(await store.recall(longest, longest)).toEqual({ from: 0, to: 0 });
       });
 
+      it("refuses a commit whose last event id is not the stream's last event, even at the same version", async () => {
+        const [first] = await store.commit("rewritten", [msg("A")], meta());
+        await store.drop();
+        await store.seed();
+        const [again] = await store.commit("rewritten", [msg("B")], meta());
+        expect(again.version).toBe(first.version);
+        await expect(store.commit("rewritten", [msg("C")], meta(), 0, undefined, first.id)).rejects.toBeInstanceOf(
+          ConcurrencyError
+        );
+        await expect(store.commit("empty", [msg("C")], meta(), undefined, undefined, first.id)).rejects.toBeInstanceOf(
+          ConcurrencyError
+        );
+        await store.commit("rewritten", [msg("C")], meta(), 0, undefined, again.id);
+        await refused(
+          () => store.commit("rewritten", [msg("D")], meta(), undefined, undefined, Number.NaN),
+          "last event id"
+        );
+        expect((await all({ stream: "rewritten" })).map((e) => e.name)).toEqual(["B", "C"]);
+      });
+
       it("reads backward from a snapshot over more than a page of events, never past the snapshot", async () => {
         await store.commit(
           "long",
