@@ -14,7 +14,7 @@ import type {
 } from "./types/action.js";
 import { ConcurrencyError, InvariantError, ValidationError } from "./types/errors.js";
 import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./types/schemas.js";
-import { reviver } from "./revive.js";
+import { outputSchema, readSchema, reviver } from "./revive.js";
 import { patch, uuid, validate } from "./utils.js";
 import type { ZodType } from "zod";
 
@@ -27,7 +27,11 @@ const SNAPSHOT_PAGE = 8;
 /** States whose older snapshots were already reported as ignored (once per state is enough). */
 const reported = new Set<string>();
 
-/** An event's data as its schema describes it (dates restored; see `revive`). */
+/**
+ * An event's data as its schema's output describes it (dates restored; see
+ * `revive`). Input transforms do not run again: the data was stored as the
+ * output of the schema when it was committed.
+ */
 export function decode<E extends Schemas>(
   schema: ZodType | undefined,
   upcasts: ReadonlyArray<Upcaster<unknown>> | undefined,
@@ -39,16 +43,39 @@ export function decode<E extends Schemas>(
     const revive = reviver(shape);
     return revive ? revive(event.data) : event.data;
   };
+  // Stored data is the schema's output: it is checked against the output
+  // side, never parsed again as input (see `readSchema`).
+  const stored = readSchema(schema);
   try {
-    return { ...event, data: validate(where, read(schema), schema) as E[keyof E] };
+    return { ...event, data: validate(where, read(stored), stored) as E[keyof E] };
   } catch (current) {
     // Not the current shape: the first older shape it matches is upcast.
     for (const { schema: older, to } of upcasts ?? []) {
-      const parsed = older.safeParse(read(older));
+      const old = readSchema(older);
+      const parsed = old.safeParse(read(old));
       if (parsed.success)
-        return { ...event, data: validate(`${where} (upcast)`, to(parsed.data), schema) as E[keyof E] };
+        return { ...event, data: validate(`${where} (upcast)`, to(parsed.data), stored) as E[keyof E] };
     }
     throw current;
+  }
+}
+
+/**
+ * The data an action emitted, as it is stored: the schema's output. Data is
+ * normally emitted as the schema's input (its transforms run here, once);
+ * data that is not valid input but already a fully described output (a
+ * `Date` for a text-to-date pipe or codec, as the handler's types ask for)
+ * is kept as it is.
+ */
+function emitted(event: string, data: unknown, schema: ZodType): unknown {
+  try {
+    return validate(`data of event "${event}"`, data, schema);
+  } catch (error) {
+    const output = outputSchema(schema);
+    if (output === schema) throw error;
+    const parsed = output.safeParse(data);
+    if (parsed.success) return parsed.data;
+    throw error;
   }
 }
 
@@ -402,7 +429,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
       ]);
     return {
       name: event,
-      data: skipValidation ? eventData : validate(`data of event "${String(event)}"`, eventData, schema),
+      data: skipValidation ? eventData : (emitted(String(event), eventData, schema) as Readonly<E[keyof E]>),
     };
   });
   // Dry-run the patches so a throwing patch handler fails before the commit.
