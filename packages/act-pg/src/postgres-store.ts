@@ -101,6 +101,9 @@ type ReactionRow = {
   stream: string;
   source: string | null;
   at: number;
+  head: number;
+  reactions: string[];
+  token: number;
   retry: number;
   blocked: boolean;
   error: string | null;
@@ -596,17 +599,18 @@ export class PostgresStore implements Store {
    *
    * @param lagging - how many of the most lagging streams
    * @param leading - how many of the most leading streams
+   * @param reactions - when given, only streams whose registered reactions are all among these
    * @returns the streams, lagging ones first (lowest `at` first), then leading ones (highest `at` first)
    * @example
    * ```ts
    * const ready = await store.poll(5, 5);
    * ```
    */
-  async poll(lagging: number, leading: number): Promise<Poll[]> {
+  async poll(lagging: number, leading: number, reactions?: readonly string[]): Promise<Poll[]> {
     const { rows } = await this.#run<{ stream: string; source: string | null; at: number; lagging: boolean }>(
       "poll",
       this.#statements.poll,
-      [Math.max(0, lagging), Math.max(0, leading)]
+      [Math.max(0, lagging), Math.max(0, leading), reactions ?? null]
     );
     void this.#warnSlowWriters();
     const lag = rows.filter((r) => r.lagging).sort((a, b) => a.at - b.at || (a.stream < b.stream ? -1 : 1));
@@ -643,8 +647,10 @@ export class PostgresStore implements Store {
    * blocked, another drainer holds an unexpired lease (or it waits out a
    * retry's backoff), or its watermark already moved past `lease.at`
    * (another drainer handled those events since this one polled). The holder
-   * renews its own lease. Rows another transaction is locking at that moment
-   * are skipped (`FOR UPDATE SKIP LOCKED`), never waited for. One statement.
+   * renews its own lease when it passes the `token` it was granted (a renewal
+   * waits for a row lock instead of skipping the row); a new lease moves the
+   * token on. Rows another transaction is locking at that moment are skipped
+   * (`FOR UPDATE SKIP LOCKED`) by new leases, never waited for. One statement.
    *
    * @param leases - the streams to register or lease
    * @param millis - lease length (any non-negative integer); 0 only registers
@@ -662,15 +668,17 @@ export class PostgresStore implements Store {
     const unique = [...new Map(leases.map((l) => [l.stream, l])).values()];
     if (!unique.length) return [];
     const input = JSON.stringify(
-      unique.map(({ stream, source, at, by, head }) => ({
+      unique.map(({ stream, source, at, by, head, token, reactions }) => ({
         stream,
         source: source ?? null,
         at,
         holder: by,
         head: head ?? null,
+        token: token ?? null,
+        reactions: reactions ?? [],
       }))
     );
-    type Row = { stream: string; retry: number; done: string[] };
+    type Row = { stream: string; retry: number; done: string[]; token: string | number | null };
     const { rows } =
       millis > 0
         ? await this.#run<Row>("lease", this.#statements.lease, [input, millis])
@@ -684,7 +692,9 @@ export class PostgresStore implements Store {
       done: stored.get(l.stream)?.done ?? [],
     });
     if (millis <= 0) return unique.map(withState);
-    return unique.filter((l) => stored.has(l.stream)).map(withState);
+    return unique
+      .filter((l) => stored.has(l.stream))
+      .map((l) => ({ ...withState(l), token: Number(stored.get(l.stream)!.token) }));
   }
 
   /**
@@ -703,9 +713,11 @@ export class PostgresStore implements Store {
   async ack(leases: Lease[]): Promise<Lease[]> {
     if (!leases.length) return [];
     const input = JSON.stringify(
-      leases.map(({ stream, by, at, retry, done, delay }) => ({
+      leases.map(({ stream, by, token, reactions, at, retry, done, delay }) => ({
         stream,
         holder: by,
+        token: token ?? null,
+        reactions: reactions ?? null,
         at,
         retry,
         done: done ?? [],
@@ -733,9 +745,11 @@ export class PostgresStore implements Store {
   async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     if (!leases.length) return [];
     const input = JSON.stringify(
-      leases.map(({ stream, by, at, retry, done, error }) => ({
+      leases.map(({ stream, by, token, reactions, at, retry, done, error }) => ({
         stream,
         holder: by,
+        token: token ?? null,
+        reactions: reactions ?? null,
         at,
         retry,
         done: done ?? [],
@@ -767,6 +781,9 @@ export class PostgresStore implements Store {
       stream: r.stream,
       ...(r.source !== null && { source: r.source }),
       at: r.at,
+      head: r.head,
+      reactions: r.reactions,
+      token: Number(r.token),
       retry: r.retry,
       blocked: r.blocked,
       ...(r.error !== null && { error: r.error }),

@@ -149,6 +149,8 @@ CREATE TABLE IF NOT EXISTS ${n.watermarks} (
 );
 ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS done text[] NOT NULL DEFAULT '{}';
 ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS head bigint NOT NULL DEFAULT -1;
+ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS token bigint NOT NULL DEFAULT 0;
+ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS reactions text[] NOT NULL DEFAULT '{}';
 CREATE TABLE IF NOT EXISTS ${n.keys} (
   stream text NOT NULL,
   key text NOT NULL,
@@ -305,13 +307,15 @@ export function query(n: Names, q: QueryFilter): { text: string; values: unknown
  * reacting into them (`head`) past their watermark — that are not blocked,
  * not leased and not waiting out a retry's backoff (`leased_until` in the
  * future). The `$1` lowest watermarks come first (lagging), then the `$2`
- * highest of the rest (leading).
+ * highest of the rest (leading). With `$3`, only streams whose reactions
+ * are all in it: an app never takes a stream for a reaction it lacks.
  */
 export function poll(n: Names): string {
   return `
 WITH ready AS (
   SELECT stream, source, at FROM ${n.watermarks}
   WHERE NOT blocked AND head > at AND (leased_until IS NULL OR leased_until <= now())
+    AND ($3::text[] IS NULL OR reactions <@ $3::text[])
 ), lag AS (
   SELECT stream, source, at FROM ready ORDER BY at, stream LIMIT $1
 ), lead AS (
@@ -325,26 +329,31 @@ SELECT stream, source, at, false AS lagging FROM lead`;
 /** Input rows of the watermark statements: `$1` is a JSON array of leases. */
 const INPUT = (columns: string) => `input AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(${columns}))`;
 
+/** The distinct, sorted names of a text array expression (the empty array for NULL). */
+const UNION = (names: string) => `ARRAY(SELECT DISTINCT r FROM unnest(COALESCE(${names}, '{}')) AS r ORDER BY r)`;
+
 /**
  * `lease(leases, 0)`: registers missing streams at their `at`, never moving
  * an existing watermark; widens a stream's source to every stream when
- * another source names it; moves `head` up to the input's; returns every
+ * another source names it; moves `head` up to the input's and adds the
+ * input's reactions to the stream's; returns every
  * stream's stored `retry` and `done`. One update per row (a statement must
  * not change a row twice).
  */
 export function register(n: Names): string {
   return `
-WITH ${INPUT("stream text, source text, at bigint, head bigint")},
+WITH ${INPUT("stream text, source text, at bigint, head bigint, reactions text[]")},
 ins AS (
-  INSERT INTO ${n.watermarks} (stream, source, at, head)
-  SELECT stream, source, at, GREATEST(at, COALESCE(head, at)) FROM input
+  INSERT INTO ${n.watermarks} (stream, source, at, head, reactions)
+  SELECT stream, source, at, GREATEST(at, COALESCE(head, at)), ${UNION("reactions")} FROM input
   ON CONFLICT (stream) DO NOTHING
   RETURNING stream, retry, done
 ), up AS (
   UPDATE ${n.watermarks} w SET
     -- Reactions from different sources share this stream: it must read them all.
     source = CASE WHEN w.source IS NOT NULL AND w.source IS DISTINCT FROM i.source THEN NULL ELSE w.source END,
-    head = GREATEST(w.head, COALESCE(i.head, w.head))
+    head = GREATEST(w.head, COALESCE(i.head, w.head)),
+    reactions = ${UNION("w.reactions || i.reactions")}
   FROM input i WHERE w.stream = i.stream
   RETURNING w.stream, w.retry, w.done
 )
@@ -358,64 +367,84 @@ SELECT stream, retry, done FROM up`;
  * unless it is blocked, another holder's lease (or a retry's backoff) has not
  * ended, or its watermark has moved past the lease's `at` — the watermark
  * the drainer polled (another drainer handled those events since: granting
- * it would run them twice). The holder renews its own lease. Rows another
- * transaction has locked right now are skipped (`FOR UPDATE SKIP LOCKED`),
- * so competing drainers never wait for each other. Missing streams are
- * registered already leased.
+ * it would run them twice). A new lease moves the stream's `token` on. Rows
+ * another transaction has locked right now are skipped (`FOR UPDATE SKIP
+ * LOCKED`), so competing drainers never wait for each other. Missing streams
+ * are registered already leased.
+ *
+ * An input row with a `token` is a renewal: it extends the lease only where
+ * its holder still holds that very token, and it waits for a row lock
+ * instead of skipping the row. The lock it meets is a registration's short
+ * update of the same row; skipping would take the holder's own lease for
+ * one held elsewhere, and the holder would stop in the middle of its work.
  */
 export function lease(n: Names): string {
   return `
-WITH ${INPUT("stream text, source text, at bigint, holder text")},
+WITH ${INPUT("stream text, source text, at bigint, holder text, token bigint")},
 ins AS (
-  INSERT INTO ${n.watermarks} (stream, source, at, head, leased_by, leased_until)
-  SELECT stream, source, at, at, holder, now() + $2::bigint * interval '1 millisecond' FROM input
+  INSERT INTO ${n.watermarks} (stream, source, at, head, leased_by, leased_until, token)
+  SELECT stream, source, at, at, holder, now() + $2::bigint * interval '1 millisecond', 1 FROM input WHERE token IS NULL
   ON CONFLICT (stream) DO NOTHING
-  RETURNING stream, retry, done
+  RETURNING stream, retry, done, token
 ), free AS (
   SELECT w.stream, i.holder FROM ${n.watermarks} w JOIN input i ON i.stream = w.stream
-  WHERE NOT w.blocked AND w.at <= i.at
+  WHERE i.token IS NULL AND NOT w.blocked AND w.at <= i.at
     AND (w.leased_until IS NULL OR w.leased_until <= now() OR w.leased_by = i.holder)
   FOR UPDATE OF w SKIP LOCKED
 ), taken AS (
-  UPDATE ${n.watermarks} w SET leased_by = f.holder, leased_until = now() + $2::bigint * interval '1 millisecond'
+  UPDATE ${n.watermarks} w SET leased_by = f.holder, leased_until = now() + $2::bigint * interval '1 millisecond',
+    token = w.token + 1
   FROM free f WHERE w.stream = f.stream
-  RETURNING w.stream, w.retry, w.done
+  RETURNING w.stream, w.retry, w.done, w.token
+), mine AS (
+  SELECT w.stream FROM ${n.watermarks} w JOIN input i ON i.stream = w.stream
+  WHERE i.token IS NOT NULL AND NOT w.blocked AND w.at <= i.at AND w.leased_by = i.holder AND w.token = i.token
+  FOR UPDATE OF w
+), renewed AS (
+  UPDATE ${n.watermarks} w SET leased_until = now() + $2::bigint * interval '1 millisecond'
+  FROM mine m WHERE w.stream = m.stream
+  RETURNING w.stream, w.retry, w.done, w.token
 )
-SELECT stream, retry, done FROM ins
+SELECT stream, retry, done, token FROM ins
 UNION ALL
-SELECT stream, retry, done FROM taken`;
+SELECT stream, retry, done, token FROM taken
+UNION ALL
+SELECT stream, retry, done, token FROM renewed`;
 }
 
 /**
  * `ack()`: moves the watermark, stores `retry` and `done`, releases — only
- * where `holder` still holds it; `delay` > 0 keeps the stream out of `poll`
+ * where `holder` still holds it under the same `token` and has every
+ * reaction the stream carries (when it says which it has); `delay` > 0 keeps the stream out of `poll`
  * for that many ms (the backoff before a retry).
  */
 export function ack(n: Names): string {
   return `
-WITH ${INPUT("stream text, holder text, at bigint, retry integer, done text[], delay bigint")}
+WITH ${INPUT("stream text, holder text, token bigint, reactions text[], at bigint, retry integer, done text[], delay bigint")}
 UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), retry = i.retry, done = COALESCE(i.done, '{}'), leased_by = NULL,
   leased_until = CASE WHEN i.delay > 0 THEN now() + i.delay * interval '1 millisecond' END
 FROM input i
-WHERE w.stream = i.stream AND w.leased_by = i.holder AND NOT w.blocked
+WHERE w.stream = i.stream AND w.leased_by = i.holder AND w.token = i.token AND NOT w.blocked
+  AND (i.reactions IS NULL OR w.reactions <@ i.reactions)
 RETURNING w.stream`;
 }
 
-/** `block()`: keeps the progress made (`at`, `done`), blocks with the error, stores `retry`, releases — only where `holder` still holds it. */
+/** `block()`: keeps the progress made (`at`, `done`), blocks with the error, stores `retry`, releases — only where `holder` still holds it under the same `token`. */
 export function block(n: Names): string {
   return `
-WITH ${INPUT("stream text, holder text, at bigint, retry integer, done text[], error text")}
+WITH ${INPUT("stream text, holder text, token bigint, reactions text[], at bigint, retry integer, done text[], error text")}
 UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), done = COALESCE(i.done, '{}'), blocked = true, error = i.error,
   retry = i.retry, leased_by = NULL, leased_until = NULL
 FROM input i
-WHERE w.stream = i.stream AND w.leased_by = i.holder AND NOT w.blocked
+WHERE w.stream = i.stream AND w.leased_by = i.holder AND w.token = i.token AND NOT w.blocked
+  AND (i.reactions IS NULL OR w.reactions <@ i.reactions)
 RETURNING w.stream`;
 }
 
 /** `reactions()`: the watermarks, blocked ones only when `$1` is true, at most `$2`, by stream name. */
 export function reactions(n: Names): string {
   return `
-SELECT stream, source, at, retry, blocked, error,
+SELECT stream, source, at, head, reactions, token, retry, blocked, error,
   CASE WHEN leased_until > now() THEN leased_by END AS leased_by,
   CASE WHEN leased_until > now() THEN leased_until END AS leased_until
 FROM ${n.watermarks}
@@ -423,19 +452,23 @@ WHERE $1::boolean IS NULL OR blocked = $1::boolean
 ORDER BY stream COLLATE "C" LIMIT $2::bigint`;
 }
 
-/** `unblock()`: streams `$1` that are blocked resume at their watermark, retries reset. */
+/** `unblock()`: streams `$1` that are blocked resume at their watermark, retries reset, under a new `token`. */
 export function unblock(n: Names): string {
   return `
-UPDATE ${n.watermarks} SET blocked = false, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL
+UPDATE ${n.watermarks} SET blocked = false, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL, token = token + 1
 WHERE stream = ANY($1::text[]) AND blocked
 RETURNING stream`;
 }
 
-/** `reset()`: streams `$1` go back to watermark `$2`, unblocked, nothing pending, not leased. */
+/**
+ * `reset()`: streams `$1` go back to watermark `$2`, unblocked, nothing
+ * pending, not leased, under a new `token` (so no drain in flight records
+ * over it). `head` stays: a stream reset past it has no work.
+ */
 export function reset(n: Names): string {
   return `
 UPDATE ${n.watermarks} SET at = $2::bigint, done = '{}', blocked = false, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL,
-  head = GREATEST(head, $2::bigint + 1)
+  token = token + 1
 WHERE stream = ANY($1::text[])
 RETURNING stream`;
 }

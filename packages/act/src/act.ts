@@ -1,7 +1,7 @@
 import { SnapshotCache } from "./cache.js";
 import { settings } from "./config.js";
 import { Consumer } from "./consumer.js";
-import { correlate } from "./correlate.js";
+import { correlate, route } from "./correlate.js";
 import { Drainer } from "./drain.js";
 import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing.js";
 import { checkOptions, OptionSchemas } from "./inputs.js";
@@ -54,6 +54,17 @@ export type Lifecycle<S extends Schemas, E extends Schemas> = {
   /** After a drain blocked reaction streams: the leases, each with its error. */
   blocked: BlockedLease[];
 };
+
+/** Query fields that leave events out of a correlation pass (the app's position then stays put). */
+const NARROWING = [
+  "stream",
+  "names",
+  "created_before",
+  "created_after",
+  "correlation",
+  "from_snapshot",
+  "backward",
+] as const;
 
 /**
  * An app: the states and reactions registered with {@link act}, bound to the
@@ -321,11 +332,18 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     return this.correlation.at;
   }
 
-  /** One correlation pass; `read` tells the caller whether the log may hold more. */
+  /**
+   * One correlation pass; `read` tells the caller whether the log may hold
+   * more. The app's position moves only over events the pass really scanned:
+   * a pass that started past the position, filtered the log (by stream,
+   * name, correlation, time) or read it backwards leaves it where it was, so
+   * no event is passed over for the reactions it did not see.
+   */
   private async scan(query: Query) {
-    this.correlated(); // starts over if the store was swapped
+    const from = this.correlated(); // starts over if the store was swapped
     const result = await correlate(this.registry.events, this.id, query);
-    this.correlation.at = Math.max(this.correlation.at, result.last_id);
+    const contiguous = (query.after ?? -1) <= from && NARROWING.every((key) => !query[key]);
+    if (contiguous) this.correlation.at = Math.max(this.correlation.at, result.last_id);
     if (result.leased.length) this.tracer.correlated(result.leased);
     return result;
   }
@@ -484,7 +502,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * Unblocks reaction streams: each resumes at its watermark — the event that
-   * failed is tried again — with its retries reset. Fix the cause first.
+   * failed is tried again — with its retries reset. Fix the cause first. A
+   * drain that leased the stream before can record nothing on it any more.
    *
    * @param streams - the reaction streams
    * @returns the streams that were blocked and are not any more
@@ -495,6 +514,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   async unblock(...streams: string[]): Promise<string[]> {
     const unblocked = await store().unblock(streams);
+    this.drainer.revoke(unblocked);
     this.consumer?.consumer.wake();
     return unblocked;
   }
@@ -503,7 +523,11 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * Replays reaction streams from the start of the log: their watermarks go
    * back to the beginning, unblocked, so every reaction targeting them runs
    * again — e.g. to rebuild a read model (clear it first; handlers must cope
-   * with seeing each event again).
+   * with seeing each event again). The reset wins over drains in flight: a
+   * handler already running finishes, but its drain records nothing over the
+   * reset; this app starts no further handler on the old lease, and a drain
+   * of another process stops at its next lease renewal (within a third of
+   * `leaseMillis`).
    *
    * @param streams - the reaction streams
    * @returns the streams reset
@@ -514,17 +538,21 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   async reset(...streams: string[]): Promise<string[]> {
     const reset = await store().reset(streams);
+    this.drainer.revoke(reset);
     this.consumer?.consumer.wake();
     return reset;
   }
 
   /**
-   * How the reactions are doing: per reaction stream its watermark, lag
-   * (events in its source — or the whole log — after the watermark, counted
-   * up to `lagLimit`), retries and blocked state; and the commit-to-handled
-   * latency of the latest reactions this app ran.
+   * How the reactions are doing: per reaction stream its watermark, lag,
+   * retries and blocked state; and the commit-to-handled latency of the
+   * latest reactions this app ran. A stream's lag counts the events it still
+   * has to handle — events after its watermark that one of this app's
+   * reactions routes to it — among the next `lagLimit` events of its source
+   * (or of the whole log). A stream with nothing to do reads 0, however many
+   * unrelated events were committed since it last moved.
    *
-   * @param lagLimit - stop counting a stream's lag here (default 10,000)
+   * @param lagLimit - how many events after a stream's watermark to look at (default 10,000)
    * @example
    * ```ts
    * const { streams, latency } = await app.stats();
@@ -533,16 +561,18 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   async stats(lagLimit = 10_000): Promise<ReactionStats> {
     const reactions = await store().reactions();
-    const streams = await Promise.all(
-      reactions.map(async (r) => ({
-        ...r,
-        lag: await store().query(() => {}, {
-          ...(r.source !== undefined && { stream: r.source }),
-          after: r.at,
-          limit: lagLimit,
-        }),
-      }))
-    );
+    const lag = async (r: ReactionStream) => {
+      if (r.head <= r.at) return 0;
+      let pending = 0;
+      await store().query(
+        (event) => {
+          if (route(this.registry.events, event as never).some((to) => to.target === r.stream)) pending++;
+        },
+        { ...(r.source !== undefined && { stream: r.source }), after: r.at, before: r.head + 1, limit: lagLimit }
+      );
+      return pending;
+    };
+    const streams = await Promise.all(reactions.map(async (r) => ({ ...r, lag: await lag(r) })));
     return { streams, latency: this.drainer.latency() };
   }
 }

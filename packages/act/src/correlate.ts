@@ -1,49 +1,116 @@
 import { decode } from "./event-sourcing.js";
 import { store } from "./ports.js";
 import type { Committed, Schemas } from "./types/action.js";
-import type { EventRegister, Lease } from "./types/reaction.js";
+import type { EventRegister, Lease, Reaction } from "./types/reaction.js";
 import type { Query } from "./types/schemas.js";
+
+/** One reaction an event asks for: where it runs and, when it cannot run, why. */
+export type Routed = {
+  /** The event as the reaction sees it: decoded when it decodes, as stored when not. */
+  event: Committed<Schemas, string>;
+  /** The reaction's key in the event's register. */
+  key: string;
+  /** The reaction's name across apps, `"<event>/<key>"` (see `reactionNames`). */
+  name: string;
+  reaction: Reaction<Schemas, string>;
+  /** The reaction stream it runs on. */
+  target: string;
+  /** The only stream that reaction stream reads, if any. */
+  source?: string;
+  /** Why the reaction cannot run on this event (it fails with this, is retried, then blocks). */
+  invalid?: unknown;
+};
+
+/**
+ * The name a reaction goes by in the store, the same in every app that
+ * registers it: `"<event>/<key>"`. Reaction streams record the names of the
+ * reactions that target them, and an app only leases streams whose every
+ * reaction it has.
+ *
+ * @param events - the app's events and their reactions
+ * @returns every reaction's name, sorted
+ */
+export function reactionNames(events: EventRegister<any, any>): string[] {
+  return Object.entries(events)
+    .flatMap(([event, register]) => [...register.reactions.keys()].map((key) => `${event}/${key}`))
+    .sort();
+}
+
+/**
+ * The reactions to one stored event, each with the stream it runs on. The
+ * event is decoded once (older shapes upcast) and each resolver runs once.
+ * An event that cannot be decoded, or a resolver that throws on it, does not
+ * stop the others: the reaction is routed to the event's own stream (its
+ * resolver could not say where else) and carries the error, so it fails,
+ * is retried and then blocks that stream with the reason — the rest of the
+ * app goes on.
+ */
+export function route(events: EventRegister<any, any>, stored: Committed<Schemas, string>): Routed[] {
+  const register = events[stored.name];
+  if (!register?.reactions.size) return [];
+  let event = stored;
+  let undecodable: unknown;
+  try {
+    event = decode(register.schema, register.upcasts, stored) as Committed<Schemas, string>;
+  } catch (error) {
+    undecodable = error;
+  }
+  const routed: Routed[] = [];
+  for (const [key, reaction] of register.reactions) {
+    // A reaction that starts at a point in time never sees the events before it.
+    if (reaction.options.since && stored.created < reaction.options.since) continue;
+    const name = `${stored.name}/${key}`;
+    try {
+      const resolved = reaction.resolver(event as never);
+      if (resolved === undefined) continue;
+      routed.push({ event, key, name, reaction, ...resolved, invalid: undecodable });
+    } catch (error) {
+      const message = `the resolver of reaction "${name}" threw on event #${stored.id}: ${(error as Error)?.message ?? String(error)}`;
+      routed.push({
+        event,
+        key,
+        name,
+        reaction,
+        target: stored.stream,
+        source: stored.stream,
+        invalid: undecodable ?? new Error(message, { cause: error }),
+      });
+    }
+  }
+  return routed;
+}
 
 /**
  * Runs the reaction resolvers over the events matching `query` and registers
- * every target stream they name (a lease of 0 ms only registers). A new
- * stream's watermark starts just before the first event that reacts into it,
- * and every stream's `head` records the last event that reacts into it, so
- * `poll` offers a stream only when there is work for it. `read` counts the
- * events scanned.
+ * every target stream they name (a lease of 0 ms only registers), with the
+ * names of the reactions that target it. A new stream's watermark starts
+ * just before the first event that reacts into it, and every stream's `head`
+ * records the last event that reacts into it, so `poll` offers a stream only
+ * when there is work for it. `read` counts the events scanned.
  */
 export async function correlate<E extends Schemas>(
   events: EventRegister<E, any>,
   by: string,
   query: Query
 ): Promise<{ leased: Lease[]; last_id: number; read: number }> {
-  const targets = new Map<string, Lease>();
+  const targets = new Map<string, Lease & { reactions: string[] }>();
   let last_id = query.after ?? -1;
   let read = 0;
   await store().query<E>((stored) => {
     read++;
     last_id = Math.max(last_id, stored.id);
-    const register = events[stored.name];
-    if (!register) return;
-    // Resolvers see the decoded event when it decodes; the reaction reports it when not.
-    let event = stored;
-    try {
-      event = decode(register.schema, register.upcasts, stored);
-    } catch {
-      // the drain fails the reaction with the decoding error
-    }
-    for (const reaction of register.reactions.values()) {
-      const resolved = reaction.resolver(event as Committed<E, typeof event.name>);
-      if (!resolved) continue;
-      const known = targets.get(resolved.target);
-      targets.set(resolved.target, {
-        stream: resolved.target,
+    for (const { target, source, name } of route(events, stored as never)) {
+      const known = targets.get(target);
+      if (known && !known.reactions.includes(name)) known.reactions.push(name);
+      targets.set(target, {
+        stream: target,
         // Reactions from different sources share this stream: it must read them all.
-        source: known && known.source !== resolved.source ? undefined : resolved.source,
+        source: known && known.source !== source ? undefined : source,
         by,
-        at: known?.at ?? event.id - 1,
+        at: known?.at ?? stored.id - 1,
         retry: 0,
-        head: event.id,
+        head: stored.id,
+        reactions: known?.reactions ?? [name],
       });
     }
   }, query);

@@ -1,4 +1,4 @@
-import { decode } from "./event-sourcing.js";
+import { reactionNames, route as routes } from "./correlate.js";
 import { logger, store } from "./ports.js";
 import type { build_tracer } from "./tracer.js";
 import type { Committed, CommittedOf, Schemas } from "./types/action.js";
@@ -64,26 +64,17 @@ export async function fetch<E extends Schemas>(
   const batches = new Map<string, Batch<E>>(
     leased.map((lease) => [lease.stream, { lease, events: [], jobs: [], end: lease.at }])
   );
-  /** Every reaction to an event, by the stream its resolver targets (resolvers run once per event). */
+  /**
+   * Every reaction to an event, by the stream its resolver targets (resolvers
+   * run once per event). An event that cannot be decoded, or whose resolver
+   * throws, still routes; its reactions then fail with the reason, so the
+   * stream retries and blocks on it instead of handing a handler a bad shape.
+   */
   const resolve = (stored: Committed<E, keyof E>) => {
-    const register = events[stored.name];
     const byTarget = new Map<string, Job[]>();
-    if (!register?.reactions.size) return byTarget;
-    // An event that cannot be decoded still routes (on its stored data); its
-    // reactions then fail with the decoding error, so the stream retries and
-    // blocks on it with a reason instead of handing a handler a bad shape.
-    let event = stored as Committed<Schemas, string>;
-    let invalid: unknown;
-    try {
-      event = decode(register.schema, register.upcasts, stored) as Committed<Schemas, string>;
-    } catch (error) {
-      invalid = error;
-    }
-    for (const [key, reaction] of register.reactions) {
-      const target = reaction.resolver(event as never)?.target;
-      if (target === undefined) continue;
+    for (const { event, key, reaction, target, invalid } of routes(events, stored as never)) {
       const jobs = byTarget.get(target) ?? [];
-      jobs.push({ event, key, reaction: reaction as never, invalid });
+      jobs.push({ event, key, reaction, invalid });
       byTarget.set(target, jobs);
     }
     return byTarget;
@@ -167,6 +158,10 @@ export class Drainer<E extends Schemas> {
   /** Commit-to-handled times of the latest reactions run, in ms (a ring of {@link LATENCY_SAMPLES}). */
   private readonly latencies: number[] = [];
   private latencyAt = 0;
+  /** The leases of the batches running now, by stream. */
+  private readonly keepers = new Map<string, Keeper>();
+  /** The names of this app's reactions: it leases only streams whose every reaction is among them. */
+  private readonly owned: string[];
 
   /**
    * @param events - the app's events and their reactions
@@ -181,11 +176,23 @@ export class Drainer<E extends Schemas> {
     private readonly id: string,
     private readonly tracer: ReturnType<typeof build_tracer>,
     private readonly report: (acked: Lease[], blocked: BlockedLease[]) => void
-  ) {}
+  ) {
+    this.owned = reactionNames(events);
+  }
 
   /** Streams this drainer is still working on (a handler outlived the drain that started it). */
   get working(): ReadonlySet<string> {
     return this.busy;
+  }
+
+  /**
+   * Gives up this drainer's leases on `streams` at once — the app's operator
+   * commands (reset, unblock) call it — so no handler of this process starts
+   * on them after the command. Drainers of other processes learn it from the
+   * store at their next renewal.
+   */
+  revoke(streams: string[]): void {
+    for (const stream of streams) this.keepers.get(stream)?.revoke();
   }
 
   /** Commit-to-handled latency of the latest reactions: count, p50, p99 and max, in ms. */
@@ -210,7 +217,12 @@ export class Drainer<E extends Schemas> {
       // the store it started with.
       const log = store();
       const lagging = Math.ceil(streamLimit / 2);
-      const polled = (await log.poll(lagging, streamLimit - lagging)).filter((p) => !this.busy.has(p.stream));
+      // Only streams whose every reaction this app has: an app that lacks one
+      // (another service, or an older release during a rolling deploy) would
+      // move the watermark past events that reaction never saw.
+      const polled = (await log.poll(lagging, streamLimit - lagging, this.owned)).filter(
+        (p) => !this.busy.has(p.stream)
+      );
       if (!polled.length) return none;
       // Lease first, at the polled watermark: the store refuses a stream another
       // drainer moved since, so no event is handled twice.
@@ -263,12 +275,14 @@ export class Drainer<E extends Schemas> {
   ): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
     const { stream } = batch.lease;
     const lease = new Keeper(log, batch.lease, leaseMillis, leasedAt);
+    this.keepers.set(stream, lease);
     const work = (async () => {
       try {
         const outcome = await handle(batch, this.app, lease, (event) => this.handled(event));
         return await this.record(log, outcome);
       } finally {
         lease.stop();
+        if (this.keepers.get(stream) === lease) this.keepers.delete(stream);
       }
     })();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -296,11 +310,14 @@ export class Drainer<E extends Schemas> {
     log: Store,
     { ack, block, progress }: Outcome
   ): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
-    const acked = ack ? await log.ack([ack]) : [];
-    const blocked = block ? await log.block([block]) : [];
-    if (ack && !acked.length)
+    // Saying which reactions this app has lets the store refuse a stream that
+    // gained one meanwhile: its events then run again where all are known.
+    const acked = ack ? await log.ack([{ ...ack, reactions: this.owned }]) : [];
+    const blocked = block ? await log.block([{ ...block, reactions: this.owned }]) : [];
+    const refused = (ack && !acked.length && ack) || (block && !blocked.length && block);
+    if (refused)
       logger.error(
-        `reaction stream "${ack.stream}" was leased by another drainer meanwhile; its progress here was not recorded`
+        `reaction stream "${refused.stream}" was reset, unblocked, leased by another drainer or given a reaction this app lacks meanwhile; its progress here was not recorded`
       );
     const moved = progress ? acked : [];
     if (moved.length) this.tracer.acked(moved);
@@ -313,8 +330,12 @@ export class Drainer<E extends Schemas> {
  * Keeps one stream's lease while its handlers run: renews it every third of
  * its length, and before each handler makes sure at least half of it is left
  * (renewing at once if not), so no handler starts on a lease about to lapse.
- * Once the store refuses a renewal — another drainer holds the stream — the
- * lease is lost for good.
+ * A renewal carries the lease's token. Once the store refuses one — an
+ * operator reset or unblocked the stream, or another drainer holds it — or a
+ * renewal fails with an error, the lease counts as lost for good: no handler
+ * starts on it again. A renewal that failed may have left the lease to run
+ * out in the store, and another drainer may then take the stream; carrying
+ * on until the deadline would run the same event in two places.
  */
 class Keeper {
   lost = false;
@@ -343,6 +364,11 @@ class Keeper {
     clearInterval(this.timer);
   }
 
+  /** The lease is no longer this drainer's: an operator command took the stream back. */
+  revoke(): void {
+    this.lost = true;
+  }
+
   private async renew(): Promise<boolean> {
     if (this.lost) return false;
     const asked = Date.now();
@@ -354,12 +380,16 @@ class Keeper {
       }
       this.lost = true;
       logger.error(
-        `lease of reaction stream "${this.lease.stream}" was lost while its handlers ran; stopping after the current one`
+        `lease of reaction stream "${this.lease.stream}" was lost while its handlers ran (reset, unblocked or taken over); stopping after the current one`
       );
       return false;
     } catch (error) {
-      logger.warn(error, `lease of reaction stream "${this.lease.stream}" could not be renewed; retrying`);
-      return Date.now() < this.expires;
+      this.lost = true;
+      logger.error(
+        error,
+        `lease of reaction stream "${this.lease.stream}" could not be renewed; stopping after the current handler`
+      );
+      return false;
     }
   }
 }
@@ -369,9 +399,11 @@ class Keeper {
  * id once all its reactions ran, or the reaction under `done` while others
  * of the same event are pending), so a failure of one reaction never skips
  * it and never re-runs the ones that succeeded. A failure counts a retry of
- * that event (from zero for an event not tried before) and stops the batch;
- * past `maxRetries` the stream is blocked, or with `blockOnError: false` the
- * reaction is skipped for that event.
+ * that reaction on that event — the stored count belongs to the first
+ * reaction not done yet, and starts from zero for the next one — and stops
+ * the batch; past the reaction's `maxRetries` the stream is blocked, or with
+ * `blockOnError: false` the reaction is skipped for that event. Progress is
+ * only a watermark that moved.
  */
 export async function handle<E extends Schemas>(
   { lease, jobs, end }: Batch<E>,
@@ -381,10 +413,11 @@ export async function handle<E extends Schemas>(
 ): Promise<Outcome> {
   let at = lease.at;
   let done = new Set(lease.done ?? []);
-  let progress = false;
+  // Failed attempts of the first reaction not done yet (the one a retry resumes at).
+  let retries = lease.retry;
   const finish = (job: Job, next: Job | undefined) => {
     done.add(doneKey(job));
-    progress = true;
+    retries = 0;
     // The event is handled once its last reaction ran: move past it.
     if (next?.event.id !== job.event.id) {
       at = job.event.id;
@@ -397,8 +430,11 @@ export async function handle<E extends Schemas>(
       if (jobs[i + 1]?.event.id !== job.event.id) at = job.event.id;
       continue;
     }
-    // Never start a handler without the lease: another drainer may be on this stream now.
-    if (!(await keeper.ready())) return { progress: false };
+    // Never start a handler on a lease that may not be ours. What ran so far is
+    // still offered to the store, which records it only if the lease's token
+    // is still current (no reset, unblock or other drainer since).
+    if (!(await keeper.ready()))
+      return { ack: { ...lease, at, done: [...done], retry: retries }, progress: at > lease.at };
     const { event, reaction } = job;
     const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
     try {
@@ -409,15 +445,16 @@ export async function handle<E extends Schemas>(
     } catch (cause) {
       const error = `${what} failed: ${(cause as Error)?.message ?? String(cause)}`;
       logger.error(cause, error);
-      // Failures count per event: an event the watermark has just reached starts at zero.
-      const retry = (at === lease.at ? lease.retry : 0) + 1;
+      const retry = retries + 1;
       const { maxRetries, blockOnError } = reaction.options;
       const state = { ...lease, at, done: [...done], retry };
+      const progress = at > lease.at;
       if (retry <= maxRetries) return { ack: { ...state, delay: backoff(retry, reaction.options) }, progress };
       if (blockOnError) return { block: { ...state, error }, progress };
       logger.warn(`${what} skipped after ${retry} failures (blockOnError is off)`);
       finish(job, jobs[i + 1]);
     }
   }
-  return { ack: { ...lease, at: Math.max(at, end), done: [], retry: 0 }, progress: progress || end > lease.at };
+  const last = Math.max(at, end);
+  return { ack: { ...lease, at: last, done: [], retry: 0 }, progress: last > lease.at };
 }

@@ -32,6 +32,10 @@ type Watermark = {
   done: string[];
   /** The last event correlation found reacting into this stream: there is work while it is past `at`. */
   head: number;
+  /** The reactions that target this stream: only apps that have them all lease it. */
+  reactions: Set<string>;
+  /** The lease's generation: a new lease, `reset` and `unblock` move it on. */
+  token: number;
   blocked: boolean;
   error?: string;
   by?: string;
@@ -230,10 +234,12 @@ export class InMemoryStore implements Store {
     return count;
   }
 
-  async poll(lagging: number, leading: number): Promise<Poll[]> {
+  async poll(lagging: number, leading: number, reactions?: readonly string[]): Promise<Poll[]> {
     const now = Date.now();
+    const owned = reactions && new Set(reactions);
     const ready = [...this.watermarks.values()]
       .filter((w) => !w.blocked && w.until <= now && w.head > w.at)
+      .filter((w) => !owned || [...w.reactions].every((r) => owned.has(r)))
       .sort((a, b) => a.at - b.at);
     const lag = ready.slice(0, lagging);
     const lead = ready.slice(lag.length).reverse().slice(0, leading);
@@ -263,6 +269,8 @@ export class InMemoryStore implements Store {
           retry: 0,
           done: [],
           head: lease.at,
+          reactions: new Set(),
+          token: 0,
           blocked: false,
           until: 0,
         };
@@ -270,25 +278,38 @@ export class InMemoryStore implements Store {
       }
       if (millis <= 0) {
         w.head = Math.max(w.head, lease.head ?? lease.at);
+        for (const reaction of lease.reactions ?? []) w.reactions.add(reaction);
         // Reactions from different sources share this stream: it must read them all.
         if (w.source !== undefined && w.source !== lease.source) w.source = undefined;
         granted.push({ ...lease, retry: w.retry, done: [...w.done] });
         continue;
       }
       // A watermark past the polled one means another drainer handled those events.
-      // Held by another drainer, or waiting out a retry's backoff: not yet.
-      if (w.blocked || w.at > lease.at || (w.by !== lease.by && w.until > now)) continue;
+      if (w.blocked || w.at > lease.at) continue;
+      if (lease.token !== undefined) {
+        // A renewal: only of the very lease granted, which no one took over since.
+        if (w.by !== lease.by || w.token !== lease.token) continue;
+      } else {
+        // Held by another drainer, or waiting out a retry's backoff: not yet.
+        if (w.until > now && w.by !== lease.by) continue;
+        w.token++;
+      }
       w.by = lease.by;
       w.until = now + millis;
-      granted.push({ ...lease, retry: w.retry, done: [...w.done] });
+      granted.push({ ...lease, token: w.token, retry: w.retry, done: [...w.done] });
     }
     return granted;
   }
 
-  /** The watermark `lease.by` still holds, if any. */
+  /**
+   * The watermark `lease.by` still holds under the lease's token, if any —
+   * and if the holder has every reaction the stream carries now.
+   */
   private held(lease: Lease): Watermark | undefined {
     const w = this.watermarks.get(lease.stream);
-    return w && w.by === lease.by && !w.blocked ? w : undefined;
+    if (!w || w.by !== lease.by || w.token !== lease.token || w.blocked) return undefined;
+    const owned = lease.reactions && new Set(lease.reactions);
+    return !owned || [...w.reactions].every((r) => owned.has(r)) ? w : undefined;
   }
 
   async ack(leases: Lease[]): Promise<Lease[]> {
@@ -334,6 +355,9 @@ export class InMemoryStore implements Store {
         stream: w.stream,
         ...(w.source !== undefined && { source: w.source }),
         at: w.at,
+        head: w.head,
+        reactions: [...w.reactions].sort(),
+        token: w.token,
         retry: w.retry,
         blocked: w.blocked,
         ...(w.error !== undefined && { error: w.error }),
@@ -346,7 +370,7 @@ export class InMemoryStore implements Store {
     return streams.filter((stream) => {
       const w = this.watermarks.get(stream);
       if (!w?.blocked) return false;
-      Object.assign(w, { blocked: false, error: undefined, retry: 0, by: undefined, until: 0 });
+      Object.assign(w, { blocked: false, error: undefined, retry: 0, by: undefined, until: 0, token: w.token + 1 });
       return true;
     });
   }
@@ -355,7 +379,16 @@ export class InMemoryStore implements Store {
     return streams.filter((stream) => {
       const w = this.watermarks.get(stream);
       if (!w) return false;
-      Object.assign(w, { at, done: [], blocked: false, error: undefined, retry: 0, by: undefined, until: 0 });
+      Object.assign(w, {
+        at,
+        done: [],
+        blocked: false,
+        error: undefined,
+        retry: 0,
+        by: undefined,
+        until: 0,
+        token: w.token + 1,
+      });
       return true;
     });
   }

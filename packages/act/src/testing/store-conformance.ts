@@ -368,19 +368,90 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
       it("leases exclusively until the lease expires, renews for the holder, and skips leased streams when polling", async () => {
         const [e] = await store.commit("s", [msg("A")], meta());
         await store.lease([lease("r", "d1", -1, "s", e.id)], 0);
-        const first = await store.lease([lease("r", "d1", -1, "s")], 400);
-        expect(first).toHaveLength(1);
+        const [first] = await store.lease([lease("r", "d1", -1, "s")], 400);
+        expect(first.token).toEqual(expect.any(Number));
         expect(await store.lease([lease("r", "d2", -1, "s")], 400)).toEqual([]);
         expect(await store.poll(10, 10)).toEqual([]);
         await sleep(240);
-        expect(await store.lease([lease("r", "d1", -1, "s")], 400)).toHaveLength(1); // renewed
+        expect(await store.lease([first], 400)).toEqual([expect.objectContaining({ token: first.token })]); // renewed
         await sleep(240);
         expect(await store.poll(10, 10)).toEqual([]); // the renewal still holds
         await sleep(300);
         expect(await store.poll(10, 10)).toHaveLength(1);
-        const taken = await store.lease([lease("r", "d2", -1, "s")], 200);
-        expect(taken.map((l) => l.by)).toEqual(["d2"]);
-        expect(await store.ack([lease("r", "d1", e.id, "s")])).toEqual([]); // d1 lost it
+        const [taken] = await store.lease([lease("r", "d2", -1, "s")], 200);
+        expect(taken.by).toBe("d2");
+        expect(taken.token).not.toBe(first.token);
+        expect(await store.lease([first], 400)).toEqual([]); // d1 lost it: no renewal…
+        expect(await store.ack([{ ...first, at: e.id }])).toEqual([]); // …and no ack
+        expect(await store.ack([{ ...taken, at: e.id }])).toHaveLength(1);
+      });
+
+      it("renews a lease that ran out as long as no one took the stream since", async () => {
+        const [e] = await store.commit("s", [msg("A")], meta());
+        await store.lease([lease("r", "d1", -1, "s", e.id)], 0);
+        const [granted] = await store.lease([lease("r", "d1", -1, "s")], 100);
+        await sleep(150);
+        expect(await store.lease([granted], 10_000)).toEqual([expect.objectContaining({ token: granted.token })]);
+        expect(await store.lease([lease("r", "d2", -1, "s")], 10_000)).toEqual([]);
+        expect(await store.ack([{ ...granted, at: e.id }])).toHaveLength(1);
+      });
+
+      it("refuses renewals, acks and blocks that started before a reset or an unblock", async () => {
+        const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
+        await store.lease([lease("r", "d", -1, "s", b.id)], 0);
+        const [before] = await store.lease([lease("r", "d", -1, "s")], 10_000);
+        expect(await store.reset(["r"])).toEqual(["r"]);
+        expect(await store.lease([before], 10_000)).toEqual([]); // the drain in flight cannot re-take it…
+        expect(await store.ack([{ ...before, at: b.id }])).toEqual([]); // …nor record its old position
+        expect(await store.block([{ ...before, at: a.id, error: "late" }])).toEqual([]);
+        expect((await store.reactions())[0]).toMatchObject({ at: -1, blocked: false });
+        expect((await store.poll(10, 10)).map((p) => [p.stream, p.at])).toEqual([["r", -1]]);
+
+        const [next] = await store.lease([lease("r", "d2", -1, "s")], 10_000);
+        expect(next.token).not.toBe(before.token);
+        await store.block([{ ...next, at: a.id, retry: 4, error: "boom" }]);
+        expect(await store.unblock(["r"])).toEqual(["r"]);
+        expect(await store.ack([{ ...next, at: b.id }])).toEqual([]); // unblocked since: refused
+        const [row] = await store.reactions();
+        expect(row).toMatchObject({ at: a.id, blocked: false });
+        expect(row.token).toBeGreaterThan(next.token!);
+      });
+
+      it("has no work for a stream reset to the end of the log", async () => {
+        const [, b] = await store.commit("s", [msg("A"), msg("B")], meta());
+        await store.lease([lease("r", "d", -1, "s", b.id)], 0);
+        expect(await store.reset(["r"], b.id)).toEqual(["r"]);
+        expect(await store.poll(10, 10)).toEqual([]);
+        const [c] = await store.commit("s", [msg("C")], meta());
+        await store.lease([lease("r", "d", b.id, "s", c.id)], 0);
+        expect((await store.poll(10, 10)).map((p) => [p.stream, p.at])).toEqual([["r", b.id]]);
+      });
+
+      it("records the reactions that target a stream and offers it only to pollers that have them all", async () => {
+        const [e] = await store.commit("s", [msg("A")], meta());
+        await store.lease([{ ...lease("r", "d", -1, "s", e.id), reactions: ["A/old#1"] }], 0);
+        await store.lease([{ ...lease("r", "d", -1, "s", e.id), reactions: ["A/new#2", "A/old#1"] }], 0);
+        await store.lease([lease("q", "d", -1, "s", e.id)], 0); // no reactions recorded: anyone's
+        const [q, r] = await store.reactions();
+        expect(r).toMatchObject({ stream: "r", head: e.id, reactions: ["A/new#2", "A/old#1"] });
+        expect(q).toMatchObject({ stream: "q", reactions: [] });
+        const streams = async (reactions?: string[]) =>
+          (await store.poll(10, 10, reactions)).map((p) => p.stream).sort();
+        expect(await streams(["A/old#1"])).toEqual(["q"]); // lacks A/new#2
+        expect(await streams(["A/new#2", "A/old#1", "B/other#1"])).toEqual(["q", "r"]);
+        expect(await streams([])).toEqual(["q"]);
+        expect(await streams()).toEqual(["q", "r"]); // no filter
+      });
+
+      it("refuses an ack or a block from a holder that lacks a reaction the stream gained since its lease", async () => {
+        const [e] = await store.commit("s", [msg("A")], meta());
+        await store.lease([{ ...lease("r", "d", -1, "s", e.id), reactions: ["A/old#1"] }], 0);
+        const [granted] = await store.lease([lease("r", "d", -1, "s")], 10_000);
+        await store.lease([{ ...lease("r", "d2", -1, "s", e.id), reactions: ["A/new#2"] }], 0); // a newer release
+        expect(await store.ack([{ ...granted, at: e.id, reactions: ["A/old#1"] }])).toEqual([]);
+        expect(await store.block([{ ...granted, error: "x", reactions: ["A/old#1"] }])).toEqual([]);
+        expect((await store.reactions())[0]).toMatchObject({ at: -1, blocked: false });
+        expect(await store.ack([{ ...granted, at: e.id, reactions: ["A/new#2", "A/old#1"] }])).toHaveLength(1);
       });
 
       it("leases for longer than 24.8 days", async () => {
@@ -395,10 +466,8 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
       it("acks: moves the watermark, stores retry and done, releases the lease, and honours a retry delay", async () => {
         const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
         await store.lease([lease("r", "d", -1, "s", b.id)], 0);
-        await store.lease([lease("r", "d", -1, "s")], 10_000);
-        const acked = await store.ack([
-          { ...lease("r", "d", a.id, "s"), retry: 2, done: [`${b.id}:first#1`], delay: 150 },
-        ]);
+        const [granted] = await store.lease([lease("r", "d", -1, "s")], 10_000);
+        const acked = await store.ack([{ ...granted, at: a.id, retry: 2, done: [`${b.id}:first#1`], delay: 150 }]);
         expect(acked).toHaveLength(1);
         expect(await store.poll(10, 10)).toEqual([]); // waiting out the delay
         expect(await store.lease([lease("r", "d2", a.id, "s")], 10_000)).toEqual([]);
@@ -406,7 +475,7 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect(await store.poll(10, 10)).toEqual([{ stream: "r", source: "s", at: a.id, lagging: true }]);
         const [again] = await store.lease([lease("r", "d", a.id, "s")], 10_000);
         expect(again).toMatchObject({ retry: 2, done: [`${b.id}:first#1`] });
-        await store.ack([lease("r", "d", b.id, "s")]);
+        await store.ack([{ ...again, at: b.id, retry: 0, done: [] }]);
         expect(await store.poll(10, 10)).toEqual([]);
         const [c] = await store.commit("s", [msg("C")], meta());
         await store.lease([lease("r", "d", b.id, "s", c.id)], 0);
@@ -424,21 +493,20 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
       it("refuses a lease whose polled watermark has moved since", async () => {
         const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
         await store.lease([lease("r", "d1", -1, "s", b.id)], 0);
-        expect(await store.lease([lease("r", "d1", -1, "s")], 10_000)).toHaveLength(1);
-        await store.ack([lease("r", "d1", a.id, "s")]);
+        const [first] = await store.lease([lease("r", "d1", -1, "s")], 10_000);
+        expect(await store.ack([{ ...first, at: a.id }])).toHaveLength(1);
         expect(await store.lease([lease("r", "d2", -1, "s")], 10_000)).toEqual([]); // stale poll
-        expect(await store.lease([lease("r", "d2", a.id, "s")], 10_000)).toHaveLength(1);
-        await store.ack([lease("r", "d2", b.id, "s")]);
+        const [second] = await store.lease([lease("r", "d2", a.id, "s")], 10_000);
+        expect(await store.ack([{ ...second, at: b.id }])).toHaveLength(1);
       });
 
       it("blocks: keeps the progress before the failure; a blocked stream is neither polled nor leased; only the holder can block", async () => {
         const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
         await store.lease([lease("r", "d", -1, "s", b.id)], 0);
-        await store.lease([lease("r", "d", -1, "s")], 10_000);
-        expect(await store.block([{ ...lease("r", "other", a.id, "s"), error: "x" }])).toEqual([]);
-        const blocked = await store.block([
-          { ...lease("r", "d", a.id, "s"), retry: 4, done: [`${b.id}:x#1`], error: "boom" },
-        ]);
+        const [granted] = await store.lease([lease("r", "d", -1, "s")], 10_000);
+        expect(await store.block([{ ...granted, by: "other", at: a.id, error: "x" }])).toEqual([]);
+        expect(await store.block([{ ...granted, token: granted.token! + 1, at: a.id, error: "x" }])).toEqual([]);
+        const blocked = await store.block([{ ...granted, at: a.id, retry: 4, done: [`${b.id}:x#1`], error: "boom" }]);
         expect(blocked).toEqual([expect.objectContaining({ stream: "r", error: "boom" })]);
         expect(await store.poll(10, 10)).toEqual([]);
         expect(await store.lease([lease("r", "d", a.id, "s")], 10_000)).toEqual([]);
@@ -450,8 +518,8 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
       it("unblocks a stream at its watermark with retries reset, and resets one to replay from the start", async () => {
         const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
         await store.lease([lease("r", "d", -1, "s", b.id), lease("q", "d", -1, "s", b.id)], 0);
-        await store.lease([lease("r", "d", -1, "s")], 10_000);
-        await store.block([{ ...lease("r", "d", a.id, "s"), retry: 4, error: "boom" }]);
+        const [granted] = await store.lease([lease("r", "d", -1, "s")], 10_000);
+        await store.block([{ ...granted, at: a.id, retry: 4, error: "boom" }]);
         expect(await store.unblock(["r", "q", "missing"])).toEqual(["r"]);
         expect(await store.reactions({ blocked: true })).toEqual([]);
         const [r] = (await store.reactions()).filter((x) => x.stream === "r");
@@ -462,8 +530,8 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
           ["r", a.id],
         ]);
 
-        await store.lease([lease("r", "d", a.id, "s")], 10_000);
-        await store.ack([lease("r", "d", b.id, "s")]);
+        const [again] = await store.lease([lease("r", "d", a.id, "s")], 10_000);
+        await store.ack([{ ...again, at: b.id }]);
         expect(await store.reset(["r", "missing"])).toEqual(["r"]);
         expect((await store.reactions()).find((x) => x.stream === "r")).toMatchObject({ at: -1, retry: 0 });
         expect((await store.poll(10, 10)).map((p) => p.stream).sort()).toEqual(["q", "r"]);

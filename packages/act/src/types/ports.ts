@@ -112,18 +112,27 @@ export interface Store extends Disposable {
    *
    * @param lagging - how many of the furthest-behind streams to list (the lowest watermarks)
    * @param leading - how many of the others to list, highest watermarks first, so streams close to the head are not starved
+   * @param reactions - the reactions the caller can run (`"<event>/<reaction key>"`); when given, only streams
+   *   whose registered reactions are all among them are listed, so an app never takes a stream for a reaction it lacks
    * @returns the streams found, each with its watermark, its source and whether it was picked as lagging
    */
-  poll(lagging: number, leading: number): Promise<Poll[]>;
+  poll(lagging: number, leading: number, reactions?: readonly string[]): Promise<Poll[]>;
   /**
    * Registers the leases' streams (idempotent: an existing watermark never
    * moves, and a stream named with two different sources reads every stream)
    * and, when `millis` > 0, leases each one to `lease.by` for `millis` — unless
    * it is blocked, another drainer holds it, or its watermark moved past
    * `lease.at` (the watermark the drainer polled) since. `millis` = 0 only
-   * registers, and moves each stream's `head` (the last event found reacting
-   * into it) up to `lease.head`. Leasing a stream one already holds renews
-   * the lease.
+   * registers: it moves each stream's `head` (the last event found reacting
+   * into it) up to `lease.head` and adds `lease.reactions` to the stream's
+   * reactions.
+   *
+   * A new lease moves the stream's `token` on and returns it. A lease that
+   * carries the `token` it was granted, from the same `by`, is a renewal: it
+   * keeps the token and extends the lease (even one that ran out, as long as
+   * no one took the stream since); with any other token it is refused. A
+   * renewal waits for a row another transaction is registering, rather than
+   * taking it for a lease held elsewhere.
    *
    * @param leases - one per stream: the stream, its source, the drainer (`by`), the polled watermark (`at`) and the `head` found by correlation
    * @param millis - how long the leases last, in ms; 0 to register the streams without leasing them
@@ -133,7 +142,7 @@ export interface Store extends Disposable {
   /**
    * Moves each leased stream's watermark to `lease.at`, stores `lease.retry`
    * and `lease.done`, and releases the lease — only where `lease.by` still
-   * holds it. With `lease.delay` > 0 the stream stays out of `poll` for that
+   * holds it with the same `token`. With `lease.delay` > 0 the stream stays out of `poll` for that
    * many ms (the backoff before a retry).
    *
    * @param leases - the leases to acknowledge, each with the last event handled as `at`
@@ -143,7 +152,8 @@ export interface Store extends Disposable {
   /**
    * Blocks each leased stream (no more polling) with the error that caused it,
    * moving its watermark to `lease.at` (what was handled before the failure)
-   * and storing `retry` and `done` — only where `lease.by` still holds it.
+   * and storing `retry` and `done` — only where `lease.by` still holds it
+   * with the same `token`.
    *
    * @param leases - the leases to block, each with the `error` that blocked it
    * @returns the leases blocked
@@ -158,7 +168,9 @@ export interface Store extends Disposable {
    */
   reactions(filter?: ReactionFilter): Promise<ReactionStream[]>;
   /**
-   * Unblocks streams: they resume at their watermark with retries reset.
+   * Unblocks streams: they resume at their watermark with retries reset. The
+   * stream's `token` moves on, so no drainer that leased it before can record
+   * anything on it.
    *
    * @param streams - the reaction streams to unblock; names that are not blocked are skipped
    * @returns the streams that were blocked and are not any more
@@ -167,7 +179,10 @@ export interface Store extends Disposable {
   /**
    * Moves streams' watermarks back to the start of the log (or to `at`),
    * unblocked, retries reset and leases dropped, so their reactions run again
-   * — e.g. to rebuild a read model.
+   * — e.g. to rebuild a read model. The stream's `token` moves on, so a drain
+   * in flight can neither renew its lease nor acknowledge its old position
+   * over the reset. The stream's `head` stays: reset past it, and there is
+   * nothing to do until a new event reacts into the stream.
    *
    * @param streams - the reaction streams to reset; names the store does not know are skipped
    * @param at - the id of the last event to count as handled; omitted (-1), every event is handled again
@@ -238,6 +253,12 @@ export type ReactionStream = {
   readonly source?: string;
   /** Id of the last event handled (-1 when none). */
   readonly at: number;
+  /** Id of the last event found reacting into it: there is work while it is past `at`. */
+  readonly head: number;
+  /** The reactions registered on it (`"<event>/<reaction key>"`); only apps that have them all lease it. */
+  readonly reactions: readonly string[];
+  /** The generation of its lease (see `Lease.token`). */
+  readonly token: number;
   /** Failed attempts at the next event. */
   readonly retry: number;
   /** Whether it is blocked. */
@@ -264,7 +285,11 @@ export type ReactionStats = {
   /** Every reaction stream, with its lag. */
   readonly streams: Array<
     ReactionStream & {
-      /** Events in its source (or the whole log) after its watermark, counted up to the limit asked. */
+      /**
+       * Events it still has to handle: events after its watermark that one of
+       * the app's reactions routes to it, counted up to the limit asked. A
+       * caught-up stream reads 0 however many unrelated events follow.
+       */
       readonly lag: number;
     }
   >;

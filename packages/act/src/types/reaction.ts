@@ -108,6 +108,14 @@ export type ReactionOptions = {
   readonly retryBaseMillis?: number;
   /** Longest delay between retries, in ms (default 60,000). */
   readonly retryMaxMillis?: number;
+  /**
+   * Run only for events committed at or after this time. Without it, a
+   * reaction added in a new release runs for every event already in the log
+   * that it resolves to a stream (on a new target stream; a stream that
+   * already exists goes on from its watermark). Set it to the release date to
+   * start a reaction such as "send a welcome mail" with the next event.
+   */
+  readonly since?: Date;
 };
 
 /**
@@ -254,6 +262,23 @@ export type Lease = {
   readonly head?: number;
   /** Why the stream was blocked (set by `block`). */
   readonly error?: string;
+  /**
+   * The lease's generation, returned by `lease`: a new lease, `reset` and
+   * `unblock` each move it on, so a renewal, `ack` or `block` carrying an
+   * older one is refused — an operator command or another drainer has taken
+   * over the stream since this lease was granted.
+   */
+  readonly token?: number;
+  /**
+   * The reactions, as `"<event>/<reaction key>"`. When registering (`lease`
+   * with 0 ms): the ones that target the stream; the store keeps every name
+   * it was given, and `poll` offers the stream only to apps that have them
+   * all. With `ack` and `block`: the ones the drainer has; the store refuses
+   * the call when the stream gained a reaction outside them since the lease
+   * (a newer release registered it meanwhile), so the stream's events are
+   * handled again by an app that has it.
+   */
+  readonly reactions?: readonly string[];
 };
 
 /**

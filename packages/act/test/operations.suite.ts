@@ -1,0 +1,377 @@
+/**
+ * Reactions under the operations teams run in production, against every
+ * store: two releases of an app sharing a store, an operator resetting or
+ * unblocking a stream while a drain holds it, an event no schema decodes, a
+ * best-effort reaction beside a critical one, a lease renewal that fails,
+ * and the figures a dashboard reads.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { act, type Lease, type Store, sleep, state, store } from "../src/index.js";
+
+const actor = { id: "u", name: "U" };
+
+const Shop = state("Shop", z.object({ orders: z.number() }))
+  .init(() => ({ orders: 0 }))
+  .emits({ Placed: z.object({ sku: z.string() }), Noted: z.object({ text: z.string() }) })
+  .patch({ Placed: (_, s) => ({ orders: s.orders + 1 }), Noted: () => ({}) })
+  .on("place", z.object({ sku: z.string() }))
+  .emit(({ sku }) => ["Placed", { sku }])
+  .on("note", z.object({ text: z.string() }))
+  .emit(({ text }) => ["Noted", { text }])
+  .build();
+
+/** Drains until nothing moves (bounded, so a bug shows as a failed assertion, not a hang). */
+async function settle(app: { drain: (o?: object) => Promise<{ acked: unknown[]; blocked: unknown[] }> }) {
+  for (let i = 0; i < 50; i++) {
+    const { acked, blocked } = await app.drain({ leaseMillis: 2_000 });
+    if (!acked.length && !blocked.length) return;
+  }
+}
+
+/**
+ * @param name - names the store in the test titles
+ * @param fresh - sets up an empty store on the store port for each test
+ */
+export function operationsSuite(name: string, fresh: () => Promise<Store>): void {
+  describe(`reactions in production (${name})`, () => {
+    beforeEach(async () => {
+      await fresh();
+    });
+
+    describe("rolling deploys", () => {
+      it("an app that lacks a reaction never takes the streams of that reaction", async () => {
+        const welcomed: string[] = [];
+        const audited: string[] = [];
+        const target = (e: { stream: string }) => ({ target: `customer-${e.stream}` });
+        // The release running now, and the next one, which adds "welcome".
+        const old = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async function audit(e) {
+            audited.push(e.data.sku);
+          })
+          .to(target)
+          .build();
+        const next = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async function audit(e) {
+            audited.push(e.data.sku);
+          })
+          .to(target)
+          .on("Placed")
+          .do(async function welcome(e) {
+            welcomed.push(e.data.sku);
+          })
+          .to(target)
+          .build();
+        for (const sku of ["a", "b", "c"]) await old.do("place", { stream: "s1", actor }, { sku });
+        await next.correlate();
+        // The old release polls, finds the stream, and must leave it alone.
+        const drained = await old.drain();
+        expect(drained.leased).toEqual([]);
+        expect(drained.acked).toEqual([]);
+        await settle(next);
+        expect(welcomed).toEqual(["a", "b", "c"]);
+        expect(audited).toEqual(["a", "b", "c"]);
+        const [row] = await store().reactions();
+        expect(row.reactions).toEqual(["Placed/audit#1", "Placed/welcome#2"]);
+      });
+
+      it("a stream that gains a reaction while an older release handles it: the older release's progress is refused and the events run again with every reaction", async () => {
+        const runs: string[] = [];
+        let release = () => {};
+        const gate = new Promise<void>((r) => {
+          release = r;
+        });
+        const target = () => ({ target: "customers" });
+        const old = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async function audit(e) {
+            runs.push(`old audit ${e.data.sku}`);
+            await gate;
+          })
+          .to(target)
+          .build();
+        const next = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async function audit(e) {
+            runs.push(`audit ${e.data.sku}`);
+          })
+          .to(target)
+          .on("Placed")
+          .do(async function welcome(e) {
+            runs.push(`welcome ${e.data.sku}`);
+          })
+          .to(target)
+          .build();
+        await old.do("place", { stream: "s1", actor }, { sku: "a" });
+        const draining = old.drain({ leaseMillis: 300 });
+        while (!runs.length) await sleep(5);
+        await next.correlate(); // the new release registers "welcome" on the stream meanwhile
+        release();
+        expect((await draining).acked).toEqual([]);
+        await sleep(350); // the old lease runs out
+        await settle(next);
+        expect(runs).toEqual(["old audit a", "audit a", "welcome a"]);
+      });
+
+      it("a reaction with `since` runs only for events committed from then on", async () => {
+        await Promise.all(
+          ["a", "b"].map((sku) => act().with(Shop).build().do("place", { stream: sku, actor }, { sku }))
+        );
+        await sleep(5);
+        const since = new Date();
+        const mailed: string[] = [];
+        const app = act()
+          .with(Shop)
+          .on("Placed")
+          .do(
+            async function mail(e) {
+              mailed.push(e.data.sku);
+            },
+            { since }
+          )
+          .to("mailer")
+          .build();
+        await app.do("place", { stream: "c", actor }, { sku: "c" });
+        await settle(app);
+        expect(mailed).toEqual(["c"]);
+      });
+    });
+
+    describe("operator commands during a drain", () => {
+      it.each([
+        ["another process's reset, seen at the next renewal", 600, 250],
+        ["this app's reset, at once", 60_000, 0],
+      ])(
+        "a reset while a drain holds the stream wins (%s): the drain records nothing over it and the stream replays",
+        async (_, leaseMillis, wait) => {
+          const seen: string[] = [];
+          let release = () => {};
+          const gate = new Promise<void>((r) => {
+            release = r;
+          });
+          const app = act()
+            .with(Shop)
+            .on("Placed")
+            .do(async function project(e) {
+              seen.push(e.data.sku);
+              if (e.data.sku === "b" && seen.length === 2) await gate;
+            })
+            .to("report")
+            .build();
+          for (const sku of ["a", "b", "c"]) await app.do("place", { stream: "s", actor }, { sku });
+          const draining = app.drain({ leaseMillis });
+          while (seen.length < 2) await sleep(5);
+          expect(await app.reset("report")).toEqual(["report"]);
+          await sleep(wait); // with the short lease a renewal comes due meanwhile: it must be refused
+          release();
+          await draining;
+          expect((await store().reactions())[0]).toMatchObject({ stream: "report", at: -1 });
+          await settle(app);
+          expect(seen).toEqual(["a", "b", "a", "b", "c"]);
+        }
+      );
+
+      it("an unblock while an old drain still runs: the old drain cannot block or acknowledge over it", async () => {
+        const app = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async function project() {}, { maxRetries: 0 })
+          .to("report")
+          .build();
+        const [placed] = await app.do("place", { stream: "s", actor }, { sku: "a" });
+        await app.correlate();
+        const [polled] = await store().poll(1, 0);
+        const [granted] = await store().lease([{ ...polled, by: "old", retry: 0 }], 5_000);
+        await store().block([{ ...granted, error: "boom" }]);
+        expect(await app.unblock("report")).toEqual(["report"]);
+        expect(await store().lease([granted], 5_000)).toEqual([]); // no renewal…
+        expect(await store().ack([{ ...granted, at: placed.event!.id + 1 }])).toEqual([]); // …and no ack
+        await settle(app);
+        expect((await store().reactions())[0]).toMatchObject({ blocked: false, at: placed.event!.id });
+      });
+    });
+
+    describe("a filtered correlate", () => {
+      it("does not move the app's position past events it did not scan", async () => {
+        const seen: string[] = [];
+        const app = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async (e) => {
+            seen.push(e.stream);
+          })
+          .build();
+        await app.do("place", { stream: "a", actor }, { sku: "1" });
+        await app.do("place", { stream: "b", actor }, { sku: "2" });
+        await app.correlate({ stream: "b" });
+        await settle(app);
+        expect(seen.sort()).toEqual(["a", "b"]);
+      });
+    });
+
+    describe("events that cannot be decoded", () => {
+      it("block only the stream of the reaction that cannot run, with the reason; the rest of the app goes on", async () => {
+        const projected: string[] = [];
+        const app = act()
+          .with(Shop)
+          .on("Placed")
+          .do(
+            async function project(e) {
+              projected.push(e.data.sku);
+            },
+            { maxRetries: 2, retryBaseMillis: 5, retryMaxMillis: 5 }
+          )
+          // A resolver that reads the data: it throws on a shape it does not know.
+          .to((e) => ({ target: `sku-${e.data.sku.toUpperCase()}` }))
+          .on("Noted")
+          .do(async function log() {}, { maxRetries: 0 })
+          .build();
+        await app.do("place", { stream: "s", actor }, { sku: "a" });
+        // An old release wrote this one: no `sku`.
+        await store().commit("s", [{ name: "Placed", data: { code: 7 } }], { correlation: "x", causation: {} });
+        await app.do("place", { stream: "t", actor }, { sku: "b" });
+        await app.do("note", { stream: "n", actor }, { text: "hi" });
+        for (let i = 0; i < 12; i++) {
+          await app.drain({ leaseMillis: 2_000 });
+          await sleep(10); // the retries' backoff
+        }
+        expect(projected.sort()).toEqual(["a", "b"]);
+        const blocked = await app.blocked();
+        expect(blocked.map((b) => b.stream)).toEqual(["s"]);
+        expect(blocked[0].error).toMatch(/Reaction "project" to event "Placed" #\d+ on stream "s" failed: .*sku/);
+        expect(blocked[0].retry).toBe(3);
+        const rows = await store().reactions();
+        expect(rows.find((r) => r.stream === "n")).toMatchObject({ blocked: false });
+      });
+    });
+
+    describe("retries", () => {
+      it("count per reaction: a best-effort reaction's failures are not charged to its critical sibling", async () => {
+        let critical = 0;
+        const app = act()
+          .with(Shop)
+          .on("Placed")
+          .do(
+            async function bestEffort() {
+              throw new Error("mail server down");
+            },
+            { blockOnError: false, maxRetries: 1, retryBaseMillis: 1, retryMaxMillis: 1 }
+          )
+          .to("side")
+          .on("Placed")
+          .do(
+            async function ledger() {
+              critical++;
+              if (critical === 1) throw new Error("transient");
+            },
+            { maxRetries: 1, retryBaseMillis: 1, retryMaxMillis: 1 }
+          )
+          .to("side")
+          .build();
+        const [placed] = await app.do("place", { stream: "s", actor }, { sku: "a" });
+        for (let i = 0; i < 10; i++) {
+          await app.drain();
+          await sleep(5);
+        }
+        expect(await app.blocked()).toEqual([]);
+        expect(critical).toBe(2);
+        expect((await store().reactions())[0]).toMatchObject({ at: placed.event!.id, retry: 0 });
+      });
+
+      it("`acked` lists only streams whose watermark moved", async () => {
+        const app = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async function ok() {})
+          .to("side")
+          .on("Placed")
+          .do(
+            async function fails() {
+              throw new Error("no");
+            },
+            { maxRetries: 3 }
+          )
+          .to("side")
+          .build();
+        await app.do("place", { stream: "s", actor }, { sku: "a" });
+        const { acked } = await app.drain();
+        expect(acked).toEqual([]);
+      });
+    });
+
+    describe("lease renewals that fail", () => {
+      it("stop the holder before its next handler, so no second drainer runs an event at the same time", async () => {
+        const running = new Set<string>();
+        const overlaps: string[] = [];
+        const handled: string[] = [];
+        // Two processes with the same release: one slow reaction on one stream.
+        const release = () =>
+          act()
+            .with(Shop)
+            .on("Placed")
+            .do(async function slow(e) {
+              if (running.size) overlaps.push(e.data.sku);
+              running.add(e.data.sku);
+              await sleep(120);
+              running.delete(e.data.sku);
+              handled.push(e.data.sku);
+            })
+            .to("one")
+            .build();
+        const [first, second] = [release(), release()];
+        for (const sku of ["a", "b", "c", "d"]) await first.do("place", { stream: "s", actor }, { sku });
+        // Every renewal fails with an error (the holder's pool is busy, say); new leases still work.
+        const log = store();
+        const lease = log.lease.bind(log);
+        let failed = 0;
+        log.lease = async (leases: Lease[], millis: number) => {
+          if (millis > 0 && leases.some((l) => l.token !== undefined)) {
+            failed++;
+            throw new Error("pool busy");
+          }
+          return lease(leases, millis);
+        };
+        try {
+          const one = first.drain({ leaseMillis: 150 });
+          await sleep(200); // the first lease has run out in the store
+          await Promise.all([one, second.drain({ leaseMillis: 150 })]);
+          while (running.size) await sleep(10);
+        } finally {
+          log.lease = lease;
+        }
+        expect(failed).toBeGreaterThan(0);
+        expect(overlaps).toEqual([]);
+        await settle(first);
+        expect(handled.slice().sort()).toEqual(["a", "b", "c", "d"]);
+      });
+    });
+
+    describe("monitoring", () => {
+      it("lag counts only events a stream still has to handle: a caught-up stream reads 0 after unrelated commits", async () => {
+        const app = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async () => {})
+          .to("orders")
+          .build();
+        await app.do("place", { stream: "s", actor }, { sku: "a" });
+        await settle(app);
+        for (let i = 0; i < 30; i++) await app.do("note", { stream: `n-${i}`, actor }, { text: "x" });
+        await app.do("place", { stream: "s", actor }, { sku: "b" });
+        await app.correlate();
+        const before = await app.stats();
+        expect(before.streams.find((s) => s.stream === "orders")?.lag).toBe(1);
+        await settle(app);
+        for (let i = 0; i < 30; i++) await app.do("note", { stream: `m-${i}`, actor }, { text: "y" });
+        const after = await app.stats();
+        expect(after.streams.find((s) => s.stream === "orders")?.lag).toBe(0);
+      });
+    });
+  });
+}
