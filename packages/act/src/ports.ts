@@ -32,7 +32,9 @@ function hookSignals() {
  * and later calls return it. Adapters are disposed, newest first, by
  * {@link disposeAndExit}; while that runs, calls still reach the adapter
  * being disposed, and afterwards the getter throws an error naming the port
- * until a new adapter is passed to it explicitly.
+ * until a new adapter is passed to it explicitly — except under
+ * `NODE_ENV=test`, where the next call creates a fresh default adapter, so
+ * each test can dispose everything and the next one starts clean.
  *
  * @param injector - builds the adapter; receives the adapter passed to the first call
  * @param name - names the port in errors (default: the injector's function name)
@@ -51,7 +53,10 @@ export function port<T extends Disposable>(
   return (adapter?: T) => {
     let instance = adapters.get(injector) as T | undefined;
     if (!instance) {
-      if (disposed.has(injector) && !adapter)
+      // Under NODE_ENV=test a disposed port starts over with its default
+      // adapter, so `afterEach(dispose())` leaves the next test a fresh
+      // in-memory store; anywhere else a use after shutdown must fail loudly.
+      if (disposed.has(injector) && !adapter && globalThis.process?.env?.NODE_ENV !== "test")
         throw new Error(
           `The "${name}" port was disposed by disposeAndExit: its adapter is closed. ` +
             `Pass a new adapter to it (${name}(adapter)) to use it again.`
@@ -188,7 +193,9 @@ export function dispose(disposer?: Disposer): (code?: ExitCode) => Promise<void>
  * Calls that reach a port while its adapter is being disposed go to that
  * adapter (a store finishes what it can and refuses the rest with an error);
  * afterwards the port throws instead of creating a new default adapter, so
- * no write after shutdown is silently lost. The logger is the exception: it
+ * no write after shutdown is silently lost. Under `NODE_ENV=test` the ports
+ * start over instead: the next `store()` is a fresh {@link InMemoryStore}
+ * (`afterEach(dispose())` gives every test a clean store). The logger is the exception: it
  * is flushed, and the next log line creates a new one.
  *
  * @param code - `"EXIT"` (default) or `"ERROR"`
