@@ -28,6 +28,7 @@ import {
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { connection, identifier, type PostgresStoreConfig } from "./config.js";
+import { classify, type DriverError } from "./errors.js";
 import * as sql from "./sql.js";
 
 /** PostgreSQL type ids with a custom parser. */
@@ -59,30 +60,8 @@ const PURGE_BATCH = 10_000;
 /** Rows per page when `query` walks a large result. */
 const PAGE = 1_000;
 
-/** SQLSTATE codes and driver messages meaning the connection or server went away. */
-const CONNECTION_CODES = new Set([
-  "57P01",
-  "57P02",
-  "57P03",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "ENOTFOUND",
-]);
-/** Codes meaning no connection could be made (server down, starting up or shutting down). */
-const UNREACHABLE = new Set(["57P03", "ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT"]);
-const CONNECTION_MESSAGE =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i;
 /** pg-pool's message when no pooled connection became free in time. */
 const POOL_TIMEOUT = /timeout exceeded when trying to connect/i;
-
-/** A driver error with its SQLSTATE (or errno) code. */
-type DriverError = Error & { code?: string };
-
-const isConnectionError = (error: DriverError) =>
-  (error.code !== undefined && (CONNECTION_CODES.has(error.code) || error.code.startsWith("08"))) ||
-  CONNECTION_MESSAGE.test(error.message ?? "");
 
 /** A row of `query` (see `sql.query`): id, stream, version, created (epoch ms), name, data, meta. */
 type EventRow = [number, string, number, number, string, unknown, EventMeta];
@@ -306,11 +285,7 @@ export class PostgresStore implements Store {
         ? "disposed"
         : POOL_TIMEOUT.test(error.message ?? "") && pool.totalCount >= this.#settings.max
           ? "busy"
-          : UNREACHABLE.has(error.code ?? "")
-            ? "unreachable"
-            : isConnectionError(error)
-              ? "connection-lost"
-              : "rejected");
+          : classify(error));
     const what: Record<StoreFailure, string> = {
       unreachable: `could not reach the database (${error.message}). Nothing was done; retry later.`,
       "connection-lost":
@@ -319,6 +294,7 @@ export class PostgresStore implements Store {
           ? " The commit was applied entirely or not at all: reload the stream (or retry with the same expectedVersion) to find out."
           : " The pool reconnects on the next call; retry it."),
       busy: `found every one of its ${this.#settings.max} pooled connections busy until the wait timed out (${error.message}). Nothing was done; retry later, or give the pool more connections (max).`,
+      transient: `was refused by the database for a passing reason (${error.message}; SQLSTATE ${error.code}). The transaction was rolled back, nothing was done; retry.`,
       disposed: "was called after the store was disposed.",
       rejected: `failed: ${error.message}`,
     };

@@ -141,6 +141,10 @@ export class ConcurrencyError extends Error {
  *   `expectedVersion`) to find out.
  * - `"busy"` — every pooled connection stayed in use until the wait for one
  *   timed out. Nothing was done. Retry later, or give the pool more connections.
+ * - `"transient"` — the database refused the call for a passing reason: too
+ *   many connections or another lack of resources, a lock or statement
+ *   timeout, a serialization failure or a deadlock. The transaction was
+ *   rolled back, nothing was done. Retry (after a short wait).
  * - `"disposed"` — the store (or the port holding it) was disposed. Do not retry.
  * - `"rejected"` — the store refused the call (bad data, a constraint,
  *   missing tables, permissions). Retrying the same call fails the same way.
@@ -150,7 +154,7 @@ export class ConcurrencyError extends Error {
  * const reason: StoreFailure = "busy";
  * ```
  */
-export type StoreFailure = "unreachable" | "connection-lost" | "busy" | "disposed" | "rejected";
+export type StoreFailure = "unreachable" | "connection-lost" | "busy" | "transient" | "disposed" | "rejected";
 
 /**
  * Thrown when a store cannot carry out a call for a reason other than a
@@ -169,7 +173,7 @@ export type StoreFailure = "unreachable" | "connection-lost" | "busy" | "dispose
  * ```
  */
 export class StoreError extends Error {
-  /** True when the same call may succeed later (`unreachable`, `connection-lost`, `busy`). */
+  /** True when the same call may succeed later (`unreachable`, `connection-lost`, `busy`, `transient`). */
   public readonly retryable: boolean;
 
   /**
@@ -186,6 +190,7 @@ export class StoreError extends Error {
   ) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = Errors.StoreError;
-    this.retryable = reason === "unreachable" || reason === "connection-lost" || reason === "busy";
+    this.retryable =
+      reason === "unreachable" || reason === "connection-lost" || reason === "busy" || reason === "transient";
   }
 }
