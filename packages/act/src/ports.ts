@@ -89,21 +89,45 @@ export const store = port(function store(adapter?: Store): Store {
   return adapter ?? new InMemoryStore();
 }, "store");
 
+/** What an Act error keeps off its enumerable properties: data that may be personal. */
+const PRIVATE_FIELDS = ["payload", "target", "snapshot", "events"] as const;
+
+/**
+ * How the default logger writes an error: pino's usual fields (type,
+ * message, stack, cause and the error's enumerable properties — for Act's
+ * errors the names, ids and field paths). The payload, target, state and
+ * events an Act error carries are kept off its enumerable properties, so
+ * they appear only when the logger runs at `debug` or `trace` level.
+ */
+export function errorSerializer(withData: boolean): (error: unknown) => unknown {
+  return (error) => {
+    if (!(error instanceof Error)) return error;
+    const out = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
+    if (withData)
+      for (const key of PRIVATE_FIELDS)
+        if (Object.hasOwn(error, key) && !Object.keys(error).includes(key))
+          out[key] = (error as unknown as Record<string, unknown>)[key];
+    return out;
+  };
+}
+
 /** Builds the pino logger from the environment settings; pretty output only in development when pino-pretty is installed. */
 function createLogger(): Logger {
   const { env, logLevel, logSingleLine } = settings();
+  const serializers = { err: errorSerializer(logLevel === "debug" || logLevel === "trace") };
   let instance: pino.Logger | undefined;
   if (env !== "production" && env !== "test" && globalThis.process?.versions?.node) {
     try {
       instance = pino({
         level: logLevel,
+        serializers,
         transport: { target: "pino-pretty", options: { colorize: true, singleLine: logSingleLine } },
       });
     } catch {
       // pino-pretty is optional: fall back to JSON lines.
     }
   }
-  instance ??= pino({ level: logLevel });
+  instance ??= pino({ level: logLevel, serializers });
   const log = instance;
   return {
     fatal: (o, m) => log.fatal(o, m),
