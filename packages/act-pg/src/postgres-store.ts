@@ -163,6 +163,7 @@ export class PostgresStore implements Store {
     readonly lastVersion: string;
     readonly recall: string;
     readonly purgeKeys: string;
+    readonly idCheck: string;
     readonly poll: string;
     readonly register: string;
     readonly lease: string;
@@ -185,6 +186,8 @@ export class PostgresStore implements Store {
   #announcing?: Promise<void>;
   /** Whether a commit finished while a notification was in flight. */
   #announceAgain = false;
+  /** The check that new ids will exceed the stored ones, once per store (see `#checkIds`). */
+  #idsChecked?: Promise<void>;
   /** When expired idempotency keys were last purged (0: not yet), and the purge in flight. */
   #purgedAt = 0;
   #purging?: Promise<void>;
@@ -221,6 +224,7 @@ export class PostgresStore implements Store {
       lastVersion: sql.lastVersion(n),
       recall: sql.recall(n),
       purgeKeys: sql.purgeKeys(n),
+      idCheck: sql.idCheck(n),
       poll: sql.poll(n),
       register: sql.register(n),
       lease: sql.lease(n),
@@ -336,6 +340,36 @@ export class PostgresStore implements Store {
       client.off("error", ignore);
       client.release();
     }
+    this.#idsChecked = undefined;
+    await this.#checkIds("seed");
+  }
+
+  /**
+   * Refuses to write when this server's next ids would not exceed the
+   * largest stored one. Event ids come from transaction ids; a dump restored
+   * into a new server brings ids from the old server's higher transaction
+   * counter, and new events would get lower ids — reads by position (every
+   * drain) would skip them. Checked by `seed` and before the store's first
+   * commit, once per store (one indexed read).
+   */
+  #checkIds(operation: string): Promise<void> {
+    this.#idsChecked ??= (async () => {
+      const { rows } = await this.#run<{ max_id: number; next_id: number }>(operation, this.#statements.idCheck);
+      const { max_id, next_id } = rows[0];
+      if (max_id < next_id) return;
+      const epoch = Math.floor(max_id / 2 ** 48) + 1;
+      throw new StoreError(
+        operation,
+        "rejected",
+        `PostgresStore ${operation} refused: ${this.#names.events} holds event ids up to ${max_id}, but this server's next transaction would give ids from ${next_id}. ` +
+          "The table was probably restored from a dump into a new server, whose transaction ids start lower: new events would get ids below the restored ones and drains would skip them. " +
+          `Before anything writes, stop the server, raise its transaction id epoch with \`pg_resetwal -e ${epoch} "$PGDATA"\` and start it again (see "Backups" in the PostgreSQL in production guide).`
+      );
+    })().catch((error) => {
+      this.#idsChecked = undefined; // checked again next time
+      throw error;
+    });
+    return this.#idsChecked;
   }
 
   /**
@@ -423,6 +457,7 @@ export class PostgresStore implements Store {
       `PostgresStore ${operation}: messages`
     );
     const metaText = stringifyJson(meta, `PostgresStore ${operation}: meta`);
+    await this.#checkIds(operation);
     const conflict = (lastVersion: number) =>
       new ConcurrencyError(stream, lastVersion, messages as Message<Schemas, string>[], expectedVersion ?? lastVersion);
     // Without an expected version there is no check to fail: a collision with

@@ -240,6 +240,17 @@ export function purgeKeys(n: Names): string {
   return `DELETE FROM ${n.keys} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${n.keys} WHERE expires <= now() ORDER BY expires LIMIT $1::integer))`;
 }
 
+/**
+ * The largest stored event id, and the smallest id the next transaction of
+ * this server can give (its next transaction id, shifted as ids are). The
+ * first must be below the second, or new events would get lower ids than
+ * stored ones — a dump restored into a new server.
+ */
+export function idCheck(n: Names): string {
+  return `SELECT COALESCE((SELECT max(id) FROM ${n.events}), -1) AS max_id,
+  pg_snapshot_xmax(pg_current_snapshot())::text::bigint << ${COMMIT_BITS} AS next_id`;
+}
+
 /** `recall()`: the versions committed under key `$2` on stream `$1`, unless expired. */
 export function recall(n: Names): string {
   return `SELECT from_version, to_version FROM ${n.keys} WHERE stream = $1 AND key = $2 AND expires > now()`;
