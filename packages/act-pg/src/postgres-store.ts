@@ -172,6 +172,7 @@ export class PostgresStore implements Store {
     readonly reactions: string;
     readonly unblock: string;
     readonly reset: string;
+    readonly retire: string;
     readonly slowWriters: string;
   };
   readonly #settings: { idempotencyMillis: number; slowWriterMillis: number; max: number; connection: object };
@@ -233,6 +234,7 @@ export class PostgresStore implements Store {
       reactions: sql.reactions(n),
       unblock: sql.unblock(n),
       reset: sql.reset(n),
+      retire: sql.retire(n),
       slowWriters: sql.slowWriters(n),
     };
     const options = { ...connection(config), types };
@@ -835,6 +837,22 @@ export class PostgresStore implements Store {
     const { rows } = await this.#run<{ stream: string }>("reset", this.#statements.reset, [streams, at]);
     const done = new Set(rows.map((r) => r.stream));
     return streams.filter((s) => done.has(s));
+  }
+
+  /**
+   * Forgets reactions no release has any more on every stream that carries
+   * them, so apps without them can lease those streams again. One statement.
+   *
+   * @param reactions - the reaction names, as `"<event>/<reaction key>"`
+   * @returns the reaction streams that carried one of them, by name
+   * @example
+   * ```ts
+   * await store.retire(["Placed/welcome#2"]);
+   * ```
+   */
+  async retire(reactions: string[]): Promise<string[]> {
+    const { rows } = await this.#run<{ stream: string }>("retire", this.#statements.retire, [reactions]);
+    return rows.map((r) => r.stream).sort();
   }
 
   /**

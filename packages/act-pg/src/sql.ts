@@ -471,6 +471,14 @@ WHERE stream = ANY($1::text[]) AND blocked
 RETURNING stream`;
 }
 
+/** `retire()`: removes the reactions `$1` from every stream that carries one of them. */
+export function retire(n: Names): string {
+  return `
+UPDATE ${n.watermarks} SET reactions = ARRAY(SELECT r FROM unnest(reactions) AS r WHERE r <> ALL($1::text[]) ORDER BY r)
+WHERE reactions && $1::text[]
+RETURNING stream`;
+}
+
 /**
  * `reset()`: streams `$1` go back to watermark `$2`, unblocked, nothing
  * pending, not leased, under a new `token` (so no drain in flight records

@@ -108,7 +108,7 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
     });
   const releases = new Map<ChildProcess, "current" | "old">();
   const start = async (release: "current" | "old") => releases.set(await spawn(release), release);
-  await Promise.all([...Array.from({ length: options.workers }, () => start("current")), start("old")]);
+  await Promise.all(Array.from({ length: options.workers }, () => start("current")));
 
   let kills = 0;
   let terminations = 0;
@@ -130,6 +130,13 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
       next += every;
       await sleep(Math.max(0, next - Date.now()));
     }
+  })();
+  // A worker of the previous release comes back while the new one runs (a
+  // restarted pod of the old deployment, say), once the new release has
+  // registered its reactions on the streams.
+  const straggler = (async () => {
+    await sleep(Math.min(1_000, millis / 4));
+    await start("old");
   })();
   const killer = (async () => {
     if (!options.killEvery) return;
@@ -170,7 +177,7 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
 
   await sleep(millis);
   stopping = true;
-  await Promise.all([producer, killer, terminator, operator]);
+  await Promise.all([producer, straggler, killer, terminator, operator]);
 
   // Catch up: every reaction stream at its head, none blocked.
   const settleBy = Date.now() + (options.settleMillis ?? 60_000);

@@ -393,6 +393,13 @@ export class InMemoryStore implements Store {
     });
   }
 
+  async retire(reactions: string[]): Promise<string[]> {
+    return [...this.watermarks.values()]
+      .filter((w) => reactions.filter((r) => w.reactions.delete(r)).length > 0)
+      .map((w) => w.stream)
+      .sort();
+  }
+
   /**
    * Calls `listener` after each commit to this store (apps in this process share it).
    *

@@ -14,8 +14,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * They cover commits and the expected version (two concurrent commits with
  * the same expected version: exactly one wins), data kept as JSON, stream
  * names, queries and their filters, snapshots, idempotency keys, and the
- * reaction bookkeeping (`poll`, `lease`, `ack`, `block`, `reactions`,
- * `unblock`, `reset`). Call it at the top level of a test file.
+ * reaction bookkeeping (`poll` and its filter by reactions, `lease` with its
+ * tokens and renewals, `ack`, `block`, `reactions`, `unblock`, `reset`,
+ * `retire`). Call it at the top level of a test file.
  *
  * The store is created once, on the first test, and `drop()` then `seed()`
  * run before every test, so point it at a database (or table) of its own:
@@ -441,6 +442,20 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect(await streams(["A/new#2", "A/old#1", "B/other#1"])).toEqual(["q", "r"]);
         expect(await streams([])).toEqual(["q"]);
         expect(await streams()).toEqual(["q", "r"]); // no filter
+      });
+
+      it("retires reactions no release has any more, so streams that carried them are offered again", async () => {
+        const [e] = await store.commit("s", [msg("A")], meta());
+        await store.lease([{ ...lease("r", "d", -1, "s", e.id), reactions: ["A/gone#1", "A/kept#2"] }], 0);
+        await store.lease([{ ...lease("q", "d", -1, "s", e.id), reactions: ["A/kept#2"] }], 0);
+        expect(await store.poll(10, 10, ["A/kept#2"])).toHaveLength(1);
+        expect(await store.retire(["A/gone#1", "A/unknown#9"])).toEqual(["r"]);
+        expect((await store.reactions()).map((x) => [x.stream, x.reactions])).toEqual([
+          ["q", ["A/kept#2"]],
+          ["r", ["A/kept#2"]],
+        ]);
+        expect((await store.poll(10, 10, ["A/kept#2"])).map((p) => p.stream).sort()).toEqual(["q", "r"]);
+        expect(await store.retire(["A/gone#1"])).toEqual([]);
       });
 
       it("refuses an ack or a block from a holder that lacks a reaction the stream gained since its lease", async () => {

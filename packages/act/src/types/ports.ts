@@ -190,6 +190,16 @@ export interface Store extends Disposable {
    */
   reset(streams: string[], at?: number): Promise<string[]>;
   /**
+   * Forgets reactions no release has any more — removed, or renamed — on
+   * every reaction stream that carries them, so apps without them can lease
+   * those streams again (`poll` offers a stream only to apps that have all
+   * its reactions). Run it once no worker of a release that had them is left.
+   *
+   * @param reactions - the reaction names, as `"<event>/<reaction key>"` (see `ReactionStream.reactions`)
+   * @returns the reaction streams that carried one of them, by name
+   */
+  retire(reactions: string[]): Promise<string[]>;
+  /**
    * Calls `listener` when events may have been committed — by this process or,
    * where the store can tell, by another one — so a running consumer drains
    * at once instead of waiting for its next poll. Optional: without it, the
