@@ -356,12 +356,14 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * @param frequency - interval in ms (default 10,000)
    * @param callback - called with the streams registered by each run
    * @returns false when correlations were already running
+   * @throws {@link ValidationError} when `frequency` is not a whole number of ms, at least 1
    * @example
    * ```ts
    * app.start_correlations({}, 1_000, (leased) => console.log(leased.length));
    * ```
    */
   start_correlations(query: Query = {}, frequency = 10_000, callback?: (leased: Lease[]) => void): boolean {
+    validate("correlation frequency", frequency, OptionSchemas.frequency);
     if (this.correlations) return false;
     const { limit = 1000, ...rest } = query;
     this.correlations = setInterval(() => {

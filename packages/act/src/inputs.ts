@@ -31,7 +31,10 @@ const MAX_DELAY = 2 ** 31 - 1;
  * - `drain`: {@link DrainOptions} — `streamLimit`, `eventLimit`, `leaseMillis` (each at least 1).
  * - `consumer`: {@link ConsumerOptions} — the drain's, plus `pollMillis` and `graceMillis`.
  * - `reaction`: {@link ReactionOptions} — `blockOnError`, `maxRetries` (0 or more),
- *   `retryBaseMillis` and `retryMaxMillis`.
+ *   `retryBaseMillis`, `retryMaxMillis` and `since` (a valid date).
+ * - `settle`: the testing kit's `settle` options — the drain's, plus
+ *   `maxDrains`, `timeoutMillis` and `allowBlocked`.
+ * - `frequency`: the interval of `app.start_correlations`, in ms.
  * - `whole(min, max?)`: the rule they are made of, for a store's own options.
  *
  * @see [Errors](/docs/guides/errors) — lists what is refused and how.
@@ -71,7 +74,21 @@ export const OptionSchemas = {
     maxRetries: whole(0, 1_000).optional(),
     retryBaseMillis: whole(0, MAX_DELAY).optional(),
     retryMaxMillis: whole(0, MAX_DELAY).optional(),
+    /** Where a new reaction starts: a valid date. */
+    since: z.date({ error: "must be a valid date" }).optional(),
   }),
+  settle: z.object({
+    streamLimit: whole(1, 10_000).optional(),
+    eventLimit: whole(1, 10_000).optional(),
+    leaseMillis: whole(1).optional(),
+    /** Drains that move something before giving up. */
+    maxDrains: whole(1).optional(),
+    /** Time before giving up, in ms. */
+    timeoutMillis: whole(0, MAX_DELAY).optional(),
+    allowBlocked: z.boolean({ error: "must be true or false" }).optional(),
+  }),
+  /** `app.start_correlations`' interval, in ms. */
+  frequency: whole(1, MAX_DELAY),
 } as const;
 
 /**

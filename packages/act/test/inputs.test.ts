@@ -8,6 +8,7 @@ import {
   OptionSchemas,
   ValidationError,
 } from "../src/index.js";
+import { settle } from "../src/testing/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
 
 beforeEach(async () => {
@@ -65,6 +66,7 @@ describe("one validator for options", () => {
     ["retryBaseMillis", Number.NaN],
     ["retryMaxMillis", Number.POSITIVE_INFINITY],
     ["blockOnError", "yes"],
+    ["since", new Date("not a date")],
   ])("a reaction refuses %s = %s", (option, value) => {
     const builder = act().with(Counter).on("Incremented");
     const error = refusal(() => builder.do(async () => {}, { [option]: value }));
@@ -79,6 +81,27 @@ describe("one validator for options", () => {
       expect(error.message).toMatch(/^Invalid store options: idempotencyMillis: /);
     }
   );
+
+  it.each([
+    ["maxDrains", Number.NaN],
+    ["timeoutMillis", Number.POSITIVE_INFINITY],
+    ["eventLimit", 0],
+  ])("settle refuses %s = %s", async (option, value) => {
+    const app = act().with(Counter).build();
+    const error = await settle(app, { [option]: value }).then(
+      () => undefined,
+      (e) => e
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.details[0].path).toBe(option);
+  });
+
+  it.each([Number.NaN, 0, -1])("start_correlations refuses a frequency of %s", (frequency) => {
+    const app = act().with(Counter).build();
+    refusal(() => app.start_correlations({}, frequency));
+    expect(app.start_correlations({}, 60_000)).toBe(true); // nothing was started by the refused call
+    app.stop_correlations();
+  });
 
   it("accepts good options and leaves unknown ones alone", () => {
     const options = { eventLimit: 5, extra: "kept" };
