@@ -4,11 +4,14 @@
  * terminated backend) are retryable, provoked here on the real server; a
  * refusal that repeating cannot fix is not.
  */
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { type EventMeta, StoreError } from "@act-root/act";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { classify, type DriverError, SQLSTATES } from "../src/errors.js";
-import type { PostgresStore } from "../src/index.js";
+import { PostgresStore } from "../src/index.js";
+import { findBinDir, startServer } from "../tools/pg-server.js";
 import { client, connectionString, makeStore, sleep, sql } from "./support.js";
 
 const meta: EventMeta = { correlation: "c", causation: {} };
@@ -193,6 +196,28 @@ describe("passing failures provoked on the server are retryable", () => {
       await b.query("ROLLBACK").catch(() => {});
       await a.end();
       await b.end();
+    }
+  });
+
+  it("a server shutting down (57P03) is unreachable, and retryable", async () => {
+    const server = await startServer();
+    const { default: pgDriver } = await import("pg");
+    const holder = new pgDriver.Client({ connectionString: server.url });
+    holder.on("error", () => {});
+    await holder.connect(); // a smart shutdown waits for it, refusing new connections meanwhile
+    const store = new PostgresStore({ connectionString: server.url });
+    try {
+      const pgCtl = join(findBinDir(), "pg_ctl");
+      const root = typeof process.getuid === "function" && process.getuid() === 0;
+      const args = ["-D", join(server.dir, "data"), "-m", "smart", "-W", "stop"];
+      execFileSync(root ? "runuser" : pgCtl, root ? ["-u", "postgres", "--", pgCtl, ...args] : args);
+      await sleep(300);
+      const error = await failure(() => store.query(() => {}));
+      expect(error).toMatchObject({ code: "57P03", reason: "unreachable", retryable: true });
+    } finally {
+      await holder.end().catch(() => {});
+      await store.dispose();
+      await server.stop();
     }
   });
 
