@@ -45,9 +45,13 @@ describe("a dump restored into a new server", () => {
     const [restored] = await source.commit("s", [{ name: "E", data: { n: 1 } }], meta);
     await source.dispose();
 
-    const dump = execFileSync("pg_dump", ["--dbname", connectionString()!, "--schema", SCHEMA, "--no-owner"], {
-      encoding: "utf8",
-    });
+    // Without a URL, pg_dump reads the same PG* variables the tests connect with.
+    const sourceUrl = connectionString();
+    const dump = execFileSync(
+      "pg_dump",
+      [...(sourceUrl ? ["--dbname", sourceUrl] : []), "--schema", SCHEMA, "--no-owner"],
+      { encoding: "utf8" }
+    );
     execFileSync("psql", ["--dbname", second.url, "--quiet", "--set", "ON_ERROR_STOP=1"], { input: dump });
     await sql(`DROP SCHEMA ${SCHEMA} CASCADE`);
 
