@@ -52,7 +52,13 @@ export type StateEmitsStep<S extends Schema> = {
   /**
    * Declares the events the state emits, with a zod schema for each one's data.
    *
-   * @param events - one zod schema per event name; event data is validated against it when committed and decoded with it when read
+   * Emitted data is parsed with the schema once, when the action commits it
+   * — transforms and defaults run then — and the store keeps the schema's
+   * output. Reading checks stored data against the schema's output side and
+   * never runs its transforms again: a pipe (`.transform(fn).pipe(z.date())`)
+   * or a codec is read by its output schema, a bare `.transform(fn)` as stored.
+   *
+   * @param events - one zod schema per event name; event data is parsed with it when committed and checked against its output side when read
    * @returns the next step, {@link StatePatchStep} (`.patch`), typed with these events
    */
   emits<Z extends Record<string, z.ZodType<Schema>>>(
