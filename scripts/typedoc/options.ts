@@ -21,12 +21,13 @@ export type ApiReferenceSettings = {
 };
 
 export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSettings) {
-  // act-pg and act-otel are only passed once their entry points exist. The test kit
+  // The other packages are only passed once their entry points exist. The test kit
   // (`@act-root/act/testing`) comes out as the module `act/src/testing`.
   const entryPoints = [
     "packages/act/src/index.ts",
     "packages/act/src/testing/index.ts",
     "packages/act-pg/src/index.ts",
+    "packages/act-sqlite/src/index.ts",
     "packages/act-otel/src/index.ts",
   ].filter((entry) => existsSync(resolve(siteDir, entry)));
   const options: TypedocPluginOptions & Record<string, unknown> = {
@@ -105,7 +106,7 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     // otherwise only logs them).
     validation: { notExported: true, notDocumented: true, invalidLink: true },
     treatValidationWarningsAsErrors: true,
-    packagesRequiringDocumentation: ["@act-root/act", "@act-root/act-pg", "@act-root/act-otel"],
+    packagesRequiringDocumentation: ["@act-root/act", "@act-root/act-pg", "@act-root/act-sqlite", "@act-root/act-otel"],
     plugin: ["./scripts/typedoc/strict.mjs", "./scripts/typedoc/front-matter.mjs"],
     // One sidebar entry per package ("act/src", "act-pg/src"), not folders
     // "act" › "src"; sidebars.ts gives them their package names.
