@@ -99,8 +99,10 @@ export function materialize(tracer: Tracer, pending: Pending): Span {
 
 /**
  * Gives every database call of `store` a client span with the database
- * semantic-convention attributes, by replacing its methods on the instance
- * (so any store works, and the store port keeps the same object). A call
+ * semantic-convention attributes, by replacing its methods on the instance:
+ * any store works and the store port keeps the same object. (A `Proxy` in
+ * front of it would not do: a store such as `SqliteStore` reads private
+ * class fields, which only calls on the instance itself can reach.) A call
  * made outside any span — a correlation timer, a metrics collection — is
  * not recorded: it would be a trace of one span that tells nothing.
  *
