@@ -105,13 +105,33 @@ export type ReactionInfo = {
  * ```
  */
 export type Observer = {
-  /** Around `app.do`: from the payload's validation to the snapshots returned (or the error thrown). */
+  /**
+   * Around `app.do`: from the payload's validation to the snapshots returned (or the error thrown).
+   *
+   * @param info - the state, the action and its target, and the event a reaction handles
+   * @param run - handles the action; call it once and return (or throw) what it does
+   */
   action?(info: ActionInfo, run: () => Promise<ActionOutcome>): Promise<ActionOutcome>;
-  /** Around every rebuild of a stream's state: `app.load`, and the reads an action makes. */
+  /**
+   * Around every rebuild of a stream's state: `app.load`, and the reads an action makes.
+   *
+   * @param info - the state and the stream
+   * @param run - rebuilds the state; call it once and return (or throw) what it does
+   */
   load?(info: LoadInfo, run: () => Promise<Snapshot<any, any>>): Promise<Snapshot<any, any>>;
-  /** Around a drain's poll, leases, reads, reactions and acknowledgements (`app.drain`, and each drain of `app.start`). */
+  /**
+   * Around a drain's poll, leases, reads, reactions and acknowledgements (`app.drain`, and each drain of `app.start`).
+   *
+   * @param options - the drain's options, as passed
+   * @param run - drains; call it once and return (or throw) what it does
+   */
   drain?(options: DrainOptions, run: () => Promise<Drain<any>>): Promise<Drain<any>>;
-  /** Around one run of one reaction handler on one event. */
+  /**
+   * Around one run of one reaction handler on one event.
+   *
+   * @param info - the reaction, the event, the reaction stream, the attempt and the reaction's options
+   * @param run - runs the handler; call it once and return (or throw) what it does
+   */
   reaction?(info: ReactionInfo, run: () => Promise<unknown>): Promise<unknown>;
   /**
    * The trace context to keep in the metadata of the events an action is
