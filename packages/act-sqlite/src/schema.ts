@@ -131,7 +131,7 @@ export const SQL = {
   commit: "COMMIT",
   rollback: "ROLLBACK",
   dataVersion: "PRAGMA data_version",
-  lastVersion: "SELECT version FROM act_events WHERE stream = ? ORDER BY version DESC LIMIT 1",
+  lastVersion: "SELECT version, id FROM act_events WHERE stream = ? ORDER BY version DESC LIMIT 1",
   /**
    * The id is the sequence's next value, given explicitly: SQLite's own
    * numbering starts at 1, the other stores' at 0. (`seed` puts the

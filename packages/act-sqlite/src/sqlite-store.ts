@@ -1,5 +1,8 @@
 import {
   type BlockedLease,
+  checkCommit,
+  checkName,
+  checkOptions,
   type Committed,
   ConcurrencyError,
   type EventMeta,
@@ -7,6 +10,7 @@ import {
   type Lease,
   logger,
   type Message,
+  OptionSchemas,
   type Poll,
   type Query,
   QuerySchema,
@@ -69,13 +73,11 @@ type EventRow = [number, string, number, number, string, string, string];
 /** Rows per page when `query` walks a large result. */
 const PAGE = 1_000;
 
-/** Throws a `ValidationError` unless `value` is a non-negative safe integer. */
-function checkMillis(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0)
-    throw new ValidationError(name, value, [{ path: "", message: "must be a non-negative integer of milliseconds" }]);
-  return value;
-}
+/** The store's options, checked by the validator every store shares (its own beside the common ones). */
+const SQLITE_OPTIONS = OptionSchemas.store.extend({
+  busyTimeoutMillis: OptionSchemas.whole(0).optional(),
+  changeCheckMillis: OptionSchemas.whole(1).optional(),
+});
 
 /** The stored set of reaction names (JSON, sorted) with `added` in it. */
 const union = (stored: string | null, added: readonly string[] | undefined) =>
@@ -154,12 +156,14 @@ export class SqliteStore implements Store {
     const synchronous = options.synchronous ?? "FULL";
     if (synchronous !== "FULL" && synchronous !== "NORMAL")
       throw new ValidationError("synchronous", synchronous, [{ path: "", message: 'must be "FULL" or "NORMAL"' }]);
+    const { filename: _, synchronous: __, ...numbers } = options;
+    checkOptions("store", numbers, SQLITE_OPTIONS);
     this.#settings = {
       filename: options.filename,
       synchronous,
-      busyTimeoutMillis: checkMillis("busyTimeoutMillis", options.busyTimeoutMillis, 5_000),
-      idempotencyMillis: checkMillis("idempotencyMillis", options.idempotencyMillis, 24 * 3600 * 1000),
-      changeCheckMillis: Math.max(1, checkMillis("changeCheckMillis", options.changeCheckMillis, 100)),
+      busyTimeoutMillis: options.busyTimeoutMillis ?? 5_000,
+      idempotencyMillis: options.idempotencyMillis ?? 24 * 3600 * 1000,
+      changeCheckMillis: options.changeCheckMillis ?? 100,
     };
   }
 
@@ -337,9 +341,10 @@ export class SqliteStore implements Store {
    * @param meta - correlation and causation, stored with each event
    * @param expectedVersion - the version the stream must be at (-1: new stream); omitted, no check
    * @param idempotencyKey - remembered with the versions committed (see `recall`); a key the stream holds unexpired commits nothing
+   * @param lastId - the id of the stream's last event as the caller knows it; another event there is a conflict
    * @returns the committed events with ids, versions and the commit time
-   * @throws ConcurrencyError when the stream is not at `expectedVersion`, or the key was used
-   * @throws ValidationError when the stream name breaks the rules of `StreamSchema`
+   * @throws ConcurrencyError when the stream is not at `expectedVersion`, its last event is not `lastId`, or the key was used
+   * @throws ValidationError when a name or number breaks the rules every store shares (see `checkCommit`)
    * @throws TypeError when `data` or `meta` is not JSON-serialisable (naming the path)
    * @throws StoreError when the file cannot be used, or stayed locked longer than `busyTimeoutMillis` (retryable)
    * @example
@@ -352,9 +357,10 @@ export class SqliteStore implements Store {
     messages: Message<E, keyof E>[],
     meta: EventMeta,
     expectedVersion?: number,
-    idempotencyKey?: string
+    idempotencyKey?: string,
+    lastId?: number
   ): Promise<Committed<E, keyof E>[]> {
-    validate("stream", stream, StreamSchema);
+    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
     const operation = `commit to "${stream.length > 80 ? `${stream.slice(0, 80)}…` : stream}"`;
     const encoded = messages.map(({ name, data }) =>
       stringifyJson(data, `SqliteStore ${operation}: data of event "${String(name)}"`)
@@ -367,9 +373,12 @@ export class SqliteStore implements Store {
     const remember = keyed ? this.#statement(operation, SQL.remember) : undefined;
     const now = Date.now();
     const committed = this.#write(operation, () => {
-      const last = Number(lastVersion.row(stream)?.[0] ?? -1);
+      const row = lastVersion.row(stream);
+      const last = Number(row?.[0] ?? -1);
       if (
         (expectedVersion !== undefined && expectedVersion !== last) ||
+        // The stream was dropped and written again up to the caller's version: not the state it knows.
+        (lastId !== undefined && Number(row?.[1] ?? Number.NaN) !== lastId) ||
         (keyed && recall!.row(stream, idempotencyKey, now) !== undefined)
       )
         throw new ConcurrencyError(stream, last, messages as Message<Schemas, string>[], expectedVersion ?? last);
@@ -416,6 +425,8 @@ export class SqliteStore implements Store {
    * ```
    */
   async recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined> {
+    checkName("stream", stream);
+    checkName("idempotency key", idempotencyKey);
     const [row] = this.#read(`recall of "${stream}"`, SQL.recall, stream, idempotencyKey, Date.now());
     return row ? { from: Number(row[0]), to: Number(row[1]) } : undefined;
   }
@@ -513,7 +524,10 @@ export class SqliteStore implements Store {
    * ```
    */
   async lease(leases: Lease[], millis: number): Promise<Lease[]> {
-    checkMillis("lease duration", millis, 0);
+    if (!Number.isSafeInteger(millis) || millis < 0)
+      throw new ValidationError("lease duration", millis, [
+        { path: "", message: "must be a non-negative integer of milliseconds" },
+      ]);
     const unique = [...new Map(leases.map((l) => [l.stream, l])).values()];
     if (!unique.length) return [];
     const read = this.#statement("lease", SQL.watermark);
