@@ -69,6 +69,15 @@ const SNAP = `'${SNAP_EVENT.replace(/'/g, "''")}'`;
  * writer, the bound is the snapshot's end (`xmax`).
  */
 function stableEnd(n: Names): string {
+  const table = `'${n.events.replace(/'/g, "''")}'::regclass`;
+  // A writer is found by its transaction id in two ways. The backend that
+  // holds the write lock shows the id in pg_stat_activity as soon as it is
+  // assigned, which is before any snapshot can list it. The lock a
+  // transaction holds on its own id is taken a moment later, so looking only
+  // for that lock would miss a writer caught in between — its events would
+  // then commit below a position a reader had already passed. The second
+  // way stays for roles that cannot see other sessions' ids.
+  //
   // The order matters: look for the write lock first, then at the status. A
   // writer ends by recording its commit and only then releasing its locks,
   // so "no lock" seen first means "ended" is seen after; the other way round,
@@ -78,10 +87,13 @@ function stableEnd(n: Names): string {
   FROM pg_snapshot_xip(pg_current_snapshot()) AS x
   WHERE CASE
     WHEN EXISTS (
+      SELECT 1 FROM pg_stat_activity a JOIN pg_locks r ON r.pid = a.pid
+      WHERE a.backend_xid = (x::text::bigint & 4294967295)::text::xid
+        AND r.locktype = 'relation' AND r.relation = ${table} AND r.mode = 'RowExclusiveLock') THEN true
+    WHEN EXISTS (
       SELECT 1 FROM pg_locks t JOIN pg_locks r ON r.virtualtransaction = t.virtualtransaction
       WHERE t.locktype = 'transactionid' AND t.transactionid::text::bigint = (x::text::bigint & 4294967295)
-        AND r.locktype = 'relation' AND r.relation = '${n.events.replace(/'/g, "''")}'::regclass
-        AND r.mode = 'RowExclusiveLock') THEN true
+        AND r.locktype = 'relation' AND r.relation = ${table} AND r.mode = 'RowExclusiveLock') THEN true
     ELSE pg_xact_status(x) IS DISTINCT FROM 'in progress'
   END)`;
 }
