@@ -1,0 +1,89 @@
+/**
+ * What the inspector reads beyond the `Store` port: the list of streams and a
+ * stream's summary. The port has no way to list streams, and how to do it
+ * cheaply depends on the store, so each backend brings its own catalog
+ * (PostgreSQL reads the events table's indexes; any other store falls back to
+ * reading the log).
+ */
+import type { Committed, Schemas, Store } from "@act-root/act";
+
+/** One row of the streams view. */
+export type StreamSummary = {
+  /** The stream's name. */
+  readonly stream: string;
+  /** Events in the stream, snapshots included (versions start at 0 and have no gaps). */
+  readonly events: number;
+  /** When its last event was committed. */
+  readonly last: Date;
+};
+
+/** A page of streams, and the cursor of the next one when there is more. */
+export type StreamPage = {
+  readonly streams: StreamSummary[];
+  readonly next?: string;
+};
+
+/** Lists streams; implemented per store. */
+export interface Catalog {
+  /** A short description for the page header, never a connection string. */
+  readonly label: string;
+  /** Streams whose name starts with `prefix`, by name, after the cursor `after`. */
+  streams(prefix: string, after: string | undefined, limit: number): Promise<StreamPage>;
+  /** One stream's summary, or undefined when it has no events. */
+  stream(name: string): Promise<StreamSummary | undefined>;
+  /** Whether searching by correlation id is indexed (shown to the user, so the cost is no surprise). */
+  correlationIndexed(): Promise<boolean>;
+  /** Releases what the catalog opened. */
+  close(): Promise<void>;
+}
+
+/**
+ * A catalog for any store: it reads the whole log through `Store.query` on
+ * every call, so it is only fit for small stores — the in-memory one, tests,
+ * a store without a catalog of its own.
+ */
+export class StoreCatalog implements Catalog {
+  readonly label: string;
+  constructor(
+    private readonly store: Store,
+    label = "store"
+  ) {
+    this.label = label;
+  }
+
+  async #all(): Promise<Map<string, StreamSummary>> {
+    const streams = new Map<string, StreamSummary>();
+    await this.store.query(
+      (e: Committed<Schemas, string>) => {
+        streams.set(e.stream, { stream: e.stream, events: e.version + 1, last: e.created });
+      },
+      { with_snaps: true }
+    );
+    return streams;
+  }
+
+  async streams(prefix: string, after: string | undefined, limit: number): Promise<StreamPage> {
+    const names = [...(await this.#all()).values()]
+      .filter((s) => s.stream.startsWith(prefix) && (after === undefined || s.stream > after))
+      .sort((a, b) => (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0));
+    const page = names.slice(0, limit);
+    return { streams: page, ...(names.length > limit && { next: page[page.length - 1].stream }) };
+  }
+
+  async stream(name: string): Promise<StreamSummary | undefined> {
+    let last: Committed<Schemas, string> | undefined;
+    await this.store.query(
+      (e) => {
+        last = e as Committed<Schemas, string>;
+      },
+      { stream: name, with_snaps: true, backward: true, limit: 1 }
+    );
+    return last && { stream: name, events: last.version + 1, last: last.created };
+  }
+
+  async correlationIndexed(): Promise<boolean> {
+    return false;
+  }
+
+  async close(): Promise<void> {}
+}
