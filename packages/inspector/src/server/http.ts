@@ -78,7 +78,11 @@ const SECURITY_HEADERS = {
   "Cross-Origin-Resource-Policy": "same-origin",
 };
 
-const defaultWebRoot = () => fileURLToPath(new URL("./web/", import.meta.url));
+/** The built page: beside the built server (`dist/web`), or in `dist/web` when the server runs from its sources. */
+const defaultWebRoot = () => {
+  const built = fileURLToPath(new URL("./web/", import.meta.url));
+  return existsSync(built) ? built : fileURLToPath(new URL("../../dist/web/", import.meta.url));
+};
 
 /** A committed event as the page receives it, its payloads possibly cut. */
 type WireEvent = Omit<Committed<Schemas, string>, "data" | "meta"> & {
@@ -134,7 +138,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return { caused, complete: scanned < 1_000 };
   };
 
-  const routes: Record<string, (url: URL, req: IncomingMessage) => Promise<unknown>> = {
+  const routes: Partial<Record<string, (url: URL, req: IncomingMessage) => Promise<unknown>>> = {
     "GET /api/info": async () => ({
       mode: app ? "app" : "store",
       operations,
