@@ -200,7 +200,8 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
   );
   const { rows: foreign } = await db.query<{ n: string }>(
     `SELECT count(*) AS n FROM chaos_runs r JOIN ${q(table)} e ON e.id = r.event_id
-     WHERE r.release = 'old' AND (split_part(e.stream, '-', 2)::int % 2) = 0`
+     WHERE r.release = 'old'
+       AND CASE WHEN e.stream LIKE 's-%' THEN split_part(e.stream, '-', 2)::bigint % 2 = 0 ELSE false END`
   );
   const blocked = (await events.reactions({ blocked: true })).length;
   await events.dispose();

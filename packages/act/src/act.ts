@@ -1,7 +1,7 @@
 import { SnapshotCache } from "./cache.js";
 import { settings } from "./config.js";
 import { Consumer } from "./consumer.js";
-import { correlate, route } from "./correlate.js";
+import { correlate, reactionNames, route } from "./correlate.js";
 import { Drainer } from "./drain.js";
 import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing.js";
 import { logger, onDispose, store } from "./ports.js";
@@ -542,7 +542,9 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * has to handle — events after its watermark that one of this app's
    * reactions routes to it — among the next `lagLimit` events of its source
    * (or of the whole log). A stream with nothing to do reads 0, however many
-   * unrelated events were committed since it last moved.
+   * unrelated events were committed since it last moved. `missing` lists
+   * the reactions a stream carries that this app lacks (the stream is left
+   * to an app that has them).
    *
    * @param lagLimit - how many events after a stream's watermark to look at (default 10,000)
    * @example
@@ -564,7 +566,10 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
       );
       return pending;
     };
-    const streams = await Promise.all(reactions.map(async (r) => ({ ...r, lag: await lag(r) })));
+    const owned = new Set(reactionNames(this.registry.events));
+    const streams = await Promise.all(
+      reactions.map(async (r) => ({ ...r, lag: await lag(r), missing: r.reactions.filter((n) => !owned.has(n)) }))
+    );
     return { streams, latency: this.drainer.latency() };
   }
 }

@@ -295,6 +295,12 @@ export type ReactionStats = {
        * caught-up stream reads 0 however many unrelated events follow.
        */
       readonly lag: number;
+      /**
+       * Reactions the stream carries that this app lacks: it leaves the
+       * stream to an app that has them. After a reaction was renamed or
+       * removed and no worker has it any more, `Store.retire` forgets it.
+       */
+      readonly missing: readonly string[];
     }
   >;
   /** Commit-to-handled time of the latest reactions this app ran, in ms. */
