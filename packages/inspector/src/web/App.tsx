@@ -44,13 +44,16 @@ export function App() {
       </header>
       <main id="main" tabIndex={-1}>
         {info.error && <ErrorBox message={info.error} />}
-        {info.data && (
+        {/* The streams view needs nothing from /api/info: it does not wait for it. */}
+        {(info.data || route.view === "streams") && (
           <Suspense fallback={<p aria-live="polite">Loading…</p>}>
             {route.view === "streams" && <Streams key={route.prefix} prefix={route.prefix} />}
-            {route.view === "stream" && <Timeline key={route.stream} stream={route.stream} info={info.data} />}
+            {info.data && route.view === "stream" && (
+              <Timeline key={route.stream} stream={route.stream} info={info.data} />
+            )}
             {route.view === "event" && <Causation key={route.id} id={route.id} />}
-            {route.view === "correlation" && <Correlation key={route.id} id={route.id} info={info.data} />}
-            {route.view === "reactions" && <Reactions info={info.data} />}
+            {info.data && route.view === "correlation" && <Correlation key={route.id} id={route.id} info={info.data} />}
+            {info.data && route.view === "reactions" && <Reactions info={info.data} />}
           </Suspense>
         )}
       </main>
