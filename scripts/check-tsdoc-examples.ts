@@ -19,6 +19,7 @@ const packages = [
   { name: "@act-root/act", dir: "packages/act/src" },
   { name: "@act-root/act/testing", dir: "packages/act/src/testing" },
   { name: "@act-root/act-pg", dir: "packages/act-pg/src" },
+  { name: "@act-root/inspector", dir: "packages/inspector/src" },
 ].filter((p) => existsSync(join(root, p.dir, "index.ts")));
 
 /** Values and types examples may use without declaring them, one per line. */

@@ -7,7 +7,14 @@
  */
 import type { Committed, Schemas, Store } from "@act-root/act";
 
-/** One row of the streams view. */
+/**
+ * One row of the streams view.
+ *
+ * @example
+ * ```ts
+ * const row: StreamSummary = { stream: "order-1", events: 5, last: new Date() };
+ * ```
+ */
 export type StreamSummary = {
   /** The stream's name. */
   readonly stream: string;
@@ -17,13 +24,31 @@ export type StreamSummary = {
   readonly last: Date;
 };
 
-/** A page of streams, and the cursor of the next one when there is more. */
+/**
+ * A page of streams, and the cursor of the next one when there is more.
+ *
+ * @example
+ * ```ts
+ * const page: StreamPage = await new StoreCatalog(store()).streams("order-", undefined, 50);
+ * if (page.next) console.log("more after", page.next);
+ * ```
+ */
 export type StreamPage = {
   readonly streams: StreamSummary[];
   readonly next?: string;
 };
 
-/** Lists streams; implemented per store. */
+/**
+ * Lists streams; implemented per store, because the `Store` port has no way
+ * to list them and how to do it cheaply depends on the store. A new store
+ * gets a catalog of its own; until then {@link StoreCatalog} works for any.
+ *
+ * @example
+ * ```ts
+ * const catalog: Catalog = new StoreCatalog(store());
+ * const { streams } = await catalog.streams("", undefined, 10);
+ * ```
+ */
 export interface Catalog {
   /** A short description for the page header, never a connection string. */
   readonly label: string;
@@ -41,9 +66,18 @@ export interface Catalog {
  * A catalog for any store: it reads the whole log through `Store.query` on
  * every call, so it is only fit for small stores — the in-memory one, tests,
  * a store without a catalog of its own.
+ *
+ * @example
+ * ```ts
+ * const inspector = await inspect(app, { catalog: new StoreCatalog(store(), "in memory") });
+ * ```
  */
 export class StoreCatalog implements Catalog {
   readonly label: string;
+  /**
+   * @param store - the store to read
+   * @param label - what the page header shows
+   */
   constructor(
     private readonly store: Store,
     label = "store"

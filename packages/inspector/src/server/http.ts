@@ -34,10 +34,21 @@ export type ServerOptions = {
   readonly truncateAt?: number;
 };
 
-/** A running inspector server. */
+/**
+ * A running inspector server.
+ *
+ * @example
+ * ```ts
+ * const inspector: RunningServer = await inspect(app);
+ * // The URL carries the session token: open it in a browser on this machine.
+ * console.log(inspector.url);
+ * await inspector.close();
+ * ```
+ */
 export type RunningServer = {
   /** The URL to open, token included. */
   readonly url: string;
+  /** The port it listens on, on 127.0.0.1. */
   readonly port: number;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;

@@ -6,10 +6,20 @@
 import pg from "pg";
 import type { Catalog, StreamPage, StreamSummary } from "./catalog.js";
 
-/** Where the events are; the same names `PostgresStore` takes. */
+/**
+ * Where the events are; the same names `PostgresStore` takes.
+ *
+ * @example
+ * ```ts
+ * const config: PgCatalogConfig = { connectionString: process.env.DATABASE_URL, schema: "shop" };
+ * ```
+ */
 export type PgCatalogConfig = {
+  /** A `postgres://…` URL; omitted, the `PG*` environment variables. */
   readonly connectionString?: string;
+  /** Schema of the events table (default `public`). */
   readonly schema?: string;
+  /** The events table (default `events`). */
   readonly table?: string;
   /** Cancel a catalog query after this many ms (default 10,000), so a slow one never hangs the page. */
   readonly statementTimeoutMillis?: number;
@@ -60,14 +70,28 @@ const INDEXED_CORRELATION = `SELECT EXISTS (
   SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexdef LIKE '%correlation%'
 ) AS indexed`;
 
-/** The catalog of a `PostgresStore`'s events table. */
+/**
+ * The catalog of a `PostgresStore`'s events table: lists streams from its
+ * `(stream, version)` index on a pool of its own (at most 4 connections, read-only
+ * transactions, a statement timeout).
+ *
+ * @example
+ * ```ts
+ * const url = process.env.DATABASE_URL;
+ * store(new PostgresStore({ connectionString: url }));
+ * const inspector = await inspect(app, { catalog: new PgCatalog({ connectionString: url }) });
+ * ```
+ */
 export class PgCatalog implements Catalog {
   readonly label: string;
   readonly #pool: pg.Pool;
   readonly #events: string;
   readonly #raw: { schema: string; table: string };
 
-  constructor(config: PgCatalogConfig) {
+  /**
+   * @param config - the database, schema and table
+   * @throws Error when the schema or table is not a plain SQL identifier
+   */  constructor(config: PgCatalogConfig) {
     const schema = config.schema ?? "public";
     const table = config.table ?? "events";
     this.#events = `${quoteIdentifier("schema", schema)}.${quoteIdentifier("table", table)}`;
