@@ -91,7 +91,7 @@ export class PgCatalog implements Catalog {
   /**
    * @param config - the database, schema and table
    * @throws Error when the schema or table is not a plain SQL identifier
-   */  constructor(config: PgCatalogConfig) {
+   */ constructor(config: PgCatalogConfig) {
     const schema = config.schema ?? "public";
     const table = config.table ?? "events";
     this.#events = `${quoteIdentifier("schema", schema)}.${quoteIdentifier("table", table)}`;

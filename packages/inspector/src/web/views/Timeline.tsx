@@ -182,11 +182,11 @@ function Details({ event, info }: { event: WireEvent; info: Info }) {
       <p>
         <a href={href({ view: "event", id: String(event.id) })}>Causation: what caused it and what it caused</a>
       </p>
+      {info.mode === "app" && event.name !== SNAPSHOT && <StateAt stream={event.stream} version={event.version} />}
       <h3>Data</h3>
       <Payload event={event} field="data" />
       <h3>Metadata</h3>
       <Payload event={event} field="meta" />
-      {info.mode === "app" && event.name !== SNAPSHOT && <StateAt stream={event.stream} version={event.version} />}
     </aside>
   );
 }
