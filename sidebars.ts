@@ -64,6 +64,7 @@ const sidebars: SidebarsConfig = {
         "guides/getting-started",
         "guides/testing",
         "guides/postgres-in-production",
+        "guides/inspector",
         "guides/errors",
         "guides/performance",
         "guides/faq",
