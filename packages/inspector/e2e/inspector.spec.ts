@@ -27,7 +27,8 @@ test("signs in with the printed URL, takes the token out of the address bar, and
   await open(page, readOnly());
   expect(page.url()).not.toContain("token");
   const cookies = await context.cookies();
-  expect(cookies.find((c) => c.name === "act_inspector")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+  const port = new URL(readOnly()).port;
+  expect(cookies.find((c) => c.name === `act_inspector_${port}`)).toMatchObject({ httpOnly: true, sameSite: "Strict" });
   await context.clearCookies();
   const res = await page.goto(`${origin(readOnly())}/`);
   expect(res?.status()).toBe(401);

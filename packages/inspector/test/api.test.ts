@@ -24,7 +24,7 @@ type Call = { status: number; body: any; headers: Headers };
 
 const base = (s: RunningServer) => `http://127.0.0.1:${s.port}`;
 const tokenOf = (s: RunningServer) => new URL(s.url).searchParams.get("token")!;
-const cookie = (s: RunningServer) => `act_inspector=${tokenOf(s)}`;
+const cookie = (s: RunningServer, token = tokenOf(s)) => `act_inspector_${s.port}=${token}`;
 
 async function call(s: RunningServer, path: string, init: RequestInit & { signedIn?: boolean } = {}): Promise<Call> {
   const { signedIn = true, ...rest } = init;
@@ -85,7 +85,7 @@ describe("the session token", () => {
       const res = await call(readOnly, path, { signedIn: false });
       expect(res.status, path).toBe(401);
     }
-    const wrong = await call(readOnly, "/api/info", { signedIn: false, headers: { cookie: "act_inspector=nope" } });
+    const wrong = await call(readOnly, "/api/info", { signedIn: false, headers: { cookie: cookie(readOnly, "nope") } });
     expect(wrong.status).toBe(401);
   });
 
@@ -100,13 +100,16 @@ describe("the session token", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/");
     const set = res.headers.get("set-cookie")!;
-    expect(set).toContain(`act_inspector=${tokenOf(readOnly)}`);
+    expect(set).toContain(`act_inspector_${readOnly.port}=${tokenOf(readOnly)}`);
     expect(set).toContain("HttpOnly");
     expect(set).toContain("SameSite=Strict");
   });
 
   it("of one server does not open another", async () => {
-    const res = await call(readOnly, "/api/info", { signedIn: false, headers: { cookie: cookie(operations) } });
+    const res = await call(readOnly, "/api/info", {
+      signedIn: false,
+      headers: { cookie: cookie(readOnly, tokenOf(operations)) },
+    });
     expect(res.status).toBe(401);
   });
 

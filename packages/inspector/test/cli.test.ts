@@ -46,7 +46,7 @@ describe("act-inspector's command line", () => {
       expect(line).not.toContain(url);
       const printed = new URL(line.slice(line.indexOf("http")));
       const res = await fetch(`${printed.origin}/api/info`, {
-        headers: { cookie: `act_inspector=${printed.searchParams.get("token")}` },
+        headers: { cookie: `act_inspector_${printed.port}=${printed.searchParams.get("token")}` },
       });
       expect(await res.json()).toMatchObject({
         mode: "store",

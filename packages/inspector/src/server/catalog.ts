@@ -52,9 +52,21 @@ export type StreamPage = {
 export interface Catalog {
   /** A short description for the page header, never a connection string. */
   readonly label: string;
-  /** Streams whose name starts with `prefix`, by name, after the cursor `after`. */
+  /**
+   * Streams whose name starts with `prefix`, in name order.
+   *
+   * @param prefix - the start of the names ("" for every stream)
+   * @param after - the cursor: the last name of the previous page, or undefined for the first page
+   * @param limit - the most streams to return
+   * @returns the page, with `next` when there are more
+   */
   streams(prefix: string, after: string | undefined, limit: number): Promise<StreamPage>;
-  /** One stream's summary, or undefined when it has no events. */
+  /**
+   * One stream's summary.
+   *
+   * @param name - the stream
+   * @returns its summary, or undefined when it has no events
+   */
   stream(name: string): Promise<StreamSummary | undefined>;
   /** Whether searching by correlation id is indexed (shown to the user, so the cost is no surprise). */
   correlationIndexed(): Promise<boolean>;
@@ -85,6 +97,7 @@ export class StoreCatalog implements Catalog {
     this.label = label;
   }
 
+  /** Every stream, read from the whole log. */
   async #all(): Promise<Map<string, StreamSummary>> {
     const streams = new Map<string, StreamSummary>();
     await this.store.query(
@@ -96,6 +109,13 @@ export class StoreCatalog implements Catalog {
     return streams;
   }
 
+  /**
+   * Streams whose name starts with `prefix`, found by reading the whole log.
+   *
+   * @param prefix - the start of the names ("" for every stream)
+   * @param after - the last name of the previous page, or undefined for the first page
+   * @param limit - the most streams to return
+   */
   async streams(prefix: string, after: string | undefined, limit: number): Promise<StreamPage> {
     const names = [...(await this.#all()).values()]
       .filter((s) => s.stream.startsWith(prefix) && (after === undefined || s.stream > after))
@@ -104,6 +124,11 @@ export class StoreCatalog implements Catalog {
     return { streams: page, ...(names.length > limit && { next: page[page.length - 1].stream }) };
   }
 
+  /**
+   * One stream's summary, from its last event.
+   *
+   * @param name - the stream
+   */
   async stream(name: string): Promise<StreamSummary | undefined> {
     let last: Committed<Schemas, string> | undefined;
     await this.store.query(
@@ -115,9 +140,11 @@ export class StoreCatalog implements Catalog {
     return last && { stream: name, events: last.version + 1, last: last.created };
   }
 
+  /** Always false: a generic store has no index to ask about. */
   async correlationIndexed(): Promise<boolean> {
     return false;
   }
 
+  /** Nothing to release: the store belongs to the caller. */
   async close(): Promise<void> {}
 }

@@ -54,7 +54,8 @@ export type RunningServer = {
   close(): Promise<void>;
 };
 
-const COOKIE = "act_inspector";
+/** The session cookie's name; it carries the port because browsers share cookies between the ports of a host. */
+const cookieName = (port: number) => `act_inspector_${port}`;
 const MAX_BODY = 64 * 1024;
 const MAX_LIMIT = 500;
 
@@ -286,13 +287,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // bar so it stays out of the history.
       res.writeHead(303, {
         ...SECURITY_HEADERS,
-        "Set-Cookie": `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        "Set-Cookie": `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
         Location: url.pathname,
         "Cache-Control": "no-store",
       });
       return res.end();
     }
-    if (!same(cookieOf(req) ?? "", token)) {
+    if (!same(cookieOf(req, cookieName(port)) ?? "", token)) {
       return url.pathname.startsWith("/api/")
         ? send(res, 401, { error: "Not signed in: open the URL the inspector printed (it carries the token)." })
         : sendText(res, 401, "Not signed in: open the URL that act-inspector printed; it carries the session token.");
@@ -426,10 +427,10 @@ function crossSite(req: IncomingMessage, port: number): string | undefined {
   return undefined;
 }
 
-function cookieOf(req: IncomingMessage): string | undefined {
+function cookieOf(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? "").split(";")) {
     const [key, ...rest] = part.trim().split("=");
-    if (key === COOKIE) return rest.join("=");
+    if (key === name) return rest.join("=");
   }
   return undefined;
 }

@@ -28,7 +28,7 @@ export type PgCatalogConfig = {
 /** The names act-pg accepts: plain identifiers, so they can be quoted into SQL safely. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Checks a schema or table name and returns it double-quoted. */
+/** Checks a schema or table name and returns it double-quoted (not exported by the package). */
 export function quoteIdentifier(field: string, value: string): string {
   if (!IDENTIFIER.test(value) || value.length > 63)
     throw new Error(`Invalid ${field} ${JSON.stringify(value)}: expected a plain SQL identifier (letters, digits, _)`);
@@ -110,6 +110,13 @@ export class PgCatalog implements Catalog {
     this.#pool.on("error", () => {});
   }
 
+  /**
+   * Streams whose name starts with `prefix`, from the table's index (see {@link streamsSql}).
+   *
+   * @param prefix - the start of the names ("" for every stream)
+   * @param after - the last name of the previous page, or undefined for the first page
+   * @param limit - the most streams to return
+   */
   async streams(prefix: string, after: string | undefined, limit: number): Promise<StreamPage> {
     const { rows } = await this.#pool.query<{ stream: string; version: number; created: Date }>(
       streamsSql(this.#events),
@@ -121,11 +128,17 @@ export class PgCatalog implements Catalog {
     return { streams, ...(rows.length > limit && { next: streams[streams.length - 1].stream }) };
   }
 
+  /**
+   * One stream's summary, from its last row in the `(stream, version)` index.
+   *
+   * @param name - the stream
+   */
   async stream(name: string): Promise<StreamSummary | undefined> {
     const { rows } = await this.#pool.query<{ version: number; created: Date }>(streamSql(this.#events), [name]);
     return rows[0] && { stream: name, events: rows[0].version + 1, last: rows[0].created };
   }
 
+  /** Whether an index of the table reads the correlation id (looked up in `pg_indexes`). */
   async correlationIndexed(): Promise<boolean> {
     const { rows } = await this.#pool.query<{ indexed: boolean }>(INDEXED_CORRELATION, [
       this.#raw.schema,
@@ -134,11 +147,17 @@ export class PgCatalog implements Catalog {
     return rows[0]?.indexed === true;
   }
 
+  /** Closes the catalog's pool. */
   async close(): Promise<void> {
     await this.#pool.end();
   }
 
-  /** `EXPLAIN` of the catalog's queries, for the README and the tests. */
+  /**
+   * `EXPLAIN` of the catalog's two queries, as the server would plan them.
+   *
+   * @param prefix - the prefix (and stream name) to plan them for
+   * @returns the plans, as text
+   */
   async explain(prefix: string): Promise<{ streams: string; stream: string }> {
     const plan = async (text: string, values: unknown[]) => {
       const client = await this.#pool.connect();
