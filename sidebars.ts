@@ -14,6 +14,7 @@ const PACKAGES: Record<string, string> = {
   "act/src": "@act-root/act",
   "act/src/testing": "@act-root/act/testing",
   "act-pg/src": "@act-root/act-pg",
+  "inspector/src": "@act-root/inspector",
 };
 
 type Item = { label?: string; [key: string]: unknown };

@@ -46,6 +46,7 @@ export type InspectOptions = {
  * reactions (lag, unblock and reset through the app). Listens on 127.0.0.1
  * only and prints one URL, which carries the session token; opens nothing.
  *
+ * @see [Inspector](/docs/guides/inspector) — what each view shows, and running it against production safely.
  * @param app - the app to inspect
  * @param options - port, operations, catalog
  * @returns the running server: its `url` (token included) and `close()`

@@ -34,7 +34,9 @@ export type StreamSummary = {
  * ```
  */
 export type StreamPage = {
+  /** The streams of this page, by name. */
   readonly streams: StreamSummary[];
+  /** The cursor of the next page (its `after`), when there is one. */
   readonly next?: string;
 };
 

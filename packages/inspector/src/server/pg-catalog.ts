@@ -111,7 +111,7 @@ export class PgCatalog implements Catalog {
   }
 
   /**
-   * Streams whose name starts with `prefix`, from the table's index (see {@link streamsSql}).
+   * Streams whose name starts with `prefix`, from the table's index: a recursive query that jumps from one stream name to the next.
    *
    * @param prefix - the start of the names ("" for every stream)
    * @param after - the last name of the previous page, or undefined for the first page
@@ -158,7 +158,12 @@ export class PgCatalog implements Catalog {
    * @param prefix - the prefix (and stream name) to plan them for
    * @returns the plans, as text
    */
-  async explain(prefix: string): Promise<{ streams: string; stream: string }> {
+  async explain(prefix: string): Promise<{
+    /** The plan of a page of streams. */
+    streams: string;
+    /** The plan of one stream's summary. */
+    stream: string;
+  }> {
     const plan = async (text: string, values: unknown[]) => {
       const client = await this.#pool.connect();
       try {
