@@ -19,7 +19,10 @@ app.start();
 await run(() => {});
 const options = postgresOptions(process.env);
 // On Postgres the streams are listed from the table's index; in memory, by reading the log.
-const catalog = kind === "postgres" ? new PgCatalog({ connectionString: options.connectionString, schema: options.schema }) : undefined;
+const catalog =
+  kind === "postgres"
+    ? new PgCatalog({ connectionString: options.connectionString, schema: options.schema })
+    : undefined;
 const inspector = await inspect(app, {
   operations: process.argv.includes("--operations"),
   ...(catalog && { catalog }),
