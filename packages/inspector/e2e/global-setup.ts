@@ -27,6 +27,7 @@ export default async function setup() {
   process.env.INSPECTOR_READONLY_URL = urls.readOnly;
   process.env.INSPECTOR_OPERATIONS_URL = urls.operations;
   process.env.INSPECTOR_APP_URL = urls.app;
+  process.env.INSPECTOR_DOWN_URL = urls.down;
   return async () => {
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child!.once("exit", resolve));

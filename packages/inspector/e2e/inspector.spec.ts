@@ -4,6 +4,7 @@ import { expect, type Page, test } from "@playwright/test";
 const readOnly = () => process.env.INSPECTOR_READONLY_URL!;
 const operations = () => process.env.INSPECTOR_OPERATIONS_URL!;
 const appMode = () => process.env.INSPECTOR_APP_URL!;
+const down = () => process.env.INSPECTOR_DOWN_URL!;
 const origin = (url: string) => new URL(url).origin;
 
 /** Opens the inspector with its printed URL (which signs in) and then goes to a view. */
@@ -38,6 +39,7 @@ test("signs in with the printed URL, takes the token out of the address bar, and
 test("navigates streams: search by prefix, then open a timeline with its snapshot marked", async ({ page }) => {
   await open(page, readOnly());
   await expect(page.getByRole("link", { name: "stock-tea" })).toBeVisible();
+  await expect(page.getByRole("row", { name: /big-1/ })).toContainText("5,000");
   await page.getByLabel("Stream name starts with").fill("order-");
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByRole("row")).toHaveCount(4); // the header and three streams
@@ -177,4 +179,29 @@ test("says clearly what is wrong instead of showing a blank page", async ({ page
   await expect(page.getByRole("alert")).toContainText("No event with id 1.");
   await page.goto(`${origin(readOnly())}/#/`);
   await expectAccessible(page);
+});
+
+test("scrolls a 5,000-event stream with only the visible rows in the page, loading pages as it goes", async ({
+  page,
+}) => {
+  await open(page, readOnly(), "#/stream/big-1");
+  const list = page.getByRole("listbox", { name: "Events of big-1" });
+  await expect(list.getByRole("option").first()).toContainText("v0");
+  const rendered = await list.getByRole("option").count();
+  expect(rendered).toBeGreaterThan(10);
+  expect(rendered).toBeLessThan(60);
+  // Scroll to the end again and again: each time the list nears its end, the next page loads.
+  await expect(async () => {
+    await list.evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await expect(list.getByRole("option", { name: /^v4999 / })).toBeVisible({ timeout: 100 });
+  }).toPass({ timeout: 75_000, intervals: [50] });
+  expect(await list.getByRole("option").count()).toBeLessThan(60);
+});
+
+test("says the store is down, plainly, when it is", async ({ page }) => {
+  await open(page, down());
+  await expect(page.getByRole("alert").first()).toContainText("The store is not answering");
+  await expect(page.getByRole("alert").first()).not.toContainText("127.0.0.1");
 });

@@ -1,14 +1,15 @@
 /**
  * What the browser tests run against: a disposable PostgreSQL with the shop
- * scenario (test/fixture.ts), and three inspector servers on it — store mode
- * read-only, store mode with operations, and app mode. Prints one JSON line
+ * scenario (test/fixture.ts) and a stream of 5,000 events, three inspector
+ * servers on it — store mode read-only, store mode with operations, and app
+ * mode — and a fourth on a database that is down. Prints one JSON line
  * with their URLs, then runs until SIGTERM, when it stops everything.
  *
  *     npx tsx e2e/servers.ts
  */
 import { store } from "@act-root/act";
 import { PostgresStore } from "@act-root/act-pg";
-import { startServer as startPg } from "../../act-pg/tools/pg-server.js";
+import { freePort, startServer as startPg } from "../../act-pg/tools/pg-server.js";
 import { inspect } from "../src/index.js";
 import { startServer } from "../src/server/http.js";
 import { PgCatalog } from "../src/server/pg-catalog.js";
@@ -21,15 +22,31 @@ store(pgStore);
 await pgStore.seed();
 const app = shop();
 await scenario(app);
+// A long stream, for the timeline's virtual scrolling and paging: 5,000 events in five commits.
+for (let batch = 0; batch < 5; batch++)
+  await pgStore.commit(
+    "big-1",
+    Array.from({ length: 1_000 }, (_, i) => ({
+      name: "ItemAdded",
+      data: { item: `item-${batch * 1_000 + i}`, price: 1 },
+    })),
+    { correlation: `big-${batch}`, causation: {} },
+    batch * 1_000 - 1
+  );
 const catalog = new PgCatalog({ connectionString: pg.url, schema });
 const readOnly = await startServer({ store: pgStore, catalog });
 const operations = await startServer({ store: pgStore, catalog, operations: true });
 const appMode = await inspect(app, { catalog, print: false });
-console.log(JSON.stringify({ readOnly: readOnly.url, operations: operations.url, app: appMode.url }));
+// A store that is down: nothing listens on the port it names.
+const nowhere = `postgres://inspector@127.0.0.1:${await freePort()}/postgres`;
+const downStore = new PostgresStore({ connectionString: nowhere, connectionTimeoutMillis: 1_000 });
+const downCatalog = new PgCatalog({ connectionString: nowhere });
+const down = await startServer({ store: downStore, catalog: downCatalog });
+console.log(JSON.stringify({ readOnly: readOnly.url, operations: operations.url, app: appMode.url, down: down.url }));
 
 const stop = async () => {
-  await Promise.all([readOnly.close(), operations.close(), appMode.close()]);
-  await catalog.close();
+  await Promise.all([readOnly.close(), operations.close(), appMode.close(), down.close()]);
+  await Promise.all([catalog.close(), downCatalog.close(), downStore.dispose()]);
   await pgStore.dispose();
   await pg.stop();
   process.exit(0);
