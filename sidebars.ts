@@ -14,6 +14,7 @@ const PACKAGES: Record<string, string> = {
   "act/src": "@act-root/act",
   "act/src/testing": "@act-root/act/testing",
   "act-pg/src": "@act-root/act-pg",
+  "act-sqlite/src": "@act-root/act-sqlite",
   "inspector/src": "@act-root/inspector",
 };
 
@@ -29,7 +30,7 @@ function apiSidebar(): Item[] {
       { cause }
     );
   }
-  // The core package first, then its test kit, then the Postgres store; labels are package names.
+  // The core package first, then its test kit, then the stores; labels are package names.
   const rank = (item: Item) => Object.keys(PACKAGES).indexOf(item.label ?? "");
   return [...items]
     .sort((a, b) => rank(a) - rank(b))
@@ -64,6 +65,7 @@ const sidebars: SidebarsConfig = {
       items: [
         "guides/getting-started",
         "guides/testing",
+        "guides/sqlite",
         "guides/postgres-in-production",
         "guides/inspector",
         "guides/errors",

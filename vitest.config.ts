@@ -7,7 +7,7 @@ export default defineConfig({
     projects: ["packages/*/vitest.config.ts"],
     coverage: {
       provider: "v8",
-      include: ["packages/act/src/**/*.ts", "packages/act-pg/src/**/*.ts"],
+      include: ["packages/act/src/**/*.ts", "packages/act-pg/src/**/*.ts", "packages/act-sqlite/src/**/*.ts"],
       reporter: ["text-summary", "text"],
       thresholds: { "packages/act/src/**": { lines: 90, branches: 90 } },
     },

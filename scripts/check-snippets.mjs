@@ -20,7 +20,7 @@
  * 1. Every block is an ES module of its own, checked with the repository's
  *    compiler options (strict, NodeNext, top-level await allowed).
  *    `@act-root/act`, `@act-root/act/testing`, `@act-root/act-pg`,
- *    `@act-root/calculator`, `@act-root/wolfdesk` and `@act-root/inspector` resolve to the
+ *    `@act-root/act-sqlite`, `@act-root/calculator`, `@act-root/wolfdesk` and `@act-root/inspector` resolve to the
  *    packages' sources; `zod` and other dependencies resolve from the root
  *    `node_modules`.
  * 2. A block whose `title` is a file name ending in `.ts`/`.tsx` (e.g.
@@ -67,8 +67,8 @@
  * the claimed `console.log` calls are rewritten to record what they print
  * (scripts/snippet-log.mjs), and the copy runs in a child process of its own
  * — `node --import tsx`, NODE_ENV=test, at most 30 s, and it must end by
- * itself, as it would for a reader. For running, `@act-root/act` and
- * `@act-root/act-pg` resolve through node_modules to the BUILT packages
+ * itself, as it would for a reader. For running, `@act-root/act` and the
+ * store packages resolve through node_modules to the BUILT packages
  * (`packages/*\/dist`, what users install — `npm run build:packages` first;
  * the check says so if `dist` is missing), not to the sources the type-check
  * uses; the example apps resolve to their sources as their package.json
@@ -218,7 +218,7 @@ const quote = (lines) => {
  * disagrees with the page, as `page:line` messages.
  */
 function execute({ page, file, head, block }) {
-  const [first, ...missing] = ["act", "act-pg"].filter(
+  const [first, ...missing] = ["act", "act-pg", "act-sqlite"].filter(
     (pkg) => !existsSync(join(root, "packages", pkg, "dist", "index.js"))
   );
   if (first)
@@ -341,6 +341,7 @@ writeFileSync(
           "@act-root/act": [source("act/src/index.ts")],
           "@act-root/act/testing": [source("act/src/testing/index.ts")],
           "@act-root/act-pg": [source("act-pg/src/index.ts")],
+          "@act-root/act-sqlite": [source("act-sqlite/src/index.ts")],
           "@act-root/calculator": [source("calculator/src/index.ts")],
           "@act-root/wolfdesk": [source("wolfdesk/src/index.ts")],
           "@act-root/inspector": [source("inspector/src/index.ts")],

@@ -19,6 +19,7 @@ const packages = [
   { name: "@act-root/act", dir: "packages/act/src" },
   { name: "@act-root/act/testing", dir: "packages/act/src/testing" },
   { name: "@act-root/act-pg", dir: "packages/act-pg/src" },
+  { name: "@act-root/act-sqlite", dir: "packages/act-sqlite/src" },
   { name: "@act-root/inspector", dir: "packages/inspector/src" },
 ].filter((p) => existsSync(join(root, p.dir, "index.ts")));
 
@@ -139,8 +140,9 @@ for (const pkg of exported) {
   for (const file of files(pkg.dir).filter((f) => !nested.some((dir) => f.startsWith(dir)))) {
     for (const { line, code } of examples(file)) {
       const own = ownNames(code);
-      // In the Postgres store's own examples, `store` is the PostgresStore at hand.
-      const local = pkg.name === "@act-root/act-pg" && !own.has("store") ? ["declare const store: PostgresStore;"] : [];
+      // In a store package's own examples, `store` is the store at hand.
+      const storeClass = { "@act-root/act-pg": "PostgresStore", "@act-root/act-sqlite": "SqliteStore" }[pkg.name];
+      const local = storeClass && !own.has("store") ? [`declare const store: ${storeClass};`] : [];
       if (local.length) own.add("store");
       const free = (names: string[]) => names.filter((n) => !own.has(n));
       const prelude = [

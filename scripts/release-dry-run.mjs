@@ -1,5 +1,5 @@
 // `npm run release:dry-run` — everything a release does short of uploading:
-// builds the two published packages, checks their versions agree (and, with
+// builds the published packages, checks their versions agree (and, with
 // --expect-version X, that they are X — the release workflow passes the tag),
 // packs each one with `npm pack` and checks the tarball holds what consumers
 // import, then runs `npm publish --dry-run` on it.
@@ -29,6 +29,7 @@ const PACKAGES = [
     entries: ["dist/testing/index.js", "dist/testing/index.cjs", "dist/testing/index.d.ts", "dist/testing/index.d.cts"],
   },
   { name: "@act-root/act-pg", dir: "packages/act-pg", entries: [] },
+  { name: "@act-root/act-sqlite", dir: "packages/act-sqlite", entries: [] },
 ];
 /** Files every tarball must hold: both module formats, their types, the README. */
 const REQUIRED = [
@@ -70,9 +71,11 @@ for (const m of manifests) {
   if (m.json.private) fail(`${m.name} is marked private`);
 }
 const core = manifests.find((m) => m.name === "@act-root/act");
-const peer = manifests.find((m) => m.name === "@act-root/act-pg")?.json.peerDependencies?.["@act-root/act"];
-if (peer && core && !peerAccepts(peer, core.json.version))
-  fail(`@act-root/act-pg asks for @act-root/act ${peer}, which does not accept ${core.json.version}`);
+for (const store of manifests.filter((m) => m.name !== "@act-root/act")) {
+  const peer = store.json.peerDependencies?.["@act-root/act"];
+  if (peer && core && !peerAccepts(peer, core.json.version))
+    fail(`${store.name} asks for @act-root/act ${peer}, which does not accept ${core.json.version}`);
+}
 
 /** Enough of semver for the ranges this repository uses: ^x.y.z, >=x.y.z, x.y.z. */
 function peerAccepts(range, version) {

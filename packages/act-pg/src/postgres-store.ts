@@ -1,5 +1,8 @@
 import {
   type BlockedLease,
+  checkCommit,
+  checkName,
+  checkOptions,
   type Committed,
   ConcurrencyError,
   type EventMeta,
@@ -7,6 +10,7 @@ import {
   type Lease,
   logger,
   type Message,
+  OptionSchemas,
   type Poll,
   type Query,
   QuerySchema,
@@ -24,6 +28,7 @@ import {
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { connection, identifier, type PostgresStoreConfig } from "./config.js";
+import { classify, type DriverError } from "./errors.js";
 import * as sql from "./sql.js";
 
 /** PostgreSQL type ids with a custom parser. */
@@ -40,39 +45,35 @@ const types = {
   },
 };
 
+/** The store options every store takes, plus this store's own durations and pool size. */
+const PG_OPTIONS = OptionSchemas.store.extend({
+  max: OptionSchemas.whole(1, 10_000).optional(),
+  idleTimeoutMillis: OptionSchemas.whole(0).optional(),
+  connectionTimeoutMillis: OptionSchemas.whole(0).optional(),
+  slowWriterMillis: OptionSchemas.whole(1).optional(),
+});
+
+/** Expired idempotency keys are purged at most this often, and at most this many at a time. */
+const PURGE_EVERY_MILLIS = 60_000;
+const PURGE_BATCH = 10_000;
+
 /** Rows per page when `query` walks a large result. */
 const PAGE = 1_000;
 
-/** SQLSTATE codes and driver messages meaning the connection or server went away. */
-const CONNECTION_CODES = new Set([
-  "57P01",
-  "57P02",
-  "57P03",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "ENOTFOUND",
-]);
-/** Codes meaning no connection could be made (server down, starting up or shutting down). */
-const UNREACHABLE = new Set(["57P03", "ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT"]);
-const CONNECTION_MESSAGE =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i;
 /** pg-pool's message when no pooled connection became free in time. */
 const POOL_TIMEOUT = /timeout exceeded when trying to connect/i;
-
-/** A driver error with its SQLSTATE (or errno) code. */
-type DriverError = Error & { code?: string };
-
-const isConnectionError = (error: DriverError) =>
-  (error.code !== undefined && (CONNECTION_CODES.has(error.code) || error.code.startsWith("08"))) ||
-  CONNECTION_MESSAGE.test(error.message ?? "");
 
 /** A row of `query` (see `sql.query`): id, stream, version, created (epoch ms), name, data, meta. */
 type EventRow = [number, string, number, number, string, unknown, EventMeta];
 
 /** Row of the commit statement. */
-type CommitRow = { last: number; id: number | null; version: number | null; created: Date | null };
+type CommitRow = {
+  last: number;
+  last_id: number | null;
+  id: number | null;
+  version: number | null;
+  created: Date | null;
+};
 
 /** Row of the reactions statement. */
 type ReactionRow = {
@@ -114,7 +115,9 @@ type ReactionRow = {
  *   another process drains at once; its polling stays the safety net.
  * - **Idempotency keys** live in a table of their own with a primary key on
  *   `(stream, key)` claimed in the commit's statement, so two processes
- *   racing with one key commit once. Keys expire after `idempotencyMillis`.
+ *   racing with one key commit once. Keys expire after `idempotencyMillis`;
+ *   expired ones are deleted in batches, at most once a minute, by a
+ *   statement of its own after a keyed commit (never inside it).
  * - **Leases** lock watermark rows with `FOR UPDATE SKIP LOCKED`, so competing
  *   drainers in several processes never handle a stream at the same time and
  *   never wait for each other.
@@ -159,6 +162,8 @@ export class PostgresStore implements Store {
     readonly notify: string;
     readonly lastVersion: string;
     readonly recall: string;
+    readonly purgeKeys: string;
+    readonly idCheck: string;
     readonly poll: string;
     readonly register: string;
     readonly lease: string;
@@ -182,6 +187,11 @@ export class PostgresStore implements Store {
   #announcing?: Promise<void>;
   /** Whether a commit finished while a notification was in flight. */
   #announceAgain = false;
+  /** The check that new ids will exceed the stored ones, once per store (see `#checkIds`). */
+  #idsChecked?: Promise<void>;
+  /** When expired idempotency keys were last purged (0: not yet), and the purge in flight. */
+  #purgedAt = 0;
+  #purging?: Promise<void>;
   /** When slow writers were last looked for. */
   #writersCheckedAt = 0;
 
@@ -198,6 +208,7 @@ export class PostgresStore implements Store {
    * ```
    */
   constructor(config: PostgresStoreConfig = {}) {
+    checkOptions("store", config, PG_OPTIONS);
     const schema = config.schema ?? "public";
     const table = config.table ?? "events";
     identifier("schema", schema);
@@ -213,6 +224,8 @@ export class PostgresStore implements Store {
       notify: sql.notify(),
       lastVersion: sql.lastVersion(n),
       recall: sql.recall(n),
+      purgeKeys: sql.purgeKeys(n),
+      idCheck: sql.idCheck(n),
       poll: sql.poll(n),
       register: sql.register(n),
       lease: sql.lease(n),
@@ -278,11 +291,7 @@ export class PostgresStore implements Store {
         ? "disposed"
         : POOL_TIMEOUT.test(error.message ?? "") && pool.totalCount >= this.#settings.max
           ? "busy"
-          : UNREACHABLE.has(error.code ?? "")
-            ? "unreachable"
-            : isConnectionError(error)
-              ? "connection-lost"
-              : "rejected");
+          : classify(error));
     const what: Record<StoreFailure, string> = {
       unreachable: `could not reach the database (${error.message}). Nothing was done; retry later.`,
       "connection-lost":
@@ -291,6 +300,7 @@ export class PostgresStore implements Store {
           ? " The commit was applied entirely or not at all: reload the stream (or retry with the same expectedVersion) to find out."
           : " The pool reconnects on the next call; retry it."),
       busy: `found every one of its ${this.#settings.max} pooled connections busy until the wait timed out (${error.message}). Nothing was done; retry later, or give the pool more connections (max).`,
+      transient: `was refused by the database for a passing reason (${error.message}; SQLSTATE ${error.code}). The transaction was rolled back, nothing was done; retry.`,
       disposed: "was called after the store was disposed.",
       rejected: `failed: ${error.message}`,
     };
@@ -332,6 +342,36 @@ export class PostgresStore implements Store {
       client.off("error", ignore);
       client.release();
     }
+    this.#idsChecked = undefined;
+    await this.#checkIds("seed");
+  }
+
+  /**
+   * Refuses to write when this server's next ids would not exceed the
+   * largest stored one. Event ids come from transaction ids; a dump restored
+   * into a new server brings ids from the old server's higher transaction
+   * counter, and new events would get lower ids — reads by position (every
+   * drain) would skip them. Checked by `seed` and before the store's first
+   * commit, once per store (one indexed read).
+   */
+  #checkIds(operation: string): Promise<void> {
+    this.#idsChecked ??= (async () => {
+      const { rows } = await this.#run<{ max_id: number; next_id: number }>(operation, this.#statements.idCheck);
+      const { max_id, next_id } = rows[0];
+      if (max_id < next_id) return;
+      const epoch = Math.floor(max_id / 2 ** 48) + 1;
+      throw new StoreError(
+        operation,
+        "rejected",
+        `PostgresStore ${operation} refused: ${this.#names.events} holds event ids up to ${max_id}, but this server's next transaction would give ids from ${next_id}. ` +
+          "The table was probably restored from a dump into a new server, whose transaction ids start lower: new events would get ids below the restored ones and drains would skip them. " +
+          `Before anything writes, stop the server, raise its transaction id epoch with \`pg_resetwal -e ${epoch} "$PGDATA"\` and start it again (see "Backups" in the PostgreSQL in production guide).`
+      );
+    })().catch((error) => {
+      this.#idsChecked = undefined; // checked again next time
+      throw error;
+    });
+    return this.#idsChecked;
   }
 
   /**
@@ -374,6 +414,7 @@ export class PostgresStore implements Store {
     this.#disposed ??= (async () => {
       this.#listeners.clear();
       await this.#announcing;
+      await this.#purging;
       await this.#unlisten();
       await this.#pool.end();
     })();
@@ -388,6 +429,7 @@ export class PostgresStore implements Store {
    * @param meta - correlation and causation, stored with each event
    * @param expectedVersion - the version the stream must be at (-1: new stream); omitted, no check
    * @param idempotencyKey - claimed with the commit (see `recall`); a key the stream holds unexpired commits nothing
+   * @param lastId - the id of the stream's last event as the caller knows it; another event there is a conflict
    * @returns the committed events with ids, versions and the commit time
    * @throws ConcurrencyError when the stream is not at `expectedVersion`, another commit to the stream won the race, or the key was used
    * @throws ValidationError when the stream name breaks the rules of `StreamSchema`
@@ -403,9 +445,10 @@ export class PostgresStore implements Store {
     messages: Message<E, keyof E>[],
     meta: EventMeta,
     expectedVersion?: number,
-    idempotencyKey?: string
+    idempotencyKey?: string,
+    lastId?: number
   ): Promise<Committed<E, keyof E>[]> {
-    validate("stream", stream, StreamSchema);
+    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
     const operation = `commit to "${stream}"`;
     if (messages.length > sql.MAX_EVENTS_PER_COMMIT)
       throw new RangeError(
@@ -416,6 +459,7 @@ export class PostgresStore implements Store {
       `PostgresStore ${operation}: messages`
     );
     const metaText = stringifyJson(meta, `PostgresStore ${operation}: meta`);
+    await this.#checkIds(operation);
     const conflict = (lastVersion: number) =>
       new ConcurrencyError(stream, lastVersion, messages as Message<Schemas, string>[], expectedVersion ?? lastVersion);
     // Without an expected version there is no check to fail: a collision with
@@ -423,7 +467,7 @@ export class PostgresStore implements Store {
     for (let attempt = 0; ; attempt++) {
       let rows: CommitRow[];
       try {
-        const values: unknown[] = [stream, encoded, metaText, expectedVersion ?? null];
+        const values: unknown[] = [stream, encoded, metaText, expectedVersion ?? null, lastId ?? null];
         ({ rows } =
           idempotencyKey === undefined
             ? await this.#run<CommitRow>(operation, this.#statements.commit, values)
@@ -435,15 +479,19 @@ export class PostgresStore implements Store {
       } catch (error) {
         // 23505: a concurrent commit took the same (stream, version) or key first.
         if ((error as DriverError).code !== "23505") throw error;
-        if (expectedVersion === undefined && idempotencyKey === undefined && attempt < 10) continue;
+        if (expectedVersion === undefined && idempotencyKey === undefined && lastId === undefined && attempt < 10)
+          continue;
         const last = await this.#run<{ v: number }>(operation, this.#statements.lastVersion, [stream]);
         throw conflict(last.rows[0].v);
       }
       const last = rows[0].last;
       if (expectedVersion !== undefined && last !== expectedVersion) throw conflict(last);
+      // Same version, another event: the stream was dropped and written again.
+      if (lastId !== undefined && rows[0].last_id !== lastId) throw conflict(last);
       // Nothing inserted although the version matched: the key is taken.
       if (rows[0].id === null && messages.length) throw conflict(last);
       if (rows[0].id !== null) this.#announce();
+      if (idempotencyKey !== undefined) this.#purgeExpiredKeys();
       const created = rows[0].created ?? new Date();
       return messages.map(({ name, data }, i) => ({
         id: rows[i].id!,
@@ -455,6 +503,32 @@ export class PostgresStore implements Store {
         meta: JSON.parse(metaText),
       })) as Committed<E, keyof E>[];
     }
+  }
+
+  /**
+   * Deletes expired idempotency keys, so the keys table does not grow for
+   * ever. It runs after a keyed commit, at most once per `PURGE_EVERY_MILLIS`,
+   * as a statement of its own that the commit does not wait for, and removes
+   * at most `PURGE_BATCH` keys each time (the expiry index finds them). An
+   * expired key that is still there is ignored anyway (`recall` and the commit
+   * check `expires`), so a purge that fails or falls behind changes nothing
+   * but the table's size.
+   */
+  #purgeExpiredKeys(): void {
+    const now = Date.now();
+    if (this.#purging || now - this.#purgedAt < PURGE_EVERY_MILLIS) return;
+    this.#purgedAt = now;
+    this.#purging = this.#run("purge of expired idempotency keys", this.#statements.purgeKeys, [PURGE_BATCH])
+      .then(
+        () => undefined,
+        (error) => {
+          if (!this.#disposed)
+            logger.warn(error, "act-pg: could not purge expired idempotency keys; trying again later");
+        }
+      )
+      .finally(() => {
+        this.#purging = undefined;
+      });
   }
 
   /**
@@ -470,6 +544,8 @@ export class PostgresStore implements Store {
    * ```
    */
   async recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined> {
+    checkName("stream", stream);
+    checkName("idempotency key", idempotencyKey);
     const { rows } = await this.#run<{ from_version: number; to_version: number }>(
       `recall of "${stream}"`,
       this.#statements.recall,
@@ -512,11 +588,16 @@ export class PostgresStore implements Store {
         callback({ id, stream, version, created: new Date(created), name, data, meta } as Committed<E, keyof E>);
       count += rows.length;
       if (rows.length < size) return count;
-      // The next page continues after the last row; `from_snapshot` only bounds the first.
+      // The next page continues past the last row. Forward, `from_snapshot`
+      // only bounds the first page (the rest come after it); backward, every
+      // page walks towards the snapshot, so each one keeps that bound.
       const lastId = (rows[rows.length - 1] as unknown as EventRow)[0];
-      const { from_snapshot, ...rest } = page;
-      page = q.backward ? { ...rest, before: lastId } : { ...rest, after: lastId };
-      if (from_snapshot !== undefined) page.with_snaps = true;
+      if (q.backward) page = { ...page, before: lastId };
+      else {
+        const { from_snapshot, ...rest } = page;
+        page = { ...rest, after: lastId };
+        if (from_snapshot !== undefined) page.with_snaps = true;
+      }
     }
   }
 

@@ -27,6 +27,7 @@
  * 16 bits allow 65,536 events per commit; a signed 64-bit id leaves room for
  * 2^47 transactions, and JavaScript numbers stay exact up to 2^37 of them.
  */
+import { createHash } from "node:crypto";
 import { SNAP_EVENT } from "@act-root/act";
 
 /** Quoted, validated names of everything the store creates. */
@@ -39,7 +40,7 @@ export type Names = {
   readonly watermarks: string;
   /** `"schema"."table_keys"`: idempotency keys. */
   readonly keys: string;
-  /** The LISTEN/NOTIFY channel commits are announced on. */
+  /** The LISTEN/NOTIFY channel commits are announced on (see `channel`). */
   readonly channel: string;
   /** Unquoted parts, for index names and catalog lookups. */
   readonly raw: { readonly schema: string; readonly table: string };
@@ -85,6 +86,23 @@ function stableEnd(n: Names): string {
   END)`;
 }
 
+/** PostgreSQL truncates identifiers, channel names included, to 63 bytes. */
+const MAX_IDENTIFIER_BYTES = 63;
+
+/**
+ * The channel commits to `schema.table` are announced on: `act:<schema>.<table>`
+ * when that fits PostgreSQL's 63-byte limit, otherwise the start of it and a
+ * short hash of the whole name. A longer name would make `pg_notify` fail on
+ * every commit and `LISTEN` listen on a truncated name, so wake-ups would stop
+ * without a word; the hash keeps two long names on different channels.
+ */
+export function channel(schema: string, table: string): string {
+  const full = `act:${schema}.${table}`;
+  if (Buffer.byteLength(full) <= MAX_IDENTIFIER_BYTES) return full;
+  const hash = createHash("sha1").update(full).digest("hex").slice(0, 12);
+  return `${full.slice(0, MAX_IDENTIFIER_BYTES - hash.length - 1)}#${hash}`;
+}
+
 /** Builds the names from validated identifiers. */
 export function names(schema: string, table: string): Names {
   const q = (s: string) => `"${s}"`;
@@ -93,7 +111,7 @@ export function names(schema: string, table: string): Names {
     events: `${q(schema)}.${q(table)}`,
     watermarks: `${q(schema)}.${q(`${table}_watermarks`)}`,
     keys: `${q(schema)}.${q(`${table}_keys`)}`,
-    channel: `act:${schema}.${table}`,
+    channel: channel(schema, table),
     raw: { schema, table },
   };
 }
@@ -140,7 +158,8 @@ CREATE TABLE IF NOT EXISTS ${n.keys} (
   to_version integer NOT NULL,
   expires timestamptz NOT NULL,
   PRIMARY KEY (stream, key)
-);`;
+);
+CREATE INDEX IF NOT EXISTS "${table}_keys_expires" ON ${n.keys} (expires);`;
 }
 
 /** `drop()`: removes the tables (the schema separately, only when empty and not `public`). */
@@ -154,13 +173,13 @@ export function dropSchema(n: Names): string {
 }
 
 /**
- * `commit()`: one statement. Reads the stream's last version, checks it
- * against `$4` (null = no check) and inserts every message of `$2` (a JSON
- * array of `{ name, data }`) with `$3` as meta — or nothing. With `keyed`, it
- * also claims the idempotency key `$5` for `$6` ms unless the stream holds it
+ * `commit()`: one statement. Reads the stream's last version and event id,
+ * checks them against `$4` and `$5` (null = no check) and inserts every
+ * message of `$2` (a JSON array of `{ name, data }`) with `$3` as meta — or
+ * nothing. With `keyed`, it also claims the idempotency key `$6` for `$7` ms unless the stream holds it
  * unexpired, and inserts nothing when it cannot. Returns one row per inserted
  * event, or a single row with null id when nothing was inserted, always
- * carrying the version the stream was at. Two concurrent commits that read
+ * carrying the version the stream was at and the id of its last event. Two concurrent commits that read
  * the same last version collide on the unique `(stream, version)` index, two
  * with the same key on the keys' primary key: the database decides.
  *
@@ -171,8 +190,8 @@ export function commit(n: Names, keyed: boolean): string {
   const claimed = keyed
     ? `, claimed AS (
   INSERT INTO ${n.keys} (stream, key, from_version, to_version, expires)
-  SELECT $1, $5::text, last.v + 1, last.v + json_array_length($2::json), now() + $6::bigint * interval '1 millisecond'
-  FROM last WHERE $4::integer IS NULL OR last.v = $4::integer
+  SELECT $1, $6::text, last.v + 1, last.v + json_array_length($2::json), now() + $7::bigint * interval '1 millisecond'
+  FROM last WHERE ($4::integer IS NULL OR last.v = $4::integer) AND ($5::bigint IS NULL OR last.id = $5::bigint)
   ON CONFLICT (stream, key) DO UPDATE SET
     from_version = EXCLUDED.from_version, to_version = EXCLUDED.to_version, expires = EXCLUDED.expires
     WHERE ${n.keys}.expires <= now()
@@ -180,17 +199,19 @@ export function commit(n: Names, keyed: boolean): string {
 )`
     : "";
   return `
-WITH last AS (
-  SELECT COALESCE((SELECT version FROM ${n.events} WHERE stream = $1 ORDER BY version DESC LIMIT 1), -1) AS v
+WITH top AS (
+  SELECT version, id FROM ${n.events} WHERE stream = $1 ORDER BY version DESC LIMIT 1
+), last AS (
+  SELECT COALESCE((SELECT version FROM top), -1) AS v, (SELECT id FROM top) AS id
 )${claimed}, ins AS (
   INSERT INTO ${n.events} (id, stream, version, name, data, meta, created)
   SELECT (pg_current_xact_id()::text::bigint << ${COMMIT_BITS}) + m.ord - 1, $1, last.v + m.ord, m.msg->>'name', m.msg->'data', $3::json,
     date_trunc('milliseconds', now())
   FROM last CROSS JOIN json_array_elements($2::json) WITH ORDINALITY AS m(msg, ord)
-  WHERE ($4::integer IS NULL OR last.v = $4::integer)${keyed ? " AND EXISTS (SELECT 1 FROM claimed)" : ""}
+  WHERE ($4::integer IS NULL OR last.v = $4::integer) AND ($5::bigint IS NULL OR last.id = $5::bigint)${keyed ? " AND EXISTS (SELECT 1 FROM claimed)" : ""}
   RETURNING id, version, created
 )
-SELECT last.v AS last, ins.id, ins.version, ins.created FROM last LEFT JOIN ins ON true ORDER BY ins.version`;
+SELECT last.v AS last, last.id AS last_id, ins.id, ins.version, ins.created FROM last LEFT JOIN ins ON true ORDER BY ins.version`;
 }
 
 /**
@@ -209,6 +230,25 @@ export function notify(): string {
 /** The stream's last version (-1 when empty): `$1` stream. */
 export function lastVersion(n: Names): string {
   return `SELECT COALESCE((SELECT version FROM ${n.events} WHERE stream = $1 ORDER BY version DESC LIMIT 1), -1) AS v`;
+}
+
+/**
+ * Deletes up to `$1` expired idempotency keys (the expiry index finds them).
+ * Run apart from commits, so a commit never waits for it.
+ */
+export function purgeKeys(n: Names): string {
+  return `DELETE FROM ${n.keys} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${n.keys} WHERE expires <= now() ORDER BY expires LIMIT $1::integer))`;
+}
+
+/**
+ * The largest stored event id, and the smallest id the next transaction of
+ * this server can give (its next transaction id, shifted as ids are). The
+ * first must be below the second, or new events would get lower ids than
+ * stored ones — a dump restored into a new server.
+ */
+export function idCheck(n: Names): string {
+  return `SELECT COALESCE((SELECT max(id) FROM ${n.events}), -1) AS max_id,
+  pg_snapshot_xmax(pg_current_snapshot())::text::bigint << ${COMMIT_BITS} AS next_id`;
 }
 
 /** `recall()`: the versions committed under key `$2` on stream `$1`, unless expired. */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { connection, identifier } from "../src/config.js";
+import { InMemoryStore, ValidationError } from "@act-root/act";
 import { PostgresStore } from "../src/index.js";
 
 describe("configuration", () => {
@@ -21,6 +22,24 @@ describe("configuration", () => {
 
   it("refuses a port that is not a port", () => {
     expect(() => new PostgresStore({ port: 70_000 })).toThrow(/Invalid PostgresStore port 70000/);
+  });
+
+  it("refuses the store options every store refuses, with the same error, naming the option", () => {
+    for (const value of [Number.POSITIVE_INFINITY, Number.NaN, -1, 0]) {
+      const refused = (() => {
+        try {
+          new PostgresStore({ idempotencyMillis: value });
+        } catch (error) {
+          return error as Error;
+        }
+      })();
+      expect(refused).toBeInstanceOf(ValidationError);
+      expect(refused?.message).toMatch(/^Invalid store options: idempotencyMillis: /);
+      // The in-memory store refuses the same value with the same message.
+      expect(() => new InMemoryStore({ idempotencyMillis: value })).toThrow(refused!.message);
+    }
+    expect(() => new PostgresStore({ slowWriterMillis: Number.NaN })).toThrow(/slowWriterMillis/);
+    expect(() => new PostgresStore({ max: 0 })).toThrow(/max: must be at least 1/);
   });
 
   it("quotes valid identifiers", () => {

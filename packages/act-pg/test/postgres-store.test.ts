@@ -55,6 +55,7 @@ describe("seed and drop", () => {
     await pg.seed();
     await Promise.all([pg.seed(), pg.seed(), makeStore({ schema: "store_tests" }).seed()]);
     expect(await catalog("store_tests")).toEqual([
+      { kind: "index", name: "events_keys_expires" },
       { kind: "index", name: "events_keys_pkey" },
       { kind: "index", name: "events_pkey" },
       { kind: "index", name: "events_snapshots" },
@@ -205,6 +206,42 @@ describe("commit", () => {
   it("refuses more events than one commit can number", async () => {
     const many = Array.from({ length: q.MAX_EVENTS_PER_COMMIT + 1 }, () => msg("E"));
     await expect(pg.commit("huge", many, meta())).rejects.toThrow(RangeError);
+  });
+});
+
+describe("idempotency keys", () => {
+  it("are purged once expired, by a statement apart from the commit, so the table does not grow for ever", async () => {
+    const table = { schema: "store_tests", table: "purge" };
+    const shortLived = makeStore({ ...table, idempotencyMillis: 1 });
+    await shortLived.seed();
+    const keys = async () =>
+      (await sql<{ key: string }>(`SELECT key FROM store_tests.purge_keys ORDER BY key`)).map((r) => r.key);
+    try {
+      // The first keyed commit starts this store's purge; let it finish.
+      await shortLived.commit("p-0", [msg("E")], meta(), undefined, "k-0");
+      await sleep(200);
+      for (let i = 1; i < 5; i++) await shortLived.commit(`p-${i}`, [msg("E")], meta(), undefined, `k-${i}`);
+      await sleep(20);
+      // At most one purge a minute per store: these expired keys are still there.
+      expect(await keys()).toEqual(expect.arrayContaining(["k-1", "k-2", "k-3", "k-4"]));
+      // Another process's first keyed commit purges the expired ones and keeps its own.
+      const other = makeStore(table);
+      try {
+        await other.commit("p-new", [msg("E")], meta(), undefined, "fresh");
+        await vi.waitFor(async () => expect(await keys()).toEqual(["fresh"]), { timeout: 5_000, interval: 20 });
+        expect(await other.recall("p-new", "fresh")).toEqual({ from: 0, to: 0 });
+      } finally {
+        await other.dispose();
+      }
+    } finally {
+      await shortLived.drop();
+      await shortLived.dispose();
+    }
+  });
+
+  it("purges off the commit path: the commit does not wait for the purge", () => {
+    expect(q.commit(q.names("s", "t"), true)).not.toContain("DELETE");
+    expect(q.purgeKeys(q.names("s", "t"))).toContain("LIMIT $1");
   });
 });
 

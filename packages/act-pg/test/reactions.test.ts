@@ -9,6 +9,7 @@ import { act, logger, StoreError, store } from "@act-root/act";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { PostgresStore } from "../src/index.js";
+import * as q from "../src/sql.js";
 import { Counter } from "./fixtures/states.js";
 import { client, connectionString, makeStore, sleep, sql } from "./support.js";
 
@@ -116,6 +117,42 @@ describe("wake-ups", () => {
     await pgStore.commit("w2", [{ name: "Incremented", data: { by: 1 } }], { correlation: "x", causation: {} });
     await vi.waitFor(() => expect(woken).toHaveBeenCalled(), { timeout: 5_000, interval: 20 });
     await listener.dispose();
+  });
+});
+
+describe("wake-ups with the longest names", () => {
+  it("reach a subscriber when schema and table are 32 characters each (the channel name would pass 63 bytes)", async () => {
+    const names = { schema: `s${"x".repeat(31)}`, table: `t${"y".repeat(31)}` };
+    const writer = makeStore(names);
+    const listener = makeStore(names);
+    await writer.seed();
+    const warn = vi.spyOn(logger, "warn");
+    const woken = vi.fn();
+    const stop = listener.subscribe(woken);
+    try {
+      await vi.waitFor(
+        async () => {
+          await writer.commit("long", [{ name: "E", data: {} }], { correlation: "x", causation: {} });
+          expect(woken).toHaveBeenCalled();
+        },
+        { timeout: 5_000, interval: 100 }
+      );
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      stop();
+      await writer.drop();
+      await writer.dispose();
+      await listener.dispose();
+    }
+  });
+
+  it("keep two long names that differ only at the end on different channels that fit", () => {
+    const a = q.channel(`s${"x".repeat(62)}`, `t${"y".repeat(47)}`);
+    const b = q.channel(`s${"x".repeat(62)}`, `t${"y".repeat(46)}z`);
+    expect(a).not.toBe(b);
+    expect(Buffer.byteLength(a)).toBeLessThanOrEqual(63);
+    expect(q.channel("public", "events")).toBe("act:public.events");
   });
 });
 

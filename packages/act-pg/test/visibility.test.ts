@@ -73,6 +73,7 @@ describe("a commit held open while later commits become visible", () => {
       JSON.stringify([{ name: "Incremented", data: { by: 100 } }]),
       JSON.stringify({ correlation: "late", causation: {} }),
       -1,
+      null,
     ]);
     const lateId = Number(rows[0].id);
 

@@ -1,4 +1,5 @@
 import { Act } from "./act.js";
+import { checkOptions, OptionSchemas } from "./inputs.js";
 import type { Schema, Schemas, State } from "./types/action.js";
 import type { Reaction, ReactionHandler, ReactionOptions, ReactionResolver, Registry } from "./types/reaction.js";
 
@@ -67,6 +68,7 @@ export type ReactionDoStep<S extends Schemas, E extends Schemas, A extends Schem
    * @param handler - a {@link ReactionHandler}: gets the committed event, the reaction stream and the app
    * @param options - {@link ReactionOptions} to change; omitted, the defaults
    * @returns the next step, {@link ReactionStep} (`.to`, `.void`, or any {@link ActBuilder} step)
+   * @throws ValidationError naming an option out of range (see {@link OptionSchemas})
    */
   do(handler: ReactionHandler<E, K, A>, options?: Partial<ReactionOptions>): ReactionStep<S, E, A, K>;
 };
@@ -159,7 +161,7 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
       const schemas: Record<string, unknown> = { ...registry.schemas };
       const events: Record<string, unknown> = { ...registry.events };
       for (const name of Object.keys(state.actions)) {
-        if (actions[name])
+        if (Object.hasOwn(actions, name))
           throw new Error(
             `Action "${name}" of state "${state.name}" is already handled by state "${actions[name].name}"`
           );
@@ -181,6 +183,7 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
         );
       return {
         do(handler, options) {
+          checkOptions("reaction", options, OptionSchemas.reaction);
           const register = registry.events[event];
           // One key per registration; `.to`/`.void` choose the resolver stored under it.
           const key = `${handler.name || "reaction"}#${register.reactions.size + 1}`;

@@ -4,6 +4,7 @@ import { Consumer } from "./consumer.js";
 import { correlate, reactionNames, route } from "./correlate.js";
 import { Drainer } from "./drain.js";
 import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing.js";
+import { checkOptions, OptionSchemas } from "./inputs.js";
 import { logger, onDispose, store } from "./ports.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
@@ -195,7 +196,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     reactingTo?: CommittedOf<Schemas>,
     skipValidation = false
   ): Promise<Snapshot<S[K & keyof S], E>[]> {
-    const me = this.registry.actions[name];
+    // Own properties only: "constructor" or "toString" are not actions of any app.
+    const me = Object.hasOwn(this.registry.actions, name) ? this.registry.actions[name] : undefined;
     if (!me)
       throw new ValidationError("action", name, [
         {
@@ -264,7 +266,9 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     let last: CommittedOf<E> | undefined;
     const count = await store().query<E>(
       (stored) => {
-        const register = this.registry.events[stored.name];
+        const register = Object.hasOwn(this.registry.events, stored.name)
+          ? this.registry.events[stored.name]
+          : undefined;
         let event = stored;
         try {
           event = decode(register?.schema, register?.upcasts, stored);
@@ -352,12 +356,14 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * @param frequency - interval in ms (default 10,000)
    * @param callback - called with the streams registered by each run
    * @returns false when correlations were already running
+   * @throws {@link ValidationError} when `frequency` is not a whole number of ms, at least 1
    * @example
    * ```ts
    * app.start_correlations({}, 1_000, (leased) => console.log(leased.length));
    * ```
    */
   start_correlations(query: Query = {}, frequency = 10_000, callback?: (leased: Lease[]) => void): boolean {
+    validate("correlation frequency", frequency, OptionSchemas.frequency);
     if (this.correlations) return false;
     const { limit = 1000, ...rest } = query;
     this.correlations = setInterval(() => {
@@ -403,6 +409,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    *
    * @param options - stream and event limits, lease length
    * @returns what was fetched, leased, acknowledged (moved forward) and blocked
+   * @throws {@link ValidationError} naming an option that is not a whole number in range (see {@link OptionSchemas})
    * @throws the store's error when it cannot poll, lease or read (leases taken are released first)
    * @example
    * ```ts
@@ -411,6 +418,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async drain(options: DrainOptions = {}): Promise<Drain<E>> {
+    checkOptions("drain", options, OptionSchemas.drain);
     // Catch up with the log a page at a time (a restarted process has the
     // whole log to scan), a bounded number of pages per drain.
     for (let page = 0; page < CORRELATION_PAGES; page++) {
@@ -431,6 +439,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    *
    * @param options - drain options, `pollMillis` (default 1,000) and `graceMillis` (default 5,000)
    * @returns false when it was already running
+   * @throws {@link ValidationError} naming an option that is not a whole number in range (see {@link OptionSchemas})
    * @example
    * ```ts
    * app.start();
@@ -439,6 +448,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   start(options: ConsumerOptions = {}): boolean {
+    checkOptions("start", options, OptionSchemas.consumer);
     if (this.consumer) return false;
     const consumer = new Consumer(
       () => this.drain(options),

@@ -14,17 +14,24 @@ import type {
 } from "./types/action.js";
 import { ConcurrencyError, InvariantError, ValidationError } from "./types/errors.js";
 import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./types/schemas.js";
-import { reviver } from "./revive.js";
+import { outputSchema, readSchema, reviver } from "./revive.js";
 import { patch, uuid, validate } from "./utils.js";
 import type { ZodType } from "zod";
 
 /** What a snapshot event holds: the state that wrote it and that state's value. */
 export type SnapshotData = { of: string; state: unknown };
 
+/** Snapshot events read per step when time travel looks for where to start. */
+const SNAPSHOT_PAGE = 8;
+
 /** States whose older snapshots were already reported as ignored (once per state is enough). */
 const reported = new Set<string>();
 
-/** An event's data as its schema describes it (dates restored; see `revive`). */
+/**
+ * An event's data as its schema's output describes it (dates restored; see
+ * `revive`). Input transforms do not run again: the data was stored as the
+ * output of the schema when it was committed.
+ */
 export function decode<E extends Schemas>(
   schema: ZodType | undefined,
   upcasts: ReadonlyArray<Upcaster<unknown>> | undefined,
@@ -36,16 +43,39 @@ export function decode<E extends Schemas>(
     const revive = reviver(shape);
     return revive ? revive(event.data) : event.data;
   };
+  // Stored data is the schema's output: it is checked against the output
+  // side, never parsed again as input (see `readSchema`).
+  const stored = readSchema(schema);
   try {
-    return { ...event, data: validate(where, read(schema), schema) as E[keyof E] };
+    return { ...event, data: validate(where, read(stored), stored) as E[keyof E] };
   } catch (current) {
     // Not the current shape: the first older shape it matches is upcast.
     for (const { schema: older, to } of upcasts ?? []) {
-      const parsed = older.safeParse(read(older));
+      const old = readSchema(older);
+      const parsed = old.safeParse(read(old));
       if (parsed.success)
-        return { ...event, data: validate(`${where} (upcast)`, to(parsed.data), schema) as E[keyof E] };
+        return { ...event, data: validate(`${where} (upcast)`, to(parsed.data), stored) as E[keyof E] };
     }
     throw current;
+  }
+}
+
+/**
+ * The data an action emitted, as it is stored: the schema's output. Data is
+ * normally emitted as the schema's input (its transforms run here, once);
+ * data that is not valid input but already a fully described output (a
+ * `Date` for a text-to-date pipe or codec, as the handler's types ask for)
+ * is kept as it is.
+ */
+function emitted(event: string, data: unknown, schema: ZodType): unknown {
+  try {
+    return validate(`data of event "${event}"`, data, schema);
+  } catch (error) {
+    const output = outputSchema(schema);
+    if (output === schema) throw error;
+    const parsed = output.safeParse(data);
+    if (parsed.success) return parsed.data;
+    throw error;
   }
 }
 
@@ -72,7 +102,8 @@ function fold<S extends Schema, E extends Schemas>(
     const state = (revive ? revive(data.state) : data.state) as S;
     return { state, event: event as CommittedOf<E>, patches: 0, snaps: snapshot.snaps + 1 };
   }
-  const handler = me.patch[event.name];
+  // Own properties only: an event named like an Object method ("constructor") has no handler by inheritance.
+  const handler = Object.hasOwn(me.patch, event.name) ? me.patch[event.name] : undefined;
   // Events of other states sharing the stream have no patch here: they only move the version.
   if (!handler) return { ...snapshot, event: event as CommittedOf<E> };
   const decoded = decode(me.events[event.name], me.upcasts[event.name], event);
@@ -173,7 +204,8 @@ export type PointInTime =
 /**
  * Rebuilds a stream's state as it was at `point`: starts at this state's
  * latest snapshot at or before that point (found by reading the stream's
- * snapshot events backwards), then folds the events after it up to the point.
+ * snapshot events backwards, a few at a time, until one fits), then folds
+ * the events after it up to the point.
  */
 export async function loadAt<S extends Schema, E extends Schemas>(
   me: State<S, E, any>,
@@ -199,14 +231,34 @@ export async function loadAt<S extends Schema, E extends Schemas>(
       : "time" in point
         ? { created_before: new Date(point.time.getTime() + 1) }
         : {};
+  // The newest snapshot of this state at or before the point, read backwards
+  // a few snapshot events at a time: a long stream with many snapshots (of
+  // this state or others sharing it) costs the few read, not all of them.
   let start: Committed<E, keyof E> | undefined;
-  await store().query<E>(
-    (event) => {
-      if (start || !within(event)) return;
-      if ((event.data as unknown as SnapshotData)?.of === me.version) start = event;
-    },
-    { stream, names: [SNAP_EVENT], with_snaps: true, backward: true, ...bound }
-  );
+  let before: number | undefined;
+  for (;;) {
+    let read = 0;
+    let oldest: number | undefined;
+    await store().query<E>(
+      (event) => {
+        read++;
+        oldest = event.id;
+        if (start || !within(event)) return;
+        if ((event.data as unknown as SnapshotData)?.of === me.version) start = event;
+      },
+      {
+        stream,
+        names: [SNAP_EVENT],
+        with_snaps: true,
+        backward: true,
+        limit: SNAPSHOT_PAGE,
+        ...bound,
+        ...(before !== undefined && { before }),
+      }
+    );
+    if (start || read < SNAPSHOT_PAGE) break;
+    before = oldest;
+  }
   let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
   if (start) snapshot = fold(me, snapshot, start);
   await store().query<E>(
@@ -229,7 +281,14 @@ async function snap<S extends Schema, E extends Schemas>(
   const event = snapshot.event!;
   try {
     const data: SnapshotData = { of: me.version, state: snapshot.state };
-    const [committed] = await store().commit(event.stream, [{ name: SNAP_EVENT, data }], meta, event.version);
+    const [committed] = await store().commit(
+      event.stream,
+      [{ name: SNAP_EVENT, data }],
+      meta,
+      event.version,
+      undefined,
+      event.id
+    );
     return {
       state: snapshot.state,
       event: committed as CommittedOf<E>,
@@ -300,7 +359,9 @@ async function recall<S extends Schema, E extends Schemas>(
  * `cache` keeps each stream's latest snapshot between actions. Without an
  * expected version from the caller, an action on a cached stream skips the
  * read (`optimistic`): the commit's version check is what proves the snapshot
- * current. When it is not — the commit conflicts, or a rule or the handler
+ * current — together with the id of the event the snapshot was built from,
+ * so a stream dropped and rewritten up to the same version is not mistaken
+ * for the cached one. When it is not — the commit conflicts, or a rule or the handler
  * declined on what may be stale state — the cached snapshot is dropped and
  * the action runs once more on the stream read from the store. With an
  * expected version, the events after the cached snapshot are read (they must
@@ -361,14 +422,14 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   const tuples = (result && typeof result[0] === "string" ? [result] : (result ?? [])) as Emitted<E>[];
   if (!tuples.length) return trusted ? again() : { snapshots: [current], committed: false };
   const messages: Message<E, keyof E>[] = tuples.map(([event, eventData]) => {
-    const schema = me.events[event];
+    const schema = Object.hasOwn(me.events, event) ? me.events[event] : undefined;
     if (!schema)
       throw new ValidationError(`event emitted by action "${name}"`, event, [
         { path: "", message: `"${String(event)}" is not an event of state "${me.name}"` },
       ]);
     return {
       name: event,
-      data: skipValidation ? eventData : validate(`data of event "${String(event)}"`, eventData, schema),
+      data: skipValidation ? eventData : (emitted(String(event), eventData, schema) as Readonly<E[keyof E]>),
     };
   });
   // Dry-run the patches so a throwing patch handler fails before the commit.
@@ -396,7 +457,17 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   };
   let committed: Committed<E, keyof E>[];
   try {
-    committed = await store().commit<E>(stream, messages, meta, expectedVersion ?? version, idempotencyKey);
+    // The id of the event the state was built from goes with the version: a
+    // stream dropped and written again up to the same version has another
+    // event there, and the commit refuses to build on the old state.
+    committed = await store().commit<E>(
+      stream,
+      messages,
+      meta,
+      expectedVersion ?? version,
+      idempotencyKey,
+      current.event?.id
+    );
   } catch (error) {
     // Another process committed the same idempotent action first: its outcome is ours.
     const raced = error instanceof ConcurrencyError && idempotencyKey !== undefined;

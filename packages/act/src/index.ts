@@ -8,6 +8,7 @@
  */
 export * from "./types/index.js";
 export { patch, validate, extend, sleep } from "./utils.js";
+export { checkCommit, checkName, checkOptions, OptionSchemas } from "./inputs.js";
 export { config } from "./config.js";
 export { stringifyJson } from "./json.js";
 export { port, store, logger, dispose, disposeAndExit } from "./ports.js";

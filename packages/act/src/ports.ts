@@ -32,7 +32,9 @@ function hookSignals() {
  * and later calls return it. Adapters are disposed, newest first, by
  * {@link disposeAndExit}; while that runs, calls still reach the adapter
  * being disposed, and afterwards the getter throws an error naming the port
- * until a new adapter is passed to it explicitly.
+ * until a new adapter is passed to it explicitly — except under
+ * `NODE_ENV=test`, where the next call creates a fresh default adapter, so
+ * each test can dispose everything and the next one starts clean.
  *
  * @param injector - builds the adapter; receives the adapter passed to the first call
  * @param name - names the port in errors (default: the injector's function name)
@@ -51,7 +53,10 @@ export function port<T extends Disposable>(
   return (adapter?: T) => {
     let instance = adapters.get(injector) as T | undefined;
     if (!instance) {
-      if (disposed.has(injector) && !adapter)
+      // Under NODE_ENV=test a disposed port starts over with its default
+      // adapter, so `afterEach(dispose())` leaves the next test a fresh
+      // in-memory store; anywhere else a use after shutdown must fail loudly.
+      if (disposed.has(injector) && !adapter && globalThis.process?.env?.NODE_ENV !== "test")
         throw new Error(
           `The "${name}" port was disposed by disposeAndExit: its adapter is closed. ` +
             `Pass a new adapter to it (${name}(adapter)) to use it again.`
@@ -84,21 +89,45 @@ export const store = port(function store(adapter?: Store): Store {
   return adapter ?? new InMemoryStore();
 }, "store");
 
+/** What an Act error keeps off its enumerable properties: data that may be personal. */
+const PRIVATE_FIELDS = ["payload", "target", "snapshot", "events"] as const;
+
+/**
+ * How the default logger writes an error: pino's usual fields (type,
+ * message, stack, cause and the error's enumerable properties — for Act's
+ * errors the names, ids and field paths). The payload, target, state and
+ * events an Act error carries are kept off its enumerable properties, so
+ * they appear only when the logger runs at `debug` or `trace` level.
+ */
+export function errorSerializer(withData: boolean): (error: unknown) => unknown {
+  return (error) => {
+    if (!(error instanceof Error)) return error;
+    const out = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
+    if (withData)
+      for (const key of PRIVATE_FIELDS)
+        if (Object.hasOwn(error, key) && !Object.keys(error).includes(key))
+          out[key] = (error as unknown as Record<string, unknown>)[key];
+    return out;
+  };
+}
+
 /** Builds the pino logger from the environment settings; pretty output only in development when pino-pretty is installed. */
 function createLogger(): Logger {
   const { env, logLevel, logSingleLine } = settings();
+  const serializers = { err: errorSerializer(logLevel === "debug" || logLevel === "trace") };
   let instance: pino.Logger | undefined;
   if (env !== "production" && env !== "test" && globalThis.process?.versions?.node) {
     try {
       instance = pino({
         level: logLevel,
+        serializers,
         transport: { target: "pino-pretty", options: { colorize: true, singleLine: logSingleLine } },
       });
     } catch {
       // pino-pretty is optional: fall back to JSON lines.
     }
   }
-  instance ??= pino({ level: logLevel });
+  instance ??= pino({ level: logLevel, serializers });
   const log = instance;
   return {
     fatal: (o, m) => log.fatal(o, m),
@@ -188,7 +217,9 @@ export function dispose(disposer?: Disposer): (code?: ExitCode) => Promise<void>
  * Calls that reach a port while its adapter is being disposed go to that
  * adapter (a store finishes what it can and refuses the rest with an error);
  * afterwards the port throws instead of creating a new default adapter, so
- * no write after shutdown is silently lost. The logger is the exception: it
+ * no write after shutdown is silently lost. Under `NODE_ENV=test` the ports
+ * start over instead: the next `store()` is a fresh {@link InMemoryStore}
+ * (`afterEach(dispose())` gives every test a clean store). The logger is the exception: it
  * is flushed, and the next log line creates a new one.
  *
  * @param code - `"EXIT"` (default) or `"ERROR"`

@@ -1,4 +1,5 @@
 import { toJSONSchema, type z } from "zod";
+import { shapeSchema } from "./revive.js";
 import type {
   ActionHandler,
   ActionHandlers,
@@ -51,7 +52,13 @@ export type StateEmitsStep<S extends Schema> = {
   /**
    * Declares the events the state emits, with a zod schema for each one's data.
    *
-   * @param events - one zod schema per event name; event data is validated against it when committed and decoded with it when read
+   * Emitted data is parsed with the schema once, when the action commits it
+   * — transforms and defaults run then — and the store keeps the schema's
+   * output. Reading checks stored data against the schema's output side and
+   * never runs its transforms again: a pipe (`.transform(fn).pipe(z.date())`)
+   * or a codec is read by its output schema, a bare `.transform(fn)` as stored.
+   *
+   * @param events - one zod schema per event name; event data is parsed with it when committed and checked against its output side when read
    * @returns the next step, {@link StatePatchStep} (`.patch`), typed with these events
    */
   emits<Z extends Record<string, z.ZodType<Schema>>>(
@@ -262,11 +269,31 @@ function fingerprint(text: string): string {
   return (hash >>> 0).toString(16).padStart(8, "0");
 }
 
-/** The snapshot version of a definition: name, a fingerprint of its state schema, and the explicit version. */
+/**
+ * The snapshot version of a definition: name, a fingerprint of the shape its
+ * state schema stores, and the explicit version.
+ *
+ * The fingerprint covers only what a stored snapshot looks like: the JSON
+ * Schema of the schema's output side (`shapeSchema`), without `default`
+ * values. Defaults fill values that are missing and never change the shape —
+ * and a dynamic one (`z.date().default(() => new Date())`) would give a new
+ * fingerprint on every build, so every snapshot would be ignored after each
+ * restart. A transform counts as keeping its input's shape unless its output
+ * is described (`.pipe(schema)`, `z.codec`); one that changes the stored
+ * shape without saying so needs the explicit version bumped.
+ */
 function versionOf(name: string, schema: z.ZodType, version = 0): string {
   let shape: string;
   try {
-    shape = JSON.stringify(toJSONSchema(schema, { unrepresentable: "any", io: "output" }));
+    shape = JSON.stringify(
+      toJSONSchema(shapeSchema(schema), {
+        unrepresentable: "any",
+        io: "output",
+        override: (ctx) => {
+          delete (ctx.jsonSchema as { default?: unknown }).default;
+        },
+      })
+    );
   } catch {
     shape = ""; // a schema JSON Schema cannot describe: only the explicit version counts
   }

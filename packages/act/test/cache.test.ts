@@ -125,3 +125,20 @@ describe("optimistic actions on cached streams", () => {
     expect(snap.state).toEqual({ count: 5, tags: ["x"] });
   });
 });
+
+describe("a cached snapshot knows the event it was built from", () => {
+  it("is not reused after the stream is dropped and written again up to the same version", async () => {
+    const app = act().with(Counter).build();
+    await app.do("increment", { stream: "dropped", actor }, { by: 5 }); // cached at version 0, count 5
+    await store().drop();
+    await store().seed();
+    // Another writer starts the stream again: a new first event, the same version.
+    await store().commit("dropped", [{ name: "Incremented", data: { by: 1 } }], {
+      correlation: "c",
+      causation: {},
+    });
+    const [snap] = await app.do("increment", { stream: "dropped", actor }, { by: 1 });
+    expect(snap.state.count).toBe(2);
+    expect((await app.load(Counter, "dropped")).state.count).toBe(2);
+  });
+});

@@ -120,6 +120,36 @@ export function evolutionSuite(name: string, make: () => Promise<Store>) {
       expect(loaded).toMatchObject({ title: "2025-01-02T03:04:05.678Z", open: true, priority: "normal" });
     });
 
+    it("stores an event as its schema's output and never runs its transforms again on read", async () => {
+      const Invoice = state("Invoice", z.object({ cents: z.number(), due: z.date().optional() }))
+        .init(() => ({ cents: 0 }))
+        .emits({
+          Billed: z.object({
+            cents: z.number().transform((dollars) => Math.round(dollars * 100)),
+            due: z
+              .string()
+              .transform((text) => new Date(text))
+              .pipe(z.date()),
+          }),
+        })
+        .patch({ Billed: (e, s) => ({ cents: s.cents + e.data.cents, due: e.data.due }) })
+        .on("bill", z.object({ dollars: z.number(), due: z.string() }))
+        // Emitted as the schema's input; the handler's type is the output's.
+        .emit(({ dollars, due }) => ["Billed", { cents: dollars, due: due as never }])
+        .build();
+      const app = act().with(Invoice).build();
+      const due = "2026-05-01T00:00:00.000Z";
+      const [billed] = await app.do("bill", { stream: "invoice-1", actor }, { dollars: 1.5, due });
+      expect(billed.state).toEqual({ cents: 150, due: new Date(due) });
+      await app.do("bill", { stream: "invoice-1", actor }, { dollars: 2, due });
+      expect((await app.load(Invoice, "invoice-1")).state).toEqual({ cents: 350, due: new Date(due) });
+      const events = await app.query_array({ stream: "invoice-1" });
+      expect(events.map((e) => e.data)).toEqual([
+        { cents: 150, due: new Date(due) },
+        { cents: 200, due: new Date(due) },
+      ]);
+    });
+
     it("fails the load of data no definition understands, naming the stream, the event and the path", async () => {
       await store().commit("ticket-bad", [{ name: "Opened", data: { title: 42 } }], meta);
       const app = act().with(TicketV3).build();

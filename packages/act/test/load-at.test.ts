@@ -4,9 +4,9 @@
  * snapshots of two states, against a trivial model (the fold of the log).
  */
 import fc from "fast-check";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { act, SNAP_EVENT, sleep, state, ValidationError } from "../src/index.js";
+import { act, SNAP_EVENT, sleep, state, store, ValidationError } from "../src/index.js";
 import { actor, freshStore } from "./fixtures.js";
 
 beforeEach(async () => {
@@ -90,5 +90,24 @@ describe("load at a point in time", () => {
       ValidationError
     );
     await expect(app.load(tally(5), "s", undefined, {} as never)).rejects.toThrow(/exactly one of id, version or time/);
+  });
+});
+
+describe("time travel reads few snapshots", () => {
+  it("reads the snapshot it starts from and a few more, not every snapshot of the stream", async () => {
+    const Tally = tally(1); // a snapshot after every event
+    const app = act().with(Tally).build();
+    for (let n = 0; n < 60; n++) await app.do("add", { stream: "many", actor }, { n });
+    const original = store().query.bind(store());
+    let snapshotsRead = 0;
+    const query = vi.spyOn(store(), "query").mockImplementation(async (callback, q) => {
+      const count = await original(callback, q);
+      if (q?.names?.includes(SNAP_EVENT)) snapshotsRead += count;
+      return count;
+    });
+    const at = await app.load(Tally, "many", undefined, { version: 100 });
+    query.mockRestore();
+    expect(at.state.seen).toHaveLength(51);
+    expect(snapshotsRead).toBeLessThanOrEqual(16);
   });
 });

@@ -48,19 +48,36 @@ describe("port", () => {
     await fresh.disposeAndExit();
   });
 
-  it("refuses to hand out a new default adapter after disposal: a write after shutdown fails loudly", async () => {
+  it("refuses to hand out a new default adapter after disposal outside tests: a write after shutdown fails loudly", async () => {
     await disposeAndExit();
     const real = new InMemoryStore();
     store(real);
     const app = act().with(Counter).build();
     await app.do("increment", { stream: "c", actor }, { by: 1 });
     await disposeAndExit();
+    vi.stubEnv("NODE_ENV", "development"); // after the exit-free disposal: what a real process sees
     expect(() => store()).toThrow(/"store" port was disposed by disposeAndExit/);
     await expect(app.do("increment", { stream: "c", actor }, { by: 1 })).rejects.toThrow(/"store" port was disposed/);
     // Passing an adapter is the explicit way back.
     const next = new InMemoryStore();
     expect(store(next)).toBe(next);
     await expect(app.do("increment", { stream: "c", actor }, { by: 1 })).resolves.toHaveLength(1);
+    vi.unstubAllEnvs();
+  });
+
+  it("under NODE_ENV=test, gives a fresh default store after disposal, so afterEach(dispose()) works", async () => {
+    const first = store();
+    const app = act().with(Counter).build();
+    await app.do("increment", { stream: "t", actor }, { by: 1 });
+    const afterEachHook = dispose(); // what `afterEach(dispose())` registers
+    await afterEachHook();
+    const next = store();
+    expect(next).toBeInstanceOf(InMemoryStore);
+    expect(next).not.toBe(first);
+    // The next test starts clean: the stream is new again.
+    const [snap] = await app.do("increment", { stream: "t", actor }, { by: 1 });
+    expect(snap.state.count).toBe(1);
+    expect(snap.event?.version).toBe(0);
   });
 
   it("sends calls made while an adapter is being disposed to that adapter", async () => {
@@ -79,7 +96,9 @@ describe("port", () => {
     expect(store()).toBe(real);
     release();
     await shutdown;
+    vi.stubEnv("NODE_ENV", "development");
     expect(() => store()).toThrow(/disposed/);
+    vi.unstubAllEnvs();
     store(new InMemoryStore());
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { reviver } from "../src/revive.js";
+import { readSchema, reviver } from "../src/revive.js";
 
 /** What a store gives back: the value through JSON. */
 const stored = (value: unknown) => JSON.parse(JSON.stringify(value));
@@ -64,5 +64,43 @@ describe("reviver", () => {
     const revive = reviver(z.object({ at: z.date() }))!;
     expect(revive({ at: "not a date" })).toEqual({ at: "not a date" });
     expect(revive("not an object")).toBe("not an object");
+  });
+});
+
+describe("the schema stored values are read with", () => {
+  it("is the output side: pipes read as their output, bare transforms as stored, the rest kept", () => {
+    const schema = z.object({
+      cents: z.number().transform((n) => n * 100),
+      at: z
+        .string()
+        .transform((s) => new Date(s))
+        .pipe(z.date()),
+      n: z.number().default(1),
+      list: z.array(z.preprocess((v) => Number(v), z.number())),
+    });
+    const read = readSchema(schema);
+    expect(read.parse({ cents: 150, at: new Date(0), list: [2] })).toEqual({
+      cents: 150,
+      at: new Date(0),
+      n: 1,
+      list: [2],
+    });
+    expect(read.safeParse({ cents: 1, at: "not a date", list: [] }).success).toBe(false);
+    const plain = z.object({ a: z.string() });
+    expect(readSchema(plain)).toBe(plain); // nothing to change: the same schema
+  });
+
+  it("handles recursive schemas", () => {
+    const Node: z.ZodType<{ name: string; children: unknown[] }> = z.object({
+      name: z.string().transform((s) => s.toUpperCase()),
+      get children() {
+        return z.array(Node);
+      },
+    });
+    const read = readSchema(Node);
+    expect(read.parse({ name: "a", children: [{ name: "b", children: [] }] })).toEqual({
+      name: "a",
+      children: [{ name: "b", children: [] }],
+    });
   });
 });

@@ -1,14 +1,16 @@
 /**
  * Picks the store WolfDesk runs on: Postgres when the environment names a
- * database (`DATABASE_URL`, or libpq's `PGHOST` / `PGDATABASE`), otherwise
- * the in-memory store. `@act-root/act-pg` (and with it the `pg` driver) is
- * imported only on the Postgres path.
+ * database (`DATABASE_URL`, or libpq's `PGHOST` / `PGDATABASE`), otherwise a
+ * SQLite file (`WOLFDESK_DB`, default `wolfdesk.db` in the working directory;
+ * `:memory:` for a private in-memory database). Each store package (and its
+ * driver) is imported only on its own path.
  */
 import { store } from "@act-root/act";
 import type { PostgresStoreConfig } from "@act-root/act-pg";
 
-/** Kept in a variable so bundlers and test runners don't resolve it up front. */
+/** Kept in variables so bundlers and test runners don't resolve them up front. */
 const ACT_PG = "@act-root/act-pg";
+const ACT_SQLITE = "@act-root/act-sqlite";
 
 type Env = Record<string, string | undefined>;
 
@@ -36,16 +38,23 @@ export function postgresOptions(env: Env): PostgresStoreConfig {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
 
+/** The SQLite file WolfDesk keeps its events in without Postgres. */
+export function sqliteFile(env: Env): string {
+  return env.WOLFDESK_DB || "wolfdesk.db";
+}
+
 /**
  * Plugs the store in — before anything else touches `store()`, since the
  * first call fixes the adapter for the process — and seeds it.
  *
  * @returns which store is in use
  */
-export async function connect(env: Env = globalThis.process?.env ?? {}): Promise<"postgres" | "memory"> {
+export async function connect(env: Env = globalThis.process?.env ?? {}): Promise<"postgres" | "sqlite"> {
   if (!wantsPostgres(env)) {
+    const { SqliteStore } = (await import(/* @vite-ignore */ ACT_SQLITE)) as typeof import("@act-root/act-sqlite");
+    store(new SqliteStore({ filename: sqliteFile(env) }));
     await store().seed();
-    return "memory";
+    return "sqlite";
   }
   const { PostgresStore } = (await import(/* @vite-ignore */ ACT_PG)) as typeof import("@act-root/act-pg");
   store(new PostgresStore(postgresOptions(env)));

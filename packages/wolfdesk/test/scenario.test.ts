@@ -1,5 +1,7 @@
+import { store } from "@act-root/act";
+import { SqliteStore } from "@act-root/act-sqlite";
 import { describe, expect, it } from "vitest";
-import { app, connect, postgresOptions, run, until, wantsPostgres } from "../src/index.js";
+import { app, connect, postgresOptions, run, sqliteFile, until, wantsPostgres } from "../src/index.js";
 
 describe("store selection", () => {
   it("uses Postgres only when the environment names a database", () => {
@@ -22,8 +24,12 @@ describe("store selection", () => {
     });
   });
 
-  it("falls back to the in-memory store", async () => {
-    expect(await connect({})).toBe("memory");
+  it("keeps the events in a SQLite file without a database, wolfdesk.db unless WOLFDESK_DB names one", async () => {
+    expect(sqliteFile({})).toBe("wolfdesk.db");
+    expect(sqliteFile({ WOLFDESK_DB: "/var/lib/desk.db" })).toBe("/var/lib/desk.db");
+    // A private in-memory database: the test leaves no file behind.
+    expect(await connect({ WOLFDESK_DB: ":memory:" })).toBe("sqlite");
+    expect(store()).toBeInstanceOf(SqliteStore);
   });
 });
 
@@ -37,7 +43,9 @@ describe("the command-line story", () => {
       "✗ Carla tries to resolve her own ticket: Only the assigned agent resolves (or a supervisor, once escalated)",
       "✗ Carla writes after the resolution: Only open tickets accept messages",
     ]);
-    expect(lines.some((l) => l.includes("TicketAssigned") && l.includes("← TicketOpened #0"))).toBe(true);
+    // The assignment names the event it reacted to, by its id in the log.
+    const [opened] = await app.query_array({ stream: "ticket-story", names: ["TicketOpened"] });
+    expect(lines.some((l) => l.includes("TicketAssigned") && l.includes(`← TicketOpened #${opened.id}`))).toBe(true);
   });
 });
 

@@ -3,6 +3,7 @@ import { ConcurrencyError, ValidationError } from "../types/errors.js";
 import type { KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../types/schemas.js";
+import { checkCommit, checkName, checkOptions, OptionSchemas } from "../inputs.js";
 import { stringifyJson } from "../json.js";
 import { validate } from "../utils.js";
 
@@ -91,13 +92,16 @@ export class InMemoryStore implements Store {
 
   /**
    * @param options - the store's settings; all optional
+   * @throws {@link ValidationError} naming an option that is not a whole number of at least 1
    */
   constructor(
     private readonly options: {
-      /** How long an idempotency key is remembered, in ms (default 24 hours). */
+      /** How long an idempotency key is remembered, in ms (default 24 hours; a whole number, at least 1). */
       idempotencyMillis?: number;
     } = {}
-  ) {}
+  ) {
+    checkOptions("store", options, OptionSchemas.store);
+  }
 
   private get idempotencyMillis() {
     return this.options.idempotencyMillis ?? 24 * 3600 * 1000;
@@ -125,14 +129,16 @@ export class InMemoryStore implements Store {
     messages: Message<E, keyof E>[],
     meta: EventMeta,
     expectedVersion?: number,
-    idempotencyKey?: string
+    idempotencyKey?: string,
+    lastId?: number
   ): Promise<Committed<E, keyof E>[]> {
-    validate("stream", stream, StreamSchema);
+    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
     const log = this.streams.get(stream);
     const lastVersion = log ? log.ids.length - 1 : -1;
     // No await before the append: the check and the commit must be one step.
     const used = idempotencyKey !== undefined && this.remembered(stream, idempotencyKey) !== undefined;
-    if (used || (expectedVersion !== undefined && expectedVersion !== lastVersion))
+    const rewritten = lastId !== undefined && log?.ids[lastVersion] !== lastId;
+    if (used || rewritten || (expectedVersion !== undefined && expectedVersion !== lastVersion))
       throw new ConcurrencyError(
         stream,
         lastVersion,
@@ -406,6 +412,8 @@ export class InMemoryStore implements Store {
   }
 
   async recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined> {
+    checkName("stream", stream);
+    checkName("idempotency key", idempotencyKey);
     return this.remembered(stream, idempotencyKey);
   }
 

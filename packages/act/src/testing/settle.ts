@@ -1,4 +1,5 @@
 import type { Act } from "../act.js";
+import { checkOptions, OptionSchemas } from "../inputs.js";
 import type { ReactionStream } from "../types/ports.js";
 import type { Drain, DrainOptions } from "../types/reaction.js";
 import type { Schemas } from "../types/action.js";
@@ -119,6 +120,7 @@ export async function settle<S extends Schemas, E extends Schemas, A extends Sch
   app: Act<S, E, A>,
   options: SettleOptions = {}
 ): Promise<Settled> {
+  checkOptions("settle", options, OptionSchemas.settle);
   const { maxDrains = 1_000, timeoutMillis = 4_000, allowBlocked = false, ...drainOptions } = options;
   const target = app as unknown as AnyAct;
   const deadline = Date.now() + timeoutMillis;

@@ -553,5 +553,124 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect((await store.reactions({ limit: 1 })).map((x) => x.stream)).toEqual(["q"]);
       });
     });
+
+    // Edge inputs every store must treat alike: what one store refuses, all
+    // refuse with the same ValidationError; what one keeps, all keep.
+    describe("edge inputs", () => {
+      const refused = async (run: () => Promise<unknown>, says: string) => {
+        const error = await run().then(
+          () => undefined,
+          (e: unknown) => e
+        );
+        expect(error).toBeInstanceOf(ValidationError);
+        expect((error as Error).message).toContain(says);
+      };
+
+      it("refuses empty, NUL, malformed and overlong names in a commit, and commits nothing", async () => {
+        const long = "x".repeat(MAX_STREAM_LENGTH + 1);
+        for (const stream of ["", "a\u0000b", long])
+          await refused(() => store.commit(stream, [msg("A")], meta()), "stream");
+        for (const name of ["", "A\u0000", long])
+          await refused(() => store.commit("s", [msg(name)], meta()), "event name");
+        for (const correlation of ["", "c\u0000"])
+          await refused(() => store.commit("s", [msg("A")], meta(correlation)), "correlation");
+        for (const key of ["", "k\u0000", long])
+          await refused(() => store.commit("s", [msg("A")], meta(), undefined, key), "idempotency key");
+        expect(await all({ with_snaps: true })).toEqual([]);
+      });
+
+      it("refuses expected versions that are not whole numbers of at least -1", async () => {
+        for (const version of [Number.NaN, Number.POSITIVE_INFINITY, -2, 0.5])
+          await refused(() => store.commit("s", [msg("A")], meta(), version), "expected version");
+        expect(await all()).toEqual([]);
+      });
+
+      it("refuses the same query filters: empty and NUL strings, NaN, Infinity, out-of-range numbers", async () => {
+        await store.commit("s", [msg("A")], meta("c-1"));
+        for (const query of [
+          { correlation: "" },
+          { correlation: "c\u0000" },
+          { stream: "s\u0000" },
+          { names: [""] },
+          { names: ["A\u0000"] },
+          { from_snapshot: "" },
+          { after: Number.NaN },
+          { before: Number.POSITIVE_INFINITY },
+          { limit: 0 },
+          { limit: Number.NaN },
+        ])
+          await refused(() => store.query(() => {}, query), "query");
+      });
+
+      it("refuses NUL and empty names when recalling an idempotency key", async () => {
+        await refused(() => store.recall("s\u0000", "k"), "stream");
+        await refused(() => store.recall("s", ""), "idempotency key");
+        await refused(() => store.recall("s", "k\u0000"), "idempotency key");
+      });
+
+      it("refuses lease durations that are not whole numbers", async () => {
+        for (const millis of [Number.NaN, Number.POSITIVE_INFINITY, -1])
+          await expect(store.lease([{ stream: "r", by: "d", at: -1, retry: 0 }], millis)).rejects.toBeInstanceOf(
+            ValidationError
+          );
+      });
+
+      it("keeps names that are Object's property names like any other name", async () => {
+        const names = ["constructor", "__proto__", "toString", "hasOwnProperty"];
+        for (const name of names) await store.commit(name, [msg(name)], meta(name), -1, name);
+        for (const name of names) {
+          expect((await all({ stream: name })).map((e) => [e.stream, e.name])).toEqual([[name, name]]);
+          expect(await all({ correlation: name })).toHaveLength(1);
+          expect(await store.recall(name, name)).toEqual({ from: 0, to: 0 });
+        }
+        expect(await store.recall("constructor", "toString")).toBeUndefined();
+      });
+
+      it("keeps the longest names", async () => {
+        const longest = "n".repeat(MAX_STREAM_LENGTH);
+        await store.commit(longest, [msg(longest, { n: 1 })], meta(longest), -1, longest);
+        const [event] = await all({ stream: longest, names: [longest], correlation: longest });
+        expect(event.data).toEqual({ n: 1 });
+        expect(await store.recall(longest, longest)).toEqual({ from: 0, to: 0 });
+      });
+
+      it("refuses a commit whose last event id is not the stream's last event, even at the same version", async () => {
+        const [first] = await store.commit("rewritten", [msg("A")], meta());
+        await store.drop();
+        await store.seed();
+        const [again] = await store.commit("rewritten", [msg("B")], meta());
+        expect(again.version).toBe(first.version);
+        await expect(store.commit("rewritten", [msg("C")], meta(), 0, undefined, first.id)).rejects.toBeInstanceOf(
+          ConcurrencyError
+        );
+        await expect(store.commit("empty", [msg("C")], meta(), undefined, undefined, first.id)).rejects.toBeInstanceOf(
+          ConcurrencyError
+        );
+        await store.commit("rewritten", [msg("C")], meta(), 0, undefined, again.id);
+        await refused(
+          () => store.commit("rewritten", [msg("D")], meta(), undefined, undefined, Number.NaN),
+          "last event id"
+        );
+        expect((await all({ stream: "rewritten" })).map((e) => e.name)).toEqual(["B", "C"]);
+      });
+
+      it("reads backward from a snapshot over more than a page of events, never past the snapshot", async () => {
+        await store.commit(
+          "long",
+          Array.from({ length: 10 }, () => msg("Before")),
+          meta()
+        );
+        await store.commit("long", [msg(SNAP_EVENT, { of: "S@1", state: {} })], meta());
+        await store.commit(
+          "long",
+          Array.from({ length: 1_500 }, () => msg("After")),
+          meta()
+        );
+        const events = await all({ stream: "long", from_snapshot: "S@1", backward: true });
+        expect(events).toHaveLength(1_501);
+        expect(events[events.length - 1].name).toBe(SNAP_EVENT);
+        expect(events.filter((e) => e.name === "Before")).toEqual([]);
+      });
+    });
   });
 }

@@ -25,6 +25,15 @@ export const Errors = {
   StoreError: "ERR_STORE",
 } as const;
 
+/**
+ * Keeps a value on an error for the caller without making it enumerable, so
+ * serialisers that copy an error's own properties into a log line (pino's,
+ * `JSON.stringify`) leave it out: payloads and states may hold personal data.
+ */
+function hidden(error: Error, key: string, value: unknown): void {
+  Object.defineProperty(error, key, { value, enumerable: false, writable: false, configurable: true });
+}
+
 /** One readable problem found by validation: where (`path`) and what (`message`). */
 type Issue = { path: string; message: string };
 
@@ -33,7 +42,10 @@ type Issue = { path: string; message: string };
  * event's data, a target, a query or the configuration.
  *
  * `details` lists each problem with the path of the bad field, and the message
- * says which action, event or variable was being validated.
+ * says which action, event or variable was being validated. The rejected
+ * `payload` is on the error for the caller but not enumerable, so a log line
+ * made from the error holds the names and field paths, not the data (the
+ * default logger adds it at `debug` level).
  *
  * @see [State management](/docs/concepts/state-management#what-can-go-wrong) — lists what can fail.
  * @example
@@ -46,25 +58,31 @@ type Issue = { path: string; message: string };
  * ```
  */
 export class ValidationError extends Error {
+  /** The rejected value — kept for the caller, left out of logs (see the class notes). */
+  declare readonly payload: unknown;
+
   /**
    * @param target - what was validated, e.g. `action "increment"`
-   * @param payload - the rejected value
+   * @param payload - the rejected value (not enumerable: logs leave it out)
    * @param details - one entry per problem, with the path of the bad field
    */
   constructor(
     public readonly target: string,
-    public readonly payload: unknown,
+    payload: unknown,
     public readonly details: Issue[]
   ) {
     super(`Invalid ${target}: ${details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ")}`);
     this.name = Errors.ValidationError;
+    hidden(this, "payload", payload);
   }
 }
 
 /**
  * Thrown when an action's invariant does not hold for the current state. It
  * carries the action, the payload, the target, the snapshot it was checked
- * against and the failed rule's `description`. Nothing is committed.
+ * against and the failed rule's `description`. Nothing is committed. The
+ * payload, target and snapshot are not enumerable: a log line made from the
+ * error names the action, the stream and the rule, not the data.
  *
  * @see [State management](/docs/concepts/state-management#invariants) — explains invariants.
  * @example
@@ -76,6 +94,13 @@ export class ValidationError extends Error {
  * ```
  */
 export class InvariantError extends Error {
+  /** The validated payload — kept for the caller, left out of logs. */
+  declare readonly payload: Schema;
+  /** The target of the action (stream and actor) — kept for the caller, left out of logs. */
+  declare readonly target: Target;
+  /** The state the rule was checked against — kept for the caller, left out of logs. */
+  declare readonly snapshot: Snapshot<Schema, Schemas>;
+
   /**
    * @param action - the action name
    * @param payload - the validated payload
@@ -85,13 +110,16 @@ export class InvariantError extends Error {
    */
   constructor(
     public readonly action: string,
-    public readonly payload: Schema,
-    public readonly target: Target,
-    public readonly snapshot: Snapshot<Schema, Schemas>,
+    payload: Schema,
+    target: Target,
+    snapshot: Snapshot<Schema, Schemas>,
     public readonly description: string
   ) {
     super(`Action "${action}" on stream "${target.stream}" failed invariant: ${description}`);
     this.name = Errors.InvariantError;
+    hidden(this, "payload", payload);
+    hidden(this, "target", target);
+    hidden(this, "snapshot", snapshot);
   }
 }
 
@@ -110,6 +138,9 @@ export class InvariantError extends Error {
  * ```
  */
 export class ConcurrencyError extends Error {
+  /** The messages that were not committed — kept for the caller, left out of logs. */
+  declare readonly events: Message<Schemas, string>[];
+
   /**
    * @param stream - the stream of the commit
    * @param lastVersion - the stream's actual last version (-1 when empty)
@@ -119,7 +150,7 @@ export class ConcurrencyError extends Error {
   constructor(
     public readonly stream: string,
     public readonly lastVersion: number,
-    public readonly events: Message<Schemas, string>[],
+    events: Message<Schemas, string>[],
     public readonly expectedVersion: number
   ) {
     const names = events.map((e) => e.name).join(", ");
@@ -128,6 +159,7 @@ export class ConcurrencyError extends Error {
         (names ? ` (events not committed: ${names})` : " (nothing was committed)")
     );
     this.name = Errors.ConcurrencyError;
+    hidden(this, "events", events);
   }
 }
 
@@ -141,6 +173,10 @@ export class ConcurrencyError extends Error {
  *   `expectedVersion`) to find out.
  * - `"busy"` — every pooled connection stayed in use until the wait for one
  *   timed out. Nothing was done. Retry later, or give the pool more connections.
+ * - `"transient"` — the database refused the call for a passing reason: too
+ *   many connections or another lack of resources, a lock or statement
+ *   timeout, a serialization failure or a deadlock. The transaction was
+ *   rolled back, nothing was done. Retry (after a short wait).
  * - `"disposed"` — the store (or the port holding it) was disposed. Do not retry.
  * - `"rejected"` — the store refused the call (bad data, a constraint,
  *   missing tables, permissions). Retrying the same call fails the same way.
@@ -150,7 +186,7 @@ export class ConcurrencyError extends Error {
  * const reason: StoreFailure = "busy";
  * ```
  */
-export type StoreFailure = "unreachable" | "connection-lost" | "busy" | "disposed" | "rejected";
+export type StoreFailure = "unreachable" | "connection-lost" | "busy" | "transient" | "disposed" | "rejected";
 
 /**
  * Thrown when a store cannot carry out a call for a reason other than a
@@ -169,7 +205,7 @@ export type StoreFailure = "unreachable" | "connection-lost" | "busy" | "dispose
  * ```
  */
 export class StoreError extends Error {
-  /** True when the same call may succeed later (`unreachable`, `connection-lost`, `busy`). */
+  /** True when the same call may succeed later (`unreachable`, `connection-lost`, `busy`, `transient`). */
   public readonly retryable: boolean;
 
   /**
@@ -186,6 +222,7 @@ export class StoreError extends Error {
   ) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = Errors.StoreError;
-    this.retryable = reason === "unreachable" || reason === "connection-lost" || reason === "busy";
+    this.retryable =
+      reason === "unreachable" || reason === "connection-lost" || reason === "busy" || reason === "transient";
   }
 }

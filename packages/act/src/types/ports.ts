@@ -69,15 +69,21 @@ export interface Store extends Disposable {
    * @param expectedVersion - the version the stream must be at (-1 for a new stream); omitted, no check
    * @param idempotencyKey - remembered with the versions committed (see `recall`); a key the stream
    *   already used, and that has not expired, commits nothing and throws a `ConcurrencyError`
+   * @param lastId - the id of the stream's last event as the caller knows it; when given, the commit
+   *   also fails with a `ConcurrencyError` if the stream's last event is another one — the stream was
+   *   dropped and written again up to the same version — so state cached from the old event is never
+   *   built on
    * @returns the committed events, with ids, versions and creation time
-   * @throws {@link ConcurrencyError} when the stream is not at `expectedVersion`, or the key was used
+   * @throws {@link ConcurrencyError} when the stream is not at `expectedVersion`, its last event is not
+   *   `lastId`, or the key was used
    */
   commit<E extends Schemas>(
     stream: string,
     messages: Message<E, keyof E>[],
     meta: EventMeta,
     expectedVersion?: number,
-    idempotencyKey?: string
+    idempotencyKey?: string,
+    lastId?: number
   ): Promise<Committed<E, keyof E>[]>;
   /**
    * The stream versions committed under an idempotency key, if the stream

@@ -42,10 +42,30 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const MAX_STREAM_LENGTH = 256;
 
 /**
- * Schema of a stream name: a non-empty, well-formed string (no lone UTF-16
- * surrogates, which some stores would silently turn into another name) of at
- * most {@link MAX_STREAM_LENGTH} characters. Every store checks names with it,
- * so a name one store accepts is accepted by all of them.
+ * The rules every store applies to a name it keeps (a stream, an idempotency
+ * key, an event name, a correlation id): not empty, at most
+ * {@link MAX_STREAM_LENGTH} characters, no NUL character (PostgreSQL text
+ * cannot hold one) and no lone UTF-16 surrogate (some stores would silently
+ * turn it into another name). One definition, so every store refuses the same
+ * names with the same message.
+ */
+const nameSchema = (what: string) =>
+  z
+    .string()
+    .min(1, `${what} must not be empty`)
+    .max(MAX_STREAM_LENGTH, `${what} must be at most ${MAX_STREAM_LENGTH} characters`)
+    .refine((name) => !name.includes("\u0000"), `${what} must not contain a NUL character`)
+    .refine(
+      (name) => !LONE_SURROGATE.test(name),
+      `${what} must be a well-formed string (it has a lone UTF-16 surrogate)`
+    );
+
+/**
+ * Schema of a stream name: a non-empty, well-formed string (no NUL character,
+ * no lone UTF-16 surrogates, which some stores would silently turn into
+ * another name) of at most {@link MAX_STREAM_LENGTH} characters. Every store
+ * checks names with it, so a name one store accepts is accepted by all of
+ * them.
  *
  * @example
  * ```ts
@@ -53,14 +73,21 @@ export const MAX_STREAM_LENGTH = 256;
  * StreamSchema.parse("x".repeat(300)); // throws: at most 256 characters
  * ```
  */
-export const StreamSchema = z
-  .string()
-  .min(1, "stream name must not be empty")
-  .max(MAX_STREAM_LENGTH, `stream name must be at most ${MAX_STREAM_LENGTH} characters`)
-  .refine(
-    (name) => !LONE_SURROGATE.test(name),
-    "stream name must be a well-formed string (it has a lone UTF-16 surrogate)"
-  );
+export const StreamSchema = nameSchema("stream name");
+
+/**
+ * Schema of any other name a store keeps or looks up — an idempotency key, an
+ * event name, a correlation id, a state's snapshot name — with the same rules
+ * as {@link StreamSchema}: not empty, at most {@link MAX_STREAM_LENGTH}
+ * characters, no NUL, no lone surrogate.
+ *
+ * @example
+ * ```ts
+ * NameSchema.parse("request-42"); // ok
+ * NameSchema.safeParse("a\u0000b").success; // false
+ * ```
+ */
+export const NameSchema = nameSchema("name");
 
 /**
  * Schema of a {@link Target}: the stream an action is addressed to, who asks
@@ -84,7 +111,7 @@ export const TargetSchema = z.object({
    * forgets the key — a day by default). Use one key per intended action,
    * e.g. a request id a client retries with.
    */
-  idempotencyKey: z.string().min(1).max(256).optional(),
+  idempotencyKey: nameSchema("idempotency key").optional(),
 });
 
 /**
@@ -165,9 +192,9 @@ export const CommittedMetaSchema = z.object({
  */
 export const QuerySchema = z.object({
   /** Only events of this stream (exact name). */
-  stream: z.string().optional(),
+  stream: StreamSchema.optional(),
   /** Only events with one of these names. */
-  names: z.array(z.string()).optional(),
+  names: z.array(nameSchema("event name")).optional(),
   /** Only events with an id lower than this. */
   before: z.number().int().optional(),
   /** Only events with an id greater than this. */
@@ -181,7 +208,7 @@ export const QuerySchema = z.object({
   /** Newest first instead of oldest first. */
   backward: z.boolean().optional(),
   /** Only events of this correlation id. */
-  correlation: z.string().optional(),
+  correlation: nameSchema("correlation").optional(),
   /** Include snapshot events (excluded by default). */
   with_snaps: z.boolean().optional(),
   /**
@@ -189,7 +216,7 @@ export const QuerySchema = z.object({
    * stream the read starts at (included), returning every event after it —
    * what `load` reads. The whole stream when that state has no snapshot there.
    */
-  from_snapshot: z.string().min(1).optional(),
+  from_snapshot: nameSchema("snapshot name").optional(),
 });
 
 // The types below are written out, field by field, rather than inferred from

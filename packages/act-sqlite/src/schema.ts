@@ -1,0 +1,244 @@
+/**
+ * The tables of the SQLite store, how a file's schema version is read and
+ * moved forward, and the fixed statements. Everything is plain SQL with `?`
+ * parameters; the only literal is the snapshot event name, a constant of the
+ * library, which must appear literally for the partial index to be used.
+ *
+ * Times are integers of epoch milliseconds; `data`, `meta`, `done` and
+ * `reactions` are JSON text.
+ *
+ * ## One index for streams
+ *
+ * Besides the table (ordered by id), events have one index, the unique
+ * `(stream, version)`: every commit writes to two B-trees, as a bare insert
+ * into a table with that constraint would. Within a stream, ids grow with
+ * versions, so a read of one stream is ordered by version, and its id bounds
+ * become version bounds found from the end of the stream (SQLite keeps the
+ * id in every index entry, so that search reads only the index). A partial
+ * index of snapshot events finds a stream's latest snapshot at once.
+ *
+ * ## Why ids need no visibility rule here
+ *
+ * SQLite lets one writer in at a time (the store takes the write lock with
+ * `BEGIN IMMEDIATE` before reading the stream's version), and
+ * `AUTOINCREMENT` hands out ids inside that lock. So commits become visible
+ * in id order: a reader that has seen id n will never later find a new event
+ * below n. (PostgreSQL commits concurrently and needs more care; see act-pg.)
+ */
+import { type Query, SNAP_EVENT } from "@act-root/act";
+import type { Connection } from "./driver.js";
+
+/** The schema version this package writes (`PRAGMA user_version`). */
+export const SCHEMA_VERSION = 2;
+
+const SNAP = `'${SNAP_EVENT.replace(/'/g, "''")}'`;
+
+/** Every table and index at the current version; idempotent. */
+const CREATE = `
+CREATE TABLE IF NOT EXISTS act_events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  data TEXT NOT NULL,
+  meta TEXT NOT NULL,
+  created INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS act_events_stream_version ON act_events (stream, version);
+CREATE INDEX IF NOT EXISTS act_events_snapshots ON act_events (stream, version) WHERE name = ${SNAP};
+CREATE TABLE IF NOT EXISTS act_watermarks (
+  stream TEXT PRIMARY KEY,
+  source TEXT,
+  at INTEGER NOT NULL,
+  retry INTEGER NOT NULL DEFAULT 0,
+  blocked INTEGER NOT NULL DEFAULT 0,
+  error TEXT,
+  leased_by TEXT,
+  leased_until INTEGER,
+  done TEXT NOT NULL DEFAULT '[]',
+  head INTEGER NOT NULL DEFAULT -1,
+  token INTEGER NOT NULL DEFAULT 0,
+  reactions TEXT
+);
+CREATE TABLE IF NOT EXISTS act_keys (
+  stream TEXT NOT NULL,
+  key TEXT NOT NULL,
+  from_version INTEGER NOT NULL,
+  to_version INTEGER NOT NULL,
+  expires INTEGER NOT NULL,
+  PRIMARY KEY (stream, key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS act_meta (key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID;
+-- Ids start at 0, as in the other stores, and go on after the last one used
+-- before a drop (dropping a table forgets its sequence).
+INSERT INTO sqlite_sequence (name, seq)
+  SELECT 'act_events', coalesce((SELECT value FROM act_meta WHERE key = 'last_id'), -1)
+  WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'act_events');
+`;
+
+/**
+ * Steps from one version to the next, for files whose tables exist at an
+ * older version: step `i` takes a file from version `i + 1` to `i + 2`.
+ * (Version 0 is a file without this store's tables: `CREATE` makes them.)
+ */
+const UPGRADES: Array<(db: Connection) => void> = [
+  // 1 → 2: lease generations (a stale drainer's ack is refused) and the
+  // reactions that target each stream (drainers poll only what they run).
+  (db) => {
+    const columns = db.prepare("SELECT name FROM pragma_table_info('act_watermarks')").rows().flat();
+    if (columns.length && !columns.includes("token"))
+      db.exec(
+        "ALTER TABLE act_watermarks ADD COLUMN token INTEGER NOT NULL DEFAULT 0; ALTER TABLE act_watermarks ADD COLUMN reactions TEXT;"
+      );
+  },
+];
+
+/** The file's schema version. */
+export function version(db: Connection): number {
+  return Number(db.prepare("PRAGMA user_version").row()?.[0] ?? 0);
+}
+
+/**
+ * Creates the tables or moves an older file's schema to {@link SCHEMA_VERSION};
+ * run inside the seed's write transaction. The caller refuses newer files.
+ */
+export function migrate(db: Connection): void {
+  const from = version(db);
+  for (let v = Math.max(from, 1); v < SCHEMA_VERSION; v++) UPGRADES[v - 1](db);
+  db.exec(CREATE);
+  if (from !== SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+}
+
+/** `drop()`: remembers the last id, then drops the tables (`act_meta` stays, with that one row). */
+export function drop(db: Connection): void {
+  db.exec("CREATE TABLE IF NOT EXISTS act_meta (key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID");
+  // SQLite creates its sequence table with the first AUTOINCREMENT table.
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").row())
+    db.exec(
+      "INSERT OR REPLACE INTO act_meta (key, value) SELECT 'last_id', seq FROM sqlite_sequence WHERE name = 'act_events'"
+    );
+  db.exec("DROP TABLE IF EXISTS act_keys; DROP TABLE IF EXISTS act_watermarks; DROP TABLE IF EXISTS act_events;");
+}
+
+/** The watermark's reactions are all among `?8` (a JSON array), or `?8` is null. */
+const OWNS = `
+  AND (?8 IS NULL OR reactions IS NULL OR NOT EXISTS (
+    SELECT 1 FROM json_each(reactions) r WHERE r.value NOT IN (SELECT value FROM json_each(?8))))`;
+
+/** The fixed statements, prepared once per connection. */
+export const SQL = {
+  begin: "BEGIN IMMEDIATE",
+  commit: "COMMIT",
+  rollback: "ROLLBACK",
+  dataVersion: "PRAGMA data_version",
+  lastVersion: "SELECT version, id FROM act_events WHERE stream = ? ORDER BY version DESC LIMIT 1",
+  /**
+   * The id is the sequence's next value, given explicitly: SQLite's own
+   * numbering starts at 1, the other stores' at 0. (`seed` puts the
+   * sequence's row in place; the insert moves it on.)
+   */
+  insert: `INSERT INTO act_events (id, stream, version, name, data, meta, created)
+VALUES ((SELECT seq + 1 FROM sqlite_sequence WHERE name = 'act_events'), ?, ?, ?, ?, ?, ?) RETURNING id`,
+  recall: "SELECT from_version, to_version FROM act_keys WHERE stream = ? AND key = ? AND expires > ?",
+  remember: "INSERT OR REPLACE INTO act_keys (stream, key, from_version, to_version, expires) VALUES (?, ?, ?, ?, ?)",
+  purgeKeys: "DELETE FROM act_keys WHERE expires <= ?",
+  /**
+   * Streams with work (`head` past the watermark), not blocked, not leased and
+   * not waiting out a backoff; when `?2` (a JSON array of reaction names) is
+   * given, only streams whose recorded reactions are all in it. The `?3`
+   * lowest watermarks are lagging, then the `?4` highest of the others leading.
+   */
+  poll: `
+WITH ready AS (
+  SELECT stream, source, at FROM act_watermarks
+  WHERE blocked = 0 AND head > at AND (leased_until IS NULL OR leased_until <= ?1)
+    AND (?2 IS NULL OR reactions IS NULL OR NOT EXISTS (
+      SELECT 1 FROM json_each(reactions) r WHERE r.value NOT IN (SELECT value FROM json_each(?2))))
+), lag AS (
+  SELECT stream, source, at FROM ready ORDER BY at, stream LIMIT ?3
+), lead AS (
+  SELECT stream, source, at FROM ready WHERE stream NOT IN (SELECT stream FROM lag) ORDER BY at DESC, stream LIMIT ?4
+)
+SELECT stream, source, at, lagging FROM (
+  SELECT stream, source, at, 1 AS lagging FROM lag
+  UNION ALL
+  SELECT stream, source, at, 0 AS lagging FROM lead
+) ORDER BY lagging DESC, CASE lagging WHEN 1 THEN at ELSE -at END, stream`,
+  watermark:
+    "SELECT source, at, retry, blocked, leased_by, leased_until, done, head, token, reactions FROM act_watermarks WHERE stream = ?",
+  register: "INSERT INTO act_watermarks (stream, source, at, head, reactions) VALUES (?, ?, ?, ?, ?)",
+  widen: "UPDATE act_watermarks SET source = ?, head = max(head, ?), reactions = ? WHERE stream = ?",
+  insertLeased:
+    "INSERT INTO act_watermarks (stream, source, at, head, leased_by, leased_until, token) VALUES (?, ?, ?, ?, ?, ?, 1)",
+  grant: "UPDATE act_watermarks SET leased_by = ?, leased_until = ?, token = ? WHERE stream = ?",
+  /**
+   * Only the holder, with the current generation, not blocked, and — when it
+   * says which reactions it has (`?8`, JSON) — only if it has every reaction
+   * the stream carries now: a newer release may have added one since the lease.
+   */
+  ack: `UPDATE act_watermarks SET at = max(at, ?), retry = ?, done = ?, leased_by = NULL, leased_until = ?
+WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?${OWNS}`,
+  block: `UPDATE act_watermarks SET at = max(at, ?), retry = ?, done = ?, blocked = 1, error = ?, leased_by = NULL, leased_until = NULL
+WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?${OWNS}`,
+  reactions: `SELECT stream, source, at, retry, blocked, error, leased_by, leased_until, head, reactions, token FROM act_watermarks
+WHERE ?1 IS NULL OR blocked = ?1 ORDER BY stream LIMIT ?2`,
+  /** A new generation: acks and renewals begun before it are refused. */
+  unblock: `UPDATE act_watermarks SET blocked = 0, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL, token = token + 1
+WHERE stream = ? AND blocked = 1`,
+  /** Streams carrying one of the reactions in `?` (a JSON array), with their reactions. */
+  carrying: `SELECT stream, reactions FROM act_watermarks WHERE reactions IS NOT NULL AND EXISTS (
+  SELECT 1 FROM json_each(reactions) r WHERE r.value IN (SELECT value FROM json_each(?))) ORDER BY stream`,
+  setReactions: "UPDATE act_watermarks SET reactions = ? WHERE stream = ?",
+  /** Leaves `head` alone: a stream reset to the end of the log has no work. */
+  reset: `UPDATE act_watermarks SET at = ?, done = '[]', blocked = 0, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL,
+  token = token + 1 WHERE stream = ?`,
+} as const;
+
+/**
+ * `query()`: one SELECT built from the filters (a bounded set of shapes, so
+ * each is prepared once), with the values as parameters, reading at most
+ * `limit` rows past `cursor` — the version (reading a stream) or the id
+ * (reading the log) of the last row of the previous page, if any. Columns
+ * by position: id, stream, version, created, name, data, meta.
+ */
+export function query(q: Query, limit: number, cursor?: number): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const where: string[] = [];
+  const add = (clause: string, ...params: unknown[]) => {
+    values.push(...params);
+    where.push(clause);
+  };
+  const inStream = q.stream !== undefined;
+  if (inStream) {
+    add("stream = ?", q.stream);
+    if (q.from_snapshot !== undefined)
+      add(
+        `version >= coalesce((SELECT s.version FROM act_events s INDEXED BY act_events_snapshots WHERE s.stream = ? AND s.name = ${SNAP} AND json_extract(s.data, '$.of') = ? ORDER BY s.version DESC LIMIT 1), -1)`,
+        q.stream,
+        q.from_snapshot
+      );
+    // Id bounds as version bounds: the last version at or before the id, searched from the stream's end.
+    const lastAt = (op: string) =>
+      `coalesce((SELECT b.version FROM act_events b INDEXED BY act_events_stream_version WHERE b.stream = ? AND b.id ${op} ? ORDER BY b.version DESC LIMIT 1), -1)`;
+    if (q.after !== undefined) add(`version > ${lastAt("<=")}`, q.stream, q.after);
+    if (q.before !== undefined) add(`version <= ${lastAt("<")}`, q.stream, q.before);
+  } else {
+    if (q.after !== undefined) add("id > ?", q.after);
+    if (q.before !== undefined) add("id < ?", q.before);
+  }
+  if (!q.with_snaps && q.from_snapshot === undefined) where.push(`name <> ${SNAP}`);
+  if (q.names) add("name IN (SELECT value FROM json_each(?))", JSON.stringify(q.names));
+  if (q.created_after) add("created > ?", q.created_after.getTime());
+  if (q.created_before) add("created < ?", q.created_before.getTime());
+  if (q.correlation !== undefined) add("json_extract(meta, '$.correlation') = ?", q.correlation);
+  if (cursor !== undefined) add(`${inStream ? "version" : "id"} ${q.backward ? "<" : ">"} ?`, cursor);
+  values.push(limit);
+  const text =
+    // The plan is fixed, whatever statistics an ANALYZE left: a stream is
+    // read through its index, the whole log in id order.
+    "SELECT id, stream, version, created, name, data, meta FROM act_events" +
+    (inStream ? " INDEXED BY act_events_stream_version" : " NOT INDEXED") +
+    (where.length ? ` WHERE ${where.join(" AND ")}` : "") +
+    ` ORDER BY ${inStream ? "version" : "id"}${q.backward ? " DESC" : ""} LIMIT ?`;
+  return { text, values };
+}

@@ -1,0 +1,29 @@
+import { disposeAndExit, store } from "@act-root/act";
+import fc from "fast-check";
+import { afterAll, describe, it } from "vitest";
+import { programArb, run, runs } from "../../act/test/operations.model.js";
+import { SqliteStore } from "../src/index.js";
+import { tempFile } from "./support.js";
+
+const fresh = async () => {
+  await disposeAndExit();
+  const sqlite = new SqliteStore({ filename: tempFile() });
+  store(sqlite);
+  await sqlite.seed();
+  return sqlite;
+};
+
+describe("reactions under operations against the model (SQLite)", () => {
+  for (const { seed, numRuns, fresh: isFresh } of runs)
+    it(`two releases, resets, unblocks, filtered correlates, undecodable events, failing renewals (seed ${seed}${isFresh ? ", fresh" : ""})`, async () => {
+      console.log(`operations model (SQLite): seed ${seed}, ${numRuns} runs`);
+      await fc.assert(
+        fc.asyncProperty(programArb, (program) => run(program, fresh)),
+        { seed, numRuns, ...(process.env.OPS_PATH && { path: process.env.OPS_PATH }) }
+      );
+    }, 180_000);
+});
+
+afterAll(async () => {
+  await disposeAndExit();
+});

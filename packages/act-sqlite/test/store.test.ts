@@ -1,0 +1,135 @@
+/**
+ * What the conformance suite does not cover: a locked file, wake-ups across
+ * connections, two connections committing to one stream, long streams.
+ */
+import { ConcurrencyError, StoreError } from "@act-root/act";
+import Database from "libsql";
+import { afterEach, describe, expect, it } from "vitest";
+import { SqliteStore } from "../src/index.js";
+import { meta, sleep, tempFile } from "./support.js";
+
+const opened: SqliteStore[] = [];
+const make = async (filename: string, options: { busyTimeoutMillis?: number; changeCheckMillis?: number } = {}) => {
+  const s = new SqliteStore({ filename, ...options });
+  opened.push(s);
+  await s.seed();
+  return s;
+};
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.dispose();
+});
+
+describe("a file locked by another connection", () => {
+  it("fails with a retryable StoreError after the busy timeout, commits nothing, and works once the lock is gone", async () => {
+    const file = tempFile();
+    const store = await make(file, { busyTimeoutMillis: 50 });
+    await store.commit("s", [{ name: "A", data: {} }], meta);
+    const other = new Database(file);
+    other.exec("PRAGMA busy_timeout = 0; BEGIN IMMEDIATE");
+    for (let i = 0; i < 3; i++) {
+      const error = await store.commit("s", [{ name: "B", data: {} }], meta, 0).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreError);
+      expect(error).toMatchObject({ reason: "busy", retryable: true });
+      expect((error as Error).message).toContain(file);
+    }
+    other.exec("ROLLBACK");
+    other.close();
+    // The statements that failed were reused, not prepared afresh: the connection still commits.
+    const [b] = await store.commit("s", [{ name: "B", data: {} }], meta, 0);
+    expect(b.version).toBe(1);
+    expect(await store.query(() => {})).toBe(2);
+  });
+});
+
+describe("subscribe", () => {
+  it("wakes listeners right after a commit through the store, and within the check interval after another connection's", async () => {
+    const file = tempFile();
+    const store = await make(file, { changeCheckMillis: 20 });
+    const other = await make(file);
+    let woken = 0;
+    const stop = store.subscribe(() => woken++);
+    await store.commit("s", [{ name: "A", data: {} }], meta);
+    await Promise.resolve();
+    expect(woken).toBe(1);
+    await other.commit("s", [{ name: "B", data: {} }], meta);
+    const deadline = Date.now() + 2_000;
+    while (woken < 2 && Date.now() < deadline) await sleep(5);
+    expect(woken).toBe(2);
+    stop();
+    await other.commit("s", [{ name: "C", data: {} }], meta);
+    await sleep(80);
+    expect(woken).toBe(2);
+  });
+});
+
+describe("two store instances on one file", () => {
+  it("refuses a commit racing on one stream from two store instances on one file", async () => {
+    const file = tempFile();
+    const one = await make(file);
+    const two = await make(file);
+    await one.commit("s", [{ name: "A", data: {} }], meta, -1);
+    const results = await Promise.allSettled([
+      one.commit("s", [{ name: "B", data: {} }], meta, 0),
+      two.commit("s", [{ name: "C", data: {} }], meta, 0),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.find((r) => r.status === "rejected")?.reason).toBeInstanceOf(ConcurrencyError);
+  });
+});
+
+describe("reading a long stream", () => {
+  it("pages through it in both directions and honours id bounds, with other streams interleaved", async () => {
+    const store = await make(":memory:");
+    const ids: number[] = [];
+    for (let b = 0; b < 25; b++) {
+      const events = await store.commit(
+        "long",
+        Array.from({ length: 100 }, (_, i) => ({ name: "A", data: { i } })),
+        meta
+      );
+      ids.push(...events.map((e) => e.id));
+      await store.commit("other", [{ name: "B", data: {} }], meta);
+    }
+    const read = async (query: Parameters<SqliteStore["query"]>[1]) => {
+      const seen: number[] = [];
+      await store.query((e) => seen.push(e.id), query);
+      return seen;
+    };
+    expect(await read({ stream: "long" })).toEqual(ids);
+    expect(await read({ stream: "long", backward: true })).toEqual([...ids].reverse());
+    expect(await read({ stream: "long", after: ids[1200], before: ids[2301] })).toEqual(ids.slice(1201, 2301));
+    // Bounds that are ids of other streams' events fall between this stream's events.
+    const [between] = await read({ stream: "other", after: ids[1199], limit: 1 });
+    expect(await read({ stream: "long", after: between, limit: 2 })).toEqual(ids.slice(1200, 1202));
+    expect(await read({ stream: "long", before: between, backward: true, limit: 2 })).toEqual([ids[1199], ids[1198]]);
+  });
+});
+
+describe("idempotency keys", () => {
+  it("expire after idempotencyMillis, and expired ones are purged from the file", async () => {
+    const file = tempFile();
+    const store = new SqliteStore({ filename: file, idempotencyMillis: 50 });
+    opened.push(store);
+    await store.seed();
+    await store.commit("k", [{ name: "A", data: {} }], meta, undefined, "once");
+    await expect(store.commit("k", [{ name: "A", data: {} }], meta, undefined, "once")).rejects.toBeInstanceOf(
+      ConcurrencyError
+    );
+    await sleep(80);
+    expect(await store.recall("k", "once")).toBeUndefined();
+    const keys = () => {
+      const raw = new Database(file);
+      const rows = raw.prepare("SELECT key FROM act_keys ORDER BY key").raw(true).all() as string[][];
+      raw.close();
+      return rows.map(([key]) => key);
+    };
+    expect(keys()).toEqual(["once"]); // expired, still stored
+    // Another store on the file purges on its first keyed commit.
+    const later = new SqliteStore({ filename: file, idempotencyMillis: 60_000 });
+    opened.push(later);
+    await later.commit("k", [{ name: "B", data: {} }], meta, undefined, "twice");
+    expect(keys()).toEqual(["twice"]);
+    const [again] = await later.commit("k", [{ name: "C", data: {} }], meta, undefined, "once");
+    expect(again.version).toBe(2);
+  });
+});

@@ -1,0 +1,173 @@
+import { z } from "zod";
+import type { Message, Schemas } from "./types/action.js";
+import { ValidationError } from "./types/errors.js";
+import { type EventMeta, NameSchema, StreamSchema } from "./types/schemas.js";
+import { validate } from "./utils.js";
+
+/**
+ * One validator for the options and names that reach the app and the stores.
+ * Every store and the app call these, so a value one of them refuses is
+ * refused by all, with the same error naming the option or the name.
+ */
+
+/** A whole number of at least `min` (and at most `max`): no NaN, no Infinity, no fractions. */
+const whole = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .number({ error: `must be a finite number (at least ${min})` })
+    .int(`must be a whole number (at least ${min})`)
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+
+/** The longest delay any option accepts: about 24.8 days, the largest `setTimeout` delay. */
+const MAX_DELAY = 2 ** 31 - 1;
+
+/**
+ * Schemas of the options the app and the stores take, by what they configure.
+ * Each option is a whole number with a lower bound: `NaN`, `Infinity`,
+ * negative numbers and fractions are refused — they used to turn a loop
+ * into a busy one, remove a backoff or switch a feature off without a word.
+ *
+ * - `store`: every store's own options (`idempotencyMillis`).
+ * - `drain`: {@link DrainOptions} — `streamLimit`, `eventLimit`, `leaseMillis` (each at least 1).
+ * - `consumer`: {@link ConsumerOptions} — the drain's, plus `pollMillis` and `graceMillis`.
+ * - `reaction`: {@link ReactionOptions} — `blockOnError`, `maxRetries` (0 or more),
+ *   `retryBaseMillis`, `retryMaxMillis` and `since` (a valid date).
+ * - `settle`: the testing kit's `settle` options — the drain's, plus
+ *   `maxDrains`, `timeoutMillis` and `allowBlocked`.
+ * - `frequency`: the interval of `app.start_correlations`, in ms.
+ * - `whole(min, max?)`: the rule they are made of, for a store's own options.
+ *
+ * @see [Errors](/docs/guides/errors) — lists what is refused and how.
+ * @example
+ * ```ts
+ * OptionSchemas.drain.safeParse({ eventLimit: 0 }).success; // false
+ * const ok = OptionSchemas.store.parse({ idempotencyMillis: 60_000 });
+ * const mine = OptionSchemas.store.extend({ batchSize: OptionSchemas.whole(1, 500).optional() });
+ * ```
+ */
+export const OptionSchemas = {
+  whole,
+  store: z.object({
+    /** How long an idempotency key is remembered, in ms: 1 or more. */
+    idempotencyMillis: whole(1).optional(),
+  }),
+  drain: z.object({
+    /** Streams handled per drain. */
+    streamLimit: whole(1, 10_000).optional(),
+    /** Events fetched per stream. */
+    eventLimit: whole(1, 10_000).optional(),
+    /** Lease length in ms. */
+    leaseMillis: whole(1).optional(),
+  }),
+  consumer: z.object({
+    streamLimit: whole(1, 10_000).optional(),
+    eventLimit: whole(1, 10_000).optional(),
+    leaseMillis: whole(1).optional(),
+    /** Longest idle wait between drains, in ms. */
+    pollMillis: whole(1, MAX_DELAY).optional(),
+    /** How long `stop` waits for handlers, in ms (0: not at all). */
+    graceMillis: whole(0, MAX_DELAY).optional(),
+  }),
+  reaction: z.object({
+    blockOnError: z.boolean({ error: "must be true or false" }).optional(),
+    /** Retries before blocking or skipping (0: none). */
+    maxRetries: whole(0, 1_000).optional(),
+    retryBaseMillis: whole(0, MAX_DELAY).optional(),
+    retryMaxMillis: whole(0, MAX_DELAY).optional(),
+    /** Where a new reaction starts: a valid date. */
+    since: z.date({ error: "must be a valid date" }).optional(),
+  }),
+  settle: z.object({
+    streamLimit: whole(1, 10_000).optional(),
+    eventLimit: whole(1, 10_000).optional(),
+    leaseMillis: whole(1).optional(),
+    /** Drains that move something before giving up. */
+    maxDrains: whole(1).optional(),
+    /** Time before giving up, in ms. */
+    timeoutMillis: whole(0, MAX_DELAY).optional(),
+    allowBlocked: z.boolean({ error: "must be true or false" }).optional(),
+  }),
+  /** `app.start_correlations`' interval, in ms. */
+  frequency: whole(1, MAX_DELAY),
+} as const;
+
+/**
+ * Checks the options `owner` was given against their schema (see
+ * {@link OptionSchemas}) and returns them unchanged. Options the schema does
+ * not know are left alone; an absent option keeps its default.
+ *
+ * @param owner - what takes the options, named in the error (e.g. `"drain"`, `"store"`)
+ * @param options - the options as given (undefined: none)
+ * @param schema - their schema
+ * @returns `options` (an empty object when undefined)
+ * @throws {@link ValidationError} whose message and `details` name each bad option, e.g.
+ *   `Invalid drain options: eventLimit: must be at least 1`
+ * @see [Errors](/docs/guides/errors) — lists what is refused and how.
+ * @example
+ * ```ts
+ * checkOptions("drain", { eventLimit: 50 }, OptionSchemas.drain); // ok
+ * checkOptions("drain", { eventLimit: Number.NaN }, OptionSchemas.drain); // throws, naming eventLimit
+ * ```
+ */
+export function checkOptions<T extends object>(owner: string, options: T | undefined, schema: z.ZodType): T {
+  if (options === undefined) return {} as T;
+  if (typeof options !== "object" || options === null)
+    throw new ValidationError(`${owner} options`, options, [{ path: "", message: "must be an object" }]);
+  validate(`${owner} options`, options, schema);
+  return options;
+}
+
+/**
+ * Checks a name a store keeps or looks up — a stream (`"stream"`), an
+ * idempotency key, an event name, a correlation id — with the rules of
+ * {@link StreamSchema} and {@link NameSchema}: not empty, at most 256
+ * characters, no NUL character, no lone UTF-16 surrogate.
+ *
+ * @param what - what the name is, named in the error (`"stream"` checks it as a stream name)
+ * @param value - the name
+ * @returns the name
+ * @throws {@link ValidationError} naming `what` and the broken rule
+ * @example
+ * ```ts
+ * checkName("stream", "order-1"); // ok
+ * checkName("idempotency key", ""); // throws: Invalid idempotency key: name must not be empty
+ * ```
+ */
+export function checkName(what: string, value: unknown): string {
+  return validate(what, value, what === "stream" ? StreamSchema : NameSchema);
+}
+
+/**
+ * Checks the inputs of `Store.commit` the way every store must before it
+ * writes anything: the stream name, each event name, the correlation id, the
+ * expected version (a whole number of at least -1), the idempotency key and
+ * the id of the last event the caller knows.
+ * Stores call it first, so they refuse the same commits with the same error.
+ *
+ * @param stream - the stream name
+ * @param messages - the events to commit
+ * @param meta - their correlation and causation
+ * @param expectedVersion - the version the stream must be at, if any
+ * @param idempotencyKey - the key claimed with the commit, if any
+ * @param lastId - the id of the stream's last event the caller knows, if any (a whole number)
+ * @throws {@link ValidationError} naming the bad input
+ * @example
+ * ```ts
+ * checkCommit("order-1", [{ name: "Placed", data: {} }], { correlation: "c-1", causation: {} }, -1);
+ * ```
+ */
+export function checkCommit<E extends Schemas>(
+  stream: string,
+  messages: ReadonlyArray<Message<E, keyof E>>,
+  meta: EventMeta,
+  expectedVersion?: number,
+  idempotencyKey?: string,
+  lastId?: number
+): void {
+  checkName("stream", stream);
+  for (const { name } of messages) checkName("event name", name);
+  checkName("correlation", meta?.correlation);
+  if (expectedVersion !== undefined) validate("expected version", expectedVersion, whole(-1));
+  if (idempotencyKey !== undefined) checkName("idempotency key", idempotencyKey);
+  if (lastId !== undefined) validate("last event id", lastId, whole(0));
+}
