@@ -8,6 +8,10 @@ export default defineProject({
     alias: [
       { find: /^@act-root\/act$/, replacement: fileURLToPath(new URL("../act/src/index.ts", import.meta.url)) },
       { find: /^@act-root\/act-pg$/, replacement: fileURLToPath(new URL("../act-pg/src/index.ts", import.meta.url)) },
+      {
+        find: /^@act-root\/act-sqlite$/,
+        replacement: fileURLToPath(new URL("../act-sqlite/src/index.ts", import.meta.url)),
+      },
     ],
   },
   test: {

@@ -3,7 +3,7 @@
  * streams, timelines, state at any version, causation and reactions.
  *
  * Two ways to start it: the `act-inspector` command (store only, e.g.
- * `act-inspector --pg postgres://…`), or {@link inspect} from inside a
+ * `act-inspector --pg postgres://…` or `act-inspector --sqlite events.db`), or {@link inspect} from inside a
  * process that has the app, which adds what needs the app's code.
  *
  * @packageDocumentation
@@ -15,6 +15,7 @@ import { type RunningServer, startServer } from "./server/http.js";
 export type { Catalog, StreamPage, StreamSummary } from "./server/catalog.js";
 export { StoreCatalog } from "./server/catalog.js";
 export { PgCatalog, type PgCatalogConfig } from "./server/pg-catalog.js";
+export { SqliteCatalog } from "./server/sqlite-catalog.js";
 export type { RunningServer } from "./server/http.js";
 
 /**

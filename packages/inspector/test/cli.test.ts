@@ -24,10 +24,12 @@ describe("act-inspector's command line", () => {
 
   it("says what is wrong", () => {
     expect(() => parseArgs([], {})).toThrow("give the database with --pg");
+    expect(parseArgs(["--sqlite", "f.db"], { ACT_INSPECTOR_PG: "postgres://env" }).pg).toBeUndefined();
     expect(() => parseArgs(["--pg"], {})).toThrow("--pg needs a value");
     expect(() => parseArgs(["--pg", "x", "--port", "http"], {})).toThrow("--port must be a port number");
     expect(() => parseArgs(["--pg", "x", "--verbose"], {})).toThrow("unknown option --verbose");
-    expect(() => parseArgs(["--sqlite", "f.db"], {})).toThrow("--sqlite is not available yet");
+    expect(() => parseArgs(["--sqlite", "f.db", "--pg", "x"], {})).toThrow("either --pg or --sqlite");
+    expect(parseArgs(["--sqlite", "f.db"], { ACT_INSPECTOR_PG: "postgres://env" })).toMatchObject({ sqlite: "f.db" });
   });
 
   it("starts a read-only server on 127.0.0.1 and prints one URL without the connection string", async () => {

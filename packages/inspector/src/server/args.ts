@@ -1,8 +1,10 @@
 /** The `act-inspector` command line. */
 
 export const USAGE = `Usage: act-inspector --pg <postgres url> [--schema <schema>] [--table <table>] [--port <port>] [--operations]
+       act-inspector --sqlite <file> [--port <port>] [--operations]
 
   --pg <url>      the database (or set ACT_INSPECTOR_PG)
+  --sqlite <file> a SqliteStore file (never created: it must exist)
   --schema <s>    schema of the events table (default public)
   --table <t>     events table (default events)
   --port <n>      port on 127.0.0.1 (default: any free port)
@@ -10,7 +12,15 @@ export const USAGE = `Usage: act-inspector --pg <postgres url> [--schema <schema
 
 /** The command line, parsed; throws with a message for the user on a mistake. */
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env) {
-  const out: { pg?: string; schema?: string; table?: string; port?: number; operations: boolean; help: boolean } = {
+  const out: {
+    pg?: string;
+    sqlite?: string;
+    schema?: string;
+    table?: string;
+    port?: number;
+    operations: boolean;
+    help: boolean;
+  } = {
     operations: false,
     help: false,
   };
@@ -30,10 +40,12 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env) 
       out.port = port;
     } else if (arg === "--operations") out.operations = true;
     else if (arg === "--help" || arg === "-h") out.help = true;
-    else if (arg === "--sqlite") throw new Error("--sqlite is not available yet: no SQLite store package exists");
+    else if (arg === "--sqlite") out.sqlite = value();
     else throw new Error(`unknown option ${arg}`);
   }
-  out.pg ??= env.ACT_INSPECTOR_PG;
-  if (!out.help && !out.pg) throw new Error("give the database with --pg <url> (or ACT_INSPECTOR_PG)");
+  if (out.pg && out.sqlite) throw new Error("give either --pg or --sqlite, not both");
+  if (!out.sqlite) out.pg ??= env.ACT_INSPECTOR_PG;
+  if (!out.help && !out.pg && !out.sqlite)
+    throw new Error("give the database with --pg <url> (or ACT_INSPECTOR_PG) or --sqlite <file>");
   return out;
 }
