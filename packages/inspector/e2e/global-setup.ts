@@ -28,6 +28,8 @@ export default async function setup() {
   process.env.INSPECTOR_OPERATIONS_URL = urls.operations;
   process.env.INSPECTOR_APP_URL = urls.app;
   process.env.INSPECTOR_DOWN_URL = urls.down;
+  process.env.INSPECTOR_SQLITE_READONLY_URL = urls.sqliteReadOnly;
+  process.env.INSPECTOR_SQLITE_OPERATIONS_URL = urls.sqliteOperations;
   return async () => {
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child!.once("exit", resolve));
