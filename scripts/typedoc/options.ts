@@ -106,7 +106,12 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     // otherwise only logs them).
     validation: { notExported: true, notDocumented: true, invalidLink: true },
     treatValidationWarningsAsErrors: true,
-    packagesRequiringDocumentation: ["@act-root/act", "@act-root/act-pg", "@act-root/act-sqlite", "@act-root/inspector"],
+    packagesRequiringDocumentation: [
+      "@act-root/act",
+      "@act-root/act-pg",
+      "@act-root/act-sqlite",
+      "@act-root/inspector",
+    ],
     plugin: ["./scripts/typedoc/strict.mjs", "./scripts/typedoc/front-matter.mjs"],
     // One sidebar entry per package ("act/src", "act-pg/src"), not folders
     // "act" › "src"; sidebars.ts gives them their package names.
