@@ -390,6 +390,61 @@ describe("reactions", () => {
   });
 });
 
+describe("the page's files", () => {
+  it("are served from the page's folder only, whatever the path asks for", async () => {
+    const { mkdtempSync, writeFileSync, mkdirSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "inspector-web-"));
+    mkdirSync(join(dir, "web", "assets"), { recursive: true });
+    writeFileSync(join(dir, "web", "index.html"), "<!doctype html><title>page</title>");
+    writeFileSync(join(dir, "web", "assets", "app.js"), "console.log(1)");
+    writeFileSync(join(dir, "secret.txt"), "do not serve");
+    const server = await startServer({ store: pgStore, catalog, webRoot: join(dir, "web") });
+    const { request } = await import("node:http");
+    // fetch would normalise the dots away; node:http sends the path as written.
+    const raw = (path: string) =>
+      new Promise<{ status: number; body: string; type: string }>((resolve, reject) => {
+        const req = request(
+          { host: "127.0.0.1", port: server.port, path, headers: { cookie: cookie(server) } },
+          (res) => {
+            let body = "";
+            res.on("data", (chunk) => {
+              body += chunk;
+            });
+            res.on("end", () =>
+              resolve({ status: res.statusCode ?? 0, body, type: String(res.headers["content-type"]) })
+            );
+          }
+        );
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      expect((await raw("/assets/app.js")).type).toContain("text/javascript");
+      for (const path of ["/../secret.txt", "/..%2fsecret.txt", "/assets/..%2f..%2fsecret.txt"]) {
+        const res = await raw(path);
+        expect(res.body, path).not.toContain("do not serve");
+        expect(res.type, path).toContain("text/html");
+      }
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("says so when the page was not built", async () => {
+    const server = await startServer({ store: pgStore, catalog, webRoot: "/nonexistent/web/" });
+    try {
+      const res = await call(server, "/");
+      expect(res.status).toBe(500);
+      expect(res.body).toContain("npm run build -w @act-root/inspector");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("a store that is down", () => {
   it("gets a clear message that names no host, user or password", async () => {
     const port = await freePort();
