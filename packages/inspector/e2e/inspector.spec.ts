@@ -169,7 +169,8 @@ test("works from the keyboard alone", async ({ page }) => {
   await expect(page.getByRole("row")).toHaveCount(2);
   // The search opens a new view: the focus is back on its heading.
   await expect(page.getByRole("heading", { level: 1, name: "Streams" })).toBeFocused();
-  for (let i = 0; i < 3; i++) await page.keyboard.press("Tab"); // the box, the button, the first stream
+  // The search box and its button, the find box and its button, then the first stream.
+  for (let i = 0; i < 5; i++) await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "payment-order-1" })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("payment-order-1");
@@ -215,6 +216,22 @@ test("scrolls a 5,000-event stream with only the visible rows in the page, loadi
     await expect(list.getByRole("option", { name: /^v4999 / })).toBeVisible({ timeout: 100 });
   }).toPass({ timeout: 75_000, intervals: [50] });
   expect(await list.getByRole("option").count()).toBeLessThan(60);
+});
+
+test("finds a chain by its correlation id, and an event by its id", async ({ page }) => {
+  await open(page, readOnly(), "#/stream/order-1");
+  await page.getByRole("option", { name: /OrderPlaced/ }).click();
+  const correlation = (await page.getByRole("link", { name: /^[0-9a-f-]{36}$/ }).textContent())!;
+  const id = (await page.locator(".details dd").first().textContent())!;
+  await page.goto(`${origin(readOnly())}/#/`);
+  await page.getByLabel("Event id or correlation id").fill(correlation);
+  await page.getByRole("button", { name: "Find" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Correlation");
+  await expect(page.getByRole("row")).toHaveCount(5); // the header and the four events of the chain
+  await page.goto(`${origin(readOnly())}/#/`);
+  await page.getByLabel("Event id or correlation id").fill(id);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("OrderPlaced");
 });
 
 test("says the store is down, plainly, when it is", async ({ page }) => {

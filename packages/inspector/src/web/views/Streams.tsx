@@ -6,6 +6,7 @@ import { href } from "../route.js";
 /** Streams by name, searched by prefix, a page at a time (the server never lists them all). */
 export default function Streams({ prefix }: { prefix: string }) {
   const [text, setText] = useState(prefix);
+  const [find, setFind] = useState("");
   const first = useLoad(() => api.streams(prefix), [prefix]);
   const [more, setMore] = useState<{ streams: StreamSummary[]; next?: string }>();
   const [error, setError] = useState<string>();
@@ -26,6 +27,27 @@ export default function Streams({ prefix }: { prefix: string }) {
           <button type="submit">Search</button>
         </form>
       </search>
+      <form
+        className="find"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const value = find.trim();
+          if (!value) return;
+          // A whole number is an event id; anything else, a correlation id.
+          location.hash = /^\d+$/.test(value)
+            ? href({ view: "event", id: value })
+            : href({ view: "correlation", id: value });
+        }}
+      >
+        <label htmlFor="find">Event id or correlation id</label>
+        <input
+          id="find"
+          value={find}
+          onChange={(e) => setFind(e.target.value)}
+          placeholder="e.g. 42 or a correlation id"
+        />
+        <button type="submit">Find</button>
+      </form>
       {first.error && <ErrorBox message={first.error} />}
       {first.data && rows.length === 0 && <p>No stream name starts with “{prefix}”.</p>}
       {rows.length > 0 && (
