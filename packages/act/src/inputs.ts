@@ -21,6 +21,16 @@ const whole = (min: number, max = Number.MAX_SAFE_INTEGER) =>
 /** The longest delay any option accepts: about 24.8 days, the largest `setTimeout` delay. */
 const MAX_DELAY = 2 ** 31 - 1;
 
+/** The options of one drain, which the consumer's and `settle`'s extend. */
+const drain = z.object({
+  /** Streams handled per drain: 1 to 10,000. */
+  streamLimit: whole(1, 10_000).optional(),
+  /** Events fetched per stream: 1 to 10,000. */
+  eventLimit: whole(1, 10_000).optional(),
+  /** Lease length in ms: 1 or more. */
+  leaseMillis: whole(1).optional(),
+});
+
 /**
  * Schemas of the options the app and the stores take, by what they configure.
  * Each option is a whole number with a lower bound: `NaN`, `Infinity`,
@@ -46,45 +56,42 @@ const MAX_DELAY = 2 ** 31 - 1;
  * ```
  */
 export const OptionSchemas = {
+  /** The rule every option here is made of: a whole number from `min` to `max`. */
   whole,
+  /** Every store's own options. */
   store: z.object({
     /** How long an idempotency key is remembered, in ms: 1 or more. */
     idempotencyMillis: whole(1).optional(),
   }),
-  drain: z.object({
-    /** Streams handled per drain. */
-    streamLimit: whole(1, 10_000).optional(),
-    /** Events fetched per stream. */
-    eventLimit: whole(1, 10_000).optional(),
-    /** Lease length in ms. */
-    leaseMillis: whole(1).optional(),
-  }),
-  consumer: z.object({
-    streamLimit: whole(1, 10_000).optional(),
-    eventLimit: whole(1, 10_000).optional(),
-    leaseMillis: whole(1).optional(),
+  /** The options of `app.drain`. */
+  drain,
+  /** The options of `app.start`: a drain's, plus the consumer's own. */
+  consumer: drain.extend({
     /** Longest idle wait between drains, in ms. */
     pollMillis: whole(1, MAX_DELAY).optional(),
     /** How long `stop` waits for handlers, in ms (0: not at all). */
     graceMillis: whole(0, MAX_DELAY).optional(),
   }),
+  /** The options of a reaction (`.do(handler, options)`). */
   reaction: z.object({
+    /** Block the stream after the last retry (true) or skip the event (false). */
     blockOnError: z.boolean({ error: "must be true or false" }).optional(),
     /** Retries before blocking or skipping (0: none). */
     maxRetries: whole(0, 1_000).optional(),
+    /** Delay before the first retry, in ms. */
     retryBaseMillis: whole(0, MAX_DELAY).optional(),
+    /** Longest delay between retries, in ms. */
     retryMaxMillis: whole(0, MAX_DELAY).optional(),
     /** Where a new reaction starts: a valid date. */
     since: z.date({ error: "must be a valid date" }).optional(),
   }),
-  settle: z.object({
-    streamLimit: whole(1, 10_000).optional(),
-    eventLimit: whole(1, 10_000).optional(),
-    leaseMillis: whole(1).optional(),
+  /** The options of the testing kit's `settle`: a drain's, plus its bounds. */
+  settle: drain.extend({
     /** Drains that move something before giving up. */
     maxDrains: whole(1).optional(),
     /** Time before giving up, in ms. */
     timeoutMillis: whole(0, MAX_DELAY).optional(),
+    /** Return with blocked streams listed instead of throwing. */
     allowBlocked: z.boolean({ error: "must be true or false" }).optional(),
   }),
   /** `app.start_correlations`' interval, in ms. */
