@@ -1,4 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
 
 const readOnly = () => process.env.INSPECTOR_READONLY_URL!;
@@ -89,7 +91,7 @@ for (const backend of backends) {
     await expect(page.getByRole("region", { name: "It caused" })).toContainText("Nothing yet.");
     await expectAccessible(page);
     // And the whole chain by its correlation id.
-    await page.getByRole("link", { name: /^[0-9a-f-]{36}$/ }).click();
+    await page.getByRole("link", { name: /^([0-9a-f-]{36}|chain-\d+)$/ }).click();
     await expect(page.getByRole("row")).toHaveCount(5);
   });
 
@@ -238,4 +240,41 @@ test("says the store is down, plainly, when it is", async ({ page }) => {
   await open(page, down());
   await expect(page.getByRole("alert").first()).toContainText("The store is not answering");
   await expect(page.getByRole("alert").first()).not.toContainText("127.0.0.1");
+});
+
+test("takes the guide's screenshots, the same on every run", async ({ page }) => {
+  // On the SQLite store, whose ids, times and correlation ids the seed fixes:
+  // a picture that changed on every run would change the repository too.
+  const url = process.env.INSPECTOR_SQLITE_READONLY_URL!;
+  const dir = fileURLToPath(new URL("../../../static/img/inspector/", import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const shoot = (name: string, height = 800) =>
+    page.screenshot({
+      path: `${dir}${name}.png`,
+      animations: "disabled",
+      caret: "hide",
+      clip: { x: 0, y: 0, width: 1280, height },
+    });
+  await open(page, url);
+  await expect(page.getByRole("row")).toHaveCount(6);
+  await shoot("streams");
+  await page.goto(`${origin(url)}/#/stream/order-1`);
+  await page.getByRole("option", { name: /OrderPlaced/ }).click();
+  await expect(page.getByRole("region", { name: "Event data" })).toBeVisible();
+  await shoot("timeline");
+  await page.getByRole("link", { name: /Causation/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("OrderPlaced");
+  await shoot("causation-1", 420);
+  for (const [hop, next] of [
+    [2, "StockReserved"],
+    [3, "PaymentCharged"],
+    [4, "OrderShipped"],
+  ] as const) {
+    await page
+      .getByRole("region", { name: "It caused" })
+      .getByRole("link", { name: new RegExp(next) })
+      .click();
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(next);
+    await shoot(`causation-${hop}`, 420);
+  }
 });
