@@ -15,6 +15,7 @@ const PACKAGES: Record<string, string> = {
   "act/src/testing": "@act-root/act/testing",
   "act-pg/src": "@act-root/act-pg",
   "act-sqlite/src": "@act-root/act-sqlite",
+  "act-otel/src": "@act-root/act-otel",
   "inspector/src": "@act-root/inspector",
 };
 
@@ -30,7 +31,7 @@ function apiSidebar(): Item[] {
       { cause }
     );
   }
-  // The core package first, then its test kit, then the stores; labels are package names.
+  // The core package first, then its test kit, then the stores, then the OpenTelemetry package; labels are package names.
   const rank = (item: Item) => Object.keys(PACKAGES).indexOf(item.label ?? "");
   return [...items]
     .sort((a, b) => rank(a) - rank(b))
@@ -67,6 +68,7 @@ const sidebars: SidebarsConfig = {
         "guides/testing",
         "guides/sqlite",
         "guides/postgres-in-production",
+        "guides/observability",
         "guides/inspector",
         "guides/errors",
         "guides/performance",

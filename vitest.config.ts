@@ -7,7 +7,12 @@ export default defineConfig({
     projects: ["packages/*/vitest.config.ts"],
     coverage: {
       provider: "v8",
-      include: ["packages/act/src/**/*.ts", "packages/act-pg/src/**/*.ts", "packages/act-sqlite/src/**/*.ts"],
+      include: [
+        "packages/act/src/**/*.ts",
+        "packages/act-pg/src/**/*.ts",
+        "packages/act-sqlite/src/**/*.ts",
+        "packages/act-otel/src/**/*.ts",
+      ],
       reporter: ["text-summary", "text"],
       thresholds: { "packages/act/src/**": { lines: 90, branches: 90 } },
     },

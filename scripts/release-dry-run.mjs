@@ -30,6 +30,7 @@ const PACKAGES = [
   },
   { name: "@act-root/act-pg", dir: "packages/act-pg", entries: [] },
   { name: "@act-root/act-sqlite", dir: "packages/act-sqlite", entries: [] },
+  { name: "@act-root/act-otel", dir: "packages/act-otel", entries: [] },
 ];
 /** Files every tarball must hold: both module formats, their types, the README. */
 const REQUIRED = [

@@ -21,13 +21,14 @@ export type ApiReferenceSettings = {
 };
 
 export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSettings) {
-  // act-pg is only passed once its entry point exists. The test kit
+  // The other packages are only passed once their entry points exist. The test kit
   // (`@act-root/act/testing`) comes out as the module `act/src/testing`.
   const entryPoints = [
     "packages/act/src/index.ts",
     "packages/act/src/testing/index.ts",
     "packages/act-pg/src/index.ts",
     "packages/act-sqlite/src/index.ts",
+    "packages/act-otel/src/index.ts",
     "packages/inspector/src/index.ts",
   ].filter((entry) => existsSync(resolve(siteDir, entry)));
   const options: TypedocPluginOptions & Record<string, unknown> = {
@@ -110,6 +111,7 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
       "@act-root/act",
       "@act-root/act-pg",
       "@act-root/act-sqlite",
+      "@act-root/act-otel",
       "@act-root/inspector",
     ],
     plugin: ["./scripts/typedoc/strict.mjs", "./scripts/typedoc/front-matter.mjs"],

@@ -5,6 +5,7 @@ import { correlate, reactionNames, route } from "./correlate.js";
 import { Drainer } from "./drain.js";
 import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing.js";
 import { checkOptions, OptionSchemas } from "./inputs.js";
+import { around } from "./instrumentation.js";
 import { logger, onDispose, store } from "./ports.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
@@ -205,7 +206,9 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
           message: `unknown action "${String(name)}"; known actions: ${Object.keys(this.registry.actions).join(", ")}`,
         },
       ]);
-    const { snapshots, committed } = await action(me, name, target, payload, reactingTo, skipValidation, this.cache);
+    const { snapshots, committed } = await around("action", { state: me.name, action: name, target, reactingTo }, () =>
+      action(me, name, target, payload, reactingTo, skipValidation, this.cache)
+    );
     if (committed) this.emit("committed", snapshots as never);
     return snapshots as Snapshot<S[K & keyof S], E>[];
   }
@@ -425,7 +428,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
       const { read } = await this.scan({ after: this.correlated(), limit: CORRELATION_PAGE });
       if (read < CORRELATION_PAGE) break;
     }
-    return this.drainer.drain(options);
+    return around("drain", options, () => this.drainer.drain(options));
   }
 
   /**

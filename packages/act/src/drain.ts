@@ -1,4 +1,5 @@
 import { reactionNames, route as routes } from "./correlate.js";
+import { around } from "./instrumentation.js";
 import { logger, store } from "./ports.js";
 import type { build_tracer } from "./tracer.js";
 import type { Committed, CommittedOf, Schemas } from "./types/action.js";
@@ -438,8 +439,12 @@ export async function handle<E extends Schemas>(
     const { event, reaction } = job;
     const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
     try {
-      if (job.invalid) throw job.invalid;
-      await reaction.handler(event as never, lease.stream, app);
+      const observed = `${event.name}/${job.key}`;
+      const info = { reaction: observed, event, stream: lease.stream, attempt: retries + 1, options: reaction.options };
+      await around("reaction", info, async () => {
+        if (job.invalid) throw job.invalid;
+        return reaction.handler(event as never, lease.stream, app);
+      });
       onHandled(event);
       finish(job, jobs[i + 1]);
     } catch (cause) {

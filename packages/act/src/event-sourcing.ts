@@ -1,4 +1,5 @@
 import type { SnapshotCache } from "./cache.js";
+import { around, traced } from "./instrumentation.js";
 import { logger, store } from "./ports.js";
 import type {
   Committed,
@@ -137,7 +138,17 @@ class Gap extends Error {}
  * event) means the held snapshot cannot be trusted, and the stream is read
  * again from its latest stored snapshot.
  */
-export async function load<S extends Schema, E extends Schemas>(
+export function load<S extends Schema, E extends Schemas>(
+  me: State<S, E, any>,
+  stream: string,
+  callback?: (snapshot: Snapshot<S, E>) => void,
+  from?: Snapshot<S, E>
+): Promise<Snapshot<S, E>> {
+  return around("load", { state: me.name, stream }, () => rebuild(me, stream, callback, from));
+}
+
+/** What `load` does, without the observer's hook around it. */
+async function rebuild<S extends Schema, E extends Schemas>(
   me: State<S, E, any>,
   stream: string,
   callback?: (snapshot: Snapshot<S, E>) => void,
@@ -454,6 +465,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
         event: { id: reactingTo.id, name: reactingTo.name, stream: reactingTo.stream },
       }),
     },
+    ...traced(),
   };
   let committed: Committed<E, keyof E>[];
   try {

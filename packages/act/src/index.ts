@@ -14,6 +14,7 @@ export { stringifyJson } from "./json.js";
 export { port, store, logger, dispose, disposeAndExit } from "./ports.js";
 export { InMemoryStore } from "./stores/in-memory.js";
 export { build_tracer } from "./tracer.js";
+export { observe } from "./instrumentation.js";
 export { Act, type Lifecycle } from "./act.js";
 export type { PointInTime } from "./event-sourcing.js";
 export {

@@ -121,6 +121,36 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
         expect(runs).toEqual(["old audit a", "audit a", "welcome a"]);
       });
 
+      it("a renamed reaction: the new release leaves the old streams alone until the old name is retired", async () => {
+        const runs: string[] = [];
+        const target = () => ({ target: "orders" });
+        const before = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async function book(e) {
+            runs.push(`book ${e.data.sku}`);
+          })
+          .to(target)
+          .build();
+        const after = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async function reserve(e) {
+            runs.push(`reserve ${e.data.sku}`);
+          })
+          .to(target)
+          .build();
+        await before.do("place", { stream: "s", actor }, { sku: "a" });
+        await before.correlate();
+        await after.do("place", { stream: "s", actor }, { sku: "b" });
+        await settle(after);
+        expect(runs).toEqual([]);
+        expect((await after.stats()).streams[0].missing).toEqual(["Placed/book#1"]);
+        expect(await store().retire(["Placed/book#1"])).toEqual(["orders"]);
+        await settle(after);
+        expect(runs).toEqual(["reserve a", "reserve b"]);
+      });
+
       it("a reaction with `since` runs only for events committed from then on", async () => {
         await Promise.all(
           ["a", "b"].map((sku) => act().with(Shop).build().do("place", { stream: sku, actor }, { sku }))

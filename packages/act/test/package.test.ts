@@ -84,6 +84,8 @@ const values = [
   "MAX_STREAM_LENGTH",
   "stringifyJson",
   "upcaster",
+  "observe",
+  "TraceContextSchema",
 ];
 
 describe("the published package", () => {

@@ -10,6 +10,7 @@ import {
   type CommittedMetaSchema,
   type EventMetaSchema,
   type QuerySchema,
+  type TraceContextSchema,
   state,
   type TargetSchema,
   ZodEmpty,
@@ -19,6 +20,7 @@ import {
   type EventMeta,
   type Query,
   type Target,
+  type TraceContext,
 } from "../src/index.js";
 import { actor, Counter } from "./fixtures.js";
 
@@ -165,13 +167,14 @@ type Shape<T> = T extends Date ? T : T extends object ? { [K in keyof T]: Shape<
 /** True only when X and Y have the same fields, optional the same way, with the same types. */
 type Same<X, Y> = (<T>() => T extends Shape<X> ? 1 : 2) extends <T>() => T extends Shape<Y> ? 1 : 2 ? true : false;
 
-export const typesMatchSchemas: [true, true, true, true, true, true] = [
+export const typesMatchSchemas: [true, true, true, true, true, true, true] = [
   true as Same<Actor, z.infer<typeof ActorSchema>>,
   true as Same<Target, z.infer<typeof TargetSchema>>,
   true as Same<CausationEvent, z.infer<typeof CausationEventSchema>>,
   true as Same<EventMeta, z.infer<typeof EventMetaSchema>>,
   true as Same<CommittedMeta, z.infer<typeof CommittedMetaSchema>>,
   true as Same<Query, z.infer<typeof QuerySchema>>,
+  true as Same<TraceContext, z.infer<typeof TraceContextSchema>>,
 ];
 
 // The comparison itself tells a missing, an extra or a differently optional field apart.

@@ -133,6 +133,22 @@ export const CausationEventSchema = z.object({
 });
 
 /**
+ * Schema of a {@link TraceContext}: the W3C trace context of the action that
+ * committed an event (`traceparent`, and `tracestate` when the trace has one).
+ *
+ * @example
+ * ```ts
+ * TraceContextSchema.parse({ traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" });
+ * ```
+ */
+export const TraceContextSchema = z.object({
+  /** `version-traceid-spanid-flags`, lowercase hex, as the W3C Trace Context header. */
+  traceparent: z.string().regex(/^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/, "not a W3C traceparent"),
+  /** Vendor-specific trace state, as the W3C `tracestate` header (at most 512 characters). */
+  tracestate: z.string().max(512).optional(),
+});
+
+/**
  * Schema of {@link EventMeta}: the metadata stored with every committed event —
  * its correlation id and what caused it.
  *
@@ -154,6 +170,8 @@ export const EventMetaSchema = z.object({
     /** The event a reaction was handling when it asked for that action. */
     event: CausationEventSchema.optional(),
   }),
+  /** The trace context of the action that committed the event, when instrumentation was on. */
+  trace: TraceContextSchema.optional(),
 });
 
 /**
@@ -310,6 +328,29 @@ export type EventMeta = {
     /** The event a reaction was handling when it asked for that action. */
     event?: CausationEvent;
   };
+  /**
+   * The trace context of the action that committed the event, kept only
+   * while instrumentation is on (see `observe`): the span of every reaction
+   * the event causes, in any process and at any later time, links to it.
+   */
+  trace?: TraceContext;
+};
+
+/**
+ * The W3C trace context an event keeps of the action that committed it.
+ * Validated by {@link TraceContextSchema}.
+ *
+ * @see [Observability](/docs/guides/observability#causation-across-processes) — explains how reactions link to it.
+ * @example
+ * ```ts
+ * const trace: TraceContext = { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" };
+ * ```
+ */
+export type TraceContext = {
+  /** `version-traceid-spanid-flags`, lowercase hex, as the W3C Trace Context header. */
+  traceparent: string;
+  /** Vendor-specific trace state, as the W3C `tracestate` header. */
+  tracestate?: string;
 };
 
 /**

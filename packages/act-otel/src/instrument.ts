@@ -1,0 +1,417 @@
+import {
+  type Attributes,
+  type BatchObservableCallback,
+  type Context,
+  context,
+  isSpanContextValid,
+  type MeterProvider,
+  metrics,
+  type Span,
+  SpanKind,
+  type TracerProvider,
+  trace,
+} from "@opentelemetry/api";
+import {
+  type Act,
+  type ActionInfo,
+  type ActionOutcome,
+  logger,
+  type Observer,
+  observe,
+  type ReactionInfo,
+  SNAP_EVENT,
+  type Store,
+  store,
+} from "@act-root/act";
+import { A, M } from "./names.js";
+import { errorType, fail, now } from "./spans.js";
+import { DRAIN, materialize, type Pending, traceStore } from "./store.js";
+import { carrier, linkTo } from "./trace-context.js";
+
+/** The instrumentation scope name of every tracer and meter this package gets. */
+const SCOPE = "@act-root/act-otel";
+
+/**
+ * Options of {@link instrument}. Every one is optional: by default the
+ * global tracer and meter providers are used (the ones your OpenTelemetry
+ * SDK set-up registers), store calls get spans, and the lag of every reaction
+ * stream is observed.
+ *
+ * @example
+ * ```ts
+ * import { instrument, type InstrumentOptions } from "@act-root/act-otel";
+ *
+ * const options: InstrumentOptions = { storeSpans: false, lagLimit: 1_000 };
+ * instrument(app, options);
+ * ```
+ */
+export type InstrumentOptions = {
+  /** Where spans go (default: the global tracer provider, `trace.getTracerProvider()`). */
+  readonly tracerProvider?: TracerProvider;
+  /** Where metrics go (default: the global meter provider, `metrics.getMeterProvider()`). */
+  readonly meterProvider?: MeterProvider;
+  /** Give each call of the store a client span (default true). */
+  readonly storeSpans?: boolean;
+  /**
+   * How many events after each reaction stream's watermark the lag gauge
+   * looks at, per collection (it calls `app.stats(lagLimit)`); `false` turns
+   * the lag and blocked-streams gauges off. Default 10,000.
+   */
+  readonly lagLimit?: number | false;
+};
+
+/**
+ * What {@link instrument} returns: a handle to turn the instrumentation off.
+ *
+ * @example
+ * ```ts
+ * import { instrument, type Instrumented } from "@act-root/act-otel";
+ *
+ * const instrumented: Instrumented = instrument(app);
+ * instrumented.stop(); // back to no instrumentation at all
+ * ```
+ */
+export type Instrumented = {
+  /**
+   * Turns it off: removes the hooks from the apps, gives the store its own
+   * methods back and stops the gauges. Spans already started still end.
+   */
+  stop(): void;
+};
+
+/** The instrumentation in force, so a second `instrument` replaces it instead of doubling every span. */
+let current: Instrumented | undefined;
+
+/** Seconds since a `performance.now()` reading. */
+const since = (start: number) => (performance.now() - start) / 1000;
+
+/**
+ * Turns on OpenTelemetry traces and metrics for Act in this process — one
+ * line, after your OpenTelemetry SDK is set up and the store port has its
+ * adapter:
+ *
+ * - a span per action (`do <action>`), per load (`load <state>`), per store
+ *   call (`commit`, `query`, `lease`, … with `db.*` attributes), per drain
+ *   cycle that leased something (`drain`) and per reaction handler run
+ *   (`process <event>`, a consumer span linked to the action that committed
+ *   the event, in whichever process and however long before);
+ * - the trace context of each action kept in the metadata of the events it
+ *   commits (`meta.trace`), which is what those links are made from;
+ * - the `act.*` metrics: actions, commits and conflicts, events per commit,
+ *   reaction durations, commit-to-handled latency, retries, blocks, drain
+ *   cycles and leases, and — for the apps passed — the lag of every
+ *   reaction stream and the number of blocked ones.
+ *
+ * The hooks are process-wide (like the store port): every app of the
+ * process is traced; pass every app whose reaction streams should be
+ * measured. A second call replaces the first. Without it nothing is
+ * recorded and the apps pay nothing.
+ *
+ * @param apps - the app (or apps) whose reaction streams' lag is observed; optional
+ * @param options - providers, store spans and the lag gauge (see {@link InstrumentOptions})
+ * @returns a handle whose `stop()` turns it off
+ * @see [Observability](/docs/guides/observability) — the set-up, every span and metric, and how to read them.
+ * @example
+ * ```ts
+ * import { instrument } from "@act-root/act-otel";
+ *
+ * instrument(app);
+ * ```
+ */
+export function instrument(
+  apps?: Act<any, any, any> | ReadonlyArray<Act<any, any, any>>,
+  options: InstrumentOptions = {}
+): Instrumented {
+  current?.stop();
+  const { storeSpans = true, lagLimit = 10_000 } = options;
+  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
+
+  const actionDuration = meter.createHistogram(M.actionDuration, {
+    unit: "s",
+    description: "How long actions take, from validation to the snapshots returned, by outcome.",
+  });
+  const commits = meter.createCounter(M.commits, {
+    unit: "{commit}",
+    description: "Actions that committed events.",
+  });
+  const conflicts = meter.createCounter(M.conflicts, {
+    unit: "{conflict}",
+    description: "Actions that failed with a ConcurrencyError.",
+  });
+  const eventsPerCommit = meter.createHistogram(M.eventsPerCommit, {
+    unit: "{event}",
+    description: "Events committed per action that committed.",
+    advice: { explicitBucketBoundaries: [1, 2, 3, 5, 10, 20, 50, 100] },
+  });
+  const reactionDuration = meter.createHistogram(M.reactionDuration, {
+    unit: "s",
+    description: "How long one run of a reaction handler takes, by outcome.",
+  });
+  const reactionLatency = meter.createHistogram(M.reactionLatency, {
+    unit: "s",
+    description: "From an event's commit to the end of a reaction's successful run on it.",
+  });
+  const retries = meter.createCounter(M.retries, {
+    unit: "{retry}",
+    description: "Failed reaction runs that will be retried after a backoff.",
+  });
+  const blocks = meter.createCounter(M.blocks, {
+    unit: "{block}",
+    description: "Failed reaction runs past their retries that block their reaction stream.",
+  });
+  const drainCycles = meter.createCounter(M.drainCycles, {
+    unit: "{cycle}",
+    description: "Drain cycles, idle (nothing leased) or not.",
+  });
+  const drainDuration = meter.createHistogram(M.drainDuration, {
+    unit: "s",
+    description: "How long drain cycles that leased streams take.",
+  });
+  const leases = meter.createCounter(M.leases, {
+    unit: "{lease}",
+    description: "Reaction streams leased by drain cycles.",
+  });
+
+  /** The store port's adapters given spans so far, with how to undo it. */
+  const traced = new Map<Store, () => void>();
+  const traceTheStore = () => {
+    if (!storeSpans) return;
+    try {
+      const adapter = store();
+      if (!traced.has(adapter)) traced.set(adapter, traceStore(adapter, tracer));
+    } catch {
+      // A disposed port: the action or drain will say so itself.
+    }
+  };
+
+  /**
+   * Whether spans belong to traces: false while the tracer is the API's
+   * no-op one (no SDK registered). Then no span is made current, no context
+   * is entered and the store calls go straight through — entering an
+   * AsyncLocalStorage context for nothing is most of what a no-op costs.
+   * Every span started updates it, so an SDK registered later is picked up.
+   */
+  let live = true;
+  /** Runs `run` with `span` current in `parent`, unless spans go nowhere. */
+  const within = <T>(span: Span, run: () => Promise<T>, parent: Context = context.active()): Promise<T> => {
+    live = isSpanContextValid(span.spanContext());
+    return live ? context.with(trace.setSpan(parent, span), run) : run();
+  };
+
+  /** The context Act's spans start in: inside a drain, under the drain's span. */
+  const parentOf = (active: Context): Context => {
+    const pending = active.getValue(DRAIN) as Pending | undefined;
+    return pending ? trace.setSpan(pending.parent, materialize(tracer, pending)) : active;
+  };
+
+  const observer: Observer = {
+    trace: () => carrier(trace.getSpan(context.active())),
+
+    async action(info: ActionInfo, run) {
+      traceTheStore();
+      const { state, action, target, reactingTo } = info;
+      const measured = { [A.state]: state, [A.action]: action };
+      const span = tracer.startSpan(
+        `do ${action}`,
+        {
+          kind: SpanKind.INTERNAL,
+          attributes: {
+            ...measured,
+            [A.stream]: target.stream,
+            ...(target.expectedVersion !== undefined && { [A.expectedVersion]: target.expectedVersion }),
+            ...(reactingTo && {
+              [A.correlation]: reactingTo.meta.correlation,
+              [A.eventId]: reactingTo.id,
+              [A.eventName]: reactingTo.name,
+            }),
+          },
+        },
+        parentOf(context.active())
+      );
+      const start = performance.now();
+      let outcome: ActionOutcome;
+      try {
+        outcome = await within(span, run);
+      } catch (error) {
+        const type = errorType(error);
+        const kind = ["ConcurrencyError", "ValidationError", "InvariantError"].includes(type) ? type : "error";
+        if (type === "ConcurrencyError") {
+          const { lastVersion, expectedVersion } = error as { lastVersion: number; expectedVersion: number };
+          span.setAttributes({ [A.expectedVersion]: expectedVersion, [A.streamVersion]: lastVersion });
+          conflicts.add(1, measured);
+        }
+        span.setAttribute(A.outcome, kind);
+        fail(span, error);
+        span.end();
+        actionDuration.record(since(start), { ...measured, [A.outcome]: kind });
+        throw error;
+      }
+      const events = outcome.committed
+        ? outcome.snapshots.flatMap((s) => (s.event && s.event.name !== SNAP_EVENT ? [s.event] : []))
+        : [];
+      const kind = events.length ? "committed" : "unchanged";
+      const attributes: Attributes = { [A.outcome]: kind, [A.events]: events.length };
+      if (events.length) {
+        const first = events[0];
+        const last = events[events.length - 1];
+        attributes[A.expectedVersion] = target.expectedVersion ?? first.version - 1;
+        attributes[A.committedVersion] = last.version;
+        attributes[A.correlation] = first.meta.correlation;
+        attributes[A.snapshot] = outcome.snapshots.some((s) => s.event?.name === SNAP_EVENT);
+        commits.add(1, measured);
+        eventsPerCommit.record(events.length, measured);
+      }
+      span.setAttributes(attributes);
+      span.end();
+      actionDuration.record(since(start), { ...measured, [A.outcome]: kind });
+      return outcome;
+    },
+
+    async load(info, run) {
+      traceTheStore();
+      const span = tracer.startSpan(
+        `load ${info.state}`,
+        { kind: SpanKind.INTERNAL, attributes: { [A.state]: info.state, [A.stream]: info.stream } },
+        parentOf(context.active())
+      );
+      try {
+        const snapshot = await within(span, run);
+        span.setAttributes({ [A.streamVersion]: snapshot.event?.version ?? -1, [A.patches]: snapshot.patches });
+        return snapshot;
+      } catch (error) {
+        fail(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+
+    async drain(_options, run) {
+      traceTheStore();
+      const parent = context.active();
+      const pending: Pending = { parent, start: now(), calls: [] };
+      const start = performance.now();
+      try {
+        const drained = await (live ? context.with(parent.setValue(DRAIN, pending), run) : run());
+        const idle = !drained.leased.length;
+        drainCycles.add(1, { [A.drainIdle]: idle });
+        if (idle) return drained;
+        leases.add(drained.leased.length);
+        drainDuration.record(since(start));
+        const span = materialize(tracer, pending);
+        span.setAttributes({
+          [A.leased]: drained.leased.length,
+          [A.fetched]: drained.fetched.reduce((n, f) => n + f.events.length, 0),
+          [A.acked]: drained.acked.length,
+          [A.blocked]: drained.blocked.length,
+        });
+        span.end();
+        return drained;
+      } catch (error) {
+        drainCycles.add(1, { [A.drainIdle]: false });
+        const span = materialize(tracer, pending);
+        fail(span, error);
+        span.end();
+        throw error;
+      }
+    },
+
+    async reaction(info: ReactionInfo, run) {
+      const { reaction, event, stream, attempt, options: reactionOptions } = info;
+      const link = linkTo(event.meta.trace, { [A.eventId]: event.id, [A.eventName]: event.name });
+      const span = tracer.startSpan(
+        `process ${event.name}`,
+        {
+          kind: SpanKind.CONSUMER,
+          links: link ? [link] : [],
+          attributes: {
+            [A.messagingSystem]: "act",
+            [A.messagingOperationName]: "process",
+            [A.messagingOperationType]: "process",
+            [A.messagingDestination]: event.name,
+            [A.messagingGroup]: reaction,
+            [A.messagingMessageId]: String(event.id),
+            [A.messagingConversation]: event.meta.correlation,
+            [A.reaction]: reaction,
+            [A.reactionStream]: stream,
+            [A.eventId]: event.id,
+            [A.eventName]: event.name,
+            [A.eventStream]: event.stream,
+            [A.attempt]: attempt,
+          },
+        },
+        parentOf(context.active())
+      );
+      const measured = { [A.reaction]: reaction };
+      const start = performance.now();
+      try {
+        const result = await within(span, run, context.active().deleteValue(DRAIN));
+        span.setAttribute(A.outcome, "handled");
+        reactionDuration.record(since(start), { ...measured, [A.outcome]: "handled" });
+        reactionLatency.record(Math.max(0, Date.now() - event.created.getTime()) / 1000, measured);
+        return result;
+      } catch (error) {
+        // What the drain does next with this failure, by the same rule it applies.
+        const outcome =
+          attempt <= reactionOptions.maxRetries ? "retry" : reactionOptions.blockOnError ? "blocked" : "skipped";
+        span.setAttribute(A.outcome, outcome);
+        fail(span, error);
+        reactionDuration.record(since(start), { ...measured, [A.outcome]: outcome });
+        if (outcome === "retry") retries.add(1, measured);
+        if (outcome === "blocked") blocks.add(1, measured);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  };
+
+  const unobserve = observe(observer);
+
+  // The lag of every reaction stream, and how many are blocked, from the
+  // apps' own stats — the figures `app.stats()` gives, read at each
+  // collection. A stream two apps share reports the larger of their lags.
+  const list = apps === undefined ? [] : Array.isArray(apps) ? apps : [apps as Act<any, any, any>];
+  let unobserveGauges = () => {};
+  if (lagLimit !== false && list.length) {
+    const lag = meter.createObservableGauge(M.lag, {
+      unit: "{event}",
+      description: "Events a reaction stream still has to handle (app.stats() lag).",
+    });
+    const blockedStreams = meter.createObservableGauge(M.blockedStreams, {
+      unit: "{stream}",
+      description: "Reaction streams blocked now.",
+    });
+    const collect: BatchObservableCallback = async (result) => {
+      const streams = new Map<string, { lag: number; blocked: boolean }>();
+      for (const app of list) {
+        try {
+          for (const s of (await app.stats(lagLimit)).streams) {
+            const known = streams.get(s.stream);
+            streams.set(s.stream, { lag: Math.max(known?.lag ?? 0, s.lag), blocked: s.blocked });
+          }
+        } catch (error) {
+          logger.warn(error, "act-otel: the reaction streams' lag could not be read");
+        }
+      }
+      for (const [stream, s] of streams)
+        result.observe(lag, s.lag, { [A.reactionStream]: stream, [A.blockedStream]: s.blocked });
+      result.observe(blockedStreams, [...streams.values()].filter((s) => s.blocked).length);
+    };
+    meter.addBatchObservableCallback(collect, [lag, blockedStreams]);
+    unobserveGauges = () => meter.removeBatchObservableCallback(collect, [lag, blockedStreams]);
+  }
+
+  const instrumented: Instrumented = {
+    stop() {
+      unobserve();
+      unobserveGauges();
+      for (const undo of traced.values()) undo();
+      traced.clear();
+      if (current === instrumented) current = undefined;
+    },
+  };
+  current = instrumented;
+  return instrumented;
+}

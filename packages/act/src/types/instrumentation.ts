@@ -1,0 +1,142 @@
+import type { Committed, CommittedOf, Schemas, Snapshot } from "./action.js";
+import type { Drain, DrainOptions, ReactionOptions } from "./reaction.js";
+import type { Target, TraceContext } from "./schemas.js";
+
+/**
+ * What an {@link Observer} learns when an action starts.
+ *
+ * @see [Observability](/docs/guides/observability#the-hooks-under-it) — explains the hooks.
+ * @example
+ * ```ts
+ * const info: ActionInfo = { state: "Counter", action: "increment", target };
+ * ```
+ */
+export type ActionInfo = {
+  /** The state that handles the action. */
+  readonly state: string;
+  /** The action's name. */
+  readonly action: string;
+  /** The stream, actor, and optional expected version or idempotency key, as the caller passed them. */
+  readonly target: Target;
+  /** The event a reaction was handling when it asked for the action. */
+  readonly reactingTo?: CommittedOf<Schemas>;
+};
+
+/**
+ * What an action came to, as an {@link Observer} sees it: the snapshots
+ * `do` returns, and whether it committed events (false when the handler
+ * emitted nothing or an idempotency key replayed an earlier outcome).
+ *
+ * @example
+ * ```ts
+ * const outcome: ActionOutcome = { snapshots: [], committed: false };
+ * ```
+ */
+export type ActionOutcome = {
+  /** One snapshot per committed event (plus one for a snapshot written), or the current one. */
+  readonly snapshots: Snapshot<any, any>[];
+  /** Whether events were committed. */
+  readonly committed: boolean;
+};
+
+/**
+ * What an {@link Observer} learns when a stream is loaded.
+ *
+ * @example
+ * ```ts
+ * const info: LoadInfo = { state: "Counter", stream: "c-1" };
+ * ```
+ */
+export type LoadInfo = {
+  /** The state the stream is folded with. */
+  readonly state: string;
+  /** The stream read. */
+  readonly stream: string;
+};
+
+/**
+ * What an {@link Observer} learns when a reaction handler is about to run.
+ *
+ * @example
+ * ```ts
+ * const info: ReactionInfo = {
+ *   reaction: "Opened/notify#1", event, stream: "inbox", attempt: 1,
+ *   options: { blockOnError: true, maxRetries: 3 },
+ * };
+ * ```
+ */
+export type ReactionInfo = {
+  /** The reaction's name, `"<event>/<reaction key>"`, the same in every app that registers it. */
+  readonly reaction: string;
+  /** The event it handles (decoded when it decodes). */
+  readonly event: Committed<Schemas, string>;
+  /** The reaction stream it runs on (its resolver's target). */
+  readonly stream: string;
+  /** 1 for the first run on this event, then 2, 3… for the retries. */
+  readonly attempt: number;
+  /** Its options: a failed attempt past `maxRetries` blocks the stream or, without `blockOnError`, skips the event. */
+  readonly options: ReactionOptions;
+};
+
+/**
+ * Hooks an app calls around its work, so tracing and metrics can be added
+ * without the core depending on any of them. Install one with
+ * {@link observe}; `@act-root/act-otel` is the OpenTelemetry one. Every hook
+ * is optional. A wrapping hook must call `run` exactly once and return (or
+ * throw) what it returns (or throws); it may do work before and after, such
+ * as starting a span and making it current while `run` runs.
+ *
+ * Without an observer, none of this runs: the app calls its work directly.
+ *
+ * @see [Observability](/docs/guides/observability#the-hooks-under-it) — explains the hooks and the OpenTelemetry package.
+ * @example
+ * ```ts
+ * const timing: Observer = {
+ *   async action(info, run) {
+ *     const start = performance.now();
+ *     try {
+ *       return await run();
+ *     } finally {
+ *       console.log(info.action, performance.now() - start);
+ *     }
+ *   },
+ * };
+ * const stop = observe(timing);
+ * ```
+ */
+export type Observer = {
+  /**
+   * Around `app.do`: from the payload's validation to the snapshots returned (or the error thrown).
+   *
+   * @param info - the state, the action and its target, and the event a reaction handles
+   * @param run - handles the action; call it once and return (or throw) what it does
+   */
+  action?(info: ActionInfo, run: () => Promise<ActionOutcome>): Promise<ActionOutcome>;
+  /**
+   * Around every rebuild of a stream's state: `app.load`, and the reads an action makes.
+   *
+   * @param info - the state and the stream
+   * @param run - rebuilds the state; call it once and return (or throw) what it does
+   */
+  load?(info: LoadInfo, run: () => Promise<Snapshot<any, any>>): Promise<Snapshot<any, any>>;
+  /**
+   * Around a drain's poll, leases, reads, reactions and acknowledgements (`app.drain`, and each drain of `app.start`).
+   *
+   * @param options - the drain's options, as passed
+   * @param run - drains; call it once and return (or throw) what it does
+   */
+  drain?(options: DrainOptions, run: () => Promise<Drain<any>>): Promise<Drain<any>>;
+  /**
+   * Around one run of one reaction handler on one event.
+   *
+   * @param info - the reaction, the event, the reaction stream, the attempt and the reaction's options
+   * @param run - runs the handler; call it once and return (or throw) what it does
+   */
+  reaction?(info: ReactionInfo, run: () => Promise<unknown>): Promise<unknown>;
+  /**
+   * The trace context to keep in the metadata of the events an action is
+   * about to commit (`EventMeta.trace`); called while the `action` hook's
+   * `run` runs. `undefined` keeps none.
+   */
+  trace?(): TraceContext | undefined;
+};
