@@ -16,6 +16,7 @@ const PACKAGES: Record<string, string> = {
   "act-pg/src": "@act-root/act-pg",
   "act-sqlite/src": "@act-root/act-sqlite",
   "act-otel/src": "@act-root/act-otel",
+  "inspector/src": "@act-root/inspector",
 };
 
 type Item = { label?: string; [key: string]: unknown };
@@ -68,6 +69,7 @@ const sidebars: SidebarsConfig = {
         "guides/sqlite",
         "guides/postgres-in-production",
         "guides/observability",
+        "guides/inspector",
         "guides/errors",
         "guides/performance",
         "guides/faq",

@@ -20,9 +20,8 @@
  * 1. Every block is an ES module of its own, checked with the repository's
  *    compiler options (strict, NodeNext, top-level await allowed).
  *    `@act-root/act`, `@act-root/act/testing`, `@act-root/act-pg`,
- *    `@act-root/act-sqlite`, `@act-root/act-otel`, `@act-root/calculator`
- *    and `@act-root/wolfdesk` resolve to the
- *    `@act-root/calculator` and `@act-root/wolfdesk` resolve to the
+ *    `@act-root/act-sqlite`, `@act-root/act-otel`, `@act-root/calculator`,
+ *    `@act-root/wolfdesk` and `@act-root/inspector` resolve to the
  *    packages' sources; `zod` and other dependencies resolve from the root
  *    `node_modules`.
  * 2. A block whose `title` is a file name ending in `.ts`/`.tsx` (e.g.
@@ -347,6 +346,7 @@ writeFileSync(
           "@act-root/act-otel": [source("act-otel/src/index.ts")],
           "@act-root/calculator": [source("calculator/src/index.ts")],
           "@act-root/wolfdesk": [source("wolfdesk/src/index.ts")],
+          "@act-root/inspector": [source("inspector/src/index.ts")],
         },
       },
       include: ["**/*.ts", "**/*.tsx"],

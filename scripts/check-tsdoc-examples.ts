@@ -21,6 +21,7 @@ const packages = [
   { name: "@act-root/act-pg", dir: "packages/act-pg/src" },
   { name: "@act-root/act-sqlite", dir: "packages/act-sqlite/src" },
   { name: "@act-root/act-otel", dir: "packages/act-otel/src" },
+  { name: "@act-root/inspector", dir: "packages/inspector/src" },
 ].filter((p) => existsSync(join(root, p.dir, "index.ts")));
 
 /** Values and types examples may use without declaring them, one per line. */

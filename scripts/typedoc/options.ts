@@ -29,6 +29,7 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     "packages/act-pg/src/index.ts",
     "packages/act-sqlite/src/index.ts",
     "packages/act-otel/src/index.ts",
+    "packages/inspector/src/index.ts",
   ].filter((entry) => existsSync(resolve(siteDir, entry)));
   const options: TypedocPluginOptions & Record<string, unknown> = {
     entryPoints,
@@ -106,7 +107,13 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     // otherwise only logs them).
     validation: { notExported: true, notDocumented: true, invalidLink: true },
     treatValidationWarningsAsErrors: true,
-    packagesRequiringDocumentation: ["@act-root/act", "@act-root/act-pg", "@act-root/act-sqlite", "@act-root/act-otel"],
+    packagesRequiringDocumentation: [
+      "@act-root/act",
+      "@act-root/act-pg",
+      "@act-root/act-sqlite",
+      "@act-root/act-otel",
+      "@act-root/inspector",
+    ],
     plugin: ["./scripts/typedoc/strict.mjs", "./scripts/typedoc/front-matter.mjs"],
     // One sidebar entry per package ("act/src", "act-pg/src"), not folders
     // "act" › "src"; sidebars.ts gives them their package names.

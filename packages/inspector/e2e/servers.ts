@@ -1,0 +1,87 @@
+/**
+ * What the browser tests run against: a disposable PostgreSQL with the shop
+ * scenario (test/fixture.ts) and a stream of 5,000 events, three inspector
+ * servers on it — store mode read-only, store mode with operations, and app
+ * mode — a fourth on a database that is down, and two (read-only, and with
+ * operations) on the same scenario in a SqliteStore file. Prints one JSON line
+ * with their URLs, then runs until SIGTERM, when it stops everything.
+ *
+ *     npx tsx e2e/servers.ts
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { store } from "@act-root/act";
+import { PostgresStore } from "@act-root/act-pg";
+import { SqliteStore } from "@act-root/act-sqlite";
+import { freePort, startServer as startPg } from "../../act-pg/tools/pg-server.js";
+import { inspect } from "../src/index.js";
+import { startServer } from "../src/server/http.js";
+import { PgCatalog } from "../src/server/pg-catalog.js";
+import { SqliteCatalog } from "../src/server/sqlite-catalog.js";
+import { scenario, shop } from "../test/fixture.js";
+
+const pg = await startPg();
+const schema = "inspector_e2e";
+const pgStore = new PostgresStore({ connectionString: pg.url, schema });
+store(pgStore);
+await pgStore.seed();
+const app = shop();
+await scenario(app);
+// A long stream, for the timeline's virtual scrolling and paging: 5,000 events in five commits.
+for (let batch = 0; batch < 5; batch++)
+  await pgStore.commit(
+    "big-1",
+    Array.from({ length: 1_000 }, (_, i) => ({
+      name: "ItemAdded",
+      data: { item: `item-${batch * 1_000 + i}`, price: 1 },
+    })),
+    { correlation: `big-${batch}`, causation: {} },
+    batch * 1_000 - 1
+  );
+const catalog = new PgCatalog({ connectionString: pg.url, schema });
+const readOnly = await startServer({ store: pgStore, catalog });
+const operations = await startServer({ store: pgStore, catalog, operations: true });
+const appMode = await inspect(app, { catalog, print: false });
+// A store that is down: nothing listens on the port it names.
+const nowhere = `postgres://inspector@127.0.0.1:${await freePort()}/postgres`;
+const downStore = new PostgresStore({ connectionString: nowhere, connectionTimeoutMillis: 1_000 });
+const downCatalog = new PgCatalog({ connectionString: nowhere });
+const down = await startServer({ store: downStore, catalog: downCatalog });
+// The same scenario in a SQLite file, behind two more servers.
+const dir = mkdtempSync(join(tmpdir(), "inspector-e2e-"));
+const file = join(dir, "events.db");
+execFileSync(process.execPath, ["--import", "tsx", "e2e/seed-sqlite.ts", file], { stdio: "inherit" });
+const sqlite = new SqliteStore({ filename: file });
+const sqliteCatalog = await SqliteCatalog.open(file);
+const sqliteReadOnly = await startServer({ store: sqlite, catalog: sqliteCatalog });
+const sqliteOperations = await startServer({ store: sqlite, catalog: sqliteCatalog, operations: true });
+console.log(
+  JSON.stringify({
+    readOnly: readOnly.url,
+    operations: operations.url,
+    app: appMode.url,
+    down: down.url,
+    sqliteReadOnly: sqliteReadOnly.url,
+    sqliteOperations: sqliteOperations.url,
+  })
+);
+
+const stop = async () => {
+  await Promise.all([readOnly.close(), operations.close(), appMode.close(), down.close()]);
+  await Promise.all([sqliteReadOnly.close(), sqliteOperations.close()]);
+  await Promise.all([
+    catalog.close(),
+    downCatalog.close(),
+    downStore.dispose(),
+    sqliteCatalog.close(),
+    sqlite.dispose(),
+  ]);
+  rmSync(dir, { recursive: true, force: true });
+  await pgStore.dispose();
+  await pg.stop();
+  process.exit(0);
+};
+process.once("SIGTERM", stop);
+process.once("SIGINT", stop);

@@ -1,0 +1,79 @@
+/**
+ * `@act-root/inspector` — look inside an Act event store from a browser:
+ * streams, timelines, state at any version, causation and reactions.
+ *
+ * Two ways to start it: the `act-inspector` command (store only, e.g.
+ * `act-inspector --pg postgres://…` or `act-inspector --sqlite events.db`), or {@link inspect} from inside a
+ * process that has the app, which adds what needs the app's code.
+ *
+ * @packageDocumentation
+ */
+import { type Act, store as storePort } from "@act-root/act";
+import { type Catalog, StoreCatalog } from "./server/catalog.js";
+import { type RunningServer, startServer } from "./server/http.js";
+
+export type { Catalog, StreamPage, StreamSummary } from "./server/catalog.js";
+export { StoreCatalog } from "./server/catalog.js";
+export { PgCatalog, type PgCatalogConfig } from "./server/pg-catalog.js";
+export { SqliteCatalog } from "./server/sqlite-catalog.js";
+export type { RunningServer } from "./server/http.js";
+
+/**
+ * Options of {@link inspect}.
+ *
+ * @example
+ * ```ts
+ * const options: InspectOptions = { port: 4400, operations: false };
+ * ```
+ */
+export type InspectOptions = {
+  /** Port to listen on, on 127.0.0.1 (default 0: any free port; the URL printed says which). */
+  readonly port?: number;
+  /** Allow unblocking and resetting reaction streams from the page (default false: read-only). */
+  readonly operations?: boolean;
+  /**
+   * Lists the streams. The default reads the whole log on every listing
+   * (fine in memory); with `PostgresStore` pass a `PgCatalog` for the same
+   * database, which lists from the table's index.
+   */
+  readonly catalog?: Catalog;
+  /** Print the URL on the console (default true). */
+  readonly print?: boolean;
+};
+
+/**
+ * Starts the inspector in app mode: on the store the app uses (the `store()`
+ * port), with the app's states (state at any version, with a diff) and
+ * reactions (lag, unblock and reset through the app). Listens on 127.0.0.1
+ * only and prints one URL, which carries the session token; opens nothing.
+ *
+ * @see [Inspector](/docs/guides/inspector) — what each view shows, and running it against production safely.
+ * @param app - the app to inspect
+ * @param options - port, operations, catalog
+ * @returns the running server: its `url` (token included) and `close()`
+ * @example
+ * ```ts
+ * const inspector = await inspect(app, { port: 4400 });
+ * // … later
+ * await inspector.close();
+ * ```
+ */
+export async function inspect(app: Act<any, any, any>, options: InspectOptions = {}): Promise<RunningServer> {
+  const store = storePort();
+  const catalog = options.catalog ?? new StoreCatalog(store, "app store");
+  const server = await startServer({
+    store,
+    catalog,
+    app,
+    operations: options.operations === true,
+    ...(options.port !== undefined && { port: options.port }),
+  });
+  if (options.print !== false) console.log(`Act Inspector (app mode): ${server.url}`);
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      if (!options.catalog) await catalog.close();
+    },
+  };
+}

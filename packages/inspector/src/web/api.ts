@@ -1,0 +1,105 @@
+/** Calls to the inspector's server. The session cookie goes along by itself (same origin). */
+
+export type Info = {
+  mode: "store" | "app";
+  operations: boolean;
+  store: string;
+  correlationIndexed: boolean;
+  states: string[];
+};
+
+export type StreamSummary = { stream: string; events: number; last: string };
+
+export type Actor = { id: string; name: string };
+
+export type WireEvent = {
+  id: number;
+  stream: string;
+  version: number;
+  created: string;
+  name: string;
+  data: unknown;
+  meta: {
+    correlation: string;
+    causation: {
+      action?: { name: string; stream: string; actor?: Actor };
+      event?: { id: number; name: string; stream: string };
+    };
+  };
+  truncated?: { data?: number; meta?: number };
+};
+
+export type Change = { path: string; kind: "added" | "removed" | "changed"; before?: unknown; after?: unknown };
+
+export type ReactionRow = {
+  stream: string;
+  source?: string;
+  at: number;
+  head: number;
+  retry: number;
+  blocked: boolean;
+  error?: string;
+  leasedBy?: string;
+  leasedUntil?: string;
+  lag?: number;
+};
+
+/** A failed call, with the server's message for a person. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(path: string, init?: RequestInit): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, { ...init, credentials: "same-origin" });
+  } catch {
+    throw new ApiError(0, "The inspector's server is not answering. Is it still running?");
+  }
+  const text = await res.text();
+  let body: { error?: string } | undefined;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = { error: text || res.statusText };
+  }
+  if (!res.ok) throw new ApiError(res.status, body?.error ?? `The server answered ${res.status}.`);
+  return body as T;
+}
+
+const q = (params: Record<string, string | number | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") search.set(k, String(v));
+  return search.toString();
+};
+
+export const api = {
+  info: () => request<Info>("/api/info"),
+  streams: (prefix: string, after?: string) =>
+    request<{ streams: StreamSummary[]; next?: string }>(`/api/streams?${q({ prefix, after, limit: 50 })}`),
+  stream: (name: string) => request<StreamSummary>(`/api/stream?${q({ name })}`),
+  events: (stream: string, after?: number, names?: string) =>
+    request<{ events: WireEvent[]; next?: number }>(`/api/events?${q({ stream, after, names, limit: 200 })}`),
+  event: (id: string | number) =>
+    request<{ event: WireEvent; cause: WireEvent | null; caused: WireEvent[]; complete: boolean }>(
+      `/api/event?${q({ id })}`
+    ),
+  correlation: (id: string, after?: number) =>
+    request<{ events: WireEvent[]; next?: number }>(`/api/correlation?${q({ id, after })}`),
+  state: (stream: string, version: number) =>
+    request<{ state: string; version: number; before: unknown; after: unknown; changes: Change[] }>(
+      `/api/state?${q({ stream, version })}`
+    ),
+  reactions: () => request<{ operations: boolean; streams: ReactionRow[] }>("/api/reactions"),
+  operate: (operation: "unblock" | "reset", streams: string[]) =>
+    request<Record<string, string[]>>(`/api/reactions/${operation}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ streams }),
+    }),
+};
