@@ -242,11 +242,18 @@ test("says the store is down, plainly, when it is", async ({ page }) => {
   await expect(page.getByRole("alert").first()).not.toContainText("127.0.0.1");
 });
 
-test("takes the guide's screenshots, the same on every run", async ({ page }) => {
-  // On the SQLite store, whose ids, times and correlation ids the seed fixes:
-  // a picture that changed on every run would change the repository too.
+test("walks the guide's screenshots: streams, timeline, four causation hops", async ({ page }) => {
+  // On the SQLite store, whose ids, times and correlation ids the seed fixes,
+  // so the pictures come out the same on every run. They are written over
+  // the guide's only when asked (`npm run screenshots -w @act-root/inspector`):
+  // a machine with other fonts must not change the repository by running
+  // the tests; otherwise they go to the ignored test-results folder.
   const url = process.env.INSPECTOR_SQLITE_READONLY_URL!;
-  const dir = fileURLToPath(new URL("../../../static/img/inspector/", import.meta.url));
+  const target =
+    process.env.INSPECTOR_SCREENSHOTS === "update"
+      ? "../../../static/img/inspector/"
+      : "../../../test-results/inspector/screenshots/";
+  const dir = fileURLToPath(new URL(target, import.meta.url));
   mkdirSync(dir, { recursive: true });
   const shoot = (name: string, height = 800) =>
     page.screenshot({
