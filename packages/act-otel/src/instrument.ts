@@ -248,7 +248,7 @@ export function instrument(
         throw error;
       }
       const events = outcome.committed
-        ? outcome.snapshots.flatMap((s) => (s.event && s.event.name !== SNAP_EVENT ? [s.event] : []))
+        ? outcome.result.flatMap((s) => (s.event && s.event.name !== SNAP_EVENT ? [s.event] : []))
         : [];
       const kind = events.length ? "committed" : "unchanged";
       const attributes: Attributes = { [A.outcome]: kind, [A.events]: events.length };
@@ -258,7 +258,7 @@ export function instrument(
         attributes[A.expectedVersion] = target.expectedVersion ?? first.version - 1;
         attributes[A.committedVersion] = last.version;
         attributes[A.correlation] = first.meta.correlation;
-        attributes[A.snapshot] = outcome.snapshots.some((s) => s.event?.name === SNAP_EVENT);
+        attributes[A.snapshot] = outcome.result.some((s) => s.event?.name === SNAP_EVENT);
         commits.add(1, measured);
         eventsPerCommit.record(events.length, measured);
       }

@@ -206,11 +206,11 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
           message: `unknown action "${String(name)}"; known actions: ${Object.keys(this.registry.actions).join(", ")}`,
         },
       ]);
-    const { snapshots, committed } = await around("action", { state: me.name, action: name, target, reactingTo }, () =>
+    const { result, committed } = await around("action", { state: me.name, action: name, target, reactingTo }, () =>
       action(me, name, target, payload, reactingTo, skipValidation, this.cache)
     );
-    if (committed) this.emit("committed", snapshots as never);
-    return snapshots as Snapshot<S[K & keyof S], E>[];
+    if (committed) this.emit("committed", result as never);
+    return result as Snapshot<S[K & keyof S], E>[];
   }
 
   /**

@@ -387,7 +387,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   skipValidation: boolean,
   cache: SnapshotCache,
   optimistic = true
-): Promise<{ snapshots: Snapshot<S, E>[]; committed: boolean }> {
+): Promise<{ result: Snapshot<S, E>[]; committed: boolean }> {
   const { stream, expectedVersion, actor, idempotencyKey } = validate(
     `target of action "${name}"`,
     target,
@@ -398,7 +398,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     : validate(`payload of action "${name}"`, payload, me.actions[name]);
   // A key this stream already used: the first outcome, nothing run, nothing committed.
   const replay = idempotencyKey !== undefined ? await recall(me, stream, idempotencyKey) : undefined;
-  if (replay) return { snapshots: replay, committed: false };
+  if (replay) return { result: replay, committed: false };
   const key = `${me.name}\u0000${stream}`;
   const cached = optimistic ? (cache.get(store(), key) as Snapshot<S, E> | undefined) : undefined;
   const trusted = cached?.event !== undefined && expectedVersion === undefined;
@@ -431,7 +431,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   const result = guard("Handler", name, stream, () => me.on[name](data, current, target));
   // A tuple starts with the event name; a list of tuples (maybe empty) does not.
   const tuples = (result && typeof result[0] === "string" ? [result] : (result ?? [])) as Emitted<E>[];
-  if (!tuples.length) return trusted ? again() : { snapshots: [current], committed: false };
+  if (!tuples.length) return trusted ? again() : { result: [current], committed: false };
   const messages: Message<E, keyof E>[] = tuples.map(([event, eventData]) => {
     const schema = Object.hasOwn(me.events, event) ? me.events[event] : undefined;
     if (!schema)
@@ -484,7 +484,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     // Another process committed the same idempotent action first: its outcome is ours.
     const raced = error instanceof ConcurrencyError && idempotencyKey !== undefined;
     const replayed = raced ? await recall(me, stream, idempotencyKey) : undefined;
-    if (replayed) return { snapshots: replayed, committed: false };
+    if (replayed) return { result: replayed, committed: false };
     if (trusted && error instanceof ConcurrencyError) return again();
     cache.delete(key);
     throw error;
@@ -496,5 +496,5 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     if (written) snapshots.push(written);
   }
   cache.set(key, snapshots[snapshots.length - 1] as Snapshot<Schema, Schemas>);
-  return { snapshots, committed: true };
+  return { result: snapshots, committed: true };
 }

@@ -23,18 +23,18 @@ export type ActionInfo = {
 };
 
 /**
- * What an action came to, as an {@link Observer} sees it: the snapshots
- * `do` returns, and whether it committed events (false when the handler
+ * What an action came to, as an {@link Observer} sees it: what `do`
+ * returns, and whether it committed events (false when the handler
  * emitted nothing or an idempotency key replayed an earlier outcome).
  *
  * @example
  * ```ts
- * const outcome: ActionOutcome = { snapshots: [], committed: false };
+ * const outcome: ActionOutcome = { result: [], committed: false };
  * ```
  */
 export type ActionOutcome = {
-  /** One snapshot per committed event (plus one for a snapshot written), or the current one. */
-  readonly snapshots: Snapshot<any, any>[];
+  /** What `do` returns: one snapshot per committed event (plus one for a snapshot written), or the current one. */
+  readonly result: Snapshot<any, any>[];
   /** Whether events were committed. */
   readonly committed: boolean;
 };
