@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SqliteStore } from "@act-root/act-sqlite";
-import { chromium } from "@playwright/test";
+import { firstScreen } from "./first-screen.js";
 import Database from "libsql";
 import { startServer } from "../src/server/http.js";
 import { SqliteCatalog } from "../src/server/sqlite-catalog.js";
@@ -51,34 +51,7 @@ try {
   const sqlite = new SqliteStore({ filename: file });
   const catalog = await SqliteCatalog.open(file);
   const inspector = await startServer({ store: sqlite, catalog });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
-  const timings: number[] = [];
-  for (let run = 0; run < 5; run++) {
-    // A new context each time: no cookie, no cache — the first visit every time.
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const start = performance.now();
-    await page.goto(inspector.url);
-    await page.getByRole("row").nth(50).waitFor();
-    await page.getByLabel("Stream name starts with").isEditable();
-    timings.push(performance.now() - start);
-    await context.close();
-  }
-  await browser.close();
-  const sorted = [...timings].sort((a, b) => a - b);
-  console.log(
-    `First screen interactive (ms, 5 cold visits): ${timings.map((t) => t.toFixed(0)).join(", ")}; median ${sorted[2].toFixed(0)}`
-  );
+  await firstScreen(inspector.url);
 
   const time = async (title: string, work: () => Promise<unknown>) => {
     const start = performance.now();

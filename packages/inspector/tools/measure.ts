@@ -11,7 +11,7 @@
  *     npm run measure -w @act-root/inspector       (or DATABASE_URL=… to use a server of your own)
  */
 import { PostgresStore } from "@act-root/act-pg";
-import { chromium } from "@playwright/test";
+import { firstScreen } from "./first-screen.js";
 import pg from "pg";
 import { startServer as startPg } from "../../act-pg/tools/pg-server.js";
 import { startServer } from "../src/server/http.js";
@@ -53,34 +53,7 @@ try {
 
   const catalog = new PgCatalog({ connectionString: url, schema });
   const inspector = await startServer({ store, catalog });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
-  const timings: number[] = [];
-  for (let run = 0; run < 5; run++) {
-    // A new context each time: no cookie, no cache — the first visit every time.
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const start = performance.now();
-    await page.goto(inspector.url);
-    await page.getByRole("row").nth(50).waitFor();
-    await page.getByLabel("Stream name starts with").isEditable();
-    timings.push(performance.now() - start);
-    await context.close();
-  }
-  await browser.close();
-  const sorted = [...timings].sort((a, b) => a - b);
-  console.log(
-    `First screen interactive (ms, 5 cold visits): ${timings.map((t) => t.toFixed(0)).join(", ")}; median ${sorted[2].toFixed(0)}`
-  );
+  await firstScreen(inspector.url);
 
   const explain = async (title: string, text: string) => {
     const { rows } = await client.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING ON) ${text}`);
