@@ -18,7 +18,6 @@ function freeze<T>(value: T): T {
 
 type Event = Committed<Schemas, string>;
 
-/** A stream's events (by global id), where its latest snapshot is, and its last non-snapshot event id. */
 /** A stream's events (by global id) and where each state's latest snapshot is (index in `ids`). */
 type StreamLog = { ids: number[]; snaps: Map<string, number> };
 
