@@ -12,6 +12,11 @@
 // - every third-party action is pinned by its full commit SHA with the tag in
 //   a comment (`uses: owner/repo@<40 hex> # v4.2.2`); GitHub's own actions
 //   may stay on the major tags listed in FIRST_PARTY_BY_TAG below;
+// - secrets only in the `env:` of the step that uses them: not in the
+//   workflow's or a job's `env:` (every step would see them, including
+//   install scripts and the build), not pasted into a `run:` script, not
+//   handed on with `secrets: inherit`, and never in a step that installs
+//   packages (their install scripts would see them);
 // - no `pull_request_target` trigger, and no `${{ github.event… }}` or
 //   `${{ github.head_ref }}` pasted into a `run:` script (pass them through `env:`);
 // - `actions/checkout` does not keep the token in .git/config;
@@ -36,6 +41,7 @@ export const FIRST_PARTY_BY_TAG = new Set([
   "actions/checkout@v4",
   "actions/setup-node@v4",
   "actions/upload-artifact@v4",
+  "actions/download-artifact@v4",
   "actions/upload-pages-artifact@v3",
   "actions/deploy-pages@v4",
 ]);
@@ -48,6 +54,14 @@ export const WRITE_GRANTS = {
 
 const SHA = /^[0-9a-f]{40}$/;
 const UNSAFE_IN_RUN = /\$\{\{\s*github\.(event\.|head_ref)/;
+const SECRET = /\$\{\{[^}]*\bsecrets\b/;
+const INSTALLS = /\b(npm\s+(ci|install|i|add)|yarn(\s+install)?|pnpm\s+(install|i|add)|npx)\b/;
+
+/** Names of the variables in an `env:` map whose value reads a secret. */
+const secretsIn = (env) =>
+  Object.entries(env && typeof env === "object" ? env : {})
+    .filter(([, value]) => SECRET.test(String(value)))
+    .map(([name]) => name);
 
 /** Problems of one workflow file, as strings ("file: job: what"). */
 export function checkWorkflow(file, text) {
@@ -66,6 +80,8 @@ export function checkWorkflow(file, text) {
     say("", "`pull_request_target` runs untrusted code with the repository's token");
   if (!wf.jobs || typeof wf.jobs !== "object" || Object.keys(wf.jobs).length === 0) say("", "no jobs");
 
+  for (const name of secretsIn(wf.env))
+    say("env", `${name} reads a secret that every step of every job would see; give it to the one step that uses it`);
   if (!("permissions" in wf)) say("", "no top-level `permissions` (the default token may write)");
   else checkPermissions(wf.permissions, [], (what) => say("permissions", what));
 
@@ -82,12 +98,23 @@ export function checkWorkflow(file, text) {
       if (!job["runs-on"]) say(where, "no `runs-on`");
       if (!job["timeout-minutes"]) say(where, "no `timeout-minutes` (the default is six hours)");
     }
+    for (const name of secretsIn(job.env))
+      say(
+        `${where}.env`,
+        `${name} reads a secret that every step of the job would see; give it to the one step that uses it`
+      );
+    if (job.secrets === "inherit") say(where, "`secrets: inherit` hands every secret on; pass the one it needs");
     for (const need of [job.needs ?? []].flat())
       if (!wf.jobs[need]) say(where, `needs \`${need}\`, which is not a job here`);
     (job.steps ?? []).forEach((step, i) => {
       const at = `${where}.steps[${i}]${step?.name ? ` (${step.name})` : ""}`;
       if (typeof step?.run === "string" && UNSAFE_IN_RUN.test(step.run))
         say(at, "event data pasted into a script; pass it through `env:`");
+      if (typeof step?.run === "string" && SECRET.test(step.run))
+        say(at, "a secret pasted into a script; pass it through the step's `env:`");
+      const stepSecrets = secretsIn(step?.env);
+      if (stepSecrets.length > 0 && typeof step?.run === "string" && INSTALLS.test(step.run))
+        say(at, `installs packages while ${stepSecrets.join(", ")} holds a secret; their install scripts would see it`);
       if (typeof step?.uses === "string" && /^actions\/checkout@/.test(step.uses)) {
         if (step.with?.["persist-credentials"] !== false)
           say(at, "actions/checkout without `persist-credentials: false` leaves the token in .git/config");

@@ -5,11 +5,13 @@
 // import, then runs `npm publish --dry-run` on it.
 //
 // Options: --no-build (use the dist/ folders as they are),
-//          --expect-version X, --skip-publish (pack only; no registry call).
+//          --expect-version X, --skip-publish (pack only; no registry call),
+//          --out DIR (keep the checked tarballs in DIR: the release workflow
+//          publishes exactly those, from a job that runs none of this code).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -93,7 +95,9 @@ function peerAccepts(range, version) {
   return a === 0 && b === 0 && c === z;
 }
 
-const out = mkdtempSync(join(tmpdir(), "act-pack-"));
+const keep = option("out");
+if (keep) mkdirSync(resolve(keep), { recursive: true });
+const out = keep ? resolve(keep) : mkdtempSync(join(tmpdir(), "act-pack-"));
 try {
   for (const m of manifests) {
     const [packed] = JSON.parse(npmRun(["pack", "-w", m.name, "--pack-destination", out, "--json"]));
@@ -111,7 +115,7 @@ try {
     }
   }
 } finally {
-  rmSync(out, { recursive: true, force: true });
+  if (!keep) rmSync(out, { recursive: true, force: true });
 }
 
 if (problems.length > 0) {
