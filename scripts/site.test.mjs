@@ -1,5 +1,6 @@
 // Checks the built site (build/, from `npm run build` or scripts/site-build.mjs)
-// against the routes the site promises (../shared/spec/site-spec.txt), and
+// against the routes the site promises (listed below, with the API pages of
+// promised-api-pages.mjs), and
 // keeps it free of broken links and anchors (the config keeps them warnings
 // so a generated page cannot block a release): the build log must have no
 // such warning, every internal link and anchor in the built HTML must
@@ -76,7 +77,7 @@ test("the build output exists", () => {
   assert.ok(existsSync(join(build, "404.html")), "build/404.html (the not-found page) is missing");
 });
 
-test("every route of the spec is a built page", () => {
+test("every promised route is a built page", () => {
   const missing = pages.filter((route) => !fileFor(route));
   assert.deepEqual(missing, [], `routes without a page:\n${missing.join("\n")}`);
 });
