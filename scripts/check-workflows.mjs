@@ -1,3 +1,4 @@
+// @ts-check
 // Checks the GitHub Actions workflows and the Dependabot file for the rules
 // this repository keeps (actionlint is not installable here, so this covers
 // the structure and the security rules, not every expression):
@@ -46,7 +47,11 @@ export const FIRST_PARTY_BY_TAG = new Set([
   "actions/deploy-pages@v4",
 ]);
 
-/** Write grants allowed, per workflow file and job. Everything else is read-only. */
+/**
+ * Write grants allowed, per workflow file and job. Everything else is read-only.
+ *
+ * @type {Record<string, Record<string, string[]>>}
+ */
 export const WRITE_GRANTS = {
   "pages.yml": { deploy: ["pages", "id-token"] },
   "release.yml": { publish: ["id-token"] },
@@ -57,15 +62,27 @@ const UNSAFE_IN_RUN = /\$\{\{\s*github\.(event\.|head_ref)/;
 const SECRET = /\$\{\{[^}]*\bsecrets\b/;
 const INSTALLS = /\b(npm\s+(ci|install|i|add)|yarn(\s+install)?|pnpm\s+(install|i|add)|npx)\b/;
 
-/** Names of the variables in an `env:` map whose value reads a secret. */
+/**
+ * Names of the variables in an `env:` map whose value reads a secret.
+ *
+ * @param {unknown} env
+ */
 const secretsIn = (env) =>
   Object.entries(env && typeof env === "object" ? env : {})
     .filter(([, value]) => SECRET.test(String(value)))
     .map(([name]) => name);
 
-/** Problems of one workflow file, as strings ("file: job: what"). */
+/**
+ * Problems of one workflow file, as strings ("file: job: what").
+ *
+ * @param {string} file
+ * @param {string} text
+ * @returns {string[]}
+ */
 export function checkWorkflow(file, text) {
+  /** @type {string[]} */
   const problems = [];
+  /** @param {string} where @param {string} what */
   const say = (where, what) => problems.push(`${file}: ${where ? `${where}: ` : ""}${what}`);
   const doc = parseDocument(text);
   if (doc.errors.length > 0) {
@@ -106,7 +123,9 @@ export function checkWorkflow(file, text) {
     if (job.secrets === "inherit") say(where, "`secrets: inherit` hands every secret on; pass the one it needs");
     for (const need of [job.needs ?? []].flat())
       if (!wf.jobs[need]) say(where, `needs \`${need}\`, which is not a job here`);
-    (job.steps ?? []).forEach((step, i) => {
+    /** @type {Array<Record<string, any>>} */
+    const steps = job.steps ?? [];
+    steps.forEach((step, i) => {
       const at = `${where}.steps[${i}]${step?.name ? ` (${step.name})` : ""}`;
       if (typeof step?.run === "string" && UNSAFE_IN_RUN.test(step.run))
         say(at, "event data pasted into a script; pass it through `env:`");
@@ -125,7 +144,13 @@ export function checkWorkflow(file, text) {
   return problems;
 }
 
-/** Permissions are `{}`, `read-all`, or a map whose writes are all in `writes`. */
+/**
+ * Permissions are `{}`, `read-all`, or a map whose writes are all in `writes`.
+ *
+ * @param {unknown} permissions
+ * @param {string[]} writes
+ * @param {(what: string) => void} say
+ */
 function checkPermissions(permissions, writes, say) {
   if (permissions === "read-all" || permissions === null) return;
   if (typeof permissions === "string") {
@@ -139,8 +164,14 @@ function checkPermissions(permissions, writes, say) {
   }
 }
 
-/** Every `uses:` line of another repository's action, checked on the raw text (for the comment). */
+/**
+ * Every `uses:` line of another repository's action, checked on the raw text (for the comment).
+ *
+ * @param {string} text
+ * @returns {string[]}
+ */
 export function checkPinning(text) {
+  /** @type {string[]} */
   const problems = [];
   text.split("\n").forEach((line, i) => {
     const m = /^\s*(?:-\s*)?uses:\s*["']?([^\s"'#]+)["']?\s*(#.*)?$/.exec(line);
@@ -164,26 +195,40 @@ export function checkPinning(text) {
   return problems;
 }
 
-/** Problems of dependabot.yml. */
+/**
+ * Problems of dependabot.yml.
+ *
+ * @param {string} text
+ * @returns {string[]}
+ */
 export function checkDependabot(text) {
+  /** @type {string[]} */
   const problems = [];
   let config;
   try {
     config = parse(text);
   } catch (e) {
-    return [`dependabot.yml: YAML: ${e.message}`];
+    return [`dependabot.yml: YAML: ${e instanceof Error ? e.message : String(e)}`];
   }
   if (config?.version !== 2) problems.push("dependabot.yml: `version: 2` missing");
-  const ecosystems = new Set((config?.updates ?? []).map((u) => u["package-ecosystem"]));
+  /** @type {Array<{ "package-ecosystem"?: string, schedule?: { interval?: string } }>} */
+  const updates = config?.updates ?? [];
+  const ecosystems = new Set(updates.map((u) => u["package-ecosystem"]));
   for (const needed of ["npm", "github-actions"])
     if (!ecosystems.has(needed)) problems.push(`dependabot.yml: no updates for ${needed}`);
-  for (const u of config?.updates ?? [])
+  for (const u of updates)
     if (!u.schedule?.interval) problems.push(`dependabot.yml: ${u["package-ecosystem"]} has no schedule`);
   return problems;
 }
 
-/** Every problem under a .github folder. */
+/**
+ * Every problem under a .github folder.
+ *
+ * @param {string} githubDir
+ * @returns {string[]}
+ */
 export function checkRepository(githubDir) {
+  /** @type {string[]} */
   const problems = [];
   const dir = join(githubDir, "workflows");
   const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));

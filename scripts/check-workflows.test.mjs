@@ -1,3 +1,4 @@
+// @ts-check
 // node --test scripts/check-workflows.test.mjs — the repository's workflows
 // keep the rules of check-workflows.mjs, and the checks catch broken ones.
 import assert from "node:assert/strict";
@@ -7,6 +8,8 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { checkDependabot, checkPinning, checkRepository, checkWorkflow } from "./check-workflows.mjs";
+
+/** @typedef {{ jobs: Record<string, { strategy?: any, steps: Array<Record<string, any>> }> }} Workflow */
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SHA = "0123456789abcdef0123456789abcdef01234567";
@@ -114,7 +117,7 @@ test("a secret in the workflow's or a job's env fails: every step, install scrip
 });
 
 test("a secret in the env of the one step that uses it passes; pasted into the script, or beside an install, fails", () => {
-  const publish = (run) =>
+  const publish = (/** @type {string} */ run) =>
     good.replace(
       "      - run: npm test\n",
       `      - name: Publish\n        env:\n          NODE_AUTH_TOKEN: ${TOKEN}\n        run: ${run}\n`
@@ -145,11 +148,10 @@ jobs:
 });
 
 test("the release workflow gives NPM_TOKEN to its publish step only, in a job that installs and builds nothing", () => {
-  const release = parse(readFileSync(join(root, ".github/workflows/release.yml"), "utf8"));
+  const release = /** @type {Workflow} */ (parse(readFileSync(join(root, ".github/workflows/release.yml"), "utf8")));
   const holders = [];
   for (const [id, job] of Object.entries(release.jobs))
-    for (const step of job.steps ?? [])
-      if (JSON.stringify(step).includes("secrets.")) holders.push(`${id}: ${step.name}`);
+    for (const step of job.steps) if (JSON.stringify(step).includes("secrets.")) holders.push(`${id}: ${step.name}`);
   assert.deepEqual(holders, ["publish: Publish"]);
   const publishRuns = release.jobs.publish.steps.map((s) => s.run ?? "").join("\n");
   assert.doesNotMatch(publishRuns, /npm (ci|install|run)|node scripts/);
@@ -157,11 +159,11 @@ test("the release workflow gives NPM_TOKEN to its publish step only, in a job th
 });
 
 test("CI tests on every supported Node.js line: 20 (the oldest `engines` accepts), 22 and 24", () => {
-  const ci = parse(readFileSync(join(root, ".github/workflows/ci.yml"), "utf8"));
+  const ci = /** @type {Workflow} */ (parse(readFileSync(join(root, ".github/workflows/ci.yml"), "utf8")));
   const engines = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).engines.node;
   assert.equal(engines, ">=20");
   assert.deepEqual(ci.jobs.test.strategy.matrix.node, [20, 22, 24]);
   const setup = ci.jobs.test.steps.find((s) => String(s.uses).startsWith("actions/setup-node"));
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression is the text under test.
-  assert.equal(setup.with["node-version"], "${{ matrix.node }}");
+  assert.equal(setup?.with["node-version"], "${{ matrix.node }}");
 });

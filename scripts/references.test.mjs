@@ -49,6 +49,7 @@ function proseOf(file, line) {
  * @returns {string[]}
  */
 function outsideReferences(file, text) {
+  /** @type {string[]} */
   const found = [];
   text.split("\n").forEach((line, i) => {
     for (const { pattern, what } of OUTSIDE)
