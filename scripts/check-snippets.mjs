@@ -88,6 +88,12 @@
  * - A block written for vitest (it or its prelude imports from "vitest")
  *   runs as a test file, all of them in one `vitest run`; a block of hooks
  *   only gets one empty test so its hooks run.
+ * - Every `sql` block runs on an empty database of its own on that server,
+ *   after `PostgresStore.seed()` created the tables of each schema it names
+ *   (`shop.events`) and after its hidden `{/* check: … *\/}` SQL (e.g. a role
+ *   it grants to). A block titled with `seed()` is the page's claim of what
+ *   `seed()` runs: it must create exactly the columns and indexes `seed()`
+ *   creates.
  * - `NOT_RUN` below lists the few blocks that cannot run here, each with the
  *   reason (a server or worker that runs until stopped, a collector the
  *   checks do not start); they are still type-checked.
@@ -452,6 +458,105 @@ async function startPostgres() {
   };
 }
 
+/** The `sql` blocks of a page: first code line, code, title, and the hidden `check:` SQL to run first. */
+function sqlBlocks(text) {
+  const lines = text.split("\n");
+  const found = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE.exec(lines[i]);
+    if (!open) continue;
+    let end = i + 1;
+    while (end < lines.length && lines[end].trim() !== open[2]) end++;
+    if (open[3].toLowerCase() === "sql")
+      found.push({
+        line: i + 2,
+        code: lines.slice(i + 1, end).join("\n"),
+        title: /title=(["'])(.*?)\1/.exec(open[4])?.[2] ?? "",
+        prelude: prelude(lines, i),
+      });
+    i = end;
+  }
+  return found;
+}
+
+/** Statements one by one (so `CREATE INDEX CONCURRENTLY` runs outside a transaction). */
+const statements = (sql) =>
+  sql
+    .split(/;\s*(?:\n|$)/)
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+
+/**
+ * Runs one `sql` block on an empty database of its own. The tables it names
+ * (`shop.events`, `public.events`) are first created by `PostgresStore.seed()`
+ * (the built act-pg) for each schema it names, then its `check:` prelude runs,
+ * then its statements. A block titled "… seed() …" is instead the page's
+ * claim of what `seed()` runs: run alone, it must create exactly the columns
+ * and indexes `seed()` creates.
+ */
+async function runSql({ page, block }, k, postgres) {
+  const { default: pg } = await import("pg");
+  const { PostgresStore } = await import(pathToFileURL(join(root, "packages", "act-pg", "dist", "index.js")).href);
+  const where = `${page}:${block.line}`;
+  const connect = async (env) => {
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    client.on("error", () => {});
+    await client.connect();
+    return client;
+  };
+  const seedOf = async (env, schema) => {
+    const s = new PostgresStore({ connectionString: env.DATABASE_URL, schema });
+    try {
+      await s.seed();
+    } finally {
+      await s.dispose();
+    }
+  };
+  /** Columns and indexes of every schema but the system ones, comparable across databases. */
+  const describe = async (client) => {
+    const columns = await client.query(
+      `SELECT table_schema, table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
+       WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2, 3`
+    );
+    const indexes = await client.query(
+      `SELECT schemaname, tablename, indexname, indexdef FROM pg_indexes
+       WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2, 3`
+    );
+    return [...columns.rows, ...indexes.rows].map((row) => JSON.stringify(row));
+  };
+  const env = await postgres.database(`snippet_sql_${k}`);
+  const claimsSeed = /\bseed\(\)/.test(block.title);
+  if (!claimsSeed)
+    for (const schema of new Set([...block.code.matchAll(/\b(\w+)\.events\b/g)].map((m) => m[1])))
+      await seedOf(env, schema);
+  const client = await connect(env);
+  try {
+    for (const statement of [...statements(block.prelude), ...statements(block.code)]) {
+      try {
+        await client.query(statement);
+      } catch (error) {
+        return [`${where} failed on PostgreSQL: ${error.message}\n  in: ${statement.split("\n")[0]}`];
+      }
+    }
+    if (!claimsSeed) return [];
+    const shown = await describe(client);
+    const seeded = await postgres.database(`snippet_sql_${k}_seed`);
+    await seedOf(seeded, undefined);
+    const other = await connect(seeded);
+    const actual = await describe(other).finally(() => other.end());
+    const missing = actual.filter((row) => !shown.includes(row));
+    const extra = shown.filter((row) => !actual.includes(row));
+    if (!missing.length && !extra.length) return [];
+    return [
+      `${where} is not what seed() creates\n` +
+        missing.map((row) => `  seed() creates, the page lacks: ${row}`).join("\n") +
+        extra.map((row) => `\n  the page creates, seed() does not: ${row}`).join(""),
+    ];
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * Runs the blocks written for vitest as test files, in one vitest run: each
  * block's file (with its prelude) is copied beside it as
@@ -517,13 +622,16 @@ const origins = new Map();
 const runs = [];
 const vitestRuns = [];
 const skipped = [];
+const sqlRuns = [];
 /** Claims about output that could not be checked, and runs that disagree. */
 const claims = [];
 let count = 0;
 for (const page of pages(docsDir)) {
   const rel = relative(root, page);
   const folder = join(outDir, relative(docsDir, page).replace(/\.mdx$/, ""));
-  const { found, problems } = blocks(readFileSync(page, "utf8"));
+  const text = readFileSync(page, "utf8");
+  const { found, problems } = blocks(text);
+  for (const block of sqlBlocks(text)) sqlRuns.push({ page: rel, block });
   for (const problem of problems) claims.push(`${rel}:${problem.line} ${problem.message}`);
   for (const block of found) {
     const ext = block.lang === "tsx" ? "tsx" : "ts";
@@ -622,7 +730,10 @@ for (const line of output.split("\n").filter(Boolean)) {
   failures.push(`${where} ${match[4]}`);
 }
 
-const postgres = [...runs, ...vitestRuns].some((run) => needsPostgres(run.block)) ? await startPostgres() : undefined;
+const postgres =
+  sqlRuns.length || [...runs, ...vitestRuns].some((run) => needsPostgres(run.block))
+    ? await startPostgres()
+    : undefined;
 try {
   // The SQLite guide's files and backups go to ./data and ./backups, folders the page says must exist.
   for (const folder of ["data", "backups"]) mkdirSync(join(outDir, folder), { recursive: true });
@@ -631,6 +742,7 @@ try {
   );
   for (const problems of outcomes) claims.push(...problems);
   if (vitestRuns.length) claims.push(...(await runVitest(vitestRuns, postgres)));
+  for (const [k, run] of sqlRuns.entries()) claims.push(...(await runSql(run, k, postgres)));
 } finally {
   await postgres?.stop();
 }
@@ -638,7 +750,7 @@ try {
 if (!keep) rmSync(outDir, { recursive: true, force: true });
 
 const shown = runs.filter((run) => run.block.output || run.block.results.size).length;
-const ran = `${runs.length} ran (${shown} of them compared with the output the page shows), ${vitestRuns.length} ran as vitest tests, ${skipped.length} allow-listed`;
+const ran = `${runs.length} ran (${shown} of them compared with the output the page shows), ${vitestRuns.length} ran as vitest tests, ${skipped.length} allow-listed; ${sqlRuns.length} SQL blocks ran on PostgreSQL`;
 if (result.status === 0 && !claims.length) {
   console.log(`check-snippets: ${count} TypeScript blocks in docs/ type-check; ${ran}`);
   for (const line of skipped) console.log(`  not run: ${line}`);
