@@ -37,7 +37,11 @@
  *    that shows output, the steps an earlier block of the page already
  *    showed the reader (each block runs on its own, with an empty store).
  * 4. A block that must not be checked doesn't exist: show shell commands as
- *    `bash`, output as `text`, and pseudo-code not at all.
+ *    `bash`, output as `text`, and pseudo-code not at all. A `text` block is
+ *    either checked output (an Output block, see 5; or, on a page the reader
+ *    test follows, right after a `bash` block) or says it is illustrative in
+ *    its title (```text title="What it prints (illustrative)"); anything
+ *    else is an error.
  *
  * A failing block is reported as `docs/<page>.mdx:<line>:<col>` pointing at
  * the line inside the MDX file, with the compiler's message; the exit code is
@@ -115,6 +119,8 @@ const outDir = join(root, "node_modules", ".cache", `check-snippets-${process.pi
 const keep = process.argv.includes("--keep");
 
 const LANGS = new Set(["ts", "tsx", "typescript"]);
+/** Pages `npm run test:reader` follows command by command, comparing the output after each `bash` block. */
+const READER_PAGES = ["guides/getting-started.mdx"];
 
 /** Every .mdx under docs/, the generated API excluded. */
 function pages(dir) {
@@ -141,7 +147,7 @@ const ARROW = /^\s*\/\/\s*(→|=>)/;
  * line) and `results` (page line → the text a result comment claims).
  * `problems` lists claims the page makes in a form nothing could check.
  */
-function blocks(text) {
+function blocks(text, reader = false) {
   const lines = text.split("\n");
   const found = [];
   const problems = [];
@@ -162,6 +168,12 @@ function blocks(text) {
       problems.push({
         line: i + 1,
         message: "an Output block must follow a `ts` block directly (only blank lines between)",
+      });
+    else if (lang.toLowerCase() === "text" && !/illustrative/i.test(meta) && !(reader && afterBash(lines, i)))
+      problems.push({
+        line: i + 1,
+        message:
+          'a `text` block claims output nothing checks: show it as the Output of a `ts` block, or title it as illustrative (```text title="… (illustrative)")',
       });
     if (LANGS.has(lang.toLowerCase())) {
       const codeLines = strip(i + 1, end, indent);
@@ -197,6 +209,20 @@ function blocks(text) {
     i = end;
   }
   return { found, problems };
+}
+
+/**
+ * Whether the block opening at `at` directly follows a `bash` block (blank
+ * lines between): on a page the reader test follows command by command
+ * (scripts/check-getting-started.mjs), that is output it compares.
+ */
+function afterBash(lines, at) {
+  let j = at - 1;
+  while (j >= 0 && lines[j].trim() === "") j--;
+  if (j < 0 || !/^\s*`{3,}\s*$/.test(lines[j])) return false;
+  let open = j - 1;
+  while (open >= 0 && !FENCE.exec(lines[open])) open--;
+  return open >= 0 && FENCE.exec(lines[open])[3] === "bash";
 }
 
 /** The text of a `{/* check: … *\/}` comment ending on the lines just above `at`. */
@@ -630,7 +656,7 @@ for (const page of pages(docsDir)) {
   const rel = relative(root, page);
   const folder = join(outDir, relative(docsDir, page).replace(/\.mdx$/, ""));
   const text = readFileSync(page, "utf8");
-  const { found, problems } = blocks(text);
+  const { found, problems } = blocks(text, READER_PAGES.includes(relative(docsDir, page)));
   for (const block of sqlBlocks(text)) sqlRuns.push({ page: rel, block });
   for (const problem of problems) claims.push(`${rel}:${problem.line} ${problem.message}`);
   for (const block of found) {
@@ -658,6 +684,10 @@ for (const page of pages(docsDir)) {
 
 if (!count) {
   rmSync(outDir, { recursive: true, force: true });
+  if (claims.length) {
+    for (const claim of claims) console.error(`  ${claim}`);
+    process.exit(1);
+  }
   console.log(`check-snippets: no TypeScript blocks found in ${relative(root, docsDir) || "."}`);
   process.exit(0);
 }

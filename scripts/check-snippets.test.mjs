@@ -82,6 +82,25 @@ test("a broken snippet fails, naming the MDX file and line", () => {
   assert.match(out, /concepts\/broken\.mdx:23:\d+ error TS2305/);
 });
 
+test("a text block must be checked output or say it is illustrative", () => {
+  const page = [
+    "Text.",
+    "",
+    "```text",
+    "42",
+    "```",
+    "",
+    '```text title="A log line (illustrative)"',
+    "x",
+    "```",
+    "",
+  ].join("\n");
+  const { status, out } = check({ "t.mdx": page });
+  assert.equal(status, 1, out);
+  assert.match(out, /t\.mdx:3 a `text` block claims output nothing checks/);
+  assert.doesNotMatch(out, /t\.mdx:7/);
+});
+
 test("a syntax error fails too", () => {
   const { status, out } = check({ "a.mdx": "Text.\n\n```tsx\nconst = 1;\n```\n" });
   assert.equal(status, 1, out);
