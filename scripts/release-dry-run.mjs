@@ -35,10 +35,11 @@ const PACKAGES = [
   { name: "@act-root/act-sqlite", dir: "packages/act-sqlite", entries: [] },
   { name: "@act-root/act-otel", dir: "packages/act-otel", entries: [] },
 ];
-/** Files every tarball must hold: both module formats, their types, the README. */
+/** Files every tarball must hold: both module formats, their types, the README and the changelog. */
 const REQUIRED = [
   "package.json",
   "README.md",
+  "CHANGELOG.md",
   "dist/index.js",
   "dist/index.cjs",
   "dist/index.d.ts",
