@@ -9,7 +9,7 @@ import { around } from "./instrumentation.js";
 import { logger, onDispose, store } from "./ports.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
-import { ValidationError } from "./types/errors.js";
+import { ValidationError } from "./errors.js";
 import type { ReactionStats, ReactionStream, Store } from "./types/ports.js";
 import type {
   BlockedLease,
@@ -20,7 +20,7 @@ import type {
   Lease,
   Registry,
 } from "./types/reaction.js";
-import { type Query, QuerySchema, type Target } from "./types/schemas.js";
+import { type Query, QuerySchema, type Target } from "./schemas.js";
 import { uuid, validate } from "./utils.js";
 
 /** Events per correlation pass, and passes per drain at most. */

@@ -13,8 +13,8 @@ import type {
   State,
   Upcaster,
 } from "./types/action.js";
-import { ConcurrencyError, InvariantError, ValidationError } from "./types/errors.js";
-import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./types/schemas.js";
+import { ConcurrencyError, InvariantError, ValidationError } from "./errors.js";
+import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./schemas.js";
 import { outputSchema, readSchema, reviver } from "./revive.js";
 import { patch, uuid, validate } from "./utils.js";
 import type { ZodType } from "zod";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Message, Schemas } from "./types/action.js";
-import { ValidationError } from "./types/errors.js";
-import { type EventMeta, NameSchema, StreamSchema } from "./types/schemas.js";
+import { ValidationError } from "./errors.js";
+import { type EventMeta, NameSchema, StreamSchema } from "./schemas.js";
 import { validate } from "./utils.js";
 
 /**

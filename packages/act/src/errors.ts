@@ -1,4 +1,4 @@
-import type { Message, Schema, Schemas, Snapshot } from "./action.js";
+import type { Message, Schema, Schemas, Snapshot } from "./types/action.js";
 import type { Target } from "./schemas.js";
 
 /**
