@@ -207,7 +207,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
         },
       ]);
     const { result, committed } = await around("action", { state: me.name, action: name, target, reactingTo }, () =>
-      action(me, name, target, payload, reactingTo, skipValidation, this.cache)
+      action({ state: me, name, target, payload, reactingTo, skipValidation, cache: this.cache })
     );
     if (committed) this.emit("committed", result as never);
     return result as Snapshot<S[K & keyof S], E>[];
