@@ -15,6 +15,7 @@ import type {
 } from "./types/action.js";
 import { ConcurrencyError, InvariantError, ValidationError } from "./errors.js";
 import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./schemas.js";
+import { plainMatcher } from "./plain-shape.js";
 import { outputSchema, readSchema, reviver } from "./revive.js";
 import { patch, uuid, validate } from "./utils.js";
 import type { Store } from "./types/ports.js";
@@ -40,6 +41,20 @@ export function decode<E extends Schemas>(
   event: Committed<E, keyof E>
 ): Committed<E, keyof E> {
   if (!schema) return event;
+  // Fast path: data already in the shape of a plain-JSON schema is what the
+  // full decode would return (as a copy); it skips the parse, the copy of
+  // the event and the upcasters. Anything else takes the full decode below.
+  const plain = plainMatcher(readSchema(schema));
+  if (plain?.(event.data)) return event;
+  return fullDecode(schema, upcasts, event);
+}
+
+/** The full decode: date revival, zod on the output side, then each upcaster in turn. */
+function fullDecode<E extends Schemas>(
+  schema: ZodType,
+  upcasts: ReadonlyArray<Upcaster<unknown>> | undefined,
+  event: Committed<E, keyof E>
+): Committed<E, keyof E> {
   const where = `event "${String(event.name)}" #${event.id} on stream "${event.stream}"`;
   const read = (shape: ZodType) => {
     const revive = reviver(shape);
