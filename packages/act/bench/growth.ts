@@ -1,0 +1,237 @@
+/**
+ * How costs grow with the log: the same figures at several log sizes, per
+ * store. `GROWTH_SIZES` picks the sizes (events in the log; default
+ * `2000,10000`, the issue-sized run is `GROWTH_SIZES=10000,100000,1000000`);
+ * each size starts from an empty store.
+ *
+ * At each size the log holds Counter events over up to 10,000 streams, one
+ * reaction per event (posting to `ledger-<stream>`) whose backlog is the
+ * whole log, so the reaction table holds up to 10,000 streams. Figures:
+ *
+ * - sequential commits per second and their p99 latency, on existing streams;
+ * - a 10-event stream loaded, and loaded as it was at version 5 (time travel);
+ * - `app.stats()` and `app.blocked()`;
+ * - the reaction handling rate with the whole log as backlog;
+ * - one drain cycle with one busy stream while every other reaction stream
+ *   is idle (caught up);
+ * - bytes per event on disk (or in memory for the in-memory store).
+ *
+ * Run by each store's `npm run bench`; this file run directly measures the
+ * in-memory store.
+ */
+import { act, disposeAndExit, type Store, state, store } from "@act-root/act";
+import { performance } from "node:perf_hooks";
+import { z } from "zod";
+
+const actor = { id: "bench", name: "Bench" };
+const meta = { correlation: "bench", causation: {} };
+
+const Counter = state("Counter", z.object({ count: z.number() }))
+  .init(() => ({ count: 0 }))
+  .emits({ Incremented: z.object({ by: z.number() }) })
+  .patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) })
+  .on("increment", z.object({ by: z.number() }))
+  .emit(({ by }) => ["Incremented", { by }])
+  .build();
+
+const Ledger = state("Ledger", z.object({ total: z.number() }))
+  .init(() => ({ total: 0 }))
+  .emits({ Posted: z.object({ by: z.number() }) })
+  .patch({ Posted: (e, s) => ({ total: s.total + e.data.by }) })
+  .on("post", z.object({ by: z.number() }))
+  .emit(({ by }) => ["Posted", { by }])
+  .build();
+
+let handled = 0;
+const ledgerApp = () =>
+  act()
+    .with(Counter)
+    .with(Ledger)
+    .on("Incremented")
+    .do(async (event, stream, app) => {
+      await app.do("post", { stream, actor }, { by: event.data.by }, event);
+      handled++;
+    })
+    .to((event) => ({ target: `ledger-${event.stream}` }))
+    .build();
+
+/** A store under test: how to make an empty one, and how many bytes it holds now. */
+export type GrowthTarget = {
+  label: string;
+  /** An empty store, passed to the store port by the caller. */
+  fresh(): Promise<Store>;
+  /** Bytes the store's events take now (table and indexes, file, or heap). */
+  bytes(store: Store): Promise<number>;
+};
+
+export type GrowthRow = {
+  events: number;
+  streams: number;
+  commitsPerSecond: number;
+  commitP99Ms: number;
+  load10Ms: number;
+  timeTravelMs: number;
+  statsMs: number;
+  blockedMs: number;
+  handledPerSecond: number;
+  drainOneBusyMs: number;
+  bytesPerEvent: number;
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))];
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+async function timed(runs: number, step: () => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await step();
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+/** Fills the log with `events` Incremented events over `streams` streams, in commits of up to 500. */
+async function fill(log: Store, events: number, streams: number) {
+  const perStream = Math.ceil(events / streams);
+  let left = events;
+  for (let s = 0; s < streams && left > 0; s++) {
+    let n = Math.min(perStream, left);
+    left -= n;
+    while (n > 0) {
+      const batch = Math.min(500, n);
+      await log.commit(
+        `c-${s}`,
+        Array.from({ length: batch }, () => ({ name: "Incremented", data: { by: 1 } })),
+        meta
+      );
+      n -= batch;
+    }
+  }
+}
+
+/** Measures one log size on a fresh store. */
+export async function measure(target: GrowthTarget, events: number): Promise<GrowthRow> {
+  // The store port keeps its first adapter until disposed (NODE_ENV=test: no exit).
+  await disposeAndExit("EXIT");
+  const log = await target.fresh();
+  const streams = Math.min(10_000, events);
+  await fill(log, events, streams);
+  const app = ledgerApp();
+  // Every source stream gets its reaction stream; the backlog is the whole log.
+  await app.correlate({ after: -1, limit: events });
+  const bytesPerEvent = (await target.bytes(log)) / events;
+
+  const probe = "probe";
+  for (let i = 0; i < 10; i++) await app.do("increment", { stream: probe, actor }, { by: 1 });
+  const load10Ms = median(await timed(30, () => app.load(Counter, probe)));
+  const timeTravelMs = median(await timed(30, () => app.load(Counter, probe, undefined, { version: 5 })));
+  const statsMs = median(await timed(5, () => app.stats()));
+  const blockedMs = median(await timed(10, () => app.blocked()));
+
+  const commits = 300;
+  const commitTimes = await timed(commits, async () => {
+    await app.do("increment", { stream: `c-${Math.floor(Math.random() * streams)}`, actor }, { by: 1 });
+  });
+  const commitsPerSecond = commits / (commitTimes.reduce((a, b) => a + b, 0) / 1000);
+
+  // Reactions with the whole log as backlog: the first 500 handled.
+  handled = 0;
+  const start = performance.now();
+  while (handled < Math.min(500, events)) await app.drain();
+  const handledPerSecond = handled / ((performance.now() - start) / 1000);
+
+  // Every reaction stream caught up (moved to the end of the log), then one busy.
+  const all = (await log.reactions()).map((r) => r.stream);
+  let last = -1;
+  await log.query(
+    (e) => {
+      last = e.id;
+    },
+    { backward: true, limit: 1 }
+  );
+  await log.reset(all, last);
+  const drainTimes: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    await app.do("increment", { stream: "c-0", actor }, { by: 1 });
+    await app.correlate();
+    drainTimes.push(...(await timed(1, () => app.drain())));
+  }
+  return {
+    events,
+    streams,
+    commitsPerSecond: round(commitsPerSecond, 0),
+    commitP99Ms: round(p99(commitTimes)),
+    load10Ms: round(load10Ms),
+    timeTravelMs: round(timeTravelMs),
+    statsMs: round(statsMs),
+    blockedMs: round(blockedMs),
+    handledPerSecond: round(handledPerSecond, 0),
+    drainOneBusyMs: round(median(drainTimes)),
+    bytesPerEvent: round(bytesPerEvent, 0),
+  };
+}
+
+/** The sizes asked for in `GROWTH_SIZES`, or the small default. */
+export function sizes(): number[] {
+  const asked = (process.env.GROWTH_SIZES ?? "2000,10000").split(",").map(Number);
+  if (asked.some((n) => !Number.isInteger(n) || n < 100))
+    throw new Error(
+      `GROWTH_SIZES must list whole numbers of events, at least 100 each: got "${process.env.GROWTH_SIZES}"`
+    );
+  return asked;
+}
+
+/** Runs every size for one store and prints the table, then the rows as JSON. */
+export async function growth(target: GrowthTarget): Promise<GrowthRow[]> {
+  const rows: GrowthRow[] = [];
+  // A small untimed round first, so the first size is not measured on a cold JIT.
+  await measure(target, 200);
+  for (const events of sizes()) {
+    process.stderr.write(`${target.label}: ${events.toLocaleString("en-US")} events…\n`);
+    rows.push(await measure(target, events));
+  }
+  const columns: Array<[keyof GrowthRow, string]> = [
+    ["events", "events in the log"],
+    ["streams", "reaction streams"],
+    ["commitsPerSecond", "commits/s"],
+    ["commitP99Ms", "commit p99 ms"],
+    ["load10Ms", "load 10 events ms"],
+    ["timeTravelMs", "time travel ms"],
+    ["statsMs", "stats() ms"],
+    ["blockedMs", "blocked() ms"],
+    ["handledPerSecond", "handled/s, backlog = log"],
+    ["drainOneBusyMs", "drain, 1 busy + idle ms"],
+    ["bytesPerEvent", "bytes/event"],
+  ];
+  console.log(`\nGrowth — ${target.label}`);
+  console.log(columns.map(([, label]) => label).join(" | "));
+  for (const row of rows) console.log(columns.map(([key]) => row[key].toLocaleString("en-US")).join(" | "));
+  console.log(JSON.stringify({ growth: target.label, rows }));
+  return rows;
+}
+
+/** The in-memory store, its size taken from the heap after a collection. */
+async function memory() {
+  const { InMemoryStore } = await import("@act-root/act");
+  const { setFlagsFromString } = await import("node:v8");
+  const { runInNewContext } = await import("node:vm");
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  let baseline = 0;
+  await growth({
+    label: "InMemoryStore",
+    async fresh() {
+      gc();
+      baseline = process.memoryUsage().heapUsed;
+      return store(new InMemoryStore());
+    },
+    async bytes() {
+      gc();
+      return process.memoryUsage().heapUsed - baseline;
+    },
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) void memory();
