@@ -4,14 +4,18 @@
  * `2000,10000`, the issue-sized run is `GROWTH_SIZES=10000,100000,1000000`);
  * each size starts from an empty store.
  *
- * At each size the log holds Counter events over up to 10,000 streams, one
- * reaction per event (posting to `ledger-<stream>`) whose backlog is the
- * whole log, so the reaction table holds up to 10,000 streams. Figures:
+ * At each size the log holds Counter events: one on each of 9,000 streams
+ * (at most half the log) and the rest over 1,000
+ * streams, and one reaction per event posts it to `ledger-<stream>`. After
+ * correlation the reaction table holds a stream per source stream; those of
+ * the single-event streams are moved to the end of the log (idle), the
+ * 1,000 others keep the whole log as their backlog. Figures:
  *
  * - sequential commits per second and their p99 latency, on existing streams;
  * - a 10-event stream loaded, and loaded as it was at version 5 (time travel);
  * - `app.stats()` and `app.blocked()`;
- * - the reaction handling rate with the whole log as backlog;
+ * - the reaction handling rate with the whole log as backlog, next to the
+ *   rate on an empty log (1,000 events over 100 streams);
  * - one drain cycle with one busy stream while every other reaction stream
  *   is idle (caught up);
  * - bytes per event on disk (or in memory for the in-memory store).
@@ -92,23 +96,58 @@ async function timed(runs: number, step: () => Promise<unknown>): Promise<number
   return times;
 }
 
-/** Fills the log with `events` Incremented events over `streams` streams, in commits of up to 500. */
-async function fill(log: Store, events: number, streams: number) {
-  const perStream = Math.ceil(events / streams);
-  let left = events;
-  for (let s = 0; s < streams && left > 0; s++) {
-    let n = Math.min(perStream, left);
-    left -= n;
-    while (n > 0) {
-      const batch = Math.min(500, n);
+/** Source streams with a backlog, and reaction streams kept idle beside them. */
+const BUSY = 1_000;
+const IDLE = 9_000;
+
+/**
+ * Fills the log with `events` Incremented events: one on each of up to
+ * 9,000 streams whose reactions will be idle, then the rest over 1,000
+ * streams, interleaved in commits of up to 100 events.
+ */
+async function fill(log: Store, events: number): Promise<{ idle: number }> {
+  const idle = Math.min(IDLE, Math.floor(events / 2));
+  for (let i = 0; i < idle; i++) await log.commit(`i-${i}`, [{ name: "Incremented", data: { by: 1 } }], meta);
+  const perStream = Math.max(1, Math.floor((events - idle) / BUSY));
+  const chunk = Math.min(100, perStream);
+  for (let done = 0; done < perStream; done += chunk)
+    for (let s = 0; s < BUSY; s++)
       await log.commit(
         `c-${s}`,
-        Array.from({ length: batch }, () => ({ name: "Incremented", data: { by: 1 } })),
+        Array.from({ length: Math.min(chunk, perStream - done) }, () => ({ name: "Incremented", data: { by: 1 } })),
         meta
       );
-      n -= batch;
-    }
-  }
+  return { idle };
+}
+
+/** The id of the last event in the log. */
+async function lastId(log: Store): Promise<number> {
+  let last = -1;
+  await log.query(
+    (e) => {
+      last = e.id;
+    },
+    { backward: true, limit: 1 }
+  );
+  return last;
+}
+
+/** Reactions handled per second on an (almost) empty log: 1,000 events over 100 streams. */
+export async function emptyLogRate(target: GrowthTarget): Promise<number> {
+  await disposeAndExit("EXIT");
+  const log = await target.fresh();
+  for (let s = 0; s < 100; s++)
+    await log.commit(
+      `c-${s}`,
+      Array.from({ length: 10 }, () => ({ name: "Incremented", data: { by: 1 } })),
+      meta
+    );
+  const app = ledgerApp();
+  await app.correlate({ after: -1, limit: 10_000 });
+  handled = 0;
+  const start = performance.now();
+  while (handled < 500) await app.drain();
+  return round(handled / ((performance.now() - start) / 1000), 0);
 }
 
 /** Measures one log size on a fresh store. */
@@ -116,12 +155,17 @@ export async function measure(target: GrowthTarget, events: number): Promise<Gro
   // The store port keeps its first adapter until disposed (NODE_ENV=test: no exit).
   await disposeAndExit("EXIT");
   const log = await target.fresh();
-  const streams = Math.min(10_000, events);
-  await fill(log, events, streams);
+  const { idle } = await fill(log, events);
   const app = ledgerApp();
   // Every source stream gets its reaction stream; the backlog is the whole log.
-  await app.correlate({ after: -1, limit: events });
+  await app.correlate({ after: -1, limit: events + BUSY });
   const bytesPerEvent = (await target.bytes(log)) / events;
+  // The reaction streams of the single-event streams catch up: idle from now on.
+  const end = await lastId(log);
+  await log.reset(
+    Array.from({ length: idle }, (_, i) => `ledger-i-${i}`),
+    end
+  );
 
   const probe = "probe";
   for (let i = 0; i < 10; i++) await app.do("increment", { stream: probe, actor }, { by: 1 });
@@ -132,7 +176,7 @@ export async function measure(target: GrowthTarget, events: number): Promise<Gro
 
   const commits = 300;
   const commitTimes = await timed(commits, async () => {
-    await app.do("increment", { stream: `c-${Math.floor(Math.random() * streams)}`, actor }, { by: 1 });
+    await app.do("increment", { stream: `c-${Math.floor(Math.random() * BUSY)}`, actor }, { by: 1 });
   });
   const commitsPerSecond = commits / (commitTimes.reduce((a, b) => a + b, 0) / 1000);
 
@@ -144,14 +188,7 @@ export async function measure(target: GrowthTarget, events: number): Promise<Gro
 
   // Every reaction stream caught up (moved to the end of the log), then one busy.
   const all = (await log.reactions()).map((r) => r.stream);
-  let last = -1;
-  await log.query(
-    (e) => {
-      last = e.id;
-    },
-    { backward: true, limit: 1 }
-  );
-  await log.reset(all, last);
+  await log.reset(all, await lastId(log));
   const drainTimes: number[] = [];
   for (let i = 0; i < 10; i++) {
     await app.do("increment", { stream: "c-0", actor }, { by: 1 });
@@ -160,7 +197,7 @@ export async function measure(target: GrowthTarget, events: number): Promise<Gro
   }
   return {
     events,
-    streams,
+    streams: all.length,
     commitsPerSecond: round(commitsPerSecond, 0),
     commitP99Ms: round(p99(commitTimes)),
     load10Ms: round(load10Ms),
@@ -187,7 +224,8 @@ export function sizes(): number[] {
 export async function growth(target: GrowthTarget): Promise<GrowthRow[]> {
   const rows: GrowthRow[] = [];
   // A small untimed round first, so the first size is not measured on a cold JIT.
-  await measure(target, 200);
+  await measure(target, 2_000);
+  const empty = await emptyLogRate(target);
   for (const events of sizes()) {
     process.stderr.write(`${target.label}: ${events.toLocaleString("en-US")} events…\n`);
     rows.push(await measure(target, events));
@@ -205,10 +243,10 @@ export async function growth(target: GrowthTarget): Promise<GrowthRow[]> {
     ["drainOneBusyMs", "drain, 1 busy + idle ms"],
     ["bytesPerEvent", "bytes/event"],
   ];
-  console.log(`\nGrowth — ${target.label}`);
+  console.log(`\nGrowth — ${target.label}; reactions handled/s on an empty log: ${empty.toLocaleString("en-US")}`);
   console.log(columns.map(([, label]) => label).join(" | "));
   for (const row of rows) console.log(columns.map(([key]) => row[key].toLocaleString("en-US")).join(" | "));
-  console.log(JSON.stringify({ growth: target.label, rows }));
+  console.log(JSON.stringify({ growth: target.label, emptyLogHandledPerSecond: empty, rows }));
   return rows;
 }
 
