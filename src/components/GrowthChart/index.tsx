@@ -17,7 +17,9 @@ const label = (n: number) =>
 
 /**
  * Plots `metric` against the number of events in the log (a log scale), one
- * line per store. The page keeps a table of the same figures next to it.
+ * line per store, each relative to its figure on the smallest log (1 means
+ * the cost did not grow), so stores of very different speeds share one
+ * axis. The page keeps a table of the absolute figures next to it.
  */
 export default function GrowthChart({
   runs,
@@ -28,7 +30,11 @@ export default function GrowthChart({
   metric: string;
   title: string;
 }): ReactNode {
-  const points = runs.flatMap((r) => r.rows.map((row) => [row.events, row[metric]] as const));
+  const relative = runs.map((run) => ({
+    name: run.growth,
+    rows: run.rows.map((row) => ({ events: row.events, value: row[metric] / (run.rows[0][metric] || 1) })),
+  }));
+  const points = relative.flatMap((r) => r.rows.map((row) => [row.events, row.value] as const));
   const xs = points.map(([x]) => Math.log10(x));
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
   const top = Math.max(...points.map(([, y]) => y)) * 1.1 || 1;
@@ -42,7 +48,7 @@ export default function GrowthChart({
         <line x1={PAD.left} y1={sy(0)} x2={PAD.left} y2={PAD.top} className={styles.axis} />
         {[0, 0.5, 1].map((f) => (
           <text key={f} x={PAD.left - 6} y={sy(top * f) + 4} textAnchor="end" className={styles.tick}>
-            {label((top / 1.1) * f)}
+            {`${label((top / 1.1) * f)}×`}
           </text>
         ))}
         {sizes.map((x) => (
@@ -53,15 +59,15 @@ export default function GrowthChart({
         <text x={(WIDTH + PAD.left) / 2} y={HEIGHT - 6} textAnchor="middle" className={styles.tick}>
           events in the log
         </text>
-        {runs.map((run, i) => (
-          <g key={run.growth} stroke={COLORS[i % COLORS.length]} fill={COLORS[i % COLORS.length]}>
+        {relative.map((run, i) => (
+          <g key={run.name} stroke={COLORS[i % COLORS.length]} fill={COLORS[i % COLORS.length]}>
             <polyline
               fill="none"
               strokeWidth={2}
-              points={run.rows.map((row) => `${sx(row.events)},${sy(row[metric])}`).join(" ")}
+              points={run.rows.map((row) => `${sx(row.events)},${sy(row.value)}`).join(" ")}
             />
             {run.rows.map((row) => (
-              <circle key={row.events} cx={sx(row.events)} cy={sy(row[metric])} r={3} />
+              <circle key={row.events} cx={sx(row.events)} cy={sy(row.value)} r={3} />
             ))}
             <text
               x={WIDTH - PAD.right}
@@ -71,7 +77,7 @@ export default function GrowthChart({
               className={styles.legend}
               style={{ fill: COLORS[i % COLORS.length] }}
             >
-              {run.growth}
+              {run.name}
             </text>
           </g>
         ))}
