@@ -23,28 +23,12 @@
  * Run by each store's `npm run bench`; this file run directly measures the
  * in-memory store.
  */
-import { act, disposeAndExit, type Store, state, store } from "@act-root/act";
+import { act, disposeAndExit, type Store, store } from "@act-root/act";
 import { performance } from "node:perf_hooks";
-import { z } from "zod";
+import { Counter, Ledger } from "./states.js";
 
 const actor = { id: "bench", name: "Bench" };
 const meta = { correlation: "bench", causation: {} };
-
-const Counter = state("Counter", z.object({ count: z.number() }))
-  .init(() => ({ count: 0 }))
-  .emits({ Incremented: z.object({ by: z.number() }) })
-  .patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) })
-  .on("increment", z.object({ by: z.number() }))
-  .emit(({ by }) => ["Incremented", { by }])
-  .build();
-
-const Ledger = state("Ledger", z.object({ total: z.number() }))
-  .init(() => ({ total: 0 }))
-  .emits({ Posted: z.object({ by: z.number() }) })
-  .patch({ Posted: (e, s) => ({ total: s.total + e.data.by }) })
-  .on("post", z.object({ by: z.number() }))
-  .emit(({ by }) => ["Posted", { by }])
-  .build();
 
 let handled = 0;
 const ledgerApp = () =>
