@@ -21,9 +21,12 @@
  * - bytes per event on disk (or in memory for the in-memory store).
  *
  * Run by each store's `npm run bench`; this file run directly measures the
- * in-memory store.
+ * in-memory store. With `GROWTH_OUT=<file>` the run is also written into
+ * that JSON file (the performance guide's charts read
+ * `docs/guides/performance-growth.json`).
  */
 import { act, disposeAndExit, type Store, store } from "@act-root/act";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { Counter, Ledger } from "./states.js";
 
@@ -205,6 +208,19 @@ export function sizes(): number[] {
   return asked;
 }
 
+/**
+ * Writes `run` into the JSON file at `path` (an array of runs, one per
+ * store), replacing that store's earlier run: the performance guide draws
+ * its charts from this file when the site is built.
+ */
+function keep(path: string, run: { growth: string }) {
+  const runs: Array<{ growth: string }> = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : [];
+  const at = runs.findIndex((r) => r.growth === run.growth);
+  if (at >= 0) runs[at] = run;
+  else runs.push(run);
+  writeFileSync(path, `${JSON.stringify(runs, null, 2)}\n`);
+}
+
 /** Runs every size for one store and prints the table, then the rows as JSON. */
 export async function growth(target: GrowthTarget): Promise<GrowthRow[]> {
   const rows: GrowthRow[] = [];
@@ -231,7 +247,9 @@ export async function growth(target: GrowthTarget): Promise<GrowthRow[]> {
   console.log(`\nGrowth — ${target.label}; reactions handled/s on an empty log: ${empty.toLocaleString("en-US")}`);
   console.log(columns.map(([, label]) => label).join(" | "));
   for (const row of rows) console.log(columns.map(([key]) => row[key].toLocaleString("en-US")).join(" | "));
-  console.log(JSON.stringify({ growth: target.label, emptyLogHandledPerSecond: empty, rows }));
+  const run = { growth: target.label, emptyLogHandledPerSecond: empty, rows };
+  console.log(JSON.stringify(run));
+  if (process.env.GROWTH_OUT) keep(process.env.GROWTH_OUT, run);
   return rows;
 }
 
