@@ -1,8 +1,8 @@
 import type { Committed, Message, Schemas } from "../types/action.js";
-import { ConcurrencyError, ValidationError } from "../types/errors.js";
+import { ConcurrencyError, ValidationError } from "../errors.js";
 import type { KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
-import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../types/schemas.js";
+import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../schemas.js";
 import { checkCommit, checkName, checkOptions, OptionSchemas } from "../inputs.js";
 import { stringifyJson } from "../json.js";
 import { validate } from "../utils.js";

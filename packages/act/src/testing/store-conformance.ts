@@ -1,7 +1,7 @@
 import type { Lease } from "../types/reaction.js";
 import type { Store } from "../types/ports.js";
-import { ConcurrencyError, ValidationError } from "../types/errors.js";
-import { type EventMeta, MAX_STREAM_LENGTH, SNAP_EVENT } from "../types/schemas.js";
+import { ConcurrencyError, ValidationError } from "../errors.js";
+import { type EventMeta, MAX_STREAM_LENGTH, SNAP_EVENT } from "../schemas.js";
 import type { TestApi } from "./test-api.js";
 
 const meta = (correlation = "c-1"): EventMeta => ({ correlation, causation: {} });
