@@ -7,6 +7,8 @@ import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing
 import { checkOptions, OptionSchemas } from "./inputs.js";
 import { around } from "./instrumentation.js";
 import { logger, onDispose, store } from "./ports.js";
+import { waitProjected } from "./projected.js";
+import type { Projection } from "./projection.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
 import { ValidationError } from "./types/errors.js";
@@ -490,6 +492,33 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     this.consumer = undefined;
     running.detach();
     await running.consumer.stop();
+  }
+
+  /**
+   * Waits until a projection has processed the events an action committed —
+   * read-your-writes for an asynchronous read model: pass what `app.do(...)`
+   * returned (or an event id), then read the model. Returns at once when
+   * none of those events is one the projection handles. A consumer must be
+   * running (`app.start()` in this process or another); this only waits.
+   *
+   * @param projection - a projection registered with `act().with(projection)`
+   * @param after - the snapshots `do` returned, or the id of the last event to wait for
+   * @param timeoutMillis - how long to wait at most, in ms (default 5,000)
+   * @throws Error naming the projection and the event when it is blocked, or not there within `timeoutMillis`
+   * @see [Read models and projections](/docs/guides/projections#read-your-writes) — read-your-writes in an HTTP handler.
+   * @example
+   * ```ts
+   * const snapshots = await app.do("OpenTicket", { stream: "t-1", actor }, { title: "Printer" });
+   * await app.projected(OpenTickets, snapshots);
+   * ```
+   */
+  async projected(
+    projection: Projection<any, any>,
+    after: readonly Snapshot<any, any>[] | number,
+    timeoutMillis = 5_000
+  ): Promise<void> {
+    validate("projected timeoutMillis", timeoutMillis, OptionSchemas.whole(0));
+    return waitProjected(this, projection, after, timeoutMillis);
   }
 
   /**

@@ -42,6 +42,8 @@ const drain = z.object({
  * - `consumer`: {@link ConsumerOptions} — the drain's, plus `pollMillis` and `graceMillis`.
  * - `reaction`: {@link ReactionOptions} — `blockOnError`, `maxRetries` (0 or more),
  *   `retryBaseMillis`, `retryMaxMillis` and `since` (a valid date).
+ * - `projection`: {@link ProjectionOptions} — `maxRetries`, `retryBaseMillis`,
+ *   `retryMaxMillis`, `version` (1 or more) and `since`.
  * - `settle`: the testing kit's `settle` options — the drain's, plus
  *   `maxDrains`, `timeoutMillis` and `allowBlocked`.
  * - `frequency`: the interval of `app.start_correlations`, in ms.
@@ -83,6 +85,19 @@ export const OptionSchemas = {
     /** Longest delay between retries, in ms. */
     retryMaxMillis: whole(0, MAX_DELAY).optional(),
     /** Where a new reaction starts: a valid date. */
+    since: z.date({ error: "must be a valid date" }).optional(),
+  }),
+  /** The options of a projection (`projection(name, options)`). */
+  projection: z.object({
+    /** Retries before blocking (0: none). */
+    maxRetries: whole(0, 1_000).optional(),
+    /** Delay before the first retry, in ms. */
+    retryBaseMillis: whole(0, MAX_DELAY).optional(),
+    /** Longest delay between retries, in ms. */
+    retryMaxMillis: whole(0, MAX_DELAY).optional(),
+    /** The read model's version: 1 or more. */
+    version: whole(1).optional(),
+    /** Where the projection starts: a valid date. */
     since: z.date({ error: "must be a valid date" }).optional(),
   }),
   /** The options of the testing kit's `settle`: a drain's, plus its bounds. */

@@ -63,6 +63,7 @@ const values = [
   "extend",
   "patch",
   "port",
+  "projection",
   "sleep",
   "state",
   "validate",

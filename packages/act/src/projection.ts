@@ -1,0 +1,240 @@
+import { checkOptions, OptionSchemas } from "./inputs.js";
+import type { Committed, CommittedOf, Schema, Schemas, State } from "./types/action.js";
+
+/**
+ * Applies one event to a read model. `tx` is what the store hands projections:
+ * with `PostgresStore` the transaction's `pg.PoolClient`, with `SqliteStore`
+ * its connection (the handler then runs synchronously), elsewhere `undefined`.
+ * On the first two the writes made through `tx` commit together with the
+ * projection's position, so each event is applied exactly once; elsewhere an
+ * event may be applied again after a crash, so write idempotently (upsert by
+ * `event.id`).
+ *
+ * @typeParam E - the event schemas
+ * @typeParam K - the event handled
+ * @typeParam Tx - the transaction handle the store passes
+ * @example
+ * ```ts
+ * const onOpened: ProjectionHandler<{ Opened: { title: string } }, "Opened", Map<string, string>> =
+ *   (event, rows) => void rows.set(event.stream, event.data.title);
+ * ```
+ */
+export type ProjectionHandler<E extends Schemas, K extends keyof E, Tx> = (
+  event: Committed<E, K>,
+  tx: Tx
+) => void | Promise<void>;
+
+/**
+ * Applies the events of one drain to a read model at once, in log order —
+ * for bulk upserts. Same `tx` rules as {@link ProjectionHandler}.
+ *
+ * @typeParam E - the event schemas
+ * @typeParam Tx - the transaction handle the store passes
+ * @example
+ * ```ts
+ * const count: ProjectionBatchHandler<{ Opened: { title: string } }, Map<string, number>> =
+ *   (events, totals) => void totals.set("opened", (totals.get("opened") ?? 0) + events.length);
+ * ```
+ */
+export type ProjectionBatchHandler<E extends Schemas, Tx> = (events: CommittedOf<E>[], tx: Tx) => void | Promise<void>;
+
+/**
+ * How a projection treats failures and where it starts.
+ *
+ * @example
+ * ```ts
+ * const options: ProjectionOptions = { maxRetries: 5, version: 2 };
+ * ```
+ */
+export type ProjectionOptions = {
+  /** Retries of a failing batch before its projection is blocked (default 3). */
+  readonly maxRetries: number;
+  /** Delay before the first retry, in ms (default 1,000); it doubles with each retry, with jitter. */
+  readonly retryBaseMillis?: number;
+  /** Longest delay between retries, in ms (default 60,000). */
+  readonly retryMaxMillis?: number;
+  /**
+   * The read model's version (default 1). A new version is a new projection
+   * stream that starts from the beginning of the log (or from `since`): give
+   * it a new table, let it catch up while the old version keeps serving, then
+   * switch readers over.
+   */
+  readonly version: number;
+  /** Project only events committed at or after this time. */
+  readonly since?: Date;
+};
+
+/**
+ * A read model fed by events: what `projection(name)...build()` returns and
+ * `act().with(projection)` registers. Its position is a reaction stream named
+ * {@link Projection.stream}, so it runs with the app's drains — the same
+ * leases, retries, blocking, `reset` and `stats` as reactions.
+ *
+ * @typeParam E - the events it handles
+ * @typeParam Tx - the transaction handle its handlers get
+ * @example
+ * ```ts
+ * const OpenTickets: Projection<{ Opened: { title: string } }, undefined> = projection("OpenTickets")
+ *   .with(Ticket)
+ *   .on("TicketOpened", (event) => void open.set(event.stream, event.data.title))
+ *   .build();
+ * ```
+ */
+export type Projection<E extends Schemas, Tx> = {
+  /** The projection's name, unique in an app. */
+  readonly name: string;
+  /** The reaction stream holding its position: `"projection:<name>"`, with `":v<version>"` past version 1. */
+  readonly stream: string;
+  /** The events it handles, in registration order. */
+  readonly events: readonly (keyof E & string)[];
+  /** One handler per event (absent when the projection is batched). */
+  readonly handlers: { readonly [K in keyof E]?: ProjectionHandler<E, K, Tx> };
+  /** The batch handler, when the projection is batched. */
+  readonly batch?: ProjectionBatchHandler<E, Tx>;
+  /** Failure handling, version and start. */
+  readonly options: ProjectionOptions;
+};
+
+/**
+ * The projection builder returned by {@link projection}: `.with(State)` brings
+ * a state's events into the handlers' types, `.on(event, handler)` adds a
+ * handler per event — or `.batch(events, handler)` one handler for them all —
+ * and `.build()` returns the {@link Projection}. Every step returns a new builder.
+ *
+ * @typeParam E - the events of the states added so far
+ * @typeParam H - the events handled so far
+ * @typeParam Tx - the transaction handle handlers get
+ * @example
+ * ```ts
+ * const builder: ProjectionBuilder<{}, {}, undefined> = projection("OpenTickets");
+ * ```
+ */
+export type ProjectionBuilder<E extends Schemas, H extends Schemas, Tx> = {
+  /**
+   * Brings a state's events into the handlers' types.
+   *
+   * @param state - a built {@link State}
+   * @returns the builder, with the state's events known
+   */
+  with<SX extends Schema, EX extends Schemas, AX extends Schemas>(
+    state: State<SX, EX, AX>
+  ): ProjectionBuilder<E & EX, H, Tx>;
+  /**
+   * Handles one event.
+   *
+   * @param event - the event's name (a state added with `.with` emits it)
+   * @param handler - applies it to the read model
+   * @returns the builder, with the handler added
+   */
+  on<K extends keyof E & string>(
+    event: K,
+    handler: ProjectionHandler<E, K, Tx>
+  ): ProjectionBuilder<E, H & { [P in K]: E[K] }, Tx>;
+  /**
+   * Handles `events` with one handler that receives each drain's events at
+   * once, in log order.
+   *
+   * @param events - the events' names
+   * @param handler - applies them to the read model
+   * @returns the last step, with only `.build()`
+   */
+  batch<K extends keyof E & string>(
+    events: readonly K[],
+    handler: ProjectionBatchHandler<Pick<E, K>, Tx>
+  ): { build(): Projection<Pick<E, K>, Tx> };
+  /**
+   * Returns the projection.
+   *
+   * @returns the {@link Projection}
+   * @throws Error when no handler was added
+   */
+  build(): Projection<H, Tx>;
+};
+
+const defaults: ProjectionOptions = { maxRetries: 3, version: 1 };
+
+/** The reaction stream of a projection's version. */
+function streamOf(name: string, version: number): string {
+  return version === 1 ? `projection:${name}` : `projection:${name}:v${version}`;
+}
+
+/** The projection the builder has so far; throws when it handles nothing. */
+function make<E extends Schemas, Tx>(
+  name: string,
+  options: ProjectionOptions,
+  events: string[],
+  handlers: Record<string, ProjectionHandler<any, any, Tx>>,
+  batch?: ProjectionBatchHandler<any, Tx>
+): Projection<E, Tx> {
+  if (!events.length)
+    throw new Error(
+      `projection("${name}") handles no event: add one with .on("Event", handler) or .batch(["Event"], handler) before .build()`
+    );
+  return Object.freeze({
+    name,
+    stream: streamOf(name, options.version),
+    events: Object.freeze([...events]) as never,
+    handlers: Object.freeze({ ...handlers }),
+    batch,
+    options,
+  });
+}
+
+function builder<E extends Schemas, H extends Schemas, Tx>(
+  name: string,
+  options: ProjectionOptions,
+  events: string[],
+  handlers: Record<string, ProjectionHandler<any, any, Tx>>
+): ProjectionBuilder<E, H, Tx> {
+  return {
+    with: () => builder(name, options, events, handlers),
+    on(event, handler) {
+      if (events.includes(event))
+        throw new Error(`projection("${name}") already handles "${event}": one handler per event`);
+      return builder(name, options, [...events, event], { ...handlers, [event]: handler });
+    },
+    batch(batched, handler) {
+      if (events.length)
+        throw new Error(`projection("${name}") mixes .on and .batch: a projection has one kind of handler`);
+      if (new Set(batched).size !== batched.length) throw new Error(`projection("${name}").batch lists an event twice`);
+      return { build: () => make(name, options, [...batched], {}, handler as never) };
+    },
+    build: () => make(name, options, events, handlers),
+  };
+}
+
+/**
+ * Starts a projection: a read model kept up to date from the events, added
+ * to an app with `act().with(projection)`. It runs with the app's drains
+ * (`app.start()`, `app.drain()`); `app.projected(...)` waits until it has
+ * caught up with an action's events.
+ *
+ * @typeParam Tx - the transaction handle the store passes handlers: `pg.PoolClient` for
+ *   `PostgresStore`, the `Connection` for `SqliteStore`, `undefined` (the default) elsewhere
+ * @param name - unique in the app; with the version, it names the projection's position
+ * @param options - {@link ProjectionOptions} to change; omitted, the defaults
+ * @returns an empty {@link ProjectionBuilder}
+ * @throws ValidationError naming an option out of range
+ * @see [Read models and projections](/docs/guides/projections) — the guide.
+ * @example
+ * ```ts
+ * const OpenTickets = projection<pg.PoolClient>("OpenTickets")
+ *   .with(Ticket)
+ *   .on("TicketOpened", async (event, client) => {
+ *     await client.query("INSERT INTO open_tickets VALUES ($1, $2)", [event.stream, event.data.title]);
+ *   })
+ *   .on("TicketClosed", async (event, client) => {
+ *     await client.query("DELETE FROM open_tickets WHERE id = $1", [event.stream]);
+ *   })
+ *   .build();
+ * ```
+ */
+export function projection<Tx = undefined>(
+  name: string,
+  options: Partial<ProjectionOptions> = {}
+): ProjectionBuilder<{}, {}, Tx> {
+  if (typeof name !== "string" || !name.length || name.includes(":"))
+    throw new Error(`projection(name) takes a non-empty name without ":", got ${JSON.stringify(name)}`);
+  checkOptions("projection", options, OptionSchemas.projection);
+  return builder(name, { ...defaults, ...options }, [], {});
+}
