@@ -7,7 +7,15 @@
  */
 import Database from "libsql";
 
-/** A prepared statement; `?` parameters by position. */
+/**
+ * A prepared statement; `?` parameters by position.
+ *
+ * @example
+ * ```ts
+ * const insert: Statement = db.prepare("INSERT INTO open_tickets (id, title) VALUES (?, ?)");
+ * insert.run("t-1", "Printer");
+ * ```
+ */
 export interface Statement {
   /** Runs it; returns how many rows it changed. */
   run(...params: unknown[]): number;
@@ -17,7 +25,20 @@ export interface Statement {
   row(...params: unknown[]): unknown[] | undefined;
 }
 
-/** A connection to one database file. */
+/**
+ * A connection to one database file: what `SqliteStore` hands projection
+ * handlers, inside the transaction that also moves the projection's position.
+ *
+ * @example
+ * ```ts
+ * const OpenTickets = projection<Connection>("OpenTickets")
+ *   .with(Ticket)
+ *   .on("TicketOpened", (event, db) => {
+ *     db.prepare("INSERT INTO open_tickets (id, title) VALUES (?, ?)").run(event.stream, event.data.title);
+ *   })
+ *   .build();
+ * ```
+ */
 export interface Connection {
   /** Runs one or more statements without parameters (DDL, pragmas, `BEGIN`…). */
   exec(sql: string): void;

@@ -13,3 +13,4 @@ export { settle, type SettleOptions, type Settled } from "./settle.js";
 export { SettleError, type SettleReason } from "./settle-error.js";
 export { storeConformance } from "./store-conformance.js";
 export type { TestApi } from "./test-api.js";
+export type { ReadModelProbe } from "./read-model-probe.js";
