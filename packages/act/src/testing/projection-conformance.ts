@@ -20,7 +20,10 @@ export function projectConformance(store: () => Store, test: TestApi, probe?: Re
       await store().project!(nobody, (tx) => {
         const result = probe!.read(tx, key);
         if (typeof result === "boolean") found = result;
-        else return result.then((f) => void (found = f));
+        else
+          return result.then((f) => {
+            found = f;
+          });
       });
       return found;
     };
