@@ -9,6 +9,7 @@ import { around } from "./instrumentation.js";
 import { logger, onDispose, store } from "./ports.js";
 import { waitProjected } from "./projected.js";
 import type { Projection } from "./projection.js";
+import { type RebuildOptions, type RebuildProgress, rebuild } from "./rebuild.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
 import { ValidationError } from "./types/errors.js";
@@ -519,6 +520,37 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   ): Promise<void> {
     validate("projected timeoutMillis", timeoutMillis, OptionSchemas.whole(0));
     return waitProjected(this, projection, after, timeoutMillis);
+  }
+
+  /**
+   * Rebuilds a read model without downtime: register its new version (the
+   * same projection with `version` raised, writing a new table) beside the
+   * old one and call this. The new version projects from the beginning of
+   * the log (or its `since`) with the app's consumers while the old one
+   * keeps serving; this reports progress, waits until the new version has
+   * projected every event it handles that was in the log when the call
+   * started, and then runs `switchOver` — replace the view readers query in
+   * one transaction, say — so readers move from the complete old model to
+   * the complete new one at once. A consumer must be running (`app.start()`
+   * here or in another process); this only watches. For a plain rebuild in
+   * development, empty the table and `reset` the projection's stream.
+   *
+   * @param projection - the new version, registered with `act().with(projection)`
+   * @param options - progress reporting, a timeout and the switch-over (see {@link RebuildOptions})
+   * @returns the final progress, with `done: true`
+   * @throws {@link ValidationError} naming an option out of range
+   * @throws Error naming the projection when it is blocked, or not caught up within `timeoutMillis`
+   * @see [Read models and projections](/docs/guides/projections#rebuilds) — rebuilds step by step.
+   * @example
+   * ```ts
+   * await app.rebuild(OpenTicketsV2, {
+   *   onProgress: ({ projected, total }) => console.log(`${projected}/${total}`),
+   *   switchOver: () => db.query("CREATE OR REPLACE VIEW open_tickets AS SELECT * FROM open_tickets_v2"),
+   * });
+   * ```
+   */
+  async rebuild(projection: Projection<any, any>, options?: RebuildOptions): Promise<RebuildProgress> {
+    return rebuild(projection, checkOptions("rebuild", options, OptionSchemas.rebuild));
   }
 
   /**

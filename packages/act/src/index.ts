@@ -36,4 +36,5 @@ export {
   type ProjectionBatchHandler,
   type ProjectionOptions,
 } from "./projection.js";
+export type { RebuildOptions, RebuildProgress } from "./rebuild.js";
 export { act, type ActBuilder, type ReactionDoStep, type ReactionStep } from "./act-builder.js";

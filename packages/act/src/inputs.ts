@@ -44,6 +44,7 @@ const drain = z.object({
  *   `retryBaseMillis`, `retryMaxMillis` and `since` (a valid date).
  * - `projection`: {@link ProjectionOptions} — `maxRetries`, `retryBaseMillis`,
  *   `retryMaxMillis`, `version` (1 or more) and `since`.
+ * - `rebuild`: {@link RebuildOptions} — `progressMillis` and `timeoutMillis`.
  * - `settle`: the testing kit's `settle` options — the drain's, plus
  *   `maxDrains`, `timeoutMillis` and `allowBlocked`.
  * - `frequency`: the interval of `app.start_correlations`, in ms.
@@ -99,6 +100,13 @@ export const OptionSchemas = {
     version: whole(1).optional(),
     /** Where the projection starts: a valid date. */
     since: z.date({ error: "must be a valid date" }).optional(),
+  }),
+  /** The options of `app.rebuild` (its callbacks are not checked here). */
+  rebuild: z.object({
+    /** How often progress is reported, in ms. */
+    progressMillis: whole(1, MAX_DELAY).optional(),
+    /** How long to wait at most, in ms. */
+    timeoutMillis: whole(0).optional(),
   }),
   /** The options of the testing kit's `settle`: a drain's, plus its bounds. */
   settle: drain.extend({

@@ -210,3 +210,57 @@ describe("read your writes", () => {
     await expect(app.projected(p, snapshots, -1)).rejects.toThrow(ValidationError);
   });
 });
+
+describe("rebuild into a new version", () => {
+  it("reports progress, waits for the new version and then switches over", async () => {
+    const v1 = new Map<string, string>();
+    const v2 = new Map<string, string>();
+    const V1 = openTickets(v1);
+    const app1 = act().with(Ticket).with(V1).build();
+    for (let i = 0; i < 30; i++) await app1.do("open", { stream: `t-${i}`, actor }, { title: `#${i}` });
+    await settle(app1);
+    const V2 = projection("OpenTickets", { version: 2 })
+      .with(Ticket)
+      .on("TicketOpened", (event) => void v2.set(event.stream, event.data.title.toUpperCase()))
+      .build();
+    const app = act().with(Ticket).with(V1).with(V2).build();
+    let serving = v1;
+    const progress: number[] = [];
+    app.start({ eventLimit: 5, pollMillis: 5 });
+    try {
+      const done = await app.rebuild(V2, {
+        progressMillis: 1,
+        onProgress: ({ projected }) => progress.push(projected),
+        switchOver: () => {
+          serving = v2;
+        },
+      });
+      expect(done).toMatchObject({ stream: "projection:OpenTickets:v2", total: 30, projected: 30, done: true });
+    } finally {
+      await app.stop();
+    }
+    expect(serving).toBe(v2);
+    expect(serving.get("t-29")).toBe("#29");
+    expect(progress.at(-1)).toBe(30);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it("says why it stops: a blocked new version, no consumer within the timeout, bad options", async () => {
+    const Broken = projection("OpenTickets", { version: 3, maxRetries: 0 })
+      .with(Ticket)
+      .on("TicketOpened", () => {
+        throw new Error("table missing");
+      })
+      .build();
+    const app = act().with(Ticket).with(Broken).build();
+    await app.do("open", { stream: "t-1", actor }, { title: "x" });
+    await expect(app.rebuild(Broken, { timeoutMillis: 20, progressMillis: 5 })).rejects.toThrow(
+      /did not catch up within 20 ms: 0 of 1 events projected; is a consumer running/
+    );
+    await settle(app, { allowBlocked: true });
+    await expect(app.rebuild(Broken)).rejects.toThrow(
+      /projection:OpenTickets:v3\) stopped: it is blocked .*table missing/
+    );
+    await expect(app.rebuild(Broken, { progressMillis: 0 })).rejects.toThrow(/progressMillis: must be at least 1/);
+  });
+});
