@@ -85,6 +85,9 @@ export async function rebuild(
   });
   const total = await handled(projection, -1, target);
   const position = async () => (await store().reactions()).find((r) => r.stream === projection.stream);
+  // Counted as the position moves, so each event is read once over the whole rebuild.
+  let counted = -1;
+  let projected = 0;
   for (;;) {
     const now = await position();
     const at = now?.at ?? -1;
@@ -92,16 +95,14 @@ export async function rebuild(
       throw new Error(
         `Rebuild of projection "${projection.name}" (${projection.stream}) stopped: it is blocked at event #${at}: ${now.error}`
       );
+    const reached = Math.min(at, target);
+    if (reached > counted) {
+      projected += await handled(projection, counted, reached);
+      counted = reached;
+    }
     const done = at >= target;
     if (done) await switchOver?.();
-    const progress = {
-      stream: projection.stream,
-      total,
-      projected: done ? total : total - (await handled(projection, at, target)),
-      at,
-      target,
-      done,
-    };
+    const progress = { stream: projection.stream, total, projected, at, target, done };
     onProgress?.(progress);
     if (done) return progress;
     if (timeoutMillis !== undefined && Date.now() - started > timeoutMillis)
