@@ -105,8 +105,8 @@ export const TicketList = projection<unknown>("TicketList")
             return { id, set: { priority: "high" } };
           case "TicketResolved":
             return { id, set: { status: "resolved" } };
-          case "TicketClosed":
-            return { id, set: { status: "closed" } };
+          default:
+            return { id, set: { status: "closed" } }; // TicketClosed
         }
       })
     )
