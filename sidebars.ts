@@ -68,6 +68,7 @@ const sidebars: SidebarsConfig = {
         "guides/testing",
         "guides/sqlite",
         "guides/postgres-in-production",
+        "guides/projections",
         "guides/observability",
         "guides/inspector",
         "guides/errors",

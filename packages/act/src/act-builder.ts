@@ -110,7 +110,7 @@ export type ActBuilder<S extends Schemas, E extends Schemas, A extends Schemas> 
     state: State<SX, EX, AX>
   ): ActBuilder<S & { [K in keyof AX]: SX }, E & EX, A & AX>;
   /**
-   * Registers a projection (see {@link projection}): it runs with the app's
+   * Registers a projection (built with `projection(name)`): it runs with the app's
    * drains. Every event it handles must be emitted by a state registered
    * before, and its name must be unique in the app.
    *

@@ -141,7 +141,14 @@ export type ProjectionBuilder<E extends Schemas, H extends Schemas, Tx> = {
   batch<K extends keyof E & string>(
     events: readonly K[],
     handler: ProjectionBatchHandler<Pick<E, K>, Tx>
-  ): { build(): Projection<Pick<E, K>, Tx> };
+  ): {
+    /**
+     * Returns the batched projection.
+     *
+     * @returns the {@link Projection}
+     */
+    build(): Projection<Pick<E, K>, Tx>;
+  };
   /**
    * Returns the projection.
    *
