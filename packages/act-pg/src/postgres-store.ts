@@ -798,18 +798,7 @@ export class PostgresStore implements Store {
    */
   async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     if (!leases.length) return [];
-    const input = JSON.stringify(
-      leases.map(({ stream, by, token, reactions, at, retry, done, error }) => ({
-        stream,
-        holder: by,
-        token: token ?? null,
-        reactions: reactions ?? null,
-        at,
-        retry,
-        done: done ?? [],
-        error,
-      }))
-    );
+    const input = leasesInput(leases, ({ error }) => ({ error }));
     const { rows } = await this.#run<{ stream: string }>("block", this.#statements.block, [input]);
     const blocked = new Set(rows.map((r) => r.stream));
     return leases.filter((l) => blocked.has(l.stream));
@@ -1000,16 +989,21 @@ export class PostgresStore implements Store {
 
 /** `ack`'s input: the leases as the JSON array its statement reads. */
 function ackInput(leases: Lease[]): string {
+  return leasesInput(leases, ({ delay }) => ({ delay: delay ?? 0 }));
+}
+
+/** The leases as the JSON array `ack` and `block` read, with each one's own field (`delay`, `error`). */
+function leasesInput<L extends Lease>(leases: L[], own: (lease: L) => object): string {
   return JSON.stringify(
-    leases.map(({ stream, by, token, reactions, at, retry, done, delay }) => ({
-      stream,
-      holder: by,
-      token: token ?? null,
-      reactions: reactions ?? null,
-      at,
-      retry,
-      done: done ?? [],
-      delay: delay ?? 0,
+    leases.map((lease) => ({
+      stream: lease.stream,
+      holder: lease.by,
+      token: lease.token ?? null,
+      reactions: lease.reactions ?? null,
+      at: lease.at,
+      retry: lease.retry,
+      done: lease.done ?? [],
+      ...own(lease),
     }))
   );
 }

@@ -17,11 +17,12 @@
  * `DATABASE_URL` it starts a disposable server. The test suite runs a short
  * version (`test/projection-crash.test.ts`).
  */
-import { type ChildProcess, fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { PostgresStore } from "../src/index.js";
+import { forkWorker } from "./fork-worker.js";
 import { startServer } from "./pg-server.js";
 
 export type CrashOptions = {
@@ -55,8 +56,6 @@ export type CrashFigures = {
 };
 
 const worker = fileURLToPath(new URL("./projection-crash-worker.ts", import.meta.url));
-const tsconfig = fileURLToPath(new URL("../test/fixtures/tsconfig.json", import.meta.url));
-const cwd = fileURLToPath(new URL("..", import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Workers projecting at once: two, so they also compete for the projection's lease. */
 const WORKERS = 2;
@@ -79,27 +78,15 @@ export async function projectionCrash(options: CrashOptions): Promise<CrashFigur
 
   const children = new Set<ChildProcess>();
   const spawn = () =>
-    new Promise<ChildProcess>((resolve, reject) => {
-      const child = fork(worker, [], {
-        cwd,
-        execArgv: ["--import", "tsx"],
-        env: {
-          ...process.env,
-          TSX_TSCONFIG_PATH: tsconfig,
-          DATABASE_URL: connectionString ?? "",
-          TABLE: table,
-          BATCH: options.batch ? "1" : "0",
-          LOG_LEVEL: "fatal",
-        },
-        stdio: ["ignore", "ignore", "pipe", "ipc"],
-      });
-      let output = "";
-      child.stderr!.on("data", (d) => (output += d));
-      children.add(child);
-      child.once("exit", () => children.delete(child));
-      child.once("message", () => resolve(child));
-      child.once("exit", (code, signal) => reject(new Error(`worker exited (${code ?? signal}): ${output}`)));
-    });
+    forkWorker(
+      worker,
+      {
+        DATABASE_URL: connectionString ?? "",
+        TABLE: table,
+        BATCH: options.batch ? "1" : "0",
+      },
+      children
+    );
   for (let i = 0; i < WORKERS; i++) await spawn();
 
   let kills = 0;
