@@ -12,8 +12,10 @@ import Database from "libsql";
  *
  * @example
  * ```ts
- * const insert: Statement = db.prepare("INSERT INTO open_tickets (id, title) VALUES (?, ?)");
- * insert.run("t-1", "Printer");
+ * const insertTicket = (db: Connection) => {
+ *   const insert: Statement = db.prepare("INSERT INTO open_tickets (id, title) VALUES (?, ?)");
+ *   insert.run("t-1", "Printer");
+ * };
  * ```
  */
 export interface Statement {

@@ -509,8 +509,9 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * @see [Read models and projections](/docs/guides/projections#read-your-writes) — read-your-writes in an HTTP handler.
    * @example
    * ```ts
-   * const snapshots = await app.do("OpenTicket", { stream: "t-1", actor }, { title: "Printer" });
-   * await app.projected(OpenTickets, snapshots);
+   * const Totals = projection("Totals").with(Counter).on("Incremented", () => {}).build();
+   * const snapshots = await app.do("increment", { stream: "c-1", actor }, { by: 1 });
+   * await app.projected(Totals, snapshots);
    * ```
    */
   async projected(
@@ -543,9 +544,13 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * @see [Read models and projections](/docs/guides/projections#rebuilds) — rebuilds step by step.
    * @example
    * ```ts
-   * await app.rebuild(OpenTicketsV2, {
+   * const TotalsV2 = projection("Totals", { version: 2 }).with(Counter).on("Incremented", () => {}).build();
+   * let serving = "totals_v1";
+   * await app.rebuild(TotalsV2, {
    *   onProgress: ({ projected, total }) => console.log(`${projected}/${total}`),
-   *   switchOver: () => db.query("CREATE OR REPLACE VIEW open_tickets AS SELECT * FROM open_tickets_v2"),
+   *   switchOver: () => {
+   *     serving = "totals_v2"; // in SQL: replace the view readers query, in one statement
+   *   },
    * });
    * ```
    */

@@ -74,7 +74,8 @@ export type ProjectionOptions = {
  * @typeParam Tx - the transaction handle its handlers get
  * @example
  * ```ts
- * const OpenTickets: Projection<{ Opened: { title: string } }, undefined> = projection("OpenTickets")
+ * const open = new Map<string, string>();
+ * const OpenTickets: Projection<{ TicketOpened: { title: string } }, undefined> = projection("OpenTickets")
  *   .with(Ticket)
  *   .on("TicketOpened", (event) => void open.set(event.stream, event.data.title))
  *   .build();
@@ -225,13 +226,15 @@ function builder<E extends Schemas, H extends Schemas, Tx>(
  * @see [Read models and projections](/docs/guides/projections) — the guide.
  * @example
  * ```ts
- * const OpenTickets = projection<pg.PoolClient>("OpenTickets")
+ * // With PostgresStore: projection<pg.PoolClient>(...), and write with `client.query(...)`.
+ * const open = new Map<string, string>();
+ * const OpenTickets = projection("OpenTickets")
  *   .with(Ticket)
- *   .on("TicketOpened", async (event, client) => {
- *     await client.query("INSERT INTO open_tickets VALUES ($1, $2)", [event.stream, event.data.title]);
+ *   .on("TicketOpened", (event) => {
+ *     open.set(event.stream, event.data.title);
  *   })
- *   .on("TicketClosed", async (event, client) => {
- *     await client.query("DELETE FROM open_tickets WHERE id = $1", [event.stream]);
+ *   .on("Closed", (event) => {
+ *     open.delete(event.stream);
  *   })
  *   .build();
  * ```

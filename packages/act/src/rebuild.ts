@@ -30,10 +30,13 @@ export type RebuildProgress = {
  *
  * @example
  * ```ts
+ * let serving = "open_tickets_v1";
  * const options: RebuildOptions = {
  *   progressMillis: 1_000,
  *   onProgress: ({ projected, total }) => console.log(`${projected}/${total}`),
- *   switchOver: () => db.query("CREATE OR REPLACE VIEW open_tickets AS SELECT * FROM open_tickets_v2"),
+ *   switchOver: () => {
+ *     serving = "open_tickets_v2";
+ *   },
  * };
  * ```
  */

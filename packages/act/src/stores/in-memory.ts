@@ -339,6 +339,8 @@ export class InMemoryStore implements Store {
    * @returns whether the lease was acknowledged
    * @example
    * ```ts
+   * const memory = new InMemoryStore();
+   * const totals = new Map<string, number>();
    * const moved = await memory.project({ ...granted, at: 57, retry: 0 }, () => void totals.set("n", 1));
    * ```
    */

@@ -44,12 +44,17 @@ export type GivenEvent<E extends Schemas> = {
  * @see [Read models and projections](/docs/guides/projections#testing) — testing a projection.
  * @example
  * ```ts
+ * const OpenTickets = projection<Map<string, string>>("OpenTickets")
+ *   .with(Ticket)
+ *   .on("TicketOpened", (event, rows) => void rows.set(event.stream, event.data.title))
+ *   .on("Closed", (event, rows) => void rows.delete(event.stream))
+ *   .build();
  * const rows = new Map<string, string>();
  * await projectEvents(OpenTickets, [
  *   { name: "TicketOpened", data: { title: "Printer" }, stream: "t-1" },
- *   { name: "TicketClosed", data: {}, stream: "t-1" },
+ *   { name: "Closed", data: {}, stream: "t-1" },
  * ], rows);
- * expect(rows.size).toBe(0);
+ * console.log(rows.size); // 0
  * ```
  */
 export async function projectEvents<E extends Schemas, Tx>(
