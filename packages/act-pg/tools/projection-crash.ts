@@ -37,6 +37,8 @@ export type CrashOptions = {
   /** Shortest and longest pause before each SIGKILL, in ms (picked at random between them). */
   killMin: number;
   killMax: number;
+  /** Keep going past `millis` until this many workers were killed (default 0): a slow machine still gets its kills. */
+  minKills?: number;
   /** Whether the workers project with a batched handler. */
   batch?: boolean;
   /** How long to wait for the projection to catch up at the end, in ms. */
@@ -120,6 +122,7 @@ export async function projectionCrash(options: CrashOptions): Promise<CrashFigur
     }
   })();
   await sleep(millis);
+  while (kills < (options.minKills ?? 0)) await sleep(50);
   stopping = true;
   await Promise.all([producer, killer]);
 
