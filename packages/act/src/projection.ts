@@ -10,6 +10,8 @@ import type { Committed, CommittedOf, Schema, Schemas, State } from "./types/act
  * event may be applied again after a crash, so write idempotently (upsert by
  * `event.id`).
  *
+ * @param event - the committed event, with its data, stream, version and id
+ * @param tx - the store's transaction handle (see above)
  * @typeParam E - the event schemas
  * @typeParam K - the event handled
  * @typeParam Tx - the transaction handle the store passes
@@ -28,6 +30,8 @@ export type ProjectionHandler<E extends Schemas, K extends keyof E, Tx> = (
  * Applies the events of one drain to a read model at once, in log order —
  * for bulk upserts. Same `tx` rules as {@link ProjectionHandler}.
  *
+ * @param events - the drain's events the projection handles, in log order
+ * @param tx - the store's transaction handle
  * @typeParam E - the event schemas
  * @typeParam Tx - the transaction handle the store passes
  * @example

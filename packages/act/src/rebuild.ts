@@ -41,7 +41,11 @@ export type RebuildProgress = {
  * ```
  */
 export type RebuildOptions = {
-  /** Called with the progress every `progressMillis`, and once at the end. */
+  /**
+   * Called with the progress every `progressMillis`, and once at the end.
+   *
+   * @param progress - how far the rebuild got
+   */
   readonly onProgress?: (progress: RebuildProgress) => void;
   /** How often to report, in ms (default 1,000). */
   readonly progressMillis?: number;

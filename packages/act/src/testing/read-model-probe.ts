@@ -18,10 +18,24 @@
  * ```
  */
 export type ReadModelProbe<Tx = any> = {
-  /** Creates the table if missing and empties it. */
+  /**
+   * Creates the table if missing and empties it.
+   *
+   * @param tx - the handle `project` passed
+   */
   reset(tx: Tx): unknown;
-  /** Adds `key` to the table. */
+  /**
+   * Adds `key` to the table.
+   *
+   * @param tx - the handle `project` passed
+   * @param key - the key to add
+   */
   write(tx: Tx, key: string): unknown;
-  /** Whether the table holds `key`, as committed. */
+  /**
+   * Whether the table holds `key`, as committed.
+   *
+   * @param tx - the handle `project` passed
+   * @param key - the key to look for
+   */
   read(tx: Tx, key: string): boolean | Promise<boolean>;
 };
