@@ -4,7 +4,7 @@
  * The site's fixed settings (base path, locale, breakpoint, colour mode, TOC
  * depth, title delimiter, build rules) are all set here explicitly, including
  * the ones that equal Docusaurus' defaults, so that reading this file shows
- * every promise the site makes (../shared/spec/site-spec.txt lists them).
+ * every promise the site makes (the tests in scripts/site.test.mjs and e2e/ hold it to them).
  * Settings the framework hard-codes (no option exists) are listed in comments
  * where they would otherwise be set.
  *

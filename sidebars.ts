@@ -66,8 +66,11 @@ const sidebars: SidebarsConfig = {
       items: [
         "guides/getting-started",
         "guides/testing",
+        "guides/http",
         "guides/sqlite",
         "guides/postgres-in-production",
+        "guides/deploying-and-upgrading",
+        "guides/scaling-reactions",
         "guides/projections",
         "guides/observability",
         "guides/inspector",

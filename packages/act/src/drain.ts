@@ -318,9 +318,13 @@ export class Drainer<E extends Schemas> {
     const outcome = await project(log, { lease, events, end, projection: projection!, options }, this.owned, backoff);
     if (outcome.retry) return { ack: outcome.retry, progress: false };
     if (outcome.block) return { block: outcome.block, progress: false };
-    const moved = (outcome.acked ?? outcome.refused)!;
-    if (outcome.acked) for (const { event } of events) this.handled(event);
-    return { ack: moved, acked: outcome.acked ? [moved] : [], progress: moved.at > lease.at };
+    if (outcome.acked) {
+      for (const { event } of events) this.handled(event);
+      return { ack: outcome.acked, acked: [outcome.acked], progress: outcome.acked.at > lease.at };
+    }
+    // Refused, and rolled back: acknowledge the lease as granted (no progress), which the
+    // store refuses again — but a holder an operator overtook gives the stream back that way.
+    return { ack: lease, progress: false };
   }
 
   /** Acknowledges or blocks in the store; only real progress counts as acknowledged. */

@@ -202,16 +202,12 @@ export function projections() {
       for (const e of events) if (e.name === "Tagged") e.data.tag.toUpperCase();
     })
     .build();
+  const counting = projection("Typo").with(Counter);
   // @ts-expect-error an event no state added with .with emits
-  projection("Typo")
-    .with(Counter)
-    .on("Incremnted", () => {});
+  counting.on("Incremnted", () => {});
   // @ts-expect-error the data's fields keep their types
-  projection("Wrong")
-    .with(Counter)
-    .on("Incremented", (event) => event.data.by.toUpperCase());
+  counting.on("Incremented", (event) => event.data.by.toUpperCase());
+  const handled = projection<Map<string, number>>("Handle").with(Counter);
   // @ts-expect-error the handle is the type the projection declares
-  projection<Map<string, number>>("Handle")
-    .with(Counter)
-    .on("Incremented", (_e, rows: Set<string>) => rows);
+  handled.on("Incremented", (_e, rows: Set<string>) => rows);
 }
