@@ -87,7 +87,10 @@ export function projectConformance(store: () => Store, test: TestApi, probe?: Re
       expect(await store().project!({ ...lease, at: head }, write("c"))).toBe(false);
       expect((await position()).at).toBe(-1);
       if (probe) expect(await committed("c")).toBe(false);
+      // The overtaken holder gives the stream back (its refused ack does), and another drainer takes it.
+      expect(await store().ack([lease])).toEqual([]);
       const [other] = await store().lease([{ stream: "p", by: "d2", at: -1, retry: 0 }], 10_000);
+      expect(other?.by).toBe("d2");
       expect(await store().project!({ ...lease, at: head }, write("c"))).toBe(false);
       expect(await store().project!({ ...other, at: head }, write("c"))).toBe(true);
       if (probe) expect(await committed("c")).toBe(true);
