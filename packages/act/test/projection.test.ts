@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { act, projection, state, ValidationError } from "../src/index.js";
+import { act, disposeAndExit, InMemoryStore, projection, state, store, ValidationError } from "../src/index.js";
 import { settle } from "../src/testing/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
 
@@ -152,6 +152,28 @@ describe("asynchronous projections (in memory)", () => {
     const [snap] = await app.do("open", { stream: "t-1", actor }, { title: "x" });
     await settle(app);
     expect(seen).toEqual([snap.event!.id]);
+  });
+
+  it("on a store without project, runs the handlers with no handle, then acknowledges (at least once)", async () => {
+    const plain = new InMemoryStore();
+    Object.defineProperty(plain, "project", { value: undefined });
+    await disposeAndExit();
+    store(plain);
+    const handles: unknown[] = [];
+    const rows = new Map<string, string>();
+    const p = projection("Plain")
+      .with(Ticket)
+      .on("TicketOpened", (event, tx) => {
+        handles.push(tx);
+        rows.set(event.stream, event.data.title);
+      })
+      .build();
+    const app = act().with(Ticket).with(p).build();
+    const [snap] = await app.do("open", { stream: "t-1", actor }, { title: "Printer" });
+    await settle(app);
+    expect(handles).toEqual([undefined]);
+    expect([...rows]).toEqual([["t-1", "Printer"]]);
+    expect((await plain.reactions()).find((r) => r.stream === p.stream)?.at).toBe(snap.event!.id);
   });
 
   it("reset projects everything again (the plain rebuild for development)", async () => {
