@@ -71,6 +71,7 @@ const sidebars: SidebarsConfig = {
         "guides/postgres-in-production",
         "guides/deploying-and-upgrading",
         "guides/scaling-reactions",
+        "guides/projections",
         "guides/observability",
         "guides/inspector",
         "guides/errors",

@@ -282,6 +282,11 @@ const NOT_RUN = [
     reason: "starts the inspector's HTTP server, which serves until stopped",
   },
   {
+    page: "guides/projections.mdx",
+    contains: "}).listen(3000);",
+    reason: "a server: it listens until the process is stopped",
+  },
+  {
     page: "guides/testing.mdx",
     contains: "new MongoStore(",
     reason: "the store it tests is the reader's own (MongoStore is not part of Act)",

@@ -246,15 +246,16 @@ test("pages start their code after the first paint: no <script src> in the HTML,
 // they are the same on every machine. `node scripts/bundle-report.mjs
 // --page /act-root/docs/intro` shows what they are made of.
 //
-// The budget is the goal: 456 KB (the reference site's intro loads 562 KB).
-// The intro loads 455.2 KB now, of which the main bundle is 362 KB; anything
+// The budget is the goal: 458 KB (the reference site's intro loads 562 KB).
+// The intro loads 457.1 KB now, of which the main bundle is 362 KB; anything
 // that grows it past the goal fails here. Every guide page adds about 0.6 KB
 // to it (its route, its sidebar entry and its metadata are loaded on every
-// page): the goal was 450 KB until the Observability and Inspector guides
-// took it past, and 452 KB until the HTTP, deploying and scaling guides and
-// the intro's note on installing before the first release did.
-// `npm run bench:site` measures the same figure in a browser.
-const INTRO_JS_BUDGET = 456 * 1024;
+// page), every API page about 0.1 KB: the goal was 450 KB until the
+// Observability and Inspector guides took it past, 452 KB until the HTTP,
+// deploying and scaling guides and the intro's note on installing before the
+// first release did, and 456 KB until the projections guide and its API
+// pages did. `npm run bench:site` measures the same figure in a browser.
+const INTRO_JS_BUDGET = 458 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");

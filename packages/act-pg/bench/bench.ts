@@ -10,7 +10,9 @@
  * writers, loading a 5,000-event stream without and with snapshots, reactions
  * drained per second, and SQL statements the server receives per action
  * (counted from the server log with `log_statement = all` on a short run when
- * the benchmark runs its own server; counted at the pool otherwise).
+ * the benchmark runs its own server; counted at the pool otherwise); last,
+ * projections (`projections.ts`): events projected per second per event and
+ * batched, and the rebuild of 100,000 events.
  */
 import { act, SNAP_EVENT, store } from "@act-root/act";
 import { readFileSync, statSync } from "node:fs";
@@ -19,6 +21,7 @@ import pg from "pg";
 import { PostgresStore } from "../src/index.js";
 import { Counter, Job } from "../test/fixtures/states.js";
 import { Ledger } from "./ledger.js";
+import { benchProjections } from "./projections.js";
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { type PgServer, startServer } from "../tools/pg-server.js";
@@ -331,6 +334,9 @@ async function main() {
     }
   }
 
+  // Last: it empties the store's table.
+  Object.assign(results, await benchProjections(pgStore, admin));
+
   await pgStore.drop();
   await pgStore.dispose();
   await admin.end();
@@ -375,6 +381,24 @@ async function main() {
       "≥ 2,000 (ref 520, Emmett 335)",
     ],
     ["drain cycles for it", `${results.ledger_drain_cycles}`, "", "≤ 1,000 / (10 × 10) + 2 = 12"],
+    [
+      "events projected/s, handler per event (eventLimit 100)",
+      `${results.projection_per_event_events_per_s_limit_100}`,
+      "",
+      "",
+    ],
+    [
+      "events projected/s, batched (eventLimit 10 / 1,000)",
+      `${results.projection_batched_events_per_s_limit_10} / ${results.projection_batched_events_per_s_limit_1000}`,
+      "",
+      "≥ 10,000 batched",
+    ],
+    [
+      `rebuild of a new projection version from ${results.projection_rebuild_events} events (s)`,
+      `${results.projection_rebuild_100k_events_s}`,
+      "",
+      "",
+    ],
     ...[20, 200].flatMap(
       (rate): Array<[string, string, string, string]> => [
         [

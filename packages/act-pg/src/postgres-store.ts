@@ -268,16 +268,21 @@ export class PostgresStore implements Store {
   /** Runs a statement, prepared once per connection under a name derived from its text. */
   async #run<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[] = [], rowMode?: "array") {
     if (this.#disposed) throw this.#failure(operation, new Error("the store was disposed"), "disposed");
+    try {
+      return await this.#pool.query<R>({ name: this.#name(text), text, values, ...(rowMode && { rowMode }) });
+    } catch (error) {
+      throw this.#failure(operation, error as DriverError);
+    }
+  }
+
+  /** The name a statement is prepared under on each connection, derived from its text. */
+  #name(text: string): string {
     let name = this.#prepared.get(text);
     if (!name) {
       name = `act_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
       this.#prepared.set(text, name);
     }
-    try {
-      return await this.#pool.query<R>({ name, text, values, ...(rowMode && { rowMode }) });
-    } catch (error) {
-      throw this.#failure(operation, error as DriverError);
-    }
+    return name;
   }
 
   /** Turns a driver error into a `StoreError` that says which operation failed, why, and whether to retry. */
@@ -725,21 +730,57 @@ export class PostgresStore implements Store {
    */
   async ack(leases: Lease[]): Promise<Lease[]> {
     if (!leases.length) return [];
-    const input = JSON.stringify(
-      leases.map(({ stream, by, token, reactions, at, retry, done, delay }) => ({
-        stream,
-        holder: by,
-        token: token ?? null,
-        reactions: reactions ?? null,
-        at,
-        retry,
-        done: done ?? [],
-        delay: delay ?? 0,
-      }))
-    );
-    const { rows } = await this.#run<{ stream: string }>("ack", this.#statements.ack, [input]);
+    const { rows } = await this.#run<{ stream: string }>("ack", this.#statements.ack, [ackInput(leases)]);
     const acked = new Set(rows.map((r) => r.stream));
     return leases.filter((l) => acked.has(l.stream));
+  }
+
+  /**
+   * Runs `work` in a transaction on one pooled connection, handing it the
+   * connection, then acknowledges `lease` in the same transaction (the rule
+   * of `ack`) and commits — or rolls back when the acknowledgement is
+   * refused (the stream was reset, unblocked or taken by another drainer
+   * since), so the read model never gets writes for a position that did not
+   * move. A throw from `work` rolls back and is rethrown as it is. A crash
+   * anywhere leaves both as they were before the transaction: each event is
+   * applied to a read model in this database exactly once.
+   *
+   * @param lease - the lease to acknowledge, with the last event projected as `at`
+   * @param work - writes the read model with the client; must use no other connection for them
+   * @returns whether the lease was acknowledged and the writes committed
+   * @throws StoreError when the database cannot be used (the transaction rolled back, or — connection lost at `COMMIT` — applied entirely or not at all)
+   * @example
+   * ```ts
+   * const moved = await store.project({ ...granted, at: 57, retry: 0 }, (client) =>
+   *   client.query("UPDATE totals SET n = n + 1")
+   * );
+   * ```
+   */
+  async project(lease: Lease, work: (client: pg.PoolClient) => unknown): Promise<boolean> {
+    if (this.#disposed) throw this.#failure("project", new Error("the store was disposed"), "disposed");
+    const client = await this.#pool.connect().catch((error) => {
+      throw this.#failure("project", error);
+    });
+    // A connection that failed mid-transaction is closed rather than reused.
+    let broken: Error | undefined;
+    let handler = false;
+    try {
+      await client.query("BEGIN");
+      handler = true;
+      await work(client);
+      handler = false;
+      const text = this.#statements.ack;
+      const { rowCount } = await client.query({ name: this.#name(text), text, values: [ackInput([lease])] });
+      await client.query(rowCount ? "COMMIT" : "ROLLBACK");
+      return !!rowCount;
+    } catch (error) {
+      await client.query("ROLLBACK").catch((lost: Error) => {
+        broken = lost;
+      });
+      throw handler ? error : this.#failure("project", error as DriverError);
+    } finally {
+      client.release(broken);
+    }
   }
 
   /**
@@ -757,18 +798,7 @@ export class PostgresStore implements Store {
    */
   async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     if (!leases.length) return [];
-    const input = JSON.stringify(
-      leases.map(({ stream, by, token, reactions, at, retry, done, error }) => ({
-        stream,
-        holder: by,
-        token: token ?? null,
-        reactions: reactions ?? null,
-        at,
-        retry,
-        done: done ?? [],
-        error,
-      }))
-    );
+    const input = leasesInput(leases, ({ error }) => ({ error }));
     const { rows } = await this.#run<{ stream: string }>("block", this.#statements.block, [input]);
     const blocked = new Set(rows.map((r) => r.stream));
     return leases.filter((l) => blocked.has(l.stream));
@@ -957,4 +987,25 @@ export class PostgresStore implements Store {
     client.on("error", () => {});
     await client.end().catch(() => {});
   }
+}
+
+/** `ack`'s input: the leases as the JSON array its statement reads. */
+function ackInput(leases: Lease[]): string {
+  return leasesInput(leases, ({ delay }) => ({ delay: delay ?? 0 }));
+}
+
+/** The leases as the JSON array `ack` and `block` read, with each one's own field (`delay`, `error`). */
+function leasesInput<L extends Lease>(leases: L[], own: (lease: L) => object): string {
+  return JSON.stringify(
+    leases.map((lease) => ({
+      stream: lease.stream,
+      holder: lease.by,
+      token: lease.token ?? null,
+      reactions: lease.reactions ?? null,
+      at: lease.at,
+      retry: lease.retry,
+      done: lease.done ?? [],
+      ...own(lease),
+    }))
+  );
 }

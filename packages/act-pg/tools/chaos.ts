@@ -19,11 +19,12 @@
  * `--terminate-every` in ms). Without `DATABASE_URL` it starts a disposable
  * server. The test suite runs a short version (`test/chaos.test.ts`).
  */
-import { type ChildProcess, fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { PostgresStore } from "../src/index.js";
+import { forkWorker } from "./fork-worker.js";
 import { startServer } from "./pg-server.js";
 
 export type ChaosOptions = {
@@ -65,8 +66,6 @@ export type ChaosFigures = {
 };
 
 const worker = fileURLToPath(new URL("./chaos-worker.ts", import.meta.url));
-const tsconfig = fileURLToPath(new URL("../test/fixtures/tsconfig.json", import.meta.url));
-const cwd = fileURLToPath(new URL("..", import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs the chaos and returns what it counted. */
@@ -85,27 +84,15 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
 
   const children = new Set<ChildProcess>();
   const spawn = (release: "current" | "old") =>
-    new Promise<ChildProcess>((resolve, reject) => {
-      const child = fork(worker, [], {
-        cwd,
-        execArgv: ["--import", "tsx"],
-        env: {
-          ...process.env,
-          TSX_TSCONFIG_PATH: tsconfig,
-          DATABASE_URL: connectionString ?? "",
-          TABLE: table,
-          RELEASE: release,
-          LOG_LEVEL: "fatal",
-        },
-        stdio: ["ignore", "ignore", "pipe", "ipc"],
-      });
-      let output = "";
-      child.stderr!.on("data", (d) => (output += d));
-      children.add(child);
-      child.once("exit", () => children.delete(child));
-      child.once("message", () => resolve(child));
-      child.once("exit", (code, signal) => reject(new Error(`worker exited (${code ?? signal}): ${output}`)));
-    });
+    forkWorker(
+      worker,
+      {
+        DATABASE_URL: connectionString ?? "",
+        TABLE: table,
+        RELEASE: release,
+      },
+      children
+    );
   const releases = new Map<ChildProcess, "current" | "old">();
   const start = async (release: "current" | "old") => releases.set(await spawn(release), release);
   await Promise.all(Array.from({ length: options.workers }, () => start("current")));

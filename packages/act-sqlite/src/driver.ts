@@ -7,21 +7,64 @@
  */
 import Database from "libsql";
 
-/** A prepared statement; `?` parameters by position. */
+/**
+ * A prepared statement; `?` parameters by position.
+ *
+ * @example
+ * ```ts
+ * const insertTicket = (db: Connection) => {
+ *   const insert: Statement = db.prepare("INSERT INTO open_tickets (id, title) VALUES (?, ?)");
+ *   insert.run("t-1", "Printer");
+ * };
+ * ```
+ */
 export interface Statement {
-  /** Runs it; returns how many rows it changed. */
+  /**
+   * Runs it; returns how many rows it changed.
+   *
+   * @param params - the values of its `?` parameters, in order
+   */
   run(...params: unknown[]): number;
-  /** Every row, each as an array of column values in the statement's order. */
+  /**
+   * Every row, each as an array of column values in the statement's order.
+   *
+   * @param params - the values of its `?` parameters, in order
+   */
   rows(...params: unknown[]): unknown[][];
-  /** The first row as an array, if any. */
+  /**
+   * The first row as an array, if any.
+   *
+   * @param params - the values of its `?` parameters, in order
+   */
   row(...params: unknown[]): unknown[] | undefined;
 }
 
-/** A connection to one database file. */
+/**
+ * A connection to one database file: what `SqliteStore` hands projection
+ * handlers, inside the transaction that also moves the projection's position.
+ *
+ * @example
+ * ```ts
+ * const OpenTickets = projection<Connection>("OpenTickets")
+ *   .with(Ticket)
+ *   .on("TicketOpened", (event, db) => {
+ *     db.prepare("INSERT INTO open_tickets (id, title) VALUES (?, ?)").run(event.stream, event.data.title);
+ *   })
+ *   .build();
+ * ```
+ */
 export interface Connection {
-  /** Runs one or more statements without parameters (DDL, pragmas, `BEGIN`…). */
+  /**
+   * Runs one or more statements without parameters (DDL, pragmas, `BEGIN`…).
+   *
+   * @param sql - the statements, separated by `;`
+   */
   exec(sql: string): void;
-  /** Prepares a statement. Keep it: a fresh statement per call is slower, and with libsql unsafe after a busy error. */
+  /**
+   * Prepares a statement. Keep it: a fresh statement per call is slower, and with libsql unsafe after a busy error.
+   *
+   * @param sql - one statement, with `?` parameters
+   */
   prepare(sql: string): Statement;
   /** Closes the connection. */
   close(): void;

@@ -5,3 +5,4 @@
  * @packageDocumentation
  */
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
+export type { Connection, Statement } from "./driver.js";

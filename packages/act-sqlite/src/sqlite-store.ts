@@ -596,24 +596,68 @@ export class SqliteStore implements Store {
     const now = Date.now();
     return this.#write("ack", () =>
       leases.filter((l) => {
-        if (
-          ack.run(
-            l.at,
-            l.retry,
-            JSON.stringify(l.done ?? []),
-            l.delay && l.delay > 0 ? now + l.delay : null,
-            l.stream,
-            l.by,
-            l.token ?? null,
-            l.reactions ? JSON.stringify(l.reactions) : null
-          ) > 0
-        )
-          return true;
+        if (ack.run(...ackParams(l, now)) > 0) return true;
         // Refused: a holder an operator overtook has finished its handlers and gives the stream back.
         overtaken.run(l.stream, l.by, l.token ?? null);
         return false;
       })
     );
+  }
+
+  /**
+   * Runs `work` in a write transaction, handing it the store's connection,
+   * then acknowledges `lease` in the same transaction (the rule of `ack`)
+   * and commits — or rolls back when the acknowledgement is refused (the
+   * stream was reset, unblocked or taken by another drainer since). A throw
+   * from `work` rolls back and is rethrown as it is. A crash anywhere leaves
+   * both as they were: each event is applied to a read model in this file
+   * exactly once.
+   *
+   * `work` runs synchronously — the driver is synchronous, and the
+   * connection is shared with the rest of the store, so nothing else may
+   * run inside the transaction. A `work` that returns a promise is refused
+   * (rolled back, with an error saying so).
+   *
+   * @param lease - the lease to acknowledge, with the last event projected as `at`
+   * @param work - writes the read model with `db.prepare(sql).run(...)` or `db.exec(sql)`
+   * @returns whether the lease was acknowledged and the writes committed
+   * @throws Error when `work` returned a promise
+   * @throws StoreError when the file cannot be written (nothing was done)
+   * @example
+   * ```ts
+   * const moved = await store.project({ ...granted, at: 57, retry: 0 }, (db) =>
+   *   db.prepare("UPDATE totals SET n = n + 1").run()
+   * );
+   * ```
+   */
+  async project(lease: Lease, work: (db: Connection) => unknown): Promise<boolean> {
+    const ack = this.#statement("project", SQL.ack);
+    const db = this.#connection("project");
+    let thrown: { error: unknown } | undefined;
+    const refused = new Error("refused");
+    try {
+      return this.#write("project", () => {
+        try {
+          const result = work(db);
+          if (typeof (result as PromiseLike<unknown> | undefined)?.then === "function") {
+            // Nothing may wait for it: its writes would land outside the transaction.
+            Promise.resolve(result).catch(() => {});
+            throw new Error(
+              "SqliteStore runs projection handlers synchronously, inside its write transaction, but this one returned a promise: write with the connection's synchronous calls and return nothing"
+            );
+          }
+        } catch (error) {
+          thrown = { error };
+          throw error;
+        }
+        if (ack.run(...ackParams(lease, Date.now())) > 0) return true;
+        throw refused;
+      });
+    } catch (error) {
+      if (thrown) throw thrown.error;
+      if ((error as StoreError).cause === refused || error === refused) return false;
+      throw error;
+    }
   }
 
   /**
@@ -826,4 +870,18 @@ export class SqliteStore implements Store {
       }
     }
   }
+}
+
+/** `ack`'s parameters for one lease; `now` dates the end of a retry's backoff. */
+function ackParams(l: Lease, now: number): unknown[] {
+  return [
+    l.at,
+    l.retry,
+    JSON.stringify(l.done ?? []),
+    l.delay && l.delay > 0 ? now + l.delay : null,
+    l.stream,
+    l.by,
+    l.token ?? null,
+    l.reactions ? JSON.stringify(l.reactions) : null,
+  ];
 }

@@ -1,6 +1,8 @@
 import { Act } from "./act.js";
 import { BuilderError } from "./errors.js";
 import { checkOptions, OptionSchemas } from "./inputs.js";
+import type { Projection } from "./projection.js";
+import { isProjection, withProjection } from "./projection-registry.js";
 import type { Schema, Schemas, State } from "./types/action.js";
 import type { Reaction, ReactionHandler, ReactionOptions, ReactionResolver, Registry } from "./types/reaction.js";
 
@@ -110,6 +112,15 @@ export type ActBuilder<S extends Schemas, E extends Schemas, A extends Schemas> 
     state: State<SX, EX, AX>
   ): ActBuilder<S & { [K in keyof AX]: SX }, E & EX, A & AX>;
   /**
+   * Registers a projection (built with `projection(name)`): it runs with the app's
+   * drains. Every event it handles must be emitted by a state registered
+   * before, and its name must be unique in the app.
+   *
+   * @param projection - a built {@link Projection}
+   * @returns the {@link ActBuilder}, with the projection registered
+   */
+  with<PE extends Schemas, Tx>(projection: Projection<PE, Tx>): ActBuilder<S, E, A>;
+  /**
    * Starts a reaction to the event `event` (a name this app's states emit).
    *
    * @param event - the event name; a state registered before with `.with` must emit it
@@ -151,7 +162,8 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
   states: ReadonlySet<State<any, any, any>>
 ): ActBuilder<S, E, A> {
   return {
-    with(state) {
+    with(state: State<any, any, any> | Projection<any, any>): any {
+      if (isProjection(state)) return builder(withProjection(registry, state), states);
       // Plain JavaScript can pass the state's builder instead of the state: say so, not "cannot read ... of undefined".
       if (typeof state?.name !== "string" || !state.actions || !state.events || !state.patch)
         throw new BuilderError("act", "with", "act().with() takes a built state: end the state's chain with .build()");

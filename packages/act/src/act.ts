@@ -7,6 +7,9 @@ import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing
 import { checkOptions, OptionSchemas } from "./inputs.js";
 import { around } from "./instrumentation.js";
 import { logger, onDispose, store } from "./ports.js";
+import { waitProjected } from "./projected.js";
+import type { Projection } from "./projection.js";
+import { type RebuildOptions, type RebuildProgress, rebuild } from "./rebuild.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
 import { ValidationError } from "./errors.js";
@@ -490,6 +493,69 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     this.consumer = undefined;
     running.detach();
     await running.consumer.stop();
+  }
+
+  /**
+   * Waits until a projection has processed the events an action committed —
+   * read-your-writes for an asynchronous read model: pass what `app.do(...)`
+   * returned (or an event id), then read the model. Returns at once when
+   * none of those events is one the projection handles. A consumer must be
+   * running (`app.start()` in this process or another); this only waits.
+   *
+   * @param projection - a projection registered with `act().with(projection)`
+   * @param after - the snapshots `do` returned, or the id of the last event to wait for
+   * @param timeoutMillis - how long to wait at most, in ms (default 5,000)
+   * @throws Error naming the projection and the event when it is blocked, or not there within `timeoutMillis`
+   * @see [Read models and projections](/docs/guides/projections#read-your-writes) — read-your-writes in an HTTP handler.
+   * @example
+   * ```ts
+   * const Totals = projection("Totals").with(Counter).on("Incremented", () => {}).build();
+   * const snapshots = await app.do("increment", { stream: "c-1", actor }, { by: 1 });
+   * await app.projected(Totals, snapshots);
+   * ```
+   */
+  async projected(
+    projection: Projection<any, any>,
+    after: readonly Snapshot<any, any>[] | number,
+    timeoutMillis = 5_000
+  ): Promise<void> {
+    validate("projected timeoutMillis", timeoutMillis, OptionSchemas.whole(0));
+    return waitProjected(this, projection, after, timeoutMillis);
+  }
+
+  /**
+   * Rebuilds a read model without downtime: register its new version (the
+   * same projection with `version` raised, writing a new table) beside the
+   * old one and call this. The new version projects from the beginning of
+   * the log (or its `since`) with the app's consumers while the old one
+   * keeps serving; this reports progress, waits until the new version has
+   * projected every event it handles that was in the log when the call
+   * started, and then runs `switchOver` — replace the view readers query in
+   * one transaction, say — so readers move from the complete old model to
+   * the complete new one at once. A consumer must be running (`app.start()`
+   * here or in another process); this only watches. For a plain rebuild in
+   * development, empty the table and `reset` the projection's stream.
+   *
+   * @param projection - the new version, registered with `act().with(projection)`
+   * @param options - progress reporting, a timeout and the switch-over (see {@link RebuildOptions})
+   * @returns the final progress, with `done: true`
+   * @throws {@link ValidationError} naming an option out of range
+   * @throws Error naming the projection when it is blocked, or not caught up within `timeoutMillis`
+   * @see [Read models and projections](/docs/guides/projections#rebuilds) — rebuilds step by step.
+   * @example
+   * ```ts
+   * const TotalsV2 = projection("Totals", { version: 2 }).with(Counter).on("Incremented", () => {}).build();
+   * let serving = "totals_v1";
+   * await app.rebuild(TotalsV2, {
+   *   onProgress: ({ projected, total }) => console.log(`${projected}/${total}`),
+   *   switchOver: () => {
+   *     serving = "totals_v2"; // in SQL: replace the view readers query, in one statement
+   *   },
+   * });
+   * ```
+   */
+  async rebuild(projection: Projection<any, any>, options?: RebuildOptions): Promise<RebuildProgress> {
+    return rebuild(projection, checkOptions("rebuild", options, OptionSchemas.rebuild));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { reactionNames, route as routes } from "./correlate.js";
 import { around } from "./instrumentation.js";
+import { project } from "./project.js";
 import { logger, store } from "./ports.js";
 import type { build_tracer } from "./tracer.js";
 import type { Committed, CommittedOf, Schemas } from "./types/action.js";
@@ -22,8 +23,8 @@ type Job = { event: Committed<Schemas, string>; key: string; reaction: Reaction<
 /** The work of one leased stream: its events, the reactions to run, and where its watermark ends when all ran. */
 type Batch<E extends Schemas> = { lease: Lease; events: CommittedOf<E>[]; jobs: Job[]; end: number };
 
-/** What handling one batch came to. */
-type Outcome = { ack?: Lease; block?: BlockedLease; progress: boolean };
+/** What handling one batch came to; `acked` when the acknowledgement was already made (a projection's transaction). */
+type Outcome = { ack?: Lease; block?: BlockedLease; progress: boolean; acked?: Lease[] };
 
 /** Events per read of the whole log, shared by every leased stream without a source. */
 const PAGE = 1_000;
@@ -279,7 +280,9 @@ export class Drainer<E extends Schemas> {
     this.keepers.set(stream, lease);
     const work = (async () => {
       try {
-        const outcome = await handle(batch, this.app, lease, (event) => this.handled(event));
+        const outcome = batch.jobs[0]?.reaction.projection
+          ? await this.project(log, batch, lease)
+          : await handle(batch, this.app, lease, (event) => this.handled(event));
         return await this.record(log, outcome);
       } finally {
         lease.stop();
@@ -306,14 +309,32 @@ export class Drainer<E extends Schemas> {
     return { acked: [], blocked: [] };
   }
 
+  /** Runs a projection's batch (see `project`), its writes and position in one store transaction where the store can. */
+  private async project(log: Store, batch: Batch<E>, keeper: Keeper): Promise<Outcome> {
+    const { lease, jobs, end } = batch;
+    if (!(await keeper.ready())) return { ack: lease, progress: false };
+    const { projection, options } = jobs[0].reaction;
+    const events = jobs.map(({ event, invalid }) => ({ event, invalid }));
+    const outcome = await project(log, { lease, events, end, projection: projection!, options }, this.owned, backoff);
+    if (outcome.retry) return { ack: outcome.retry, progress: false };
+    if (outcome.block) return { block: outcome.block, progress: false };
+    if (outcome.acked) {
+      for (const { event } of events) this.handled(event);
+      return { ack: outcome.acked, acked: [outcome.acked], progress: outcome.acked.at > lease.at };
+    }
+    // Refused, and rolled back: acknowledge the lease as granted (no progress), which the
+    // store refuses again — but a holder an operator overtook gives the stream back that way.
+    return { ack: lease, progress: false };
+  }
+
   /** Acknowledges or blocks in the store; only real progress counts as acknowledged. */
   private async record(
     log: Store,
-    { ack, block, progress }: Outcome
+    { ack, block, progress, acked: made }: Outcome
   ): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
     // Saying which reactions this app has lets the store refuse a stream that
     // gained one meanwhile: its events then run again where all are known.
-    const acked = ack ? await log.ack([{ ...ack, reactions: this.owned }]) : [];
+    const acked = made ?? (ack ? await log.ack([{ ...ack, reactions: this.owned }]) : []);
     const blocked = block ? await log.block([{ ...block, reactions: this.owned }]) : [];
     const refused = (ack && !acked.length && ack) || (block && !blocked.length && block);
     if (refused)

@@ -31,4 +31,13 @@ export {
   type ActionEmitStep,
   type StateBuildStep,
 } from "./state-builder.js";
+export {
+  projection,
+  type Projection,
+  type ProjectionBuilder,
+  type ProjectionHandler,
+  type ProjectionBatchHandler,
+  type ProjectionOptions,
+} from "./projection.js";
+export type { RebuildOptions, RebuildProgress } from "./rebuild.js";
 export { act, type ActBuilder, type ReactionDoStep, type ReactionStep } from "./act-builder.js";

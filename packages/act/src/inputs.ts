@@ -49,6 +49,9 @@ const drain = z.object({
  * - `consumer`: {@link ConsumerOptions} — the drain's, plus `pollMillis` and `graceMillis`.
  * - `reaction`: {@link ReactionOptions} — `blockOnError`, `maxRetries` (0 or more),
  *   `retryBaseMillis`, `retryMaxMillis` and `since` (a valid date).
+ * - `projection`: {@link ProjectionOptions} — `maxRetries`, `retryBaseMillis`,
+ *   `retryMaxMillis`, `version` (1 or more) and `since`.
+ * - `rebuild`: {@link RebuildOptions} — `progressMillis` and `timeoutMillis`.
  * - `settle`: the testing kit's `settle` options — the drain's, plus
  *   `maxDrains`, `timeoutMillis` and `allowBlocked`.
  * - `frequency`: the interval of `app.start_correlations`, in ms.
@@ -91,6 +94,26 @@ export const OptionSchemas = {
     retryMaxMillis: whole(0, MAX_DELAY).optional(),
     /** Where a new reaction starts: a valid date. */
     since: z.date({ error: "must be a valid date" }).optional(),
+  }),
+  /** The options of a projection (`projection(name, options)`). */
+  projection: z.object({
+    /** Retries before blocking (0: none). */
+    maxRetries: whole(0, 1_000).optional(),
+    /** Delay before the first retry, in ms. */
+    retryBaseMillis: whole(0, MAX_DELAY).optional(),
+    /** Longest delay between retries, in ms. */
+    retryMaxMillis: whole(0, MAX_DELAY).optional(),
+    /** The read model's version: 1 or more. */
+    version: whole(1).optional(),
+    /** Where the projection starts: a valid date. */
+    since: z.date({ error: "must be a valid date" }).optional(),
+  }),
+  /** The options of `app.rebuild` (its callbacks are not checked here). */
+  rebuild: z.object({
+    /** How often progress is reported, in ms. */
+    progressMillis: whole(1, MAX_DELAY).optional(),
+    /** How long to wait at most, in ms. */
+    timeoutMillis: whole(0).optional(),
   }),
   /** The options of the testing kit's `settle`: a drain's, plus its bounds. */
   settle: drain.extend({

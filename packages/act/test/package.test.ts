@@ -64,6 +64,7 @@ const values = [
   "extend",
   "patch",
   "port",
+  "projection",
   "sleep",
   "state",
   "validate",
@@ -126,7 +127,7 @@ describe("the published package", () => {
     expect(result.n).toBe(2);
     expect(result.bad).toBe("ERR_VALIDATION");
     expect(result.exports).toEqual([...values].sort());
-    expect(result.testing).toEqual(["SettleError", "settle", "storeConformance"]);
+    expect(result.testing).toEqual(["SettleError", "projectEvents", "settle", "storeConformance"]);
     expect(result).toMatchObject({ reacted: 1, drains: 1 });
   });
 });

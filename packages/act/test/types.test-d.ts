@@ -5,6 +5,7 @@
 import { z } from "zod";
 import {
   act,
+  projection,
   type ActorSchema,
   type CausationEventSchema,
   type CommittedMetaSchema,
@@ -184,3 +185,29 @@ export const sameCatchesDrift: [false, false, false, true] = [
   false as Same<{ a: { b: number } }, { a: { b: string } }>,
   true as Same<{ a: string } & { b: number }, { a: string; b: number }>,
 ];
+
+export function projections() {
+  // Handlers are typed by the events' schemas.
+  const Totals = projection<Map<string, number>>("Totals")
+    .with(Counter)
+    .on("Incremented", (event, rows) => {
+      const by: number = event.data.by;
+      rows.set(event.stream, by);
+    })
+    .build();
+  act().with(Counter).with(Totals).build();
+  projection("Batched")
+    .with(Counter)
+    .batch(["Incremented", "Tagged"], (events) => {
+      for (const e of events) if (e.name === "Tagged") e.data.tag.toUpperCase();
+    })
+    .build();
+  const counting = projection("Typo").with(Counter);
+  // @ts-expect-error an event no state added with .with emits
+  counting.on("Incremnted", () => {});
+  // @ts-expect-error the data's fields keep their types
+  counting.on("Incremented", (event) => event.data.by.toUpperCase());
+  const handled = projection<Map<string, number>>("Handle").with(Counter);
+  // @ts-expect-error the handle is the type the projection declares
+  handled.on("Incremented", (_e, rows: Set<string>) => rows);
+}

@@ -1,11 +1,13 @@
 /**
- * The WolfDesk app: both states and the reactions that tie them together.
+ * The WolfDesk app: both states, the reactions that tie them together, and
+ * the ticket list projection.
  */
 import { act } from "@act-root/act";
 import { Escalations } from "./escalations.js";
 import { autoAssign, escalateWaiting, queueEscalation } from "./reactions.js";
 import { ESCALATIONS } from "./schemas.js";
 import { Ticket } from "./ticket.js";
+import { TicketList } from "./ticket-list.js";
 
 export const app = act()
   .with(Ticket)
@@ -19,6 +21,8 @@ export const app = act()
   .on("TicketEscalated")
   .do(queueEscalation)
   .to(ESCALATIONS)
+  // The ticket list, a read model in the store's database.
+  .with(TicketList)
   .build();
 
 /**

@@ -43,6 +43,12 @@ export function sqliteFile(env: Env): string {
   return env.WOLFDESK_DB || "wolfdesk.db";
 }
 
+let schema = "wolfdesk";
+/** The Postgres schema `connect` put the store in: the ticket list's table goes there too. */
+export function postgresSchema(): string {
+  return schema;
+}
+
 /**
  * Plugs the store in — before anything else touches `store()`, since the
  * first call fixes the adapter for the process — and seeds it.
@@ -57,7 +63,9 @@ export async function connect(env: Env = globalThis.process?.env ?? {}): Promise
     return "sqlite";
   }
   const { PostgresStore } = (await import(/* @vite-ignore */ ACT_PG)) as typeof import("@act-root/act-pg");
-  store(new PostgresStore(postgresOptions(env)));
+  const options = postgresOptions(env);
+  schema = options.schema ?? schema;
+  store(new PostgresStore(options));
   await store().seed();
   return "postgres";
 }

@@ -7,7 +7,7 @@
 import { disposeAndExit, store } from "@act-root/act";
 import { PostgresStore } from "@act-root/act-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { app, connect, ESCALATIONS, run, settle, Ticket } from "../src/index.js";
+import { app, connect, ESCALATIONS, listTickets, run, settle, Ticket, TicketList } from "../src/index.js";
 import { by, carla, newTicket } from "./helpers.js";
 import { postgresForTests, type Server } from "./postgres-env.js";
 
@@ -64,6 +64,21 @@ describe("WolfDesk on Postgres", () => {
       [t, "TicketEscalated"],
       [ESCALATIONS, "EscalationQueued"],
     ]);
+  });
+
+  it("keeps the ticket list in a table of the store's schema, readable right after a write", async (ctx) => {
+    if (skipped) ctx.skip();
+    app.start();
+    try {
+      const t = newTicket();
+      const snapshots = await app.do("OpenTicket", by(carla, t), { title: "Projector", message: "No signal" });
+      await app.projected(TicketList, snapshots);
+      const rows = await listTickets(env);
+      expect(rows.find((r) => r.id === t)).toMatchObject({ title: "Projector", status: "open", customer: carla.id });
+      expect(rows.find((r) => r.id === "ticket-pg-story")).toMatchObject({ status: "closed", priority: "high" });
+    } finally {
+      await app.stop();
+    }
   });
 
   it("persists: a second store on the same tables reads the same events", async (ctx) => {

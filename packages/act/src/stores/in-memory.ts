@@ -340,6 +340,30 @@ export class InMemoryStore implements Store {
     return acked;
   }
 
+  /**
+   * Runs `work` with no handle — a read model kept next to this store lives
+   * in the process's memory like the store, and no crash can leave one
+   * without the other — then acknowledges `lease`. A lease that is not the
+   * caller's any more runs nothing; a throw leaves the position untouched
+   * (writes `work` made before throwing stay: write them last, or make them
+   * idempotent).
+   *
+   * @param lease - the lease to acknowledge, with the last event projected as `at`
+   * @param work - applies the events to the read model
+   * @returns whether the lease was acknowledged
+   * @example
+   * ```ts
+   * const memory = new InMemoryStore();
+   * const totals = new Map<string, number>();
+   * const moved = await memory.project({ ...granted, at: 57, retry: 0 }, () => void totals.set("n", 1));
+   * ```
+   */
+  async project(lease: Lease, work: (tx: undefined) => unknown): Promise<boolean> {
+    if (!this.held(lease)) return false;
+    await work(undefined);
+    return (await this.ack([lease])).length > 0;
+  }
+
   async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     const blocked: BlockedLease[] = [];
     for (const lease of leases) {

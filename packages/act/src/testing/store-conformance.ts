@@ -2,6 +2,8 @@ import type { Lease } from "../types/reaction.js";
 import type { Store } from "../types/ports.js";
 import { ConcurrencyError, ValidationError } from "../errors.js";
 import { type EventMeta, MAX_STREAM_LENGTH, SNAP_EVENT } from "../schemas.js";
+import { projectConformance } from "./projection-conformance.js";
+import type { ReadModelProbe } from "./read-model-probe.js";
 import type { TestApi } from "./test-api.js";
 
 const meta = (correlation = "c-1"): EventMeta => ({ correlation, causation: {} });
@@ -16,7 +18,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * names, queries and their filters, snapshots, idempotency keys, and the
  * reaction bookkeeping (`poll` and its filter by reactions, `lease` with its
  * tokens and renewals, `ack`, `block`, `reactions`, `unblock`, `reset`,
- * `retire`). Call it at the top level of a test file.
+ * `retire`) and, for a store that has it, `project` (a projection's writes
+ * and position in one transaction). Call it at the top level of a test file.
  *
  * The store is created once, on the first test, and `drop()` then `seed()`
  * run before every test, so point it at a database (or table) of its own:
@@ -31,6 +34,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * @param name - names the store in the test titles
  * @param factory - creates the store under test (called once)
  * @param test - the test runner's functions: `import * as vitest from "vitest"`
+ * @param probe - for a store with `project`: how to reach a read model in its database, so the
+ *   suite checks that a projection's writes commit and roll back with its position (see {@link ReadModelProbe})
  * @example
  * ```ts
  * // test/my-store.conformance.test.ts
@@ -40,7 +45,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * storeConformance("MyStore", () => new InMemoryStore(), vitest);
  * ```
  */
-export function storeConformance(name: string, factory: () => Store | Promise<Store>, test: TestApi): void {
+export function storeConformance(
+  name: string,
+  factory: () => Store | Promise<Store>,
+  test: TestApi,
+  probe?: ReadModelProbe
+): void {
   const { afterAll, beforeEach, describe, expect, it } = test;
   describe(`Store conformance: ${name}`, () => {
     let store: Store;
@@ -683,5 +693,7 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         expect(events.filter((e) => e.name === "Before")).toEqual([]);
       });
     });
+
+    projectConformance(() => store, test, probe);
   });
 }

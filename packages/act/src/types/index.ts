@@ -2,4 +2,5 @@ export * from "./action.js";
 export * from "./config.js";
 export * from "./instrumentation.js";
 export * from "./ports.js";
+export * from "./projection.js";
 export * from "./reaction.js";

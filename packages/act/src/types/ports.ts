@@ -160,6 +160,22 @@ export interface Store extends Disposable {
    */
   block(leases: BlockedLease[]): Promise<BlockedLease[]>;
   /**
+   * Runs `work` in a transaction of the store's database, handing it the
+   * transaction's handle, then acknowledges `lease` in the same transaction
+   * (same rule as `ack`: only while `lease.by` holds it with the same
+   * `token`). Both commit together, or neither: a refused acknowledgement
+   * rolls `work`'s writes back, and a throw from `work` rolls everything
+   * back and is rethrown. Projections whose read model lives in the store's
+   * database use it to apply each event exactly once. Optional: without it,
+   * projections run `work` with no handle and acknowledge afterwards (at
+   * least once).
+   *
+   * @param lease - the lease to acknowledge, with the last event handled as `at`
+   * @param work - writes the read model through the handle; a store may require it to be synchronous (and say so)
+   * @returns whether the lease was acknowledged (and `work`'s writes committed)
+   */
+  project?(lease: Lease, work: (tx: any) => unknown): Promise<boolean>;
+  /**
    * Lists reaction streams with their watermark, retries, blocked state and
    * lease, ordered by stream name.
    *

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Committed, CommittedOf, Schemas, Snapshot, State, Upcaster } from "./action.js";
+import type { Projection } from "./projection.js";
 import type { Target } from "../schemas.js";
 
 /**
@@ -137,6 +138,8 @@ export type Reaction<E extends Schemas, K extends keyof E, A extends Schemas = S
   readonly resolver: ReactionResolver<E, K>;
   /** How to treat failures. */
   readonly options: ReactionOptions;
+  /** The projection this reaction feeds, when it is one: the drain then applies its events in one store transaction. */
+  readonly projection?: Projection<any, any>;
 };
 
 /**

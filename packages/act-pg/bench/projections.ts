@@ -1,0 +1,96 @@
+/**
+ * The projection figures of the act-pg benchmark: events projected per
+ * second into a table of the store's database with a handler per event
+ * (one upsert each) and with a batched handler (one bulk upsert per drain),
+ * each in the projection's own transaction with its position; and the time
+ * a new version of the batched projection takes to rebuild from 100,000
+ * events. Drops and seeds the store's table first: run it last.
+ */
+import { act, type Projection, projection } from "@act-root/act";
+import { performance } from "node:perf_hooks";
+import type pg from "pg";
+import type { PostgresStore } from "../src/index.js";
+import { Counter } from "../test/fixtures/states.js";
+
+const meta = { correlation: "bench", causation: {} };
+
+/** Commits `count` increments over 100 streams, 1,000 per commit. */
+async function seed(pgStore: PostgresStore, count: number) {
+  for (let n = 0; n < count; n += 1_000)
+    await pgStore.commit(
+      `p-${(n / 1_000) % 100}`,
+      Array.from({ length: Math.min(1_000, count - n) }, (_, i) => ({
+        name: "Incremented",
+        data: { by: 1 + (i % 3) },
+      })),
+      meta
+    );
+}
+
+const upsert = (table: string) =>
+  `INSERT INTO ${table} AS t (stream, total) SELECT * FROM unnest($1::text[], $2::bigint[])
+   ON CONFLICT (stream) DO UPDATE SET total = t.total + EXCLUDED.total`;
+
+/** Totals per stream, one upsert per event. */
+const perEvent = (table: string) =>
+  projection<pg.PoolClient>(`per-event-${table}`)
+    .with(Counter)
+    .on("Incremented", async (event, client) => {
+      await client.query(upsert(table), [[event.stream], [event.data.by]]);
+    })
+    .build();
+
+/** Totals per stream, one bulk upsert per batch. */
+const batched = (table: string, version = 1) =>
+  projection<pg.PoolClient>(`batched-${table}`, { version })
+    .with(Counter)
+    .batch(["Incremented"], async (events, client) => {
+      const sums = new Map<string, number>();
+      for (const e of events) sums.set(e.stream, (sums.get(e.stream) ?? 0) + e.data.by);
+      await client.query(upsert(table), [[...sums.keys()], [...sums.values()]]);
+    })
+    .build();
+
+/** Drains `p` alone until it has projected every event; returns events per second. */
+async function rate(p: Projection<any, any>, events: number, eventLimit: number): Promise<number> {
+  const app = act().with(Counter).with(p).build();
+  await app.correlate({ limit: 1_000_000 });
+  const t = performance.now();
+  for (let idle = 0; ; ) {
+    const { acked } = await app.drain({ eventLimit, leaseMillis: 30_000 });
+    if (!acked.length && ++idle > 3) break;
+  }
+  const seconds = (performance.now() - t) / 1000;
+  const position = (await app.stats(1)).streams.find((s) => s.stream === p.stream);
+  if (!position || position.lag) throw new Error(`projection ${p.stream} did not catch up`);
+  return events / seconds;
+}
+
+/** Runs the projection figures against `pgStore` (the store port's adapter) and `admin` (a client of the same database). */
+export async function benchProjections(pgStore: PostgresStore, admin: pg.Client): Promise<Record<string, number>> {
+  await pgStore.drop();
+  await pgStore.seed();
+  for (const table of ["bench_pe", "bench_b10", "bench_b1000", "bench_rebuild"])
+    await admin.query(`DROP TABLE IF EXISTS ${table}; CREATE TABLE ${table} (stream text PRIMARY KEY, total bigint)`);
+  const results: Record<string, number> = {};
+  await seed(pgStore, 10_000);
+  results.projection_per_event_events_per_s_limit_100 = Math.round(await rate(perEvent("bench_pe"), 10_000, 100));
+  results.projection_batched_events_per_s_limit_10 = Math.round(await rate(batched("bench_b10"), 10_000, 10));
+  await seed(pgStore, 90_000);
+  results.projection_batched_events_per_s_limit_1000 = Math.round(await rate(batched("bench_b1000"), 100_000, 1_000));
+
+  // Rebuild: a new version beside the caught-up one, with a running consumer.
+  const v1 = batched("bench_rebuild");
+  const v2 = batched("bench_rebuild", 2);
+  const app = act().with(Counter).with(v1).with(v2).build();
+  await app.correlate({ limit: 1_000_000 });
+  const t = performance.now();
+  app.start({ eventLimit: 1_000, pollMillis: 20 });
+  const done = await app.rebuild(v2, { progressMillis: 50 });
+  results.projection_rebuild_100k_events_s = Number(((performance.now() - t) / 1000).toFixed(2));
+  results.projection_rebuild_events = done.total;
+  await app.stop();
+  for (const table of ["bench_pe", "bench_b10", "bench_b1000", "bench_rebuild"])
+    await admin.query(`DROP TABLE ${table}`);
+  return results;
+}

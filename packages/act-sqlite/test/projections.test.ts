@@ -1,0 +1,83 @@
+/**
+ * Projections on a SQLite file: the read model in the store's own file,
+ * written through the connection `project` hands over, in the transaction
+ * that moves the projection's position.
+ */
+import { act, disposeAndExit, projection, state, store } from "@act-root/act";
+import { settle } from "@act-root/act/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { z } from "zod";
+import { open } from "../src/driver.js";
+import { type Connection, SqliteStore } from "../src/index.js";
+import { tempFile } from "./support.js";
+
+const Ticket = state("Ticket", z.object({ open: z.boolean() }))
+  .init(() => ({ open: false }))
+  .emits({ TicketOpened: z.object({ title: z.string() }), TicketClosed: z.object({}) })
+  .patch({ TicketOpened: () => ({ open: true }), TicketClosed: () => ({ open: false }) })
+  .on("open", z.object({ title: z.string() }))
+  .emit(({ title }) => ["TicketOpened", { title }])
+  .on("close", z.object({}))
+  .emit(() => ["TicketClosed", {}])
+  .build();
+
+const actor = { id: "u", name: "U" };
+const file = tempFile();
+let reader: Connection;
+
+beforeAll(async () => {
+  store(new SqliteStore({ filename: file }));
+  await store().seed();
+  reader = open(file);
+  reader.exec("CREATE TABLE open_tickets (id TEXT PRIMARY KEY, title TEXT NOT NULL)");
+});
+afterAll(async () => {
+  reader.close();
+  await disposeAndExit();
+});
+
+const rows = () => reader.prepare("SELECT id, title FROM open_tickets ORDER BY id").rows();
+const position = async (stream: string) => (await store().reactions()).find((r) => r.stream === stream);
+
+it("projects into a table of the store's file, the rows committed with the position", async () => {
+  const OpenTickets = projection<Connection>("OpenTickets")
+    .with(Ticket)
+    .on("TicketOpened", (event, db) => {
+      db.prepare("INSERT INTO open_tickets (id, title) VALUES (?, ?)").run(event.stream, event.data.title);
+    })
+    .on("TicketClosed", (event, db) => {
+      db.prepare("DELETE FROM open_tickets WHERE id = ?").run(event.stream);
+    })
+    .build();
+  const app = act().with(Ticket).with(OpenTickets).build();
+  await app.do("open", { stream: "t-1", actor }, { title: "Printer" });
+  await app.do("open", { stream: "t-2", actor }, { title: "Mail" });
+  const [closed] = await app.do("close", { stream: "t-1", actor }, {});
+  await settle(app);
+  expect(rows()).toEqual([["t-2", "Mail"]]);
+  expect((await position(OpenTickets.stream))?.at).toBe(closed.event!.id);
+});
+
+it("rolls a failing batch back — rows and position — and blocks only that projection, saying why", async () => {
+  const Half = projection<Connection>("Half", { maxRetries: 0 })
+    .with(Ticket)
+    .on("TicketOpened", (event, db) => {
+      db.prepare("INSERT INTO open_tickets (id, title) VALUES (?, ?)").run(`half-${event.stream}`, event.data.title);
+      if (event.data.title === "bad") throw new Error("refusing a bad title");
+    })
+    .build();
+  const Async = projection<Connection>("Async", { maxRetries: 0 })
+    .with(Ticket)
+    .on("TicketOpened", async () => {})
+    .build();
+  const app = act().with(Ticket).with(Half).with(Async).build();
+  const [fine] = await app.do("open", { stream: "t-3", actor }, { title: "fine" });
+  await app.do("open", { stream: "t-4", actor }, { title: "bad" });
+  const { blocked } = await settle(app, { allowBlocked: true, eventLimit: 100 });
+  const errors = Object.fromEntries(blocked.map((b) => [b.stream, b.error]));
+  expect(errors["projection:Half"]).toMatch(/failed on event "TicketOpened" #\d+: refusing a bad title/);
+  expect(errors["projection:Async"]).toMatch(/synchronously.*returned a promise/);
+  // The whole batch rolled back: not even t-3's row, written before the failure, is there.
+  expect(rows().filter(([id]) => String(id).startsWith("half-"))).toEqual([]);
+  expect((await position("projection:Half"))?.at).toBeLessThan(fine.event!.id);
+});

@@ -1,0 +1,113 @@
+import { logger } from "./ports.js";
+import type { Projection } from "./projection.js";
+import type { Committed, Schemas } from "./types/action.js";
+import type { Store } from "./types/ports.js";
+import type { BlockedLease, Lease, ReactionOptions } from "./types/reaction.js";
+
+/** One projection batch: the lease, its events in log order (each with why it cannot be decoded, if so), and where the watermark ends. */
+export type ProjectionBatch = {
+  lease: Lease;
+  events: { event: Committed<Schemas, string>; invalid?: unknown }[];
+  end: number;
+  projection: Projection<any, any>;
+  options: ReactionOptions;
+};
+
+/** What projecting one batch came to: `acked` when the position moved (with the writes), else a retry or a block to record. */
+export type ProjectionOutcome = { acked?: Lease; refused?: Lease; retry?: Lease; block?: BlockedLease };
+
+const thenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | undefined)?.then === "function";
+
+/** The error a handler's failure becomes: which projection, which event, why. */
+function failure(projection: Projection<any, any>, events: Committed<Schemas, string>[], cause: unknown): Error {
+  const what =
+    events.length === 1
+      ? `event "${events[0].name}" #${events[0].id}`
+      : `events #${events[0].id}…#${events[events.length - 1].id}`;
+  return new Error(`Projection "${projection.name}" failed on ${what}: ${(cause as Error)?.message ?? String(cause)}`, {
+    cause,
+  });
+}
+
+/**
+ * Applies `events` to `projection` in log order with the store's
+ * transaction handle. Stays synchronous as long as the handlers are (a
+ * synchronous store transaction, such as SQLite's, needs that) and returns a
+ * promise from the first handler that does.
+ */
+export function applyProjection(
+  projection: Projection<any, any>,
+  events: Committed<Schemas, string>[],
+  tx: unknown
+): void | Promise<void> {
+  if (!events.length) return;
+  if (projection.batch) {
+    const result = call(() => projection.batch!(events as never, tx), projection, events);
+    return thenable(result) ? Promise.resolve(result).then(() => {}) : undefined;
+  }
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    const handler = projection.handlers[event.name];
+    // Only events the projection handles are routed to it; this guards a registry changed by hand.
+    if (!handler) throw failure(projection, [event], new Error("no handler for this event"));
+    const result = call(() => handler(event, tx), projection, [event]);
+    if (thenable(result))
+      return Promise.resolve(result).then(() => applyProjection(projection, events.slice(i + 1), tx));
+  }
+}
+
+/** Runs a handler; a throw or a rejection becomes a {@link failure}. */
+function call(run: () => unknown, projection: Projection<any, any>, events: Committed<Schemas, string>[]): unknown {
+  try {
+    const result = run();
+    if (!thenable(result)) return result;
+    return Promise.resolve(result).catch((cause) => {
+      throw failure(projection, events, cause);
+    });
+  } catch (cause) {
+    throw failure(projection, events, cause);
+  }
+}
+
+/**
+ * Projects one batch. With a store that has `project`, the handlers' writes
+ * and the new watermark commit in one transaction — a crash anywhere applies
+ * nothing or everything, and a lease another drainer took meanwhile rolls the
+ * writes back — so every event is applied exactly once. Without it, the
+ * handlers run and the watermark is acknowledged afterwards: at least once.
+ *
+ * A batch is all or nothing: a failing handler rolls back the whole batch,
+ * which is retried after a backoff and, after `maxRetries`, blocks the
+ * projection's stream at its last committed position with the error.
+ *
+ * @param owned - the reactions this app has; the acknowledgement is refused when the stream gained another
+ * @param backoff - the delay before retry number `retry`
+ */
+export async function project(
+  log: Store,
+  { lease, events, end, projection, options }: ProjectionBatch,
+  owned: readonly string[],
+  backoff: (retry: number, options: ReactionOptions) => number
+): Promise<ProjectionOutcome> {
+  const at = Math.max(lease.at, end, ...events.map(({ event }) => event.id));
+  const moved: Lease = { ...lease, at, done: [], retry: 0, reactions: owned };
+  const plain = events.map(({ event }) => event);
+  try {
+    const bad = events.find(({ invalid }) => invalid !== undefined);
+    if (bad) throw failure(projection, [bad.event], bad.invalid);
+    let acked: boolean;
+    if (log.project) acked = await log.project(moved, (tx) => applyProjection(projection, plain, tx));
+    else {
+      await applyProjection(projection, plain, undefined);
+      acked = (await log.ack([moved])).length > 0;
+    }
+    return acked ? { acked: moved } : { refused: moved };
+  } catch (error) {
+    logger.error(error, (error as Error)?.message);
+    const retry = lease.retry + 1;
+    const kept = { ...lease, done: [], retry, reactions: owned };
+    if (retry <= options.maxRetries) return { retry: { ...kept, delay: backoff(retry, options) } };
+    return { block: { ...kept, error: (error as Error)?.message ?? String(error) } };
+  }
+}

@@ -1,0 +1,121 @@
+import { store } from "./ports.js";
+import type { Projection } from "./projection.js";
+
+/**
+ * How far a rebuild got: reported while it runs and returned at the end.
+ *
+ * @example
+ * ```ts
+ * const report = ({ projected, total }: RebuildProgress) => console.log(`${projected}/${total}`);
+ * ```
+ */
+export type RebuildProgress = {
+  /** The projection's stream (name and version). */
+  readonly stream: string;
+  /** Events it handles up to `target`, counted when the rebuild started. */
+  readonly total: number;
+  /** How many of those it has projected. */
+  readonly projected: number;
+  /** Its position: the id of the last event projected (-1 before the first). */
+  readonly at: number;
+  /** The last event it handles in the log when the rebuild started: the rebuild is done once `at` reaches it. */
+  readonly target: number;
+  /** Whether it reached `target` (and the switch-over ran). */
+  readonly done: boolean;
+};
+
+/**
+ * What {@link Act.rebuild} is told: how to report, how long to wait, and the
+ * switch-over to run once the new version has caught up.
+ *
+ * @example
+ * ```ts
+ * let serving = "open_tickets_v1";
+ * const options: RebuildOptions = {
+ *   progressMillis: 1_000,
+ *   onProgress: ({ projected, total }) => console.log(`${projected}/${total}`),
+ *   switchOver: () => {
+ *     serving = "open_tickets_v2";
+ *   },
+ * };
+ * ```
+ */
+export type RebuildOptions = {
+  /**
+   * Called with the progress every `progressMillis`, and once at the end.
+   *
+   * @param progress - how far the rebuild got
+   */
+  readonly onProgress?: (progress: RebuildProgress) => void;
+  /** How often to report, in ms (default 1,000). */
+  readonly progressMillis?: number;
+  /** How long to wait for the new version to catch up, in ms (default: no limit). */
+  readonly timeoutMillis?: number;
+  /**
+   * Points readers at the new version, once it has caught up — in one
+   * transaction, so every reader sees either the old read model or the new
+   * one, such as replacing the view readers query.
+   */
+  readonly switchOver?: () => unknown;
+};
+
+/** Counts the events `projection` handles after `after` up to `through`. */
+async function handled(projection: Projection<any, any>, after: number, through: number): Promise<number> {
+  if (through <= after) return 0;
+  let count = 0;
+  await store().query(
+    (event) => {
+      if (!projection.options.since || event.created >= projection.options.since) count++;
+    },
+    { names: [...projection.events], after, before: through + 1 }
+  );
+  return count;
+}
+
+/**
+ * Waits until a projection's (new) version has projected every event it
+ * handles that was in the log when the call started, reporting progress,
+ * then runs `switchOver`. The projection runs with the app's consumers
+ * meanwhile (`app.start()` here or elsewhere); this only watches.
+ */
+export async function rebuild(
+  projection: Projection<any, any>,
+  options: RebuildOptions = {}
+): Promise<RebuildProgress> {
+  const { onProgress, progressMillis = 1_000, timeoutMillis, switchOver } = options;
+  const started = Date.now();
+  let target = -1;
+  await store().query((event) => (target = event.id), {
+    names: [...projection.events],
+    backward: true,
+    limit: 1,
+  });
+  const total = await handled(projection, -1, target);
+  const position = async () => (await store().reactions()).find((r) => r.stream === projection.stream);
+  // Counted as the position moves, so each event is read once over the whole rebuild.
+  let counted = -1;
+  let projected = 0;
+  for (;;) {
+    const now = await position();
+    const at = now?.at ?? -1;
+    if (now?.blocked)
+      throw new Error(
+        `Rebuild of projection "${projection.name}" (${projection.stream}) stopped: it is blocked at event #${at}: ${now.error}`
+      );
+    const reached = Math.min(at, target);
+    if (reached > counted) {
+      projected += await handled(projection, counted, reached);
+      counted = reached;
+    }
+    const done = at >= target;
+    if (done) await switchOver?.();
+    const progress = { stream: projection.stream, total, projected, at, target, done };
+    onProgress?.(progress);
+    if (done) return progress;
+    if (timeoutMillis !== undefined && Date.now() - started > timeoutMillis)
+      throw new Error(
+        `Rebuild of projection "${projection.name}" (${projection.stream}) did not catch up within ${timeoutMillis} ms: ${progress.projected} of ${total} events projected; is a consumer running (app.start())?`
+      );
+    await new Promise((resolve) => setTimeout(resolve, progressMillis));
+  }
+}

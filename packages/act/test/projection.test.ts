@@ -1,0 +1,288 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { act, disposeAndExit, InMemoryStore, projection, state, store, ValidationError } from "../src/index.js";
+import { settle } from "../src/testing/index.js";
+import { actor, Counter, freshStore } from "./fixtures.js";
+
+beforeEach(async () => {
+  await freshStore();
+});
+
+const Ticket = state("Ticket", z.object({ title: z.string(), open: z.boolean() }))
+  .init(() => ({ title: "", open: false }))
+  .emits({ TicketOpened: z.object({ title: z.string() }), TicketClosed: z.object({}) })
+  .patch({ TicketOpened: (e) => ({ title: e.data.title, open: true }), TicketClosed: () => ({ open: false }) })
+  .on("open", z.object({ title: z.string() }))
+  .emit(({ title }) => ["TicketOpened", { title }])
+  .on("close", z.object({}))
+  .emit(() => ["TicketClosed", {}])
+  .build();
+
+/** The open tickets as a projection keeps them, by stream. */
+function openTickets(rows: Map<string, string>, name = "OpenTickets") {
+  return projection(name)
+    .with(Ticket)
+    .on("TicketOpened", (event) => void rows.set(event.stream, event.data.title))
+    .on("TicketClosed", (event) => void rows.delete(event.stream))
+    .build();
+}
+
+describe("projection builder", () => {
+  it("builds a projection with its stream, events and options", () => {
+    const p = projection("OpenTickets", { version: 2, maxRetries: 1 })
+      .with(Ticket)
+      .on("TicketOpened", () => {})
+      .build();
+    expect(p.name).toBe("OpenTickets");
+    expect(p.stream).toBe("projection:OpenTickets:v2");
+    expect(p.events).toEqual(["TicketOpened"]);
+    expect(p.options).toMatchObject({ version: 2, maxRetries: 1 });
+    expect(
+      projection("A")
+        .with(Ticket)
+        .on("TicketOpened", () => {})
+        .build().stream
+    ).toBe("projection:A");
+  });
+
+  it("refuses a projection without handlers, a handler twice, mixed kinds and bad names or options", () => {
+    expect(() => projection("A").build()).toThrow(/handles no event/);
+    const one = projection("A")
+      .with(Ticket)
+      .on("TicketOpened", () => {});
+    expect(() => one.on("TicketOpened", () => {})).toThrow(/already handles "TicketOpened"/);
+    expect(() => one.batch(["TicketClosed"], () => {})).toThrow(/mixes .on and .batch/);
+    expect(() =>
+      projection("A")
+        .with(Ticket)
+        .batch(["TicketOpened", "TicketOpened"], () => {})
+    ).toThrow(/twice/);
+    expect(() => projection("")).toThrow(/non-empty name/);
+    expect(() => projection("a:b")).toThrow(/without ":"/);
+    expect(() => projection("A", { version: 0 })).toThrow(ValidationError);
+    expect(() => projection("A", { maxRetries: -1 })).toThrow(/maxRetries/);
+  });
+
+  it("refuses an event no registered state emits, and the same projection twice", () => {
+    const p = openTickets(new Map());
+    expect(() => act().with(Counter).with(p)).toThrow(/"TicketOpened", which no state registered so far emits/);
+    expect(() => act().with(Ticket).with(p).with(openTickets(new Map()))).toThrow(/already registered/);
+    // Another version of the same projection is another read model: both may run side by side.
+    const v2 = projection("OpenTickets", { version: 2 })
+      .with(Ticket)
+      .on("TicketOpened", () => {})
+      .build();
+    expect(() => act().with(Ticket).with(p).with(v2).build()).not.toThrow();
+  });
+});
+
+describe("asynchronous projections (in memory)", () => {
+  it("applies every event it handles, in log order, with the app's drains", async () => {
+    const rows = new Map<string, string>();
+    const app = act().with(Ticket).with(openTickets(rows)).build();
+    await app.do("open", { stream: "t-1", actor }, { title: "Printer" });
+    await app.do("open", { stream: "t-2", actor }, { title: "Mail" });
+    await app.do("close", { stream: "t-1", actor }, {});
+    expect(rows.size).toBe(0); // asynchronous: nothing before a drain
+    await settle(app);
+    expect([...rows]).toEqual([["t-2", "Mail"]]);
+    const [position] = (await app.stats()).streams;
+    expect(position).toMatchObject({ stream: "projection:OpenTickets", lag: 0, blocked: false });
+  });
+
+  it("hands a batched handler each drain's events at once, in order", async () => {
+    const batches: number[][] = [];
+    const ids = projection("Ids")
+      .with(Ticket)
+      .batch(["TicketOpened", "TicketClosed"], (events) => {
+        batches.push(events.map((e) => e.id));
+      })
+      .build();
+    const app = act().with(Ticket).with(ids).build();
+    const committed: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const [snap] = await app.do("open", { stream: `t-${i}`, actor }, { title: `#${i}` });
+      committed.push(snap.event!.id);
+    }
+    await settle(app, { eventLimit: 10 });
+    expect(batches.flat()).toEqual(committed);
+    expect(batches.map((b) => b.length)).toEqual([10, 10, 5]);
+  });
+
+  it("a failing handler blocks only its projection; the others and the reactions go on", async () => {
+    const rows = new Map<string, string>();
+    const reacted: string[] = [];
+    const broken = projection("Broken", { maxRetries: 0 })
+      .with(Ticket)
+      .on("TicketOpened", (event) => {
+        if (event.data.title === "bad") throw new Error("cannot store a bad title");
+      })
+      .build();
+    const app = act()
+      .with(Ticket)
+      .with(openTickets(rows))
+      .with(broken)
+      .on("TicketOpened")
+      .do(async (event) => void reacted.push(event.stream))
+      .to("audit")
+      .build();
+    await app.do("open", { stream: "t-1", actor }, { title: "bad" });
+    await app.do("open", { stream: "t-2", actor }, { title: "fine" });
+    const { blocked } = await settle(app, { allowBlocked: true });
+    expect(blocked.map((b) => b.stream)).toEqual(["projection:Broken"]);
+    expect(blocked[0].error).toMatch(
+      /Projection "Broken" failed on event "TicketOpened" #\d+: cannot store a bad title/
+    );
+    expect(blocked[0].at).toBe(-1); // nothing of the failed batch counts as projected
+    expect([...rows.keys()]).toEqual(["t-1", "t-2"]);
+    expect(reacted).toEqual(["t-1", "t-2"]);
+  });
+
+  it("retries a failing batch and then applies it once", async () => {
+    let failures = 1;
+    const seen: number[] = [];
+    const flaky = projection("Flaky", { maxRetries: 2, retryBaseMillis: 0, retryMaxMillis: 0 })
+      .with(Ticket)
+      .on("TicketOpened", (event) => {
+        if (failures-- > 0) throw new Error("database hiccup");
+        seen.push(event.id);
+      })
+      .build();
+    const app = act().with(Ticket).with(flaky).build();
+    const [snap] = await app.do("open", { stream: "t-1", actor }, { title: "x" });
+    await settle(app);
+    expect(seen).toEqual([snap.event!.id]);
+  });
+
+  it("on a store without project, runs the handlers with no handle, then acknowledges (at least once)", async () => {
+    const plain = new InMemoryStore();
+    Object.defineProperty(plain, "project", { value: undefined });
+    await disposeAndExit();
+    store(plain);
+    const handles: unknown[] = [];
+    const rows = new Map<string, string>();
+    const p = projection("Plain")
+      .with(Ticket)
+      .on("TicketOpened", (event, tx) => {
+        handles.push(tx);
+        rows.set(event.stream, event.data.title);
+      })
+      .build();
+    const app = act().with(Ticket).with(p).build();
+    const [snap] = await app.do("open", { stream: "t-1", actor }, { title: "Printer" });
+    await settle(app);
+    expect(handles).toEqual([undefined]);
+    expect([...rows]).toEqual([["t-1", "Printer"]]);
+    expect((await plain.reactions()).find((r) => r.stream === p.stream)?.at).toBe(snap.event!.id);
+  });
+
+  it("reset projects everything again (the plain rebuild for development)", async () => {
+    const rows = new Map<string, string>();
+    const p = openTickets(rows);
+    const app = act().with(Ticket).with(p).build();
+    await app.do("open", { stream: "t-1", actor }, { title: "Printer" });
+    await settle(app);
+    rows.clear();
+    expect(await app.reset(p.stream)).toEqual([p.stream]);
+    await settle(app);
+    expect([...rows]).toEqual([["t-1", "Printer"]]);
+  });
+});
+
+describe("read your writes", () => {
+  it("waits until the running consumer projected the action's events", async () => {
+    const rows = new Map<string, string>();
+    const p = openTickets(rows);
+    const app = act().with(Ticket).with(p).build();
+    app.start({ pollMillis: 1_000 });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const snapshots = await app.do("open", { stream: `t-${i}`, actor }, { title: `#${i}` });
+        await app.projected(p, snapshots);
+        expect(rows.get(`t-${i}`)).toBe(`#${i}`);
+      }
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it("returns at once when the action committed nothing the projection handles", async () => {
+    const p = openTickets(new Map());
+    const app = act().with(Ticket).with(Counter).with(p).build();
+    const snapshots = await app.do("increment", { stream: "c-1", actor }, { by: 1 });
+    await expect(app.projected(p, snapshots, 0)).resolves.toBeUndefined();
+  });
+
+  it("says why it gives up: no consumer within the timeout, or a blocked projection", async () => {
+    const p = openTickets(new Map());
+    const app = act().with(Ticket).with(p).build();
+    const snapshots = await app.do("open", { stream: "t-1", actor }, { title: "x" });
+    await expect(app.projected(p, snapshots, 50)).rejects.toThrow(
+      /Projection "OpenTickets" did not reach event #\d+ within 50 ms \(it is at #-1\); is a consumer running/
+    );
+    const broken = projection("Broken", { maxRetries: 0 })
+      .with(Ticket)
+      .on("TicketOpened", () => {
+        throw new Error("disk full");
+      })
+      .build();
+    const other = act().with(Ticket).with(broken).build();
+    await settle(other, { allowBlocked: true });
+    await expect(other.projected(broken, snapshots, 1_000)).rejects.toThrow(/"Broken" is blocked .*disk full/);
+    await expect(app.projected(p, snapshots, -1)).rejects.toThrow(ValidationError);
+  });
+});
+
+describe("rebuild into a new version", () => {
+  it("reports progress, waits for the new version and then switches over", async () => {
+    const v1 = new Map<string, string>();
+    const v2 = new Map<string, string>();
+    const V1 = openTickets(v1);
+    const app1 = act().with(Ticket).with(V1).build();
+    for (let i = 0; i < 30; i++) await app1.do("open", { stream: `t-${i}`, actor }, { title: `#${i}` });
+    await settle(app1);
+    const V2 = projection("OpenTickets", { version: 2 })
+      .with(Ticket)
+      .on("TicketOpened", (event) => void v2.set(event.stream, event.data.title.toUpperCase()))
+      .build();
+    const app = act().with(Ticket).with(V1).with(V2).build();
+    let serving = v1;
+    const progress: number[] = [];
+    app.start({ eventLimit: 5, pollMillis: 5 });
+    try {
+      const done = await app.rebuild(V2, {
+        progressMillis: 1,
+        onProgress: ({ projected }) => progress.push(projected),
+        switchOver: () => {
+          serving = v2;
+        },
+      });
+      expect(done).toMatchObject({ stream: "projection:OpenTickets:v2", total: 30, projected: 30, done: true });
+    } finally {
+      await app.stop();
+    }
+    expect(serving).toBe(v2);
+    expect(serving.get("t-29")).toBe("#29");
+    expect(progress.at(-1)).toBe(30);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it("says why it stops: a blocked new version, no consumer within the timeout, bad options", async () => {
+    const Broken = projection("OpenTickets", { version: 3, maxRetries: 0 })
+      .with(Ticket)
+      .on("TicketOpened", () => {
+        throw new Error("table missing");
+      })
+      .build();
+    const app = act().with(Ticket).with(Broken).build();
+    await app.do("open", { stream: "t-1", actor }, { title: "x" });
+    await expect(app.rebuild(Broken, { timeoutMillis: 20, progressMillis: 5 })).rejects.toThrow(
+      /did not catch up within 20 ms: 0 of 1 events projected; is a consumer running/
+    );
+    await settle(app, { allowBlocked: true });
+    await expect(app.rebuild(Broken)).rejects.toThrow(
+      /projection:OpenTickets:v3\) stopped: it is blocked .*table missing/
+    );
+    await expect(app.rebuild(Broken, { progressMillis: 0 })).rejects.toThrow(/progressMillis: must be at least 1/);
+  });
+});
