@@ -1,59 +1,9 @@
-// Start-up: pages paint from their HTML without waiting for code, load the
-// code after the first paint, and a press made before the code has arrived
-// still does what it says once it has.
+// Start-up: what the server's HTML already carries (diagrams, highlighted
+// code) and what the code does with it once the page is live.
 import type { Page } from "@playwright/test";
-import { CONCEPT, EXAMPLE, INTRO, MAIN_BUNDLE, expect, holdRequests, hydrated, mainHeading, test } from "./site";
+import { CONCEPT, EXAMPLE, INTRO, expect, hydrated, test } from "./site";
 
 const toggle = (page: Page) => page.locator("nav.navbar").getByRole("button", { name: /dark and light mode/i });
-
-test("the page is complete and readable while its code has not arrived", async ({ page }) => {
-  const held = await holdRequests(page, MAIN_BUNDLE);
-  await page.goto(INTRO, { waitUntil: "load" });
-  await expect(mainHeading(page)).toBeVisible();
-  await expect(page.locator("article p").first()).toBeVisible();
-  await expect(page.locator("aside nav.menu")).toBeVisible();
-  // The code is asked for after the load event, once the page is idle.
-  await expect.poll(held.requested, { message: "the main bundle is requested after load" }).toBe(true);
-  await held.release();
-  await hydrated(page);
-});
-
-test("a click on the colour-mode toggle before the code has arrived does what a click after it does", async ({
-  browser,
-  page,
-}) => {
-  // What one click does on a live page, in a context of its own (the mode
-  // is stored): the toggle's next mode.
-  const reference = await browser.newContext();
-  const live = await reference.newPage();
-  await live.goto(INTRO);
-  await hydrated(live);
-  const before = await toggle(live).getAttribute("aria-label");
-  await toggle(live).click();
-  await expect(toggle(live)).not.toHaveAttribute("aria-label", before ?? "");
-  const after = await toggle(live).getAttribute("aria-label");
-  const theme = await live.locator("html").getAttribute("data-theme");
-  await reference.close();
-
-  const held = await holdRequests(page, MAIN_BUNDLE);
-  await page.goto(INTRO, { waitUntil: "load" });
-  // The server renders the toggle disabled; a reader's click lands anyway.
-  await toggle(page).click({ force: true });
-  await expect.poll(held.requested).toBe(true);
-  await held.release();
-  await hydrated(page);
-  await expect(toggle(page)).toHaveAttribute("aria-label", after ?? "");
-  await expect(page.locator("html")).toHaveAttribute("data-theme", theme ?? "");
-});
-
-test("Ctrl+K pressed before the code has arrived focuses the search box once it has", async ({ page }) => {
-  const held = await holdRequests(page, MAIN_BUNDLE);
-  await page.goto(INTRO, { waitUntil: "load" });
-  await page.locator("body").press("Control+k");
-  await expect.poll(held.requested).toBe(true);
-  await held.release();
-  await expect(page.locator('nav.navbar input[aria-label="Search"]')).toBeFocused();
-});
 
 test("diagrams are SVG in the HTML: one per colour mode, named for screen readers, text selectable, no Mermaid loaded", async ({
   page,
@@ -109,20 +59,45 @@ test("a code block keeps the server's highlighted HTML, without Prism, and its c
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(request.url());
   });
-  await page.goto(EXAMPLE);
+  await page.goto(CONCEPT);
   await hydrated(page);
-  // The CLI file's block: far below the first screen, highlighted by the server.
-  const title = "packages/calculator/src/cli.ts";
-  const block = page.locator(".theme-code-block").filter({ hasText: title });
-  await expect(block).toContainText("import");
+  const block = page
+    .locator(".theme-code-block")
+    .filter({ has: page.locator(".token-line span[style]") })
+    .first();
   expect(await block.locator(".token-line span[style]").count()).toBeGreaterThan(10);
   await block.scrollIntoViewIfNeeded();
-  const copy = block.getByRole("button", { name: /copy/i });
-  await copy.tap();
+  const code = (await block.locator("pre").innerText()).trim();
+  await block.getByRole("button", { name: /copy/i }).tap();
   await expect(block.getByRole("button", { name: /copied/i })).toBeVisible();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("import");
+  expect((await page.evaluate(() => navigator.clipboard.readText())).trim()).toBe(code);
   for (const url of scripts)
     expect(await (await page.request.get(url)).text(), `${url} carries Prism`).not.toMatch(PRISM);
+  await context.close();
+});
+
+test("a long listing comes as plain text under its title, and is highlighted, with its buttons, near the screen", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const page = await context.newPage();
+  const response = await page.goto(EXAMPLE);
+  // The server's HTML holds the CLI file's listing, its title and its text, uncoloured.
+  const html = (await response?.text()) ?? "";
+  const title = "packages/calculator/src/cli.ts";
+  const at = html.indexOf(title);
+  expect(at).toBeGreaterThan(0);
+  expect(html.slice(at, html.indexOf("</pre>", at))).not.toContain("--tk-keyword-c");
+  await hydrated(page);
+  const listing = page.locator("[data-highlight]").filter({ hasText: title });
+  await expect(listing).toHaveAttribute("data-highlight", "on-demand");
+  await expect(listing).toContainText("import");
+  await listing.scrollIntoViewIfNeeded();
+  await expect(listing).toHaveAttribute("data-highlight", "done");
+  await expect(listing.locator('.token-line span[style*="--tk-keyword-c"]').first()).toBeVisible();
+  await listing.getByRole("button", { name: /copy/i }).tap();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("import");
   await context.close();
 });
 

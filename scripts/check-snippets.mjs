@@ -252,7 +252,7 @@ function execute({ page, file, head, block }) {
     timeout: RUN_TIMEOUT_MS,
   });
   const where = `${page}:${block.line}`;
-  if (run.error?.code === "ETIMEDOUT")
+  if (/** @type {NodeJS.ErrnoException | undefined} */ (run.error)?.code === "ETIMEDOUT")
     return [
       `${where} did not finish within ${RUN_TIMEOUT_MS / 1000} s (a snippet that shows output must end by itself)\n  printed:\n${quote(trimLines(run.stdout.split("\n")))}`,
     ];
