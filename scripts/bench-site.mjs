@@ -66,7 +66,7 @@ const TARGETS = {
   desktopPerformance: 99,
   otherCategories: 100,
   cls: 0.02,
-  introJsDecoded: 450 * 1024,
+  introJsDecoded: 500 * 1024,
 };
 // The reference site's intro, measured the same way: 562 KB of JavaScript
 // decoded, 173 KB gzip.

@@ -5,9 +5,11 @@
  * every line a few more: the example pages' full source files would be most
  * of their HTML (the calculator page weighed 450 KB for four files). The
  * server sends a long listing as plain text under its title (./Plain), a
- * few bytes a line; once the listing comes within a screen of the viewport,
- * the browser loads Prism and renders the theme's block, highlighted, with
- * its line numbers and buttons.
+ * few bytes a line. Once the reader has scrolled, pointed or typed, and the
+ * listing is within a screen of the viewport, the browser loads Prism and
+ * renders the theme's block, highlighted, with its line numbers and
+ * buttons. Not on load: Prism and the highlighting of a long file would
+ * hold the main thread while the page starts.
  */
 import { type ComponentProps, type ComponentType, type ReactNode, useEffect, useRef, useState } from "react";
 import type CodeBlockType from "@theme/CodeBlock";
@@ -18,6 +20,9 @@ type Props = ComponentProps<typeof CodeBlockType>;
 
 /** Listings longer than this many lines are highlighted on demand. */
 export const LONG_LISTING_LINES = 40;
+
+/** What counts as the reader starting to read: highlighting waits for one of these. */
+const READING = ["scroll", "wheel", "pointerdown", "touchstart", "keydown"] as const;
 
 /** Whether `code` is a long listing. */
 export function isLongListing(code: string): boolean {
@@ -43,9 +48,14 @@ export default function OnDemand(props: Props): ReactNode {
       },
       { rootMargin: "100% 0px" }
     );
-    observer.observe(element);
+    const start = () => {
+      for (const type of READING) window.removeEventListener(type, start);
+      if (!cancelled) observer.observe(element);
+    };
+    for (const type of READING) window.addEventListener(type, start, { passive: true });
     return () => {
       cancelled = true;
+      for (const type of READING) window.removeEventListener(type, start);
       observer.disconnect();
     };
   }, []);
