@@ -1,7 +1,7 @@
 // The live example: the calculator page runs @act-root/calculator with the real @act-root/act
 // in-memory store in the browser.
 import type { Locator, Page } from "@playwright/test";
-import { EXAMPLE, INTRO, expect, holdRequests, hydrated, open, test } from "./site";
+import { EXAMPLE, INTRO, MAIN_BUNDLE, expect, holdRequests, hydrated, open, test } from "./site";
 
 function calculator(page: Page) {
   const root = page.getByRole("region", { name: "Live calculator" });
@@ -217,6 +217,17 @@ test("live calculator: keys typed before its code has arrived are applied, in or
   ]);
   // Focus stayed on the key the reader was typing on: the face is the live calculator.
   await expect(calc.key("7")).toBeFocused();
+});
+
+test("live calculator: a key clicked before the page's own code has arrived is applied too", async ({ page }) => {
+  const main = await holdRequests(page, MAIN_BUNDLE);
+  await page.goto(EXAMPLE, { waitUntil: "load" });
+  const calc = calculator(page);
+  await calc.key("8").click();
+  await expect.poll(main.requested).toBe(true);
+  await main.release();
+  await expect(calc.display).toHaveText("8");
+  await expect(calc.rows).toHaveCount(1);
 });
 
 /** Where an element is on the page (not in the viewport: clicks scroll it). */

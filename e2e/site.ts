@@ -101,8 +101,9 @@ export async function open(page: Page, path: string): Promise<ReturnType<Page["g
 }
 
 /**
- * Resolves once the client app is running: `<html data-live>` marks the end
- * of the page's hydration (src/client/page-live.ts).
+ * Resolves once the client app is running: the page's code loads after the
+ * first paint, and `<html data-live>` marks the end of its hydration
+ * (src/client/page-live.ts).
  */
 export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(
@@ -129,6 +130,9 @@ export async function holdRequests(page: Page, pattern: RegExp) {
     },
   };
 }
+
+/** The main bundle's URL. */
+export const MAIN_BUNDLE = /\/assets\/js\/main\.[^/]+\.js$/;
 
 export function mainHeading(page: Page) {
   return page.locator("main h1, article h1").first();

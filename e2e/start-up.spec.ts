@@ -1,9 +1,60 @@
-// Start-up: what the server's HTML already carries (diagrams, highlighted
-// code) and what the code does with it once the page is live.
+// Start-up: pages paint from their HTML without waiting for code, load the
+// code after the first paint, and a press made before the code has arrived
+// still does what it says once it has; what the server's HTML already
+// carries (diagrams, highlighted code).
 import type { Page } from "@playwright/test";
-import { CONCEPT, EXAMPLE, INTRO, expect, hydrated, test } from "./site";
+import { CONCEPT, EXAMPLE, INTRO, MAIN_BUNDLE, expect, holdRequests, hydrated, mainHeading, test } from "./site";
 
 const toggle = (page: Page) => page.locator("nav.navbar").getByRole("button", { name: /dark and light mode/i });
+
+test("the page is complete and readable while its code has not arrived", async ({ page }) => {
+  const held = await holdRequests(page, MAIN_BUNDLE);
+  await page.goto(INTRO, { waitUntil: "load" });
+  await expect(mainHeading(page)).toBeVisible();
+  await expect(page.locator("article p").first()).toBeVisible();
+  await expect(page.locator("aside nav.menu")).toBeVisible();
+  // The code is asked for after the load event, once the page is idle.
+  await expect.poll(held.requested, { message: "the main bundle is requested after load" }).toBe(true);
+  await held.release();
+  await hydrated(page);
+});
+
+test("a click on the colour-mode toggle before the code has arrived does what a click after it does", async ({
+  browser,
+  page,
+}) => {
+  // What one click does on a live page, in a context of its own (the mode
+  // is stored): the toggle's next mode.
+  const reference = await browser.newContext();
+  const live = await reference.newPage();
+  await live.goto(INTRO);
+  await hydrated(live);
+  const before = await toggle(live).getAttribute("aria-label");
+  await toggle(live).click();
+  await expect(toggle(live)).not.toHaveAttribute("aria-label", before ?? "");
+  const after = await toggle(live).getAttribute("aria-label");
+  const theme = await live.locator("html").getAttribute("data-theme");
+  await reference.close();
+
+  const held = await holdRequests(page, MAIN_BUNDLE);
+  await page.goto(INTRO, { waitUntil: "load" });
+  // The server renders the toggle disabled; a reader's click lands anyway.
+  await toggle(page).click({ force: true });
+  await expect.poll(held.requested).toBe(true);
+  await held.release();
+  await hydrated(page);
+  await expect(toggle(page)).toHaveAttribute("aria-label", after ?? "");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", theme ?? "");
+});
+
+test("Ctrl+K pressed before the code has arrived focuses the search box once it has", async ({ page }) => {
+  const held = await holdRequests(page, MAIN_BUNDLE);
+  await page.goto(INTRO, { waitUntil: "load" });
+  await page.locator("body").press("Control+k");
+  await expect.poll(held.requested).toBe(true);
+  await held.release();
+  await expect(page.locator('nav.navbar input[aria-label="Search"]')).toBeFocused();
+});
 
 test("diagrams are SVG in the HTML: one per colour mode, named for screen readers, text selectable, no Mermaid loaded", async ({
   page,

@@ -1,7 +1,8 @@
 // What JavaScript a page of the built site loads on its first visit, read
 // from the build output alone (no browser, so the bytes are deterministic):
 //
-// - the scripts its HTML names (the runtime and the main bundle);
+// - the scripts its HTML names (the deferred-start loader's list: the
+//   runtime and the main bundle);
 // - the chunks its route needs: Docusaurus matches the address against the
 //   route table in the main bundle (the layout routes above the page, then
 //   the page's own), takes each route's chunk names (routesChunkNames), and

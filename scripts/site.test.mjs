@@ -213,6 +213,22 @@ test("no page and no script chunk carries Mermaid's code", () => {
     assert.doesNotMatch(html(route), /mermaid\.min\.js|class="?mermaid"?[ >]/, route);
 });
 
+test("pages start their code after the first paint: no <script src> in the HTML, the bundles listed for the loader", () => {
+  for (const route of [
+    "/act-root/docs/intro",
+    "/act-root/docs/examples/calculator",
+    "/act-root/docs/api/act/src/classes/Act",
+  ]) {
+    const page = html(route);
+    assert.doesNotMatch(page, /<script[^>]+src=/, `${route}: a script tag blocks nothing, and none is in the HTML`);
+    const bundles =
+      /\["(\/act-root\/assets\/js\/runtime~main\.[^"]+\.js)","(\/act-root\/assets\/js\/main\.[^"]+\.js)"\]/.exec(page);
+    assert.ok(bundles, `${route}: the loader lists the runtime and the main bundle`);
+    for (const bundle of bundles.slice(1))
+      assert.ok(existsSync(join(build, bundle.slice(BASE.length))), `${bundle} exists`);
+  }
+});
+
 // The intro's JavaScript budget: what its first visit loads (the scripts its
 // HTML names and the chunks its route needs), decoded. Bytes, not timings:
 // they are the same on every machine. `node scripts/bundle-report.mjs

@@ -2,10 +2,11 @@
  * Marks the page live: `<html data-live>` once React has hydrated it and
  * its effects have run.
  *
- * Until then a page is the server's HTML only. CSS uses this mark for what
- * must match the server's render until then (code blocks keep the light
- * colours they were rendered in; see src/css/custom.css), and the browser
- * tests wait for it before they click.
+ * Pages load their code after the first paint (src/plugins/deferred-start),
+ * so for a moment a page is the server's HTML only. The loader waits for
+ * this mark before replaying a press made in that moment, and CSS uses it
+ * for what must match the server's render until then (code blocks keep the
+ * light colours they were rendered in; see src/css/custom.css).
  */
 export const LIVE_ATTRIBUTE = "data-live";
 

@@ -1,0 +1,147 @@
+// Inlined into every page instead of Docusaurus' <script defer> tags (see
+// ./index.ts). The server-rendered HTML is complete, so the site's code is
+// not needed for the first paint and must not delay it: it starts loading
+// once the page has loaded and the browser is idle, or at the reader's first
+// interaction, whichever comes first.
+//
+// Presses on controls that need the code (buttons, toggles, tabs,
+// collapsibles, the calculator's keys) made before the page is live are not
+// lost: they are held, in order, and replayed on the same elements once React
+// has taken them over. Ordinary links are left alone: they work without
+// code. An early Ctrl/⌘+K is replayed the same way, and a search box focused
+// early is focused again, so its own handlers run.
+//
+// The file is a single function expression of the bundle list (./index.ts
+// calls it); keep it so.
+(scripts) => {
+  var started = false;
+  var held = [];
+  var heldKeys = [];
+  var CONTROL =
+    'button,[role="button"],[role="tab"],[role="switch"],[role="checkbox"],summary,label,select,input[type="checkbox"],input[type="radio"],a';
+
+  // True once React has hydrated `element` (it then carries React's props):
+  // React itself then handles a press on it.
+  function live(element) {
+    if (!(/** @type {any} */ (window).docusaurusRoot)) return false;
+    for (var key in element) if (key.indexOf("__reactProps") === 0) return true;
+    return false;
+  }
+
+  // Calls `then` once the page is live (src/client/page-live.ts sets the
+  // mark after hydration and its effects) and `element` is enabled.
+  function whenLive(element, then) {
+    var tries = 0;
+    (function check() {
+      if (document.documentElement.hasAttribute("data-live") && !element.disabled) return then();
+      if (++tries < 400) setTimeout(check, 25);
+    })();
+  }
+
+  // The control a press was meant for, if it needs the code to work.
+  function control(target) {
+    var element = target?.closest ? target.closest(CONTROL) : null;
+    if (!element || element.closest(".act-diagram")) return null;
+    var href = element.tagName === "A" && element.getAttribute("href");
+    if (href && href !== "#" && element.getAttribute("role") !== "button") return null;
+    return element;
+  }
+
+  function onClick(event) {
+    var element = control(event.target);
+    if (element && !live(element)) {
+      event.preventDefault();
+      held.push(element);
+    }
+    start();
+  }
+
+  // A click on a disabled control (some render disabled until the code
+  // runs) fires no click event, only pointer events.
+  function onPointerUp(event) {
+    var element = control(event.target);
+    if (element?.disabled) held.push(element);
+    start();
+  }
+
+  function onKey(event) {
+    if ((event.ctrlKey || event.metaKey) && /^k$/i.test(event.key)) {
+      event.preventDefault();
+      heldKeys.push({
+        key: event.key,
+        code: event.code,
+        ctrlKey: event.ctrlKey,
+        metaKey: event.metaKey,
+        bubbles: true,
+        cancelable: true,
+      });
+    }
+    start();
+  }
+
+  /** @type {[string, EventListener, boolean | AddEventListenerOptions][]} */
+  var listeners = [
+    ["click", onClick, true],
+    ["pointerup", onPointerUp, true],
+    ["keydown", onKey, true],
+    ["focusin", start, true],
+    ["touchstart", start, { capture: true, passive: true }],
+    ["wheel", start, { capture: true, passive: true }],
+  ];
+  listeners.forEach((l) => {
+    addEventListener(l[0], l[1], l[2]);
+  });
+
+  function replay() {
+    listeners.forEach((l) => {
+      removeEventListener(l[0], l[1], l[2]);
+    });
+    var presses = held;
+    var keys = heldKeys;
+    held = [];
+    heldKeys = [];
+    whenLive(document.documentElement, () => {
+      keys.forEach((key) => {
+        document.dispatchEvent(new KeyboardEvent("keydown", key));
+      });
+      var focused = /** @type {HTMLInputElement | null} */ (document.activeElement);
+      if (!keys.length && focused && focused.tagName === "INPUT" && focused.closest("nav")) {
+        focused.blur();
+        focused.focus();
+        if (focused.value) focused.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+      (function next() {
+        var element = presses.shift();
+        if (element)
+          whenLive(element, () => {
+            if (element.isConnected) element.click();
+            next();
+          });
+      })();
+    });
+  }
+
+  function start() {
+    if (started) return;
+    started = true;
+    scripts.forEach((src) => {
+      var script = document.createElement("script");
+      script.src = src;
+      // In order (the runtime before the main bundle), as with defer.
+      script.async = false;
+      document.head.appendChild(script);
+    });
+    var timer = setInterval(() => {
+      if (!(/** @type {any} */ (window).docusaurusRoot)) return;
+      clearInterval(timer);
+      replay();
+    }, 25);
+  }
+
+  function whenIdle() {
+    if (window.requestIdleCallback) requestIdleCallback(start, { timeout: 1500 });
+    else setTimeout(start, 200);
+  }
+  if (document.readyState === "complete") whenIdle();
+  else addEventListener("load", whenIdle);
+};
