@@ -4,7 +4,7 @@
  * The site's fixed settings (base path, locale, breakpoint, colour mode, TOC
  * depth, title delimiter, build rules) are all set here explicitly, including
  * the ones that equal Docusaurus' defaults, so that reading this file shows
- * every promise the site makes.
+ * every promise the site makes (the tests in scripts/site.test.mjs and e2e/ hold it to them).
  * Settings the framework hard-codes (no option exists) are listed in comments
  * where they would otherwise be set.
  *
@@ -103,8 +103,9 @@ const config: Config = {
   future: {
     // Rspack/SWC/LightningCSS: builds here in a fraction of the webpack time.
     faster: true,
-    // Every Docusaurus 4 flag is on; src/css/custom.css sits in a cascade
-    // layer declared after Infima's, so it still wins.
+    // Every Docusaurus 4 flag is on. The browserslist in package.json asks
+    // for browsers with cascade layers, so src/css/custom.css (outside any
+    // layer) wins over Infima's layered CSS.
     v4: true,
   },
 

@@ -34,8 +34,11 @@ const sidebars: SidebarsConfig = {
       items: [
         "guides/getting-started",
         "guides/testing",
+        "guides/http",
         "guides/sqlite",
         "guides/postgres-in-production",
+        "guides/deploying-and-upgrading",
+        "guides/scaling-reactions",
         "guides/observability",
         "guides/inspector",
         "guides/errors",

@@ -1,4 +1,4 @@
-// Accessibility (site.md "Tests"): axe-core on one page of each kind, in
+// Accessibility: axe-core on one page of each kind, in
 // both colour modes: no serious or critical violations.
 import AxeBuilder from "@axe-core/playwright";
 import { API_PAGE, CONCEPT, EXAMPLE, INTRO, NOT_FOUND, RESOURCE_404, expect, open, test } from "./site";

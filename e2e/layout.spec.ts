@@ -62,7 +62,7 @@ test("the Docs sidebar is not hideable: no hide-sidebar button", async ({ page }
   }
 });
 
-test("API pages carry the API sidebar, not the Docs sidebar (site.md)", async ({ page }) => {
+test("API pages carry the API sidebar, not the Docs sidebar", async ({ page }) => {
   for (const path of [
     API_INDEX,
     "/act-root/docs/api/act/src/",

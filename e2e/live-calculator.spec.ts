@@ -304,6 +304,8 @@ for (const mode of ["light", "dark"] as const) {
       } catch {}
     }, mode);
     await open(page, EXAMPLE);
+    // The scan proves something about this colour mode only if the page is in it.
+    await expect(page.locator("html")).toHaveAttribute("data-theme", mode);
     const calc = calculator(page);
     for (const key of ["9", "Divide", "0", "Equals"]) await calc.key(key).click();
     await expect(calc.message).toHaveText(/Refused/);

@@ -38,7 +38,7 @@ for (const [kind, names] of Object.entries(CORE_API)) {
   });
 }
 
-test("the base path /act-root/ is a landing page linking to the intro and the API (site.md)", async ({ page }) => {
+test("the base path /act-root/ is a landing page linking to the intro and the API", async ({ page }) => {
   const response = await open(page, "/act-root/");
   expect(response?.status()).toBe(200);
   await expect(page.locator("h1").first()).toHaveText(/\bAct\b/);
@@ -70,7 +70,7 @@ for (const path of ["/act-root/this-page-does-not-exist", NOT_FOUND]) {
     const response = await open(page, path);
     expect(response?.status()).toBe(404);
     await expect(mainHeading(page)).toHaveText(/Page Not Found/i);
-    // The site's not-found page sends the reader on (site.md).
+    // The site's not-found page sends the reader on.
     await expect(page.locator("main").getByRole("link", { name: /introduction/i })).toHaveAttribute("href", INTRO);
     await expect(page.locator("main").getByRole("link", { name: /API/ })).toHaveAttribute("href", API_INDEX);
     // The "|" title delimiter holds here too.

@@ -1,3 +1,4 @@
+// @ts-check
 // The e2e suite's web server: the shared Pages-like static server
 // (scripts/pages-server.mjs) on 127.0.0.1, started by playwright.config.ts.
 // Usage: node e2e/server.mjs [--port 4317] [--root build] [--base /act-root/] [--snapshot]
@@ -11,10 +12,13 @@ import { createPagesServer } from "../scripts/pages-server.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, arg, i, all) => {
-    if (arg.startsWith("--")) pairs.push([arg.slice(2), all[i + 1]]);
-    return pairs;
-  }, [])
+  process.argv.slice(2).reduce(
+    (pairs, arg, i, all) => {
+      if (arg.startsWith("--")) pairs.push([arg.slice(2), all[i + 1]]);
+      return pairs;
+    },
+    /** @type {[string, string][]} */ ([])
+  )
 );
 const snapshot = process.argv.includes("--snapshot");
 const port = Number(args.port ?? process.env.E2E_PORT ?? 4317);

@@ -1,4 +1,4 @@
-// The routes and API pages the site promises (site-spec.txt), the
+// The routes and API pages the site promises, the
 // fixtures every test uses, and small helpers shared by the specs.
 import { test as base, expect, type ConsoleMessage, type Page, type Route } from "@playwright/test";
 import { CORE_API_PAGES } from "../scripts/promised-api-pages.mjs";

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Type-checks every TypeScript code block of the hand-written docs against
- * the packages in this repository, so no snippet can rot, and runs the
- * blocks that show their output to compare it (5 and 6 below).
+ * the packages in this repository, so no snippet can rot, RUNS every one of
+ * them, and compares what the blocks that show their output print (5 and 6
+ * below).
  *
  *     node scripts/check-snippets.mjs            (npm run test:snippets)
  *     node scripts/check-snippets.mjs --keep     keep the extracted files
@@ -36,7 +37,11 @@
  *    that shows output, the steps an earlier block of the page already
  *    showed the reader (each block runs on its own, with an empty store).
  * 4. A block that must not be checked doesn't exist: show shell commands as
- *    `bash`, output as `text`, and pseudo-code not at all.
+ *    `bash`, output as `text`, and pseudo-code not at all. A `text` block is
+ *    either checked output (an Output block, see 5; or, on a page the reader
+ *    test follows, right after a `bash` block) or says it is illustrative in
+ *    its title (```text title="What it prints (illustrative)"); anything
+ *    else is an error.
  *
  * A failing block is reported as `docs/<page>.mdx:<line>:<col>` pointing at
  * the line inside the MDX file, with the compiler's message; the exit code is
@@ -74,10 +79,30 @@
  * the check says so if `dist` is missing), not to the sources the type-check
  * uses; the example apps resolve to their sources as their package.json
  * says. A run that fails, throws or prints something else is reported as
- * `docs/<page>.mdx:<line>` with the expected and the actual text. A block
- * that needs PostgreSQL cannot run here, so it must not show output.
+ * `docs/<page>.mdx:<line>` with the expected and the actual text.
+ *
+ * Every other block runs the same way and must end by itself with exit code
+ * 0, two at a time:
+ *
+ * - A block that needs PostgreSQL (it mentions `act-pg`, `PostgresStore`,
+ *   `PgCatalog` or `DATABASE_URL`) gets an empty database of its own on the
+ *   server `DATABASE_URL` names, or else on a disposable server started with
+ *   the act-pg tests' helper; `DATABASE_URL` and the `PG*` variables point at
+ *   it.
+ * - A block written for vitest (it or its prelude imports from "vitest")
+ *   runs as a test file, all of them in one `vitest run`; a block of hooks
+ *   only gets one empty test so its hooks run.
+ * - Every `sql` block runs on an empty database of its own on that server,
+ *   after `PostgresStore.seed()` created the tables of each schema it names
+ *   (`shop.events`) and after its hidden `{/* check: … *\/}` SQL (e.g. a role
+ *   it grants to). A block titled with `seed()` is the page's claim of what
+ *   `seed()` runs: it must create exactly the columns and indexes `seed()`
+ *   creates.
+ * - `NOT_RUN` below lists the few blocks that cannot run here, each with the
+ *   reason (a server or worker that runs until stopped, a collector the
+ *   checks do not start); they are still type-checked.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -94,6 +119,8 @@ const outDir = join(root, "node_modules", ".cache", `check-snippets-${process.pi
 const keep = process.argv.includes("--keep");
 
 const LANGS = new Set(["ts", "tsx", "typescript"]);
+/** Pages `npm run test:reader` follows command by command, comparing the output after each `bash` block. */
+const READER_PAGES = ["guides/getting-started.mdx"];
 
 /** Every .mdx under docs/, the generated API excluded. */
 function pages(dir) {
@@ -120,7 +147,7 @@ const ARROW = /^\s*\/\/\s*(→|=>)/;
  * line) and `results` (page line → the text a result comment claims).
  * `problems` lists claims the page makes in a form nothing could check.
  */
-function blocks(text) {
+function blocks(text, reader = false) {
   const lines = text.split("\n");
   const found = [];
   const problems = [];
@@ -141,6 +168,12 @@ function blocks(text) {
       problems.push({
         line: i + 1,
         message: "an Output block must follow a `ts` block directly (only blank lines between)",
+      });
+    else if (lang.toLowerCase() === "text" && !/illustrative/i.test(meta) && !(reader && afterBash(lines, i)))
+      problems.push({
+        line: i + 1,
+        message:
+          'a `text` block claims output nothing checks: show it as the Output of a `ts` block, or title it as illustrative (```text title="… (illustrative)")',
       });
     if (LANGS.has(lang.toLowerCase())) {
       const codeLines = strip(i + 1, end, indent);
@@ -178,6 +211,20 @@ function blocks(text) {
   return { found, problems };
 }
 
+/**
+ * Whether the block opening at `at` directly follows a `bash` block (blank
+ * lines between): on a page the reader test follows command by command
+ * (scripts/check-getting-started.mjs), that is output it compares.
+ */
+function afterBash(lines, at) {
+  let j = at - 1;
+  while (j >= 0 && lines[j].trim() === "") j--;
+  if (j < 0 || !/^\s*`{3,}\s*$/.test(lines[j])) return false;
+  let open = j - 1;
+  while (open >= 0 && !FENCE.exec(lines[open])) open--;
+  return open >= 0 && FENCE.exec(lines[open])[3] === "bash";
+}
+
 /** The text of a `{/* check: … *\/}` comment ending on the lines just above `at`. */
 function prelude(lines, at) {
   let j = at - 1;
@@ -199,6 +246,105 @@ function titledFile(meta) {
 
 const harness = pathToFileURL(join(root, "scripts", "snippet-log.mjs")).href;
 const RUN_TIMEOUT_MS = 30_000;
+/** Snippets run two at a time: the machines that run the checks have two cores. */
+const PARALLEL = 2;
+
+/**
+ * Blocks that are type-checked but not run, each with the reason: found by
+ * page and a piece of their code, so the list survives edits around them.
+ * Keep it short — a block that can run, runs.
+ */
+const NOT_RUN = [
+  {
+    page: "concepts/configuration.mdx",
+    contains: "createServer((_, res)",
+    reason: "a server: it listens until the process is stopped",
+  },
+  { page: "concepts/event-sourcing.mdx", contains: "app.start();", reason: "a worker: it drains until stopped" },
+  {
+    page: "concepts/reactions-in-production.mdx",
+    contains: "// worker.ts",
+    reason: "a worker: it drains until stopped",
+  },
+  {
+    page: "guides/sqlite.mdx",
+    contains: "app.start(); // drains now",
+    reason: "a worker: it drains until stopped",
+  },
+  {
+    page: "guides/observability.mdx",
+    contains: 'from "./telemetry.js"',
+    reason: "exports to a Jaeger/OTLP collector on localhost:4318, which the checks do not run",
+  },
+  {
+    page: "guides/inspector.mdx",
+    contains: "inspect(app, {",
+    reason: "starts the inspector's HTTP server, which serves until stopped",
+  },
+  {
+    page: "guides/testing.mdx",
+    contains: "new MongoStore(",
+    reason: "the store it tests is the reader's own (MongoStore is not part of Act)",
+  },
+];
+const notRun = (page, block) =>
+  NOT_RUN.find((entry) => page.endsWith(entry.page) && `${block.prelude}\n${block.code}`.includes(entry.contains));
+/** A block that needs PostgreSQL gets a database of its own on the test server. */
+const needsPostgres = (block) => /act-pg|PostgresStore|PgCatalog|DATABASE_URL/.test(`${block.prelude}\n${block.code}`);
+/** A block written for vitest (it imports from "vitest") runs as a test file. */
+const isVitest = (block) => /from ["']vitest["']/.test(`${block.prelude}\n${block.code}`);
+
+/** The environment of every run: NODE_ENV=test, none of the caller's Act settings. */
+function childEnv() {
+  const env = { ...process.env, NODE_ENV: "test" };
+  for (const name of [
+    "LOG_LEVEL",
+    "SLEEP_MS",
+    "NODE_OPTIONS",
+    "DATABASE_URL",
+    "PGHOST",
+    "PGPORT",
+    "PGUSER",
+    "PGPASSWORD",
+    "PGDATABASE",
+  ])
+    delete env[name];
+  return env;
+}
+
+/** spawnSync's result, without blocking the other runs: stdout, stderr, status, signal, timedOut. */
+function spawnAsync(command, args, { cwd, env, timeout = RUN_TIMEOUT_MS }) {
+  return new Promise((done) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeout);
+    child.on("close", (status, signal) => {
+      clearTimeout(timer);
+      done({ stdout, stderr, status, signal, timedOut });
+    });
+  });
+}
+
+/** Runs `work` over `items`, `PARALLEL` at a time, results in order. */
+async function pool(items, work) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const at = next++;
+      results[at] = await work(items[at], at);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
+  return results;
+}
 /** Text as compared: runs of whitespace are one space, no space at the ends. */
 const squeeze = (text) => text.replace(/\s+/g, " ").trim();
 /** Lines as compared: no trailing whitespace, no trailing blank lines. */
@@ -218,7 +364,7 @@ const quote = (lines) => {
  * Runs one block that shows its output (see 5 and 6 above) and returns what
  * disagrees with the page, as `page:line` messages.
  */
-function execute({ page, file, head, block }) {
+async function execute({ page, file, head, block }, extraEnv = {}) {
   const [first, ...missing] = ["act", "act-pg", "act-sqlite"].filter(
     (pkg) => !existsSync(join(root, "packages", pkg, "dist", "index.js"))
   );
@@ -239,22 +385,16 @@ function execute({ page, file, head, block }) {
   writeFileSync(entry, `${head}${code}\nexport {};\nimport { logAt as __logAt } from ${JSON.stringify(harness)};\n`);
   const logFile = `${entry}.json`;
   const env = {
-    ...process.env,
-    NODE_ENV: "test",
+    ...childEnv(),
+    ...extraEnv,
     SNIPPET_LOG_FILE: logFile,
     TSX_TSCONFIG_PATH: join(outDir, "tsconfig.run.json"),
   };
-  for (const name of ["LOG_LEVEL", "SLEEP_MS", "NODE_OPTIONS"]) delete env[name];
-  const run = spawnSync(process.execPath, ["--import", "tsx", entry], {
-    cwd: outDir,
-    env,
-    encoding: "utf8",
-    timeout: RUN_TIMEOUT_MS,
-  });
+  const run = await spawnAsync(process.execPath, ["--import", "tsx", entry], { cwd: outDir, env });
   const where = `${page}:${block.line}`;
-  if (/** @type {NodeJS.ErrnoException | undefined} */ (run.error)?.code === "ETIMEDOUT")
+  if (run.timedOut)
     return [
-      `${where} did not finish within ${RUN_TIMEOUT_MS / 1000} s (a snippet that shows output must end by itself)\n  printed:\n${quote(trimLines(run.stdout.split("\n")))}`,
+      `${where} did not finish within ${RUN_TIMEOUT_MS / 1000} s (a snippet must end by itself, or be allow-listed with the reason)\n  printed:\n${quote(trimLines(run.stdout.split("\n")))}`,
     ];
   if (run.status !== 0)
     return [
@@ -290,19 +430,234 @@ function execute({ page, file, head, block }) {
   return problems;
 }
 
+/**
+ * PostgreSQL for the blocks that need it: the server `DATABASE_URL` names, or
+ * a disposable one started with the act-pg tests' helper. `database(name)`
+ * creates an empty database and returns the environment a block runs with:
+ * `DATABASE_URL` and the `PG*` variables point at it, so `new PostgresStore()`
+ * and `{ connectionString: process.env.DATABASE_URL }` both find it.
+ */
+async function startPostgres() {
+  let server;
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    const { tsImport } = await import("tsx/esm/api");
+    const { startServer } = await tsImport("../packages/act-pg/tools/pg-server.ts", import.meta.url);
+    server = await startServer();
+    url = server.url;
+  }
+  const { default: pg } = await import("pg");
+  const created = [];
+  const admin = async (sql) => {
+    const client = new pg.Client({ connectionString: url });
+    client.on("error", () => {});
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  const envOf = (name) => {
+    const at = new URL(url);
+    at.pathname = `/${name}`;
+    return {
+      DATABASE_URL: at.href,
+      PGHOST: at.hostname,
+      PGPORT: at.port || "5432",
+      PGUSER: decodeURIComponent(at.username || "postgres"),
+      ...(at.password && { PGPASSWORD: decodeURIComponent(at.password) }),
+      PGDATABASE: name,
+    };
+  };
+  return {
+    async database(name) {
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin(`CREATE DATABASE ${name}`);
+      created.push(name);
+      return envOf(name);
+    },
+    async stop() {
+      if (server) return server.stop();
+      for (const name of created) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    },
+  };
+}
+
+/** The `sql` blocks of a page: first code line, code, title, and the hidden `check:` SQL to run first. */
+function sqlBlocks(text) {
+  const lines = text.split("\n");
+  const found = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE.exec(lines[i]);
+    if (!open) continue;
+    let end = i + 1;
+    while (end < lines.length && lines[end].trim() !== open[2]) end++;
+    if (open[3].toLowerCase() === "sql")
+      found.push({
+        line: i + 2,
+        code: lines.slice(i + 1, end).join("\n"),
+        title: /title=(["'])(.*?)\1/.exec(open[4])?.[2] ?? "",
+        prelude: prelude(lines, i),
+      });
+    i = end;
+  }
+  return found;
+}
+
+/** Statements one by one (so `CREATE INDEX CONCURRENTLY` runs outside a transaction). */
+const statements = (sql) =>
+  sql
+    .split(/;\s*(?:\n|$)/)
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+
+/**
+ * Runs one `sql` block on an empty database of its own. The tables it names
+ * (`shop.events`, `public.events`) are first created by `PostgresStore.seed()`
+ * (the built act-pg) for each schema it names, then its `check:` prelude runs,
+ * then its statements. A block titled "… seed() …" is instead the page's
+ * claim of what `seed()` runs: run alone, it must create exactly the columns
+ * and indexes `seed()` creates.
+ */
+async function runSql({ page, block }, k, postgres) {
+  const { default: pg } = await import("pg");
+  const { PostgresStore } = await import(pathToFileURL(join(root, "packages", "act-pg", "dist", "index.js")).href);
+  const where = `${page}:${block.line}`;
+  const connect = async (env) => {
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    client.on("error", () => {});
+    await client.connect();
+    return client;
+  };
+  const seedOf = async (env, schema) => {
+    const s = new PostgresStore({ connectionString: env.DATABASE_URL, schema });
+    try {
+      await s.seed();
+    } finally {
+      await s.dispose();
+    }
+  };
+  /** Columns and indexes of every schema but the system ones, comparable across databases. */
+  const describe = async (client) => {
+    const columns = await client.query(
+      `SELECT table_schema, table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
+       WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2, 3`
+    );
+    const indexes = await client.query(
+      `SELECT schemaname, tablename, indexname, indexdef FROM pg_indexes
+       WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2, 3`
+    );
+    return [...columns.rows, ...indexes.rows].map((row) => JSON.stringify(row));
+  };
+  const env = await postgres.database(`snippet_sql_${k}`);
+  const claimsSeed = /\bseed\(\)/.test(block.title);
+  if (!claimsSeed)
+    for (const schema of new Set([...block.code.matchAll(/\b(\w+)\.events\b/g)].map((m) => m[1])))
+      await seedOf(env, schema);
+  const client = await connect(env);
+  try {
+    for (const statement of [...statements(block.prelude), ...statements(block.code)]) {
+      try {
+        await client.query(statement);
+      } catch (error) {
+        return [`${where} failed on PostgreSQL: ${error.message}\n  in: ${statement.split("\n")[0]}`];
+      }
+    }
+    if (!claimsSeed) return [];
+    const shown = await describe(client);
+    const seeded = await postgres.database(`snippet_sql_${k}_seed`);
+    await seedOf(seeded, undefined);
+    const other = await connect(seeded);
+    const actual = await describe(other).finally(() => other.end());
+    const missing = actual.filter((row) => !shown.includes(row));
+    const extra = shown.filter((row) => !actual.includes(row));
+    if (!missing.length && !extra.length) return [];
+    return [
+      `${where} is not what seed() creates\n` +
+        missing.map((row) => `  seed() creates, the page lacks: ${row}`).join("\n") +
+        extra.map((row) => `\n  the page creates, seed() does not: ${row}`).join(""),
+    ];
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Runs the blocks written for vitest as test files, in one vitest run: each
+ * block's file (with its prelude) is copied beside it as
+ * `__vitest-line-<n>.test.ts`; a block of hooks only gets one empty test, so
+ * its hooks run. A database a block names (`database: "shop_test"`) is
+ * created on the test server first. Returns the failures as `page:line`.
+ */
+async function runVitest(list, postgres) {
+  const files = new Map();
+  let env = {};
+  for (const run of list) {
+    const copy = join(dirname(run.file), `__vitest-line-${run.block.line}.test.ts`);
+    const hooksOnly = !/\b(it|test)\(/.test(run.block.code);
+    writeFileSync(
+      copy,
+      `${run.head}${run.block.code}\n${hooksOnly ? 'import { it as __it } from "vitest";\n__it("runs the hooks above", () => {});\n' : ""}export {};\n`
+    );
+    files.set(resolve(copy), run);
+    if (needsPostgres(run.block))
+      for (const [, name] of run.block.code.matchAll(/database: "(\w+)"/g)) env = await postgres.database(name);
+  }
+  const config = join(outDir, "vitest.snippets.config.mjs");
+  const report = join(outDir, "vitest-report.json");
+  writeFileSync(
+    config,
+    `export default { test: { root: ${JSON.stringify(outDir)}, include: ["**/__vitest-line-*.test.ts"], exclude: [], testTimeout: ${RUN_TIMEOUT_MS}, server: { deps: { inline: [/check-snippets-/] } } } };\n`
+  );
+  const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
+  const run = await spawnAsync(
+    process.execPath,
+    [vitest, "run", "--config", config, "--reporter=json", `--outputFile=${report}`],
+    { cwd: outDir, env: { ...childEnv(), ...env }, timeout: 3 * RUN_TIMEOUT_MS }
+  );
+  if (!existsSync(report))
+    return [
+      `vitest did not run the testing blocks (exit ${run.status ?? run.signal})\n  stderr:\n${quote(trimLines(run.stderr.split("\n")))}`,
+    ];
+  const problems = [];
+  const seen = new Set();
+  for (const result of JSON.parse(readFileSync(report, "utf8")).testResults) {
+    const origin = files.get(resolve(result.name));
+    if (!origin) continue;
+    seen.add(origin);
+    const failed = result.assertionResults.filter((test) => test.status !== "passed");
+    if (result.status === "passed" && !failed.length) continue;
+    const messages = failed.length
+      ? failed.map((test) => `${test.title}: ${test.failureMessages.join("\n")}`)
+      : [result.message];
+    problems.push(
+      `${origin.page}:${origin.block.line} failed as a vitest test\n${quote(trimLines(messages.join("\n").split("\n")))}`
+    );
+  }
+  for (const origin of files.values())
+    if (!seen.has(origin)) problems.push(`${origin.page}:${origin.block.line} vitest did not run this block`);
+  return problems;
+}
+
 rmSync(outDir, { recursive: true, force: true });
 
 /** Where each written file came from: file → { page, line, offset }. */
 const origins = new Map();
-/** Blocks that show their output, to run once they are all written. */
+/** Blocks to run once they are all written; those written for vitest; those not run, with why. */
 const runs = [];
+const vitestRuns = [];
+const skipped = [];
+const sqlRuns = [];
 /** Claims about output that could not be checked, and runs that disagree. */
 const claims = [];
 let count = 0;
 for (const page of pages(docsDir)) {
   const rel = relative(root, page);
   const folder = join(outDir, relative(docsDir, page).replace(/\.mdx$/, ""));
-  const { found, problems } = blocks(readFileSync(page, "utf8"));
+  const text = readFileSync(page, "utf8");
+  const { found, problems } = blocks(text, READER_PAGES.includes(relative(docsDir, page)));
+  for (const block of sqlBlocks(text)) sqlRuns.push({ page: rel, block });
   for (const problem of problems) claims.push(`${rel}:${problem.line} ${problem.message}`);
   for (const block of found) {
     const ext = block.lang === "tsx" ? "tsx" : "ts";
@@ -314,13 +669,25 @@ for (const page of pages(docsDir)) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, body);
     origins.set(resolve(file), { page: rel, line: block.line, offset: head ? head.split("\n").length - 1 : 0 });
-    if (block.output || block.results.size) runs.push({ page: rel, file, head, block });
+    const skip = notRun(rel, block);
+    if (skip) skipped.push(`${rel}:${block.line} ${skip.reason}`);
+    else
+      (isVitest(block) && !block.output && !block.results.size ? vitestRuns : runs).push({
+        page: rel,
+        file,
+        head,
+        block,
+      });
     count++;
   }
 }
 
 if (!count) {
   rmSync(outDir, { recursive: true, force: true });
+  if (claims.length) {
+    for (const claim of claims) console.error(`  ${claim}`);
+    process.exit(1);
+  }
   console.log(`check-snippets: no TypeScript blocks found in ${relative(root, docsDir) || "."}`);
   process.exit(0);
 }
@@ -393,13 +760,30 @@ for (const line of output.split("\n").filter(Boolean)) {
   failures.push(`${where} ${match[4]}`);
 }
 
-for (const run of runs) claims.push(...execute(run));
+const postgres =
+  sqlRuns.length || [...runs, ...vitestRuns].some((run) => needsPostgres(run.block))
+    ? await startPostgres()
+    : undefined;
+try {
+  // The SQLite guide's files and backups go to ./data and ./backups, folders the page says must exist.
+  for (const folder of ["data", "backups"]) mkdirSync(join(outDir, folder), { recursive: true });
+  const outcomes = await pool(runs, async (run, k) =>
+    execute(run, needsPostgres(run.block) ? await postgres.database(`snippet_${k}`) : {})
+  );
+  for (const problems of outcomes) claims.push(...problems);
+  if (vitestRuns.length) claims.push(...(await runVitest(vitestRuns, postgres)));
+  for (const [k, run] of sqlRuns.entries()) claims.push(...(await runSql(run, k, postgres)));
+} finally {
+  await postgres?.stop();
+}
 
 if (!keep) rmSync(outDir, { recursive: true, force: true });
 
-const ran = `${runs.length} that show their output ran`;
+const shown = runs.filter((run) => run.block.output || run.block.results.size).length;
+const ran = `${runs.length} ran (${shown} of them compared with the output the page shows), ${vitestRuns.length} ran as vitest tests, ${skipped.length} allow-listed; ${sqlRuns.length} SQL blocks ran on PostgreSQL`;
 if (result.status === 0 && !claims.length) {
-  console.log(`check-snippets: ${count} TypeScript blocks in docs/ type-check; ${ran} and printed what the page shows`);
+  console.log(`check-snippets: ${count} TypeScript blocks in docs/ type-check; ${ran}`);
+  for (const line of skipped) console.log(`  not run: ${line}`);
   process.exit(0);
 }
 if (result.status !== 0) {

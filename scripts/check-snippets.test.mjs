@@ -82,6 +82,25 @@ test("a broken snippet fails, naming the MDX file and line", () => {
   assert.match(out, /concepts\/broken\.mdx:23:\d+ error TS2305/);
 });
 
+test("a text block must be checked output or say it is illustrative", () => {
+  const page = [
+    "Text.",
+    "",
+    "```text",
+    "42",
+    "```",
+    "",
+    '```text title="A log line (illustrative)"',
+    "x",
+    "```",
+    "",
+  ].join("\n");
+  const { status, out } = check({ "t.mdx": page });
+  assert.equal(status, 1, out);
+  assert.match(out, /t\.mdx:3 a `text` block claims output nothing checks/);
+  assert.doesNotMatch(out, /t\.mdx:7/);
+});
+
 test("a syntax error fails too", () => {
   const { status, out } = check({ "a.mdx": "Text.\n\n```tsx\nconst = 1;\n```\n" });
   assert.equal(status, 1, out);
@@ -132,7 +151,32 @@ test("output that the snippet really prints passes, in both forms, and the packa
   ].join("\n");
   const { status, out } = check({ "guide.mdx": page });
   assert.equal(status, 0, out);
-  assert.match(out, /2 that show their output ran and printed what the page shows/);
+  assert.match(out, /4 ran \(2 of them compared with the output the page shows\)/);
+});
+
+test("every block runs, not only those that show output; vitest blocks run as tests; allow-listed blocks do not run", () => {
+  const page = [
+    shop,
+    '{/* check: import { app, target } from "./app.js"; */}',
+    "```ts",
+    'await app.do("add", target, { by: 1 });',
+    'if (process.env.NODE_ENV === "test") throw new Error("a block without output that throws");',
+    "```",
+    "",
+    '{/* check: import { expect, it } from "vitest"; import { app, target } from "./app.js"; */}',
+    "```ts",
+    'it("adds", async () => {',
+    '  const [snap] = await app.do("add", target, { by: 2 });',
+    "  expect(snap.state.n).toBe(3);",
+    "});",
+    "```",
+    "",
+  ].join("\n");
+  const { status, out } = check({ "guide.mdx": page });
+  assert.equal(status, 1, out);
+  assert.match(out, /guide\.mdx:24 failed when run[\s\S]*a block without output that throws/);
+  assert.match(out, /guide\.mdx:30 failed as a vitest test[\s\S]*expected 2 to be 3/);
+  assert.match(out, /3 ran \(0 of them compared[\s\S]*1 ran as vitest tests, 0 allow-listed/);
 });
 
 test("output the snippet does not print fails, naming the page line, the expected and the actual text", () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // Checks the GitHub Actions workflows and the Dependabot file for the rules
 // this repository keeps (actionlint is not installable here, so this covers
 // the structure and the security rules, not every expression):
@@ -12,6 +13,11 @@
 // - every third-party action is pinned by its full commit SHA with the tag in
 //   a comment (`uses: owner/repo@<40 hex> # v4.2.2`); GitHub's own actions
 //   may stay on the major tags listed in FIRST_PARTY_BY_TAG below;
+// - secrets only in the `env:` of the step that uses them: not in the
+//   workflow's or a job's `env:` (every step would see them, including
+//   install scripts and the build), not pasted into a `run:` script, not
+//   handed on with `secrets: inherit`, and never in a step that installs
+//   packages (their install scripts would see them);
 // - no `pull_request_target` trigger, and no `${{ github.event… }}` or
 //   `${{ github.head_ref }}` pasted into a `run:` script (pass them through `env:`);
 // - `actions/checkout` does not keep the token in .git/config;
@@ -36,11 +42,16 @@ export const FIRST_PARTY_BY_TAG = new Set([
   "actions/checkout@v4",
   "actions/setup-node@v4",
   "actions/upload-artifact@v4",
+  "actions/download-artifact@v4",
   "actions/upload-pages-artifact@v3",
   "actions/deploy-pages@v4",
 ]);
 
-/** Write grants allowed, per workflow file and job. Everything else is read-only. */
+/**
+ * Write grants allowed, per workflow file and job. Everything else is read-only.
+ *
+ * @type {Record<string, Record<string, string[]>>}
+ */
 export const WRITE_GRANTS = {
   "pages.yml": { deploy: ["pages", "id-token"] },
   "release.yml": { publish: ["id-token"] },
@@ -48,10 +59,30 @@ export const WRITE_GRANTS = {
 
 const SHA = /^[0-9a-f]{40}$/;
 const UNSAFE_IN_RUN = /\$\{\{\s*github\.(event\.|head_ref)/;
+const SECRET = /\$\{\{[^}]*\bsecrets\b/;
+const INSTALLS = /\b(npm\s+(ci|install|i|add)|yarn(\s+install)?|pnpm\s+(install|i|add)|npx)\b/;
 
-/** Problems of one workflow file, as strings ("file: job: what"). */
+/**
+ * Names of the variables in an `env:` map whose value reads a secret.
+ *
+ * @param {unknown} env
+ */
+const secretsIn = (env) =>
+  Object.entries(env && typeof env === "object" ? env : {})
+    .filter(([, value]) => SECRET.test(String(value)))
+    .map(([name]) => name);
+
+/**
+ * Problems of one workflow file, as strings ("file: job: what").
+ *
+ * @param {string} file
+ * @param {string} text
+ * @returns {string[]}
+ */
 export function checkWorkflow(file, text) {
+  /** @type {string[]} */
   const problems = [];
+  /** @param {string} where @param {string} what */
   const say = (where, what) => problems.push(`${file}: ${where ? `${where}: ` : ""}${what}`);
   const doc = parseDocument(text);
   if (doc.errors.length > 0) {
@@ -66,6 +97,8 @@ export function checkWorkflow(file, text) {
     say("", "`pull_request_target` runs untrusted code with the repository's token");
   if (!wf.jobs || typeof wf.jobs !== "object" || Object.keys(wf.jobs).length === 0) say("", "no jobs");
 
+  for (const name of secretsIn(wf.env))
+    say("env", `${name} reads a secret that every step of every job would see; give it to the one step that uses it`);
   if (!("permissions" in wf)) say("", "no top-level `permissions` (the default token may write)");
   else checkPermissions(wf.permissions, [], (what) => say("permissions", what));
 
@@ -82,12 +115,25 @@ export function checkWorkflow(file, text) {
       if (!job["runs-on"]) say(where, "no `runs-on`");
       if (!job["timeout-minutes"]) say(where, "no `timeout-minutes` (the default is six hours)");
     }
+    for (const name of secretsIn(job.env))
+      say(
+        `${where}.env`,
+        `${name} reads a secret that every step of the job would see; give it to the one step that uses it`
+      );
+    if (job.secrets === "inherit") say(where, "`secrets: inherit` hands every secret on; pass the one it needs");
     for (const need of [job.needs ?? []].flat())
       if (!wf.jobs[need]) say(where, `needs \`${need}\`, which is not a job here`);
-    (job.steps ?? []).forEach((step, i) => {
+    /** @type {Array<Record<string, any>>} */
+    const steps = job.steps ?? [];
+    steps.forEach((step, i) => {
       const at = `${where}.steps[${i}]${step?.name ? ` (${step.name})` : ""}`;
       if (typeof step?.run === "string" && UNSAFE_IN_RUN.test(step.run))
         say(at, "event data pasted into a script; pass it through `env:`");
+      if (typeof step?.run === "string" && SECRET.test(step.run))
+        say(at, "a secret pasted into a script; pass it through the step's `env:`");
+      const stepSecrets = secretsIn(step?.env);
+      if (stepSecrets.length > 0 && typeof step?.run === "string" && INSTALLS.test(step.run))
+        say(at, `installs packages while ${stepSecrets.join(", ")} holds a secret; their install scripts would see it`);
       if (typeof step?.uses === "string" && /^actions\/checkout@/.test(step.uses)) {
         if (step.with?.["persist-credentials"] !== false)
           say(at, "actions/checkout without `persist-credentials: false` leaves the token in .git/config");
@@ -98,7 +144,13 @@ export function checkWorkflow(file, text) {
   return problems;
 }
 
-/** Permissions are `{}`, `read-all`, or a map whose writes are all in `writes`. */
+/**
+ * Permissions are `{}`, `read-all`, or a map whose writes are all in `writes`.
+ *
+ * @param {unknown} permissions
+ * @param {string[]} writes
+ * @param {(what: string) => void} say
+ */
 function checkPermissions(permissions, writes, say) {
   if (permissions === "read-all" || permissions === null) return;
   if (typeof permissions === "string") {
@@ -112,8 +164,14 @@ function checkPermissions(permissions, writes, say) {
   }
 }
 
-/** Every `uses:` line of another repository's action, checked on the raw text (for the comment). */
+/**
+ * Every `uses:` line of another repository's action, checked on the raw text (for the comment).
+ *
+ * @param {string} text
+ * @returns {string[]}
+ */
 export function checkPinning(text) {
+  /** @type {string[]} */
   const problems = [];
   text.split("\n").forEach((line, i) => {
     const m = /^\s*(?:-\s*)?uses:\s*["']?([^\s"'#]+)["']?\s*(#.*)?$/.exec(line);
@@ -137,26 +195,40 @@ export function checkPinning(text) {
   return problems;
 }
 
-/** Problems of dependabot.yml. */
+/**
+ * Problems of dependabot.yml.
+ *
+ * @param {string} text
+ * @returns {string[]}
+ */
 export function checkDependabot(text) {
+  /** @type {string[]} */
   const problems = [];
   let config;
   try {
     config = parse(text);
   } catch (e) {
-    return [`dependabot.yml: YAML: ${e.message}`];
+    return [`dependabot.yml: YAML: ${e instanceof Error ? e.message : String(e)}`];
   }
   if (config?.version !== 2) problems.push("dependabot.yml: `version: 2` missing");
-  const ecosystems = new Set((config?.updates ?? []).map((u) => u["package-ecosystem"]));
+  /** @type {Array<{ "package-ecosystem"?: string, schedule?: { interval?: string } }>} */
+  const updates = config?.updates ?? [];
+  const ecosystems = new Set(updates.map((u) => u["package-ecosystem"]));
   for (const needed of ["npm", "github-actions"])
     if (!ecosystems.has(needed)) problems.push(`dependabot.yml: no updates for ${needed}`);
-  for (const u of config?.updates ?? [])
+  for (const u of updates)
     if (!u.schedule?.interval) problems.push(`dependabot.yml: ${u["package-ecosystem"]} has no schedule`);
   return problems;
 }
 
-/** Every problem under a .github folder. */
+/**
+ * Every problem under a .github folder.
+ *
+ * @param {string} githubDir
+ * @returns {string[]}
+ */
 export function checkRepository(githubDir) {
+  /** @type {string[]} */
   const problems = [];
   const dir = join(githubDir, "workflows");
   const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));

@@ -1,10 +1,15 @@
+// @ts-check
 // node --test scripts/check-workflows.test.mjs — the repository's workflows
 // keep the rules of check-workflows.mjs, and the checks catch broken ones.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
 import { checkDependabot, checkPinning, checkRepository, checkWorkflow } from "./check-workflows.mjs";
+
+/** @typedef {{ jobs: Record<string, { strategy?: any, steps: Array<Record<string, any>> }> }} Workflow */
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SHA = "0123456789abcdef0123456789abcdef01234567";
@@ -97,4 +102,68 @@ test("dependabot.yml must cover npm and github-actions", () => {
     ).join(),
     /github-actions/
   );
+});
+
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression is the text under test, not a template.
+const TOKEN = "${{ secrets.NPM_TOKEN }}";
+
+test("a secret in the workflow's or a job's env fails: every step, install scripts included, would see it", () => {
+  const workflowEnv = good.replace("permissions: {}\n", `permissions: {}\nenv:\n  NODE_AUTH_TOKEN: ${TOKEN}\n`);
+  assert.match(checkWorkflow("x.yml", workflowEnv).join(), /env: NODE_AUTH_TOKEN reads a secret .* every job/);
+  const jobEnv = good.replace("    steps:", `    env:\n      NODE_AUTH_TOKEN: ${TOKEN}\n    steps:`);
+  assert.match(checkWorkflow("x.yml", jobEnv).join(), /jobs\.build\.env: NODE_AUTH_TOKEN reads a secret/);
+  // A job-level variable that reads no secret is fine.
+  assert.deepEqual(checkWorkflow("x.yml", good.replace("    steps:", "    env:\n      CI: true\n    steps:")), []);
+});
+
+test("a secret in the env of the one step that uses it passes; pasted into the script, or beside an install, fails", () => {
+  const publish = (/** @type {string} */ run) =>
+    good.replace(
+      "      - run: npm test\n",
+      `      - name: Publish\n        env:\n          NODE_AUTH_TOKEN: ${TOKEN}\n        run: ${run}\n`
+    );
+  assert.deepEqual(checkWorkflow("x.yml", publish("npm publish x.tgz --provenance")), []);
+  assert.match(
+    checkWorkflow("x.yml", publish("npm ci && npm publish")).join(),
+    /installs packages while NODE_AUTH_TOKEN/
+  );
+  assert.match(checkWorkflow("x.yml", publish("npx some-tool")).join(), /installs packages/);
+  const pasted = good.replace("run: npm test", `run: npm publish --token ${TOKEN}`);
+  assert.match(checkWorkflow("x.yml", pasted).join(), /secret pasted into a script/);
+});
+
+test("a reusable workflow called with `secrets: inherit` fails", () => {
+  const inherit = `
+name: ok
+on: [push]
+permissions: {}
+jobs:
+  call:
+    permissions:
+      contents: read
+    uses: ./.github/workflows/other.yml
+    secrets: inherit
+`;
+  assert.match(checkWorkflow("x.yml", inherit).join(), /secrets: inherit/);
+});
+
+test("the release workflow gives NPM_TOKEN to its publish step only, in a job that installs and builds nothing", () => {
+  const release = /** @type {Workflow} */ (parse(readFileSync(join(root, ".github/workflows/release.yml"), "utf8")));
+  const holders = [];
+  for (const [id, job] of Object.entries(release.jobs))
+    for (const step of job.steps) if (JSON.stringify(step).includes("secrets.")) holders.push(`${id}: ${step.name}`);
+  assert.deepEqual(holders, ["publish: Publish"]);
+  const publishRuns = release.jobs.publish.steps.map((s) => s.run ?? "").join("\n");
+  assert.doesNotMatch(publishRuns, /npm (ci|install|run)|node scripts/);
+  assert.ok(!release.jobs.publish.steps.some((s) => String(s.uses).startsWith("actions/checkout")));
+});
+
+test("CI tests on every supported Node.js line: 20 (the oldest `engines` accepts), 22 and 24", () => {
+  const ci = /** @type {Workflow} */ (parse(readFileSync(join(root, ".github/workflows/ci.yml"), "utf8")));
+  const engines = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).engines.node;
+  assert.equal(engines, ">=20");
+  assert.deepEqual(ci.jobs.test.strategy.matrix.node, [20, 22, 24]);
+  const setup = ci.jobs.test.steps.find((s) => String(s.uses).startsWith("actions/setup-node"));
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression is the text under test.
+  assert.equal(setup?.with["node-version"], "${{ matrix.node }}");
 });

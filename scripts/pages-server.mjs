@@ -1,3 +1,4 @@
+// @ts-check
 // The one static server that answers like GitHub Pages, shared by the e2e
 // suite (e2e/server.mjs) and the speed benchmark (scripts/bench-site.mjs), so
 // both see the site as readers will, not as `docusaurus serve` (whose
@@ -6,13 +7,20 @@
 //   /base/x        -> x, else x.html, else 301 to /base/x/ when x/index.html exists
 //   /base/x/       -> x/index.html
 //   anything else  -> 404.html with HTTP 404
-// Only GET and HEAD; nothing outside the served folder is ever read.
-import { createReadStream, statSync } from "node:fs";
+// Only GET and HEAD. Nothing outside the served folder is ever read: `..` in
+// any spelling is refused, and a symbolic link is followed only when its
+// target is inside the folder too.
+import { close, createReadStream, open, realpathSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
+import { pipeline } from "node:stream";
 import { createGzip } from "node:zlib";
 
-export const TYPES = {
+/** @typedef {import("node:http").IncomingMessage} Request */
+/** @typedef {import("node:http").ServerResponse<Request>} Response */
+
+/** Content types by file extension; anything else is `application/octet-stream`. */
+export const TYPES = /** @type {Record<string, string>} */ ({
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".mjs": "text/javascript; charset=utf-8",
@@ -29,46 +37,97 @@ export const TYPES = {
   ".md": "text/markdown; charset=utf-8",
   ".xml": "application/xml; charset=utf-8",
   ".map": "application/json; charset=utf-8",
-};
+});
 const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".json", ".svg", ".txt", ".md", ".xml", ".map"]);
 
-function fileAt(path) {
+/**
+ * Whether `path` is `folder` or inside it (both absolute, without `..`).
+ *
+ * @param {string} folder
+ * @param {string} path
+ */
+const within = (folder, path) => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+
+/**
+ * The real path of the regular file at `path`, when there is one and it lies
+ * inside `realRoot` once every symbolic link is resolved; otherwise undefined.
+ *
+ * @param {string} path
+ * @param {string} realRoot
+ * @returns {string | undefined}
+ */
+function fileAt(path, realRoot) {
   try {
-    return statSync(path).isFile() ? path : undefined;
+    const real = realpathSync(path);
+    return within(realRoot, real) && statSync(real).isFile() ? real : undefined;
   } catch {
     return undefined;
   }
 }
 
 /**
- * What a request path maps to under `root` served at `base`:
- * `{ file }`, `{ redirect }` or `{}` (not found).
+ * A decoded URL path in the form a `Location` header carries: each segment
+ * percent-encoded, so a folder named in any script redirects.
+ *
+ * @param {string} pathname
+ */
+const encodePath = (pathname) => pathname.split("/").map(encodeURIComponent).join("/");
+
+/**
+ * What a decoded request path maps to under `root` served at `base`:
+ * `{ file }` (the file's real path), `{ redirect }` (a percent-encoded path)
+ * or `{}` (not found: also for every path that would leave `root`, whether by
+ * `..` or by a symbolic link pointing outside it).
+ *
+ * @param {string} root
+ * @param {string} base
+ * @param {string} pathname
+ * @returns {{ file?: string, redirect?: string }}
  */
 export function resolvePagesPath(root, base, pathname) {
   const baseNoSlash = base.replace(/\/$/, "");
-  if (pathname === baseNoSlash) return { redirect: base };
+  if (pathname === baseNoSlash) return { redirect: encodePath(base) };
   if (!pathname.startsWith(base)) return {};
   const rel = normalize(pathname.slice(base.length));
   if (rel === ".." || rel.startsWith(`..${sep}`)) return {};
-  const target = join(root, rel);
-  if (target !== root && !target.startsWith(root + sep)) return {};
-  if (pathname.endsWith("/")) return { file: fileAt(join(target, "index.html")) };
-  const exact = fileAt(target);
-  if (exact) return { file: exact };
-  const html = fileAt(`${target}.html`);
-  if (html) return { file: html };
-  if (fileAt(join(target, "index.html"))) return { redirect: `${pathname}/` };
+  let realRoot;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return {};
+  }
+  const target = join(realRoot, rel);
+  if (!within(realRoot, target)) return {};
+  if (pathname.endsWith("/")) {
+    const index = fileAt(join(target, "index.html"), realRoot);
+    return index ? { file: index } : {};
+  }
+  const file = fileAt(target, realRoot) ?? fileAt(`${target}.html`, realRoot);
+  if (file) return { file };
+  if (fileAt(join(target, "index.html"), realRoot)) return { redirect: encodePath(`${pathname}/`) };
   return {};
 }
 
 /**
- * An http.Server (not yet listening) for the built site in `root`.
- * Options: `base` ("/act-root/"), `gzip` (compress text when the client
- * accepts it, as Pages does; off for tests), `cacheControl` ("no-cache").
+ * Sends `file` with `status`. The file is opened before anything is sent, so
+ * a file that cannot be read (gone since it was found, unreadable) answers
+ * 500 instead of ending the process; an error while streaming, or a client
+ * that goes away, ends the response and closes the file.
+ *
+ * @param {Request} req
+ * @param {Response} res
+ * @param {number} status
+ * @param {string} file
+ * @param {{ gzip?: boolean, cacheControl?: string }} [options]
  */
-export function createPagesServer({ root, base = "/act-root/", gzip = false, cacheControl = "no-cache" }) {
-  const dir = resolve(root);
-  const send = (req, res, status, file, headers = {}) => {
+export function sendFile(req, res, status, file, { gzip = false, cacheControl = "no-cache" } = {}) {
+  open(file, "r", (error, fd) => {
+    if (error) {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+      res.end(`Cannot read ${extname(file) || "the file"}: ${error.code ?? "error"}`);
+      return;
+    }
+    if (res.destroyed) return close(fd, () => {});
     const ext = extname(file);
     const compress = gzip && COMPRESSIBLE.has(ext) && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
     res.writeHead(status, {
@@ -76,15 +135,33 @@ export function createPagesServer({ root, base = "/act-root/", gzip = false, cac
       "cache-control": cacheControl,
       ...(gzip && { vary: "Accept-Encoding" }),
       ...(compress && { "content-encoding": "gzip" }),
-      ...headers,
     });
-    if (req.method === "HEAD") return res.end();
-    const stream = createReadStream(file);
-    (compress ? stream.pipe(createGzip({ level: 9 })) : stream).pipe(res);
-  };
+    if (req.method === "HEAD") {
+      res.end();
+      return close(fd, () => {});
+    }
+    // pipeline destroys every stream when one fails or the client closes the
+    // connection early; destroying the read stream closes the descriptor.
+    const stream = createReadStream("", { fd, autoClose: true });
+    const done = () => {};
+    if (compress) pipeline(stream, createGzip({ level: 9 }), res, done);
+    else pipeline(stream, res, done);
+  });
+}
+
+/**
+ * An http.Server (not yet listening) for the built site in `root`.
+ * Options: `base` ("/act-root/"), `gzip` (compress text when the client
+ * accepts it, as Pages does; off for tests), `cacheControl` ("no-cache").
+ *
+ * @param {{ root: string, base?: string, gzip?: boolean, cacheControl?: string }} options
+ */
+export function createPagesServer({ root, base = "/act-root/", gzip = false, cacheControl = "no-cache" }) {
+  const dir = resolve(root);
+  /** @param {Request} req @param {Response} res */
   const notFound = (req, res) => {
-    const page = fileAt(join(dir, "404.html"));
-    if (page) return send(req, res, 404, page);
+    const page = resolvePagesPath(dir, "/", "/404.html").file;
+    if (page) return sendFile(req, res, 404, page, { gzip, cacheControl });
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
     res.end("Not found");
   };
@@ -93,7 +170,14 @@ export function createPagesServer({ root, base = "/act-root/", gzip = false, cac
       res.writeHead(405, { allow: "GET, HEAD" });
       return res.end();
     }
-    const url = new URL(req.url ?? "/", "http://localhost");
+    let url;
+    try {
+      // An absolute-form target with a bad host or port does not parse.
+      url = new URL(req.url ?? "/", "http://localhost");
+    } catch {
+      res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
+      return res.end("Bad request");
+    }
     let pathname;
     try {
       pathname = decodeURIComponent(url.pathname);
@@ -106,7 +190,7 @@ export function createPagesServer({ root, base = "/act-root/", gzip = false, cac
       res.writeHead(301, { location: found.redirect + url.search });
       return res.end();
     }
-    if (found.file) return send(req, res, 200, found.file);
+    if (found.file) return sendFile(req, res, 200, found.file, { gzip, cacheControl });
     return notFound(req, res);
   });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run release:dry-run` — everything a release does short of uploading:
 // builds the published packages, checks their versions agree (and, with
 // --expect-version X, that they are X — the release workflow passes the tag),
@@ -5,17 +6,19 @@
 // import, then runs `npm publish --dry-run` on it.
 //
 // Options: --no-build (use the dist/ folders as they are),
-//          --expect-version X, --skip-publish (pack only; no registry call).
+//          --expect-version X, --skip-publish (pack only; no registry call),
+//          --out DIR (keep the checked tarballs in DIR: the release workflow
+//          publishes exactly those, from a job that runs none of this code).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const argv = process.argv.slice(2);
-const flag = (name) => argv.includes(`--${name}`);
-const option = (name) => {
+const flag = (/** @type {string} */ name) => argv.includes(`--${name}`);
+const option = (/** @type {string} */ name) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : undefined;
 };
@@ -32,19 +35,28 @@ const PACKAGES = [
   { name: "@act-root/act-sqlite", dir: "packages/act-sqlite", entries: [] },
   { name: "@act-root/act-otel", dir: "packages/act-otel", entries: [] },
 ];
-/** Files every tarball must hold: both module formats, their types, the README. */
+/** Files every tarball must hold: both module formats, their types, the README and the changelog. */
 const REQUIRED = [
   "package.json",
   "README.md",
+  "CHANGELOG.md",
   "dist/index.js",
   "dist/index.cjs",
   "dist/index.d.ts",
   "dist/index.d.cts",
 ];
 
+/** @type {string[]} */
 const problems = [];
-const fail = (message) => problems.push(message);
+const fail = (/** @type {string} */ message) => problems.push(message);
 
+/**
+ * Runs npm; its output, or an error with what npm printed.
+ *
+ * @param {string[]} args
+ * @param {import("node:child_process").SpawnSyncOptions} [options]
+ * @returns {string}
+ */
 function npmRun(args, options = {}) {
   const result = spawnSync(npm, args, { cwd: root, encoding: "utf8", ...options });
   if (result.status !== 0) {
@@ -52,7 +64,7 @@ function npmRun(args, options = {}) {
     process.stderr.write(result.stderr ?? "");
     throw new Error(`npm ${args.join(" ")} exited with ${result.status}`);
   }
-  return result.stdout;
+  return String(result.stdout);
 }
 
 if (!flag("no-build")) {
@@ -79,8 +91,12 @@ for (const store of manifests.filter((m) => m.name !== "@act-root/act")) {
 }
 
 /** Enough of semver for the ranges this repository uses: ^x.y.z, >=x.y.z, x.y.z. */
+/**
+ * @param {string} range
+ * @param {string} version
+ */
 function peerAccepts(range, version) {
-  const parse = (v) => v.split(/[.-]/).slice(0, 3).map(Number);
+  const parse = (/** @type {string} */ v) => v.split(/[.-]/).slice(0, 3).map(Number);
   const [a, b, c] = parse(version);
   const m = /^(\^|>=)?(\d+)\.(\d+)\.(\d+)$/.exec(range.trim());
   if (!m) return true; // a range this check does not read: leave it to npm
@@ -93,11 +109,13 @@ function peerAccepts(range, version) {
   return a === 0 && b === 0 && c === z;
 }
 
-const out = mkdtempSync(join(tmpdir(), "act-pack-"));
+const keep = option("out");
+if (keep) mkdirSync(resolve(keep), { recursive: true });
+const out = keep ? resolve(keep) : mkdtempSync(join(tmpdir(), "act-pack-"));
 try {
   for (const m of manifests) {
     const [packed] = JSON.parse(npmRun(["pack", "-w", m.name, "--pack-destination", out, "--json"]));
-    const files = new Set(packed.files.map((f) => f.path));
+    const files = new Set(packed.files.map((/** @type {{ path: string }} */ f) => f.path));
     for (const file of [...REQUIRED, ...m.entries]) if (!files.has(file)) fail(`${m.name}: the tarball lacks ${file}`);
     for (const file of files)
       if (/^(src|test|bench)\//.test(file) || file.endsWith(".tsbuildinfo"))
@@ -111,7 +129,7 @@ try {
     }
   }
 } finally {
-  rmSync(out, { recursive: true, force: true });
+  if (!keep) rmSync(out, { recursive: true, force: true });
 }
 
 if (problems.length > 0) {

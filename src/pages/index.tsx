@@ -1,5 +1,5 @@
 /**
- * The base path /act-root/ (absent from the spec's route table) lands here
+ * The base path /act-root/ (not a docs page) lands here
  * instead of on a not-found page: title, tagline, a short example and the two
  * ways in — the introduction and the API reference. No external resources.
  */

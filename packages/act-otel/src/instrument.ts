@@ -53,8 +53,8 @@ export type InstrumentOptions = {
   /** Give each call of the store a client span (default true). */
   readonly storeSpans?: boolean;
   /**
-   * How many events after each reaction stream's watermark the lag gauge
-   * looks at, per collection (it calls `app.stats(lagLimit)`); `false` turns
+   * How many events the lag gauge reads per collection, from the lowest
+   * watermark with work on (it calls `app.stats(lagLimit)`); `false` turns
    * the lag and blocked-streams gauges off. Default 10,000.
    */
   readonly lagLimit?: number | false;

@@ -823,7 +823,9 @@ export class PostgresStore implements Store {
 
   /**
    * Moves streams' watermarks back to the start of the log (or to `at`),
-   * unblocked, retries reset, leases dropped.
+   * unblocked, retries reset, under a new lease generation; a lease in force
+   * stays until it runs out, so no second drainer starts beside a handler
+   * that may still run.
    *
    * @param streams - the reaction streams to reset; names the table does not have are skipped
    * @param at - the id of the last event to count as handled; omitted (-1), every event is handled again

@@ -352,6 +352,18 @@ SELECT stream, source, at, false AS lagging FROM lead`;
 /** Input rows of the watermark statements: `$1` is a JSON array of leases. */
 const INPUT = (columns: string) => `input AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(${columns}))`;
 
+/**
+ * A CTE for `ack` and `block`: a holder whose lease an operator reset or
+ * unblock overtook (same holder, older token) has finished its handlers, so
+ * its refused call gives the stream back instead of leaving other drainers to
+ * wait for the old lease to run out. It never touches a row the main update
+ * changes (those carry the input's token).
+ */
+const RELEASE_OVERTAKEN = (n: Names) => `overtaken AS (
+  UPDATE ${n.watermarks} o SET leased_by = NULL, leased_until = NULL
+  FROM input i WHERE o.stream = i.stream AND o.leased_by = i.holder AND o.token > i.token
+  RETURNING o.stream)`;
+
 /** The distinct, sorted names of a text array expression (the empty array for NULL). */
 const UNION = (names: string) => `ARRAY(SELECT DISTINCT r FROM unnest(COALESCE(${names}, '{}')) AS r ORDER BY r)`;
 
@@ -443,7 +455,8 @@ SELECT stream, retry, done, token FROM renewed`;
  */
 export function ack(n: Names): string {
   return `
-WITH ${INPUT("stream text, holder text, token bigint, reactions text[], at bigint, retry integer, done text[], delay bigint")}
+WITH ${INPUT("stream text, holder text, token bigint, reactions text[], at bigint, retry integer, done text[], delay bigint")},
+${RELEASE_OVERTAKEN(n)}
 UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), retry = i.retry, done = COALESCE(i.done, '{}'), leased_by = NULL,
   leased_until = CASE WHEN i.delay > 0 THEN now() + i.delay * interval '1 millisecond' END
 FROM input i
@@ -455,7 +468,8 @@ RETURNING w.stream`;
 /** `block()`: keeps the progress made (`at`, `done`), blocks with the error, stores `retry`, releases — only where `holder` still holds it under the same `token`. */
 export function block(n: Names): string {
   return `
-WITH ${INPUT("stream text, holder text, token bigint, reactions text[], at bigint, retry integer, done text[], error text")}
+WITH ${INPUT("stream text, holder text, token bigint, reactions text[], at bigint, retry integer, done text[], error text")},
+${RELEASE_OVERTAKEN(n)}
 UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), done = COALESCE(i.done, '{}'), blocked = true, error = i.error,
   retry = i.retry, leased_by = NULL, leased_until = NULL
 FROM input i
@@ -493,13 +507,14 @@ RETURNING stream`;
 
 /**
  * `reset()`: streams `$1` go back to watermark `$2`, unblocked, nothing
- * pending, not leased, under a new `token` (so no drain in flight records
- * over it). `head` stays: a stream reset past it has no work.
+ * pending, under a new `token` (so no drain in flight records over it). The
+ * lease stays until it runs out: its holder may still be running a handler,
+ * and no other drainer may start one beside it. `head` stays: a stream reset
+ * past it has no work.
  */
 export function reset(n: Names): string {
   return `
-UPDATE ${n.watermarks} SET at = $2::bigint, done = '{}', blocked = false, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL,
-  token = token + 1
+UPDATE ${n.watermarks} SET at = $2::bigint, done = '{}', blocked = false, error = NULL, retry = 0, token = token + 1
 WHERE stream = ANY($1::text[])
 RETURNING stream`;
 }

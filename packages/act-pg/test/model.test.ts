@@ -15,7 +15,8 @@
  * One store (table `model_events`) serves the file; each program gets its
  * own stream-name prefix and fresh apps.
  *
- * Reproduce a failure with the seed fast-check prints:
+ * Runs the fixed seed, and under CI a fresh one too (see the core's
+ * `test/seeds.ts`). Reproduce a failure with the seed fast-check prints:
  * `MODEL_SEED=<seed> npm test -w @act-root/act-pg -- model` (MODEL_RUNS sets the run count,
  * MODEL_SEED=random picks a new seed).
  */
@@ -34,6 +35,7 @@ import {
   scheduled,
   stats,
 } from "../../act/test/model/model.js";
+import { announce, replayPath, type SeedRun, seedLabel, seedRuns } from "../../act/test/seeds.js";
 import { client, makeStore, sleep, sql } from "./support.js";
 
 // Failed snapshot writes are logged (they are only an optimisation); keep the output readable.
@@ -43,8 +45,7 @@ const TABLE = "model_events";
 const SCRATCH = "model_scratch";
 /** Names the store's connections, so `kill` terminates those and nothing else. */
 const APP_NAME = "act-pg-model";
-const seed = process.env.MODEL_SEED === "random" ? Date.now() % 2 ** 31 : Number(process.env.MODEL_SEED ?? 20_240_611);
-const numRuns = Number(process.env.MODEL_RUNS ?? 120);
+const runs = seedRuns("MODEL", { seed: 20_240_611, numRuns: 120 }, 30);
 
 let pgStore: PostgresStore;
 let run = 0;
@@ -169,7 +170,7 @@ async function kill(waitForLock?: () => boolean) {
   throw new Error(`backends ${killed.join(", ")} outlived pg_terminate_backend by 2 s`);
 }
 
-const replay = process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {};
+const replay = replayPath("MODEL");
 
 /** Known counterexamples run first: the ones that need only one state per stream, or all. */
 const examples = (shared: boolean): [Program][] =>
@@ -177,7 +178,7 @@ const examples = (shared: boolean): [Program][] =>
     .filter((p) => shared || p.steps.every((s) => !("do" in s) || !["mark", "unmark"].includes(s.do.action.kind)))
     .map((p) => [p]);
 
-const check = (shared: boolean) =>
+const check = (shared: boolean, { seed, numRuns }: SeedRun) =>
   fc.assert(
     fc.asyncProperty(programArb({ holds: true, faults: true, shared, maxSteps: 25 }), async (program) => {
       current = pgStore;
@@ -187,7 +188,7 @@ const check = (shared: boolean) =>
   );
 
 /** The same with every store read and commit started and answered in an order fast-check's scheduler picks. */
-const checkScheduled = (shared: boolean) =>
+const checkScheduled = (shared: boolean, { seed, numRuns }: SeedRun) =>
   fc.assert(
     fc.asyncProperty(
       programArb({ holds: true, faults: true, shared, maxSteps: 20, concurrency: 6 }),
@@ -212,21 +213,30 @@ const checkScheduled = (shared: boolean) =>
   );
 
 describe("actions against the model (PostgreSQL, with transactions held open by other connections)", () => {
-  it("with one state per stream", () => check(false), 120_000);
-  it("with two snapshotting states sharing the streams", () => check(true), 120_000);
-  it("with one state per stream, store calls interleaved by the scheduler", () => checkScheduled(false), 120_000);
-  it(
-    "with two states sharing the streams, store calls interleaved by the scheduler",
-    () => checkScheduled(true),
-    120_000
-  );
+  for (const seedRun of runs)
+    describe(seedLabel(seedRun), () => {
+      beforeAll(() => announce("actions model (PostgreSQL)", "MODEL", seedRun));
+      it("with one state per stream", () => check(false, seedRun), 120_000);
+      it("with two snapshotting states sharing the streams", () => check(true, seedRun), 120_000);
+      it(
+        "with one state per stream, store calls interleaved by the scheduler",
+        () => checkScheduled(false, seedRun),
+        120_000
+      );
+      it(
+        "with two states sharing the streams, store calls interleaved by the scheduler",
+        () => checkScheduled(true, seedRun),
+        120_000
+      );
+    });
 });
 
 describe("the stores agree", () => {
-  it(
-    "a sequential program has the same outcomes, states and logs on PostgreSQL and in memory",
-    () =>
-      fc.assert(
+  for (const seedRun of runs) {
+    const { seed, numRuns } = seedRun;
+    it(`a sequential program has the same outcomes, states and logs on PostgreSQL and in memory (${seedLabel(seedRun)})`, () => {
+      announce("stores agree (PostgreSQL and in memory)", "MODEL", seedRun);
+      return fc.assert(
         fc.asyncProperty(programArb({ concurrent: false, maxSteps: 25 }), async (program) => {
           current = pgStore;
           const onPostgres = await runProgram(program, { prefix: `pgd${run++}-${seed}` });
@@ -241,7 +251,7 @@ describe("the stores agree", () => {
             );
         }),
         { seed, numRuns, ...replay }
-      ),
-    120_000
-  );
+      );
+    }, 120_000);
+  }
 });

@@ -2,6 +2,7 @@ import { disposeAndExit, store } from "@act-root/act";
 import fc from "fast-check";
 import { afterAll, describe, it } from "vitest";
 import { programArb, run, runs } from "../../act/test/operations.model.js";
+import { announce, replayPath, seedLabel } from "../../act/test/seeds.js";
 import type { PostgresStore } from "../src/index.js";
 import { makeStore } from "./support.js";
 
@@ -17,12 +18,13 @@ const fresh = async () => {
 };
 
 describe("reactions under operations against the model (PostgreSQL)", () => {
-  for (const { seed, numRuns, fresh: isFresh } of runs)
-    it(`two releases, resets, unblocks, filtered correlates, undecodable events, failing renewals (seed ${seed}${isFresh ? ", fresh" : ""})`, async () => {
-      console.log(`operations model (PostgreSQL): seed ${seed}, ${numRuns} runs`);
+  for (const seedRun of runs)
+    it(`two releases, resets, unblocks, filtered correlates, undecodable events, failing renewals (${seedLabel(seedRun)})`, async () => {
+      announce("operations model (PostgreSQL)", "OPS", seedRun);
+      const { seed, numRuns } = seedRun;
       await fc.assert(
         fc.asyncProperty(programArb, (program) => run(program, fresh)),
-        { seed, numRuns, ...(process.env.OPS_PATH && { path: process.env.OPS_PATH }) }
+        { seed, numRuns, ...replayPath("OPS") }
       );
     }, 180_000);
 });

@@ -122,10 +122,12 @@ describe("passing failures provoked on the server are retryable", () => {
         DROP OWNED BY act_limited; DROP ROLE act_limited;
       END IF; END $$`;
     await sql(dropRole);
-    await sql(`CREATE ROLE act_limited LOGIN CONNECTION LIMIT 1`);
-    await sql(`DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO act_limited', current_database()); END $$`);
     const url = new URL(connectionString() ?? "postgres://postgres@localhost:5432/postgres");
     url.username = "act_limited";
+    // The role logs in with the URL's password, since the server asks for one.
+    const password = decodeURIComponent(url.password).replaceAll("'", "''");
+    await sql(`CREATE ROLE act_limited LOGIN CONNECTION LIMIT 1${password ? ` PASSWORD '${password}'` : ""}`);
+    await sql(`DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO act_limited', current_database()); END $$`);
     const store = makeStore({ connectionString: url.toString(), schema: "act_limited" });
     const { default: pgDriver } = await import("pg");
     const other = new pgDriver.Client({ connectionString: url.toString() });

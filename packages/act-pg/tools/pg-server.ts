@@ -5,11 +5,15 @@
  * with `pg_config --bindir` or under `/usr/lib/postgresql/<n>/bin`). The data
  * directory is a fresh temporary folder, the server listens on 127.0.0.1 on a
  * free port with its socket in that folder, and it is removed on `stop()`.
+ * Every connection, over TCP or the socket, must give the `postgres` role's
+ * password: a random one per server, in `url`. Other local users and
+ * processes cannot log in by merely reaching the port.
  * PostgreSQL refuses to run as root, so when this process is root the server
  * runs as the `postgres` OS user (created if missing).
  */
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,8 +28,10 @@ export type ServerOptions = {
 
 /** A running disposable server. */
 export type PgServer = {
-  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  /** `postgres://postgres:<password>@127.0.0.1:<port>/postgres` */
   url: string;
+  /** The `postgres` role's password (random per server; also in `url`). */
+  password: string;
   host: string;
   port: number;
   /** Temporary folder holding `data/`, the socket and `server.log`. */
@@ -118,17 +124,36 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
   const bin = findBinDir();
   ensureUser();
   const dir = mkdtempSync(join(tmpdir(), "act-pg-"));
-  if (isRoot()) {
-    const { uid, gid } = postgresIds();
-    chownSync(dir, uid, gid);
-  }
+  const owner = isRoot() ? postgresIds() : undefined;
+  if (owner) chownSync(dir, owner.uid, owner.gid);
   const data = join(dir, "data");
   const logFile = join(dir, "server.log");
-  await run(
-    join(bin, "initdb"),
-    ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"],
-    "initdb"
-  );
+  // Hex: safe in a URL as it is. initdb reads it from a file the server's
+  // user can read (not from the command line, which `ps` shows).
+  const password = randomBytes(24).toString("hex");
+  const pwFile = join(dir, "password");
+  writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
+  if (owner) chownSync(pwFile, owner.uid, owner.gid);
+  try {
+    await run(
+      join(bin, "initdb"),
+      [
+        "-D",
+        data,
+        "-U",
+        "postgres",
+        "--auth=scram-sha-256",
+        `--pwfile=${pwFile}`,
+        "-E",
+        "UTF8",
+        "--locale=C",
+        "--no-sync",
+      ],
+      "initdb"
+    );
+  } finally {
+    rmSync(pwFile, { force: true });
+  }
   const port = await freePort();
   const settings: Record<string, string | number> = {
     listen_addresses: "127.0.0.1",
@@ -169,7 +194,8 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
   };
   process.once("exit", onExit);
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    password,
     host: "127.0.0.1",
     port,
     dir,

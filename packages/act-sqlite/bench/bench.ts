@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { SqliteStore } from "../src/index.js";
-import { Counter, Ledger } from "./states.js";
+import { Counter, Ledger } from "../../act/bench/states.js";
 
 const dir = mkdtempSync(join(tmpdir(), "act-sqlite-bench-"));
 process.once("exit", () => rmSync(dir, { recursive: true, force: true }));

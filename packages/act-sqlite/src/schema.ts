@@ -180,6 +180,14 @@ SELECT stream, source, at, lagging FROM (
 WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?${OWNS}`,
   block: `UPDATE act_watermarks SET at = max(at, ?), retry = ?, done = ?, blocked = 1, error = ?, leased_by = NULL, leased_until = NULL
 WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?${OWNS}`,
+  /**
+   * Run when an ack or a block is refused: a holder whose lease an operator
+   * reset or unblock overtook (same holder, older generation) has finished
+   * its handlers, so it gives the stream back instead of leaving other
+   * drainers to wait for the old lease to run out.
+   */
+  releaseOvertaken:
+    "UPDATE act_watermarks SET leased_by = NULL, leased_until = NULL WHERE stream = ? AND leased_by = ? AND token > ?",
   reactions: `SELECT stream, source, at, retry, blocked, error, leased_by, leased_until, head, reactions, token FROM act_watermarks
 WHERE ?1 IS NULL OR blocked = ?1 ORDER BY stream LIMIT ?2`,
   /** A new generation: acks and renewals begun before it are refused. */
@@ -189,9 +197,12 @@ WHERE stream = ? AND blocked = 1`,
   carrying: `SELECT stream, reactions FROM act_watermarks WHERE reactions IS NOT NULL AND EXISTS (
   SELECT 1 FROM json_each(reactions) r WHERE r.value IN (SELECT value FROM json_each(?))) ORDER BY stream`,
   setReactions: "UPDATE act_watermarks SET reactions = ? WHERE stream = ?",
-  /** Leaves `head` alone: a stream reset to the end of the log has no work. */
-  reset: `UPDATE act_watermarks SET at = ?, done = '[]', blocked = 0, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL,
-  token = token + 1 WHERE stream = ?`,
+  /**
+   * Leaves `head` alone: a stream reset to the end of the log has no work. The
+   * lease stays until it runs out: its holder may still be running a handler,
+   * and no other drainer may start one beside it.
+   */
+  reset: `UPDATE act_watermarks SET at = ?, done = '[]', blocked = 0, error = NULL, retry = 0, token = token + 1 WHERE stream = ?`,
 } as const;
 
 /**

@@ -592,10 +592,11 @@ export class SqliteStore implements Store {
   async ack(leases: Lease[]): Promise<Lease[]> {
     if (!leases.length) return [];
     const ack = this.#statement("ack", SQL.ack);
+    const overtaken = this.#statement("releaseOvertaken", SQL.releaseOvertaken);
     const now = Date.now();
     return this.#write("ack", () =>
-      leases.filter(
-        (l) =>
+      leases.filter((l) => {
+        if (
           ack.run(
             l.at,
             l.retry,
@@ -606,7 +607,12 @@ export class SqliteStore implements Store {
             l.token ?? null,
             l.reactions ? JSON.stringify(l.reactions) : null
           ) > 0
-      )
+        )
+          return true;
+        // Refused: a holder an operator overtook has finished its handlers and gives the stream back.
+        overtaken.run(l.stream, l.by, l.token ?? null);
+        return false;
+      })
     );
   }
 
@@ -627,9 +633,10 @@ export class SqliteStore implements Store {
   async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     if (!leases.length) return [];
     const block = this.#statement("block", SQL.block);
+    const overtaken = this.#statement("releaseOvertaken", SQL.releaseOvertaken);
     return this.#write("block", () =>
-      leases.filter(
-        (l) =>
+      leases.filter((l) => {
+        if (
           block.run(
             l.at,
             l.retry,
@@ -640,7 +647,12 @@ export class SqliteStore implements Store {
             l.token ?? null,
             l.reactions ? JSON.stringify(l.reactions) : null
           ) > 0
-      )
+        )
+          return true;
+        // Refused: a holder an operator overtook has finished its handlers and gives the stream back.
+        overtaken.run(l.stream, l.by, l.token ?? null);
+        return false;
+      })
     );
   }
 
@@ -713,8 +725,9 @@ export class SqliteStore implements Store {
 
   /**
    * Moves streams' watermarks back to the start of the log (or to `at`),
-   * unblocked, retries reset, leases dropped and a new lease generation
-   * started. `head` stays: a stream reset to the end of the log has no work.
+   * unblocked, retries reset and a new lease generation started; a lease in
+   * force stays until it runs out, so no second drainer starts beside a
+   * handler that may still run. `head` stays: a stream reset to the end of the log has no work.
    *
    * @param streams - the reaction streams to reset; names the store does not have are skipped
    * @param at - the id of the last event to count as handled; omitted (-1), every event is handled again

@@ -1,4 +1,5 @@
 import { Act } from "./act.js";
+import { BuilderError } from "./errors.js";
 import { checkOptions, OptionSchemas } from "./inputs.js";
 import type { Schema, Schemas, State } from "./types/action.js";
 import type { Reaction, ReactionHandler, ReactionOptions, ReactionResolver, Registry } from "./types/reaction.js";
@@ -103,6 +104,7 @@ export type ActBuilder<S extends Schemas, E extends Schemas, A extends Schemas> 
    *
    * @param state - a built {@link State} (the end of a `state(...)` chain)
    * @returns the {@link ActBuilder}, with the state's actions and events added
+   * @throws {@link BuilderError} for a state builder instead of a built state, a second state with the same name, or an action or event another state owns
    */
   with<SX extends Schema, EX extends Schemas, AX extends Schemas>(
     state: State<SX, EX, AX>
@@ -112,12 +114,14 @@ export type ActBuilder<S extends Schemas, E extends Schemas, A extends Schemas> 
    *
    * @param event - the event name; a state registered before with `.with` must emit it
    * @returns the next step, {@link ReactionDoStep} (`.do`)
+   * @throws {@link BuilderError} when no state registered so far emits `event`
    */
   on<K extends keyof E & string>(event: K): ReactionDoStep<S, E, A, K>;
   /**
    * Returns the app.
    *
    * @returns the {@link Act}, ready for `do`, `load`, `query` and `drain`
+   * @throws {@link BuilderError} when no state was registered
    */
   build(): Act<S, E, A>;
 };
@@ -150,11 +154,13 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
     with(state) {
       // Plain JavaScript can pass the state's builder instead of the state: say so, not "cannot read ... of undefined".
       if (typeof state?.name !== "string" || !state.actions || !state.events || !state.patch)
-        throw new Error("act().with() takes a built state: end the state's chain with .build()");
+        throw new BuilderError("act", "with", "act().with() takes a built state: end the state's chain with .build()");
       if (states.has(state)) return builder(registry as never, states);
       const twin = [...states].find((s) => s.name === state.name);
       if (twin)
-        throw new Error(
+        throw new BuilderError(
+          "act",
+          "with",
           `Another state named "${state.name}" is already registered: state names must be unique in an app, since they identify its snapshots`
         );
       const actions: Record<string, State<any, any, any>> = { ...registry.actions };
@@ -162,7 +168,9 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
       const events: Record<string, unknown> = { ...registry.events };
       for (const name of Object.keys(state.actions)) {
         if (Object.hasOwn(actions, name))
-          throw new Error(
+          throw new BuilderError(
+            "act",
+            "with",
             `Action "${name}" of state "${state.name}" is already handled by state "${actions[name].name}"`
           );
         actions[name] = state;
@@ -171,14 +179,20 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
       const owners = new Map([...states].flatMap((s) => Object.keys(s.events).map((e) => [e, s.name] as const)));
       for (const name of Object.keys(state.events)) {
         if (owners.has(name))
-          throw new Error(`Event "${name}" of state "${state.name}" is already emitted by state "${owners.get(name)}"`);
+          throw new BuilderError(
+            "act",
+            "with",
+            `Event "${name}" of state "${state.name}" is already emitted by state "${owners.get(name)}"`
+          );
         events[name] = { schema: state.events[name], upcasts: state.upcasts[name], reactions: new Map() };
       }
       return builder({ actions, schemas, events } as never, new Set([...states, state]));
     },
     on(event) {
       if (!Object.hasOwn(registry.events, event))
-        throw new Error(
+        throw new BuilderError(
+          "act",
+          "on",
           `No state registered so far emits "${event}": register the state that emits it with .with(State) before .on("${event}")`
         );
       return {
@@ -210,7 +224,9 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
     },
     build() {
       if (!states.size)
-        throw new Error(
+        throw new BuilderError(
+          "act",
+          "build",
           "act().build() has no states: register a state with .with(State) and chain the calls, as in act().with(State).build() — each step returns a new builder and leaves the one it was called on unchanged, so keep the result"
         );
       return new Act(registry);

@@ -9,7 +9,7 @@ import { around } from "./instrumentation.js";
 import { logger, onDispose, store } from "./ports.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
-import { ValidationError } from "./types/errors.js";
+import { ValidationError } from "./errors.js";
 import type { ReactionStats, ReactionStream, Store } from "./types/ports.js";
 import type {
   BlockedLease,
@@ -20,7 +20,7 @@ import type {
   Lease,
   Registry,
 } from "./types/reaction.js";
-import { type Query, QuerySchema, type Target } from "./types/schemas.js";
+import { type Query, QuerySchema, type Target } from "./schemas.js";
 import { uuid, validate } from "./utils.js";
 
 /** Events per correlation pass, and passes per drain at most. */
@@ -207,7 +207,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
         },
       ]);
     const { result, committed } = await around("action", { state: me.name, action: name, target, reactingTo }, () =>
-      action(me, name, target, payload, reactingTo, skipValidation, this.cache)
+      action({ state: me, name, target, payload, reactingTo, skipValidation, cache: this.cache })
     );
     if (committed) this.emit("committed", result as never);
     return result as Snapshot<S[K & keyof S], E>[];
@@ -553,13 +553,18 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * retries and blocked state; and the commit-to-handled latency of the
    * latest reactions this app ran. A stream's lag counts the events it still
    * has to handle — events after its watermark that one of this app's
-   * reactions routes to it — among the next `lagLimit` events of its source
-   * (or of the whole log). A stream with nothing to do reads 0, however many
+   * reactions routes to it. A stream with nothing to do reads 0, however many
    * unrelated events were committed since it last moved. `missing` lists
    * the reactions a stream carries that this app lacks (the stream is left
    * to an app that has them).
    *
-   * @param lagLimit - how many events after a stream's watermark to look at (default 10,000)
+   * It costs two reads whatever the number of streams: the reaction streams,
+   * then one read of the log shared by every stream with work — the events
+   * this app reacts to, up to `lagLimit` of them, from the lowest watermark
+   * with work on. A stream whose work lies beyond that read counts what the
+   * read saw of it, and at least 1.
+   *
+   * @param lagLimit - how many events the shared read of the log looks at (default 10,000)
    * @example
    * ```ts
    * const { streams, latency } = await app.stats();
@@ -567,22 +572,49 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async stats(lagLimit = 10_000): Promise<ReactionStats> {
-    const reactions = await store().reactions();
-    const lag = async (r: ReactionStream) => {
-      if (r.head <= r.at) return 0;
-      let pending = 0;
-      await store().query(
-        (event) => {
-          if (route(this.registry.events, event as never).some((to) => to.target === r.stream)) pending++;
-        },
-        { ...(r.source !== undefined && { stream: r.source }), after: r.at, before: r.head + 1, limit: lagLimit }
-      );
-      return pending;
-    };
+    const log = store();
+    const reactions = await log.reactions();
+    const lags = await this.lags(log, reactions, lagLimit);
     const owned = new Set(reactionNames(this.registry.events));
-    const streams = await Promise.all(
-      reactions.map(async (r) => ({ ...r, lag: await lag(r), missing: r.reactions.filter((n) => !owned.has(n)) }))
-    );
+    const streams = reactions.map((r) => ({
+      ...r,
+      lag: lags.get(r.stream) ?? 0,
+      missing: r.reactions.filter((n) => !owned.has(n)),
+    }));
     return { streams, latency: this.drainer.latency() };
+  }
+
+  /**
+   * The lag of every stream with work (`head` past its watermark), from one
+   * read of the log: one query per stream made a dashboard polling `stats()`
+   * on thousands of streams exhaust the connection pool.
+   */
+  private async lags(log: Store, reactions: ReactionStream[], limit: number): Promise<Map<string, number>> {
+    const busy = new Map(reactions.filter((r) => r.head > r.at).map((r) => [r.stream, r]));
+    const lags = new Map<string, number>();
+    if (!busy.size) return lags;
+    let after = Number.POSITIVE_INFINITY;
+    let head = -1;
+    for (const r of busy.values()) {
+      after = Math.min(after, r.at);
+      head = Math.max(head, r.head);
+    }
+    const names = Object.keys(this.registry.events).filter((name) => this.registry.events[name].reactions.size);
+    if (names.length)
+      await log.query(
+        (event) => {
+          const targets = new Set(route(this.registry.events, event as never).map((to) => to.target));
+          for (const target of targets) {
+            const r = busy.get(target);
+            if (!r || event.id <= r.at || event.id > r.head) continue;
+            if (r.source !== undefined && event.stream !== r.source) continue;
+            lags.set(target, (lags.get(target) ?? 0) + 1);
+          }
+        },
+        { after, before: head + 1, limit, names }
+      );
+    // Work is there (head is past the watermark) even where the read ended first.
+    for (const stream of busy.keys()) if (!lags.has(stream)) lags.set(stream, 1);
+    return lags;
   }
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Config, Package } from "./types/config.js";
-import { Environments, LogLevels } from "./types/config.js";
+import { Environments, LogLevels } from "./environment.js";
 import { validate } from "./utils.js";
 
 const PackageSchema = z.object({

@@ -2,7 +2,7 @@ import { decode } from "./event-sourcing.js";
 import { store } from "./ports.js";
 import type { Committed, Schemas } from "./types/action.js";
 import type { EventRegister, Lease, Reaction } from "./types/reaction.js";
-import type { Query } from "./types/schemas.js";
+import type { Query } from "./schemas.js";
 
 /** One reaction an event asks for: where it runs and, when it cannot run, why. */
 export type Routed = {

@@ -56,7 +56,7 @@ export function backoff(retry: number, options: ReactionOptions, random = Math.r
  * watermark falls in its range — so a drain cycle costs reads of the log,
  * not reads per target stream.
  */
-export async function fetch<E extends Schemas>(
+export async function readBatches<E extends Schemas>(
   events: EventRegister<E, any>,
   leased: Lease[],
   eventLimit: number,
@@ -234,7 +234,7 @@ export class Drainer<E extends Schemas> {
       );
       if (!leased.length) return none;
       this.tracer.leased(leased);
-      const batches = await fetch(this.events, leased, eventLimit, log).catch(async (error) => {
+      const batches = await readBatches(this.events, leased, eventLimit, log).catch(async (error) => {
         await this.release(log, leased);
         throw error;
       });

@@ -13,10 +13,12 @@ import type {
   State,
   Upcaster,
 } from "./types/action.js";
-import { ConcurrencyError, InvariantError, ValidationError } from "./types/errors.js";
-import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./types/schemas.js";
+import { ConcurrencyError, InvariantError, ValidationError } from "./errors.js";
+import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./schemas.js";
+import { plainMatcher } from "./plain-shape.js";
 import { outputSchema, readSchema, reviver } from "./revive.js";
 import { patch, uuid, validate } from "./utils.js";
+import type { Store } from "./types/ports.js";
 import type { ZodType } from "zod";
 
 /** What a snapshot event holds: the state that wrote it and that state's value. */
@@ -39,6 +41,20 @@ export function decode<E extends Schemas>(
   event: Committed<E, keyof E>
 ): Committed<E, keyof E> {
   if (!schema) return event;
+  // Fast path: data already in the shape of a plain-JSON schema is what the
+  // full decode would return (as a copy); it skips the parse, the copy of
+  // the event and the upcasters. Anything else takes the full decode below.
+  const plain = plainMatcher(readSchema(schema));
+  if (plain?.(event.data)) return event;
+  return fullDecode(schema, upcasts, event);
+}
+
+/** The full decode: date revival, zod on the output side, then each upcaster in turn. */
+function fullDecode<E extends Schemas>(
+  schema: ZodType,
+  upcasts: ReadonlyArray<Upcaster<unknown>> | undefined,
+  event: Committed<E, keyof E>
+): Committed<E, keyof E> {
   const where = `event "${String(event.name)}" #${event.id} on stream "${event.stream}"`;
   const read = (shape: ZodType) => {
     const revive = reviver(shape);
@@ -142,13 +158,15 @@ export function load<S extends Schema, E extends Schemas>(
   me: State<S, E, any>,
   stream: string,
   callback?: (snapshot: Snapshot<S, E>) => void,
-  from?: Snapshot<S, E>
+  from?: Snapshot<S, E>,
+  log: Store = store()
 ): Promise<Snapshot<S, E>> {
-  return around("load", { state: me.name, stream }, () => rebuild(me, stream, callback, from));
+  return around("load", { state: me.name, stream }, () => rebuild(log, me, stream, callback, from));
 }
 
 /** What `load` does, without the observer's hook around it. */
 async function rebuild<S extends Schema, E extends Schemas>(
+  log: Store,
   me: State<S, E, any>,
   stream: string,
   callback?: (snapshot: Snapshot<S, E>) => void,
@@ -158,7 +176,7 @@ async function rebuild<S extends Schema, E extends Schemas>(
     let snapshot = from;
     const seen: Snapshot<S, E>[] = [];
     try {
-      await store().query<E>(
+      await log.query<E>(
         (event) => {
           if (event.version !== snapshot.event!.version + 1) throw new Gap();
           snapshot = fold(me, snapshot, event);
@@ -176,7 +194,7 @@ async function rebuild<S extends Schema, E extends Schemas>(
     }
   }
   let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
-  await store().query<E>(
+  await log.query<E>(
     (event) => {
       snapshot = fold(me, snapshot, event);
       callback?.(snapshot);
@@ -222,7 +240,8 @@ export async function loadAt<S extends Schema, E extends Schemas>(
   me: State<S, E, any>,
   stream: string,
   point: PointInTime,
-  callback?: (snapshot: Snapshot<S, E>) => void
+  callback?: (snapshot: Snapshot<S, E>) => void,
+  log: Store = store()
 ): Promise<Snapshot<S, E>> {
   const keys = Object.keys(point);
   if (keys.length !== 1 || !["id", "version", "time"].includes(keys[0]))
@@ -250,7 +269,7 @@ export async function loadAt<S extends Schema, E extends Schemas>(
   for (;;) {
     let read = 0;
     let oldest: number | undefined;
-    await store().query<E>(
+    await log.query<E>(
       (event) => {
         read++;
         oldest = event.id;
@@ -272,7 +291,7 @@ export async function loadAt<S extends Schema, E extends Schemas>(
   }
   let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
   if (start) snapshot = fold(me, snapshot, start);
-  await store().query<E>(
+  await log.query<E>(
     (event) => {
       if (!within(event)) return;
       snapshot = fold(me, snapshot, event);
@@ -285,6 +304,7 @@ export async function loadAt<S extends Schema, E extends Schemas>(
 
 /** Writes a snapshot event; only an optimisation, so a failure is logged and ignored (undefined). */
 async function snap<S extends Schema, E extends Schemas>(
+  log: Store,
   me: State<S, E, any>,
   snapshot: Snapshot<S, E>,
   meta: EventMeta
@@ -292,7 +312,7 @@ async function snap<S extends Schema, E extends Schemas>(
   const event = snapshot.event!;
   try {
     const data: SnapshotData = { of: me.version, state: snapshot.state };
-    const [committed] = await store().commit(
+    const [committed] = await log.commit(
       event.stream,
       [{ name: SNAP_EVENT, data }],
       meta,
@@ -343,15 +363,16 @@ function guard<T>(what: string, action: string, stream: string, run: () => T): T
  * stream has not used the key (or the store forgot it).
  */
 async function recall<S extends Schema, E extends Schemas>(
+  log: Store,
   me: State<S, E, any>,
   stream: string,
   key: string
 ): Promise<Snapshot<S, E>[] | undefined> {
-  const range = await store().recall(stream, key);
+  const range = await log.recall(stream, key);
   if (!range) return undefined;
-  let snapshot = await loadAt(me, stream, { version: range.from - 1 });
+  let snapshot = await loadAt(me, stream, { version: range.from - 1 }, undefined, log);
   const snapshots: Snapshot<S, E>[] = [];
-  await store().query<E>(
+  await log.query<E>(
     (event) => {
       if (event.version < range.from || event.version > range.to) return;
       snapshot = fold(me, snapshot, event);
@@ -361,6 +382,28 @@ async function recall<S extends Schema, E extends Schemas>(
   );
   return snapshots.length ? snapshots : undefined;
 }
+
+/** What {@link action} is asked to do. */
+export type ActionRequest<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A & string> = {
+  /** The state that owns the action. */
+  state: State<S, E, A>;
+  /** The action's name. */
+  name: K;
+  /** The stream, actor and optional expected version or idempotency key. */
+  target: Target;
+  /** The action's payload. */
+  payload: Readonly<A[K]>;
+  /** The event a reaction is handling; its correlation id carries over. */
+  reactingTo?: CommittedOf<Schemas>;
+  /** Trust the payload and the emitted data: no zod validation (default false). */
+  skipValidation?: boolean;
+  /** Latest snapshots of recently used streams. */
+  cache: SnapshotCache;
+  /** May a cached snapshot stand in for reading the stream (default true)? */
+  optimistic?: boolean;
+  /** The store to use (default: the store port, resolved once per call). */
+  store?: Store;
+};
 
 /**
  * Handles one action: validate, load, check invariants, emit, validate
@@ -379,15 +422,11 @@ async function recall<S extends Schema, E extends Schemas>(
  * continue it, see `load`) and the state must be at exactly that version.
  */
 export async function action<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A & string>(
-  me: State<S, E, A>,
-  name: K,
-  target: Target,
-  payload: Readonly<A[K]>,
-  reactingTo: CommittedOf<Schemas> | undefined,
-  skipValidation: boolean,
-  cache: SnapshotCache,
-  optimistic = true
+  request: ActionRequest<S, E, A, K>
 ): Promise<{ result: Snapshot<S, E>[]; committed: boolean }> {
+  const { state: me, name, target, payload, reactingTo, skipValidation = false, cache, optimistic = true } = request;
+  // One store for the whole call, even if the port changes meanwhile.
+  const log = request.store ?? store();
   const { stream, expectedVersion, actor, idempotencyKey } = validate(
     `target of action "${name}"`,
     target,
@@ -397,18 +436,18 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     ? payload
     : validate(`payload of action "${name}"`, payload, me.actions[name]);
   // A key this stream already used: the first outcome, nothing run, nothing committed.
-  const replay = idempotencyKey !== undefined ? await recall(me, stream, idempotencyKey) : undefined;
+  const replay = idempotencyKey !== undefined ? await recall(log, me, stream, idempotencyKey) : undefined;
   if (replay) return { result: replay, committed: false };
   const key = `${me.name}\u0000${stream}`;
-  const cached = optimistic ? (cache.get(store(), key) as Snapshot<S, E> | undefined) : undefined;
+  const cached = optimistic ? (cache.get(log, key) as Snapshot<S, E> | undefined) : undefined;
   const trusted = cached?.event !== undefined && expectedVersion === undefined;
-  let current = trusted ? cached! : await load(me as State<S, E, any>, stream, undefined, cached);
+  let current = trusted ? cached! : await load(me as State<S, E, any>, stream, undefined, cached, log);
   if (expectedVersion !== undefined) {
     // Decide only on the state at the version the caller expects: a stream
     // read that ends below it is read once more from the store, and any other
     // mismatch is a conflict, before any rule or handler runs.
     if ((current.event?.version ?? -1) < expectedVersion && cached)
-      current = await load(me as State<S, E, any>, stream);
+      current = await load(me as State<S, E, any>, stream, undefined, undefined, log);
     const at = current.event?.version ?? -1;
     if (at !== expectedVersion) {
       cache.delete(key);
@@ -419,7 +458,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   // action runs once more on the stream as stored.
   const again = () => {
     cache.delete(key);
-    return action(me, name, target, data, reactingTo, true, cache, false);
+    return action({ ...request, payload: data, skipValidation: true, optimistic: false, store: log });
   };
   for (const rule of me.given[name] ?? []) {
     const valid = guard(`Invariant "${rule.description}"`, name, stream, () => rule.valid(current.state, actor));
@@ -472,7 +511,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     // The id of the event the state was built from goes with the version: a
     // stream dropped and written again up to the same version has another
     // event there, and the commit refuses to build on the old state.
-    committed = await store().commit<E>(
+    committed = await log.commit<E>(
       stream,
       messages,
       meta,
@@ -483,7 +522,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   } catch (error) {
     // Another process committed the same idempotent action first: its outcome is ours.
     const raced = error instanceof ConcurrencyError && idempotencyKey !== undefined;
-    const replayed = raced ? await recall(me, stream, idempotencyKey) : undefined;
+    const replayed = raced ? await recall(log, me, stream, idempotencyKey) : undefined;
     if (replayed) return { result: replayed, committed: false };
     if (trusted && error instanceof ConcurrencyError) return again();
     cache.delete(key);
@@ -492,7 +531,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   let snapshot = current;
   const snapshots = committed.map((event) => (snapshot = fold(me as State<S, E, any>, snapshot, event)));
   if (me.snap && wantsSnap(me, snapshot)) {
-    const written = await snap(me as State<S, E, any>, snapshot, meta);
+    const written = await snap(log, me as State<S, E, any>, snapshot, meta);
     if (written) snapshots.push(written);
   }
   cache.set(key, snapshots[snapshots.length - 1] as Snapshot<Schema, Schemas>);

@@ -7,6 +7,9 @@
  * @packageDocumentation
  */
 export * from "./types/index.js";
+export * from "./environment.js";
+export * from "./errors.js";
+export * from "./schemas.js";
 export { patch, validate, extend, sleep } from "./utils.js";
 export { checkCommit, checkName, checkOptions, OptionSchemas } from "./inputs.js";
 export { config } from "./config.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Message, Schemas } from "./types/action.js";
-import { ValidationError } from "./types/errors.js";
-import { type EventMeta, NameSchema, StreamSchema } from "./types/schemas.js";
+import { ValidationError } from "./errors.js";
+import { type EventMeta, NameSchema, StreamSchema } from "./schemas.js";
 import { validate } from "./utils.js";
 
 /**
@@ -17,6 +17,13 @@ const whole = (min: number, max = Number.MAX_SAFE_INTEGER) =>
     .int(`must be a whole number (at least ${min})`)
     .min(min, `must be at least ${min}`)
     .max(max, `must be at most ${max}`);
+
+// Built once: every commit checks against them, and building a zod schema
+// costs more than using it.
+/** An expected version: -1 (empty stream) or more. */
+const VersionSchema = whole(-1);
+/** An event id: 0 or more. */
+const IdSchema = whole(0);
 
 /** The longest delay any option accepts: about 24.8 days, the largest `setTimeout` delay. */
 const MAX_DELAY = 2 ** 31 - 1;
@@ -174,7 +181,7 @@ export function checkCommit<E extends Schemas>(
   checkName("stream", stream);
   for (const { name } of messages) checkName("event name", name);
   checkName("correlation", meta?.correlation);
-  if (expectedVersion !== undefined) validate("expected version", expectedVersion, whole(-1));
+  if (expectedVersion !== undefined) validate("expected version", expectedVersion, VersionSchema);
   if (idempotencyKey !== undefined) checkName("idempotency key", idempotencyKey);
-  if (lastId !== undefined) validate("last event id", lastId, whole(0));
+  if (lastId !== undefined) validate("last event id", lastId, IdSchema);
 }

@@ -1,5 +1,5 @@
 import type { Observer } from "./types/instrumentation.js";
-import type { TraceContext } from "./types/schemas.js";
+import type { TraceContext } from "./schemas.js";
 
 /** The observer installed with `observe`, if any: one per process, like the store port. */
 const installed: { observer?: Observer } = {};

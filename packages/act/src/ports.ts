@@ -1,7 +1,7 @@
 import pino from "pino";
 import { settings } from "./config.js";
 import { InMemoryStore } from "./stores/in-memory.js";
-import type { ExitCode } from "./types/config.js";
+import type { ExitCode } from "./environment.js";
 import type { Disposable, Disposer, Logger, Store } from "./types/ports.js";
 
 /** Adapters in creation order, by injector; disposed in reverse. */

@@ -1,4 +1,5 @@
 import { toJSONSchema, type z } from "zod";
+import { BuilderError } from "./errors.js";
 import { shapeSchema } from "./revive.js";
 import type {
   ActionHandler,
@@ -218,6 +219,7 @@ export type StateBuilder<S extends Schema, E extends Schemas, A extends Schemas>
    * @param action - the action's name, unique within the state (and within the app it joins)
    * @param schema - zod schema of the payload; `app.do` validates against it and infers its type
    * @returns the next step, {@link ActionBuilder} (`.given`, `.emit`)
+   * @throws {@link BuilderError} when the state already has an action of that name
    */
   on<K extends string, Z extends z.ZodType<Schema>>(
     action: K extends keyof A ? never : K,
@@ -320,7 +322,7 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas>(
     upcast: (more) => builder<S, E, A>(base, actions, on, given, { ...upcasts, ...more }),
     on(action, schema) {
       if (Object.hasOwn(actions, action))
-        throw new Error(`Duplicate action "${String(action)}" in state "${base.name}"`);
+        throw new BuilderError("state", "on", `Duplicate action "${String(action)}" in state "${base.name}"`);
       type A2 = A & { [P in typeof action]: z.infer<typeof schema> };
       const next = { ...actions, [action]: schema } as unknown as ZodTypes<A2>;
       const emit = (handler: ActionHandler<S, E, A2, typeof action>, rules?: Invariant<S>[]) =>

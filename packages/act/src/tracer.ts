@@ -1,5 +1,5 @@
 import { logger } from "./ports.js";
-import type { LogLevel } from "./types/config.js";
+import type { LogLevel } from "./environment.js";
 import type { BlockedLease, Lease } from "./types/reaction.js";
 
 type Traced = {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Patch, Schema } from "./types/action.js";
-import { ValidationError } from "./types/errors.js";
+import { ValidationError } from "./errors.js";
 
 /** Keys that would reach an object's prototype through a merge. */
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { act, state, ZodEmpty } from "../src/index.js";
+import { act, BuilderError, Errors, state, ZodEmpty } from "../src/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
 
 beforeEach(async () => {
@@ -131,5 +131,38 @@ describe("the act builder", () => {
       .emits({ Drafted: ZodEmpty })
       .patch({ Drafted: () => ({}) });
     expect(() => act().with(unbuilt as never)).toThrow(/takes a built state: end the state's chain with \.build\(\)/);
+  });
+
+  it("throws a BuilderError with its code, builder and step for every misuse", () => {
+    const Twin = state("Counter", z.object({ n: z.number() }))
+      .init(() => ({ n: 0 }))
+      .emits({ Other: ZodEmpty })
+      .patch({ Other: () => ({}) })
+      .build();
+    const thrown = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return error;
+      }
+      throw new Error("expected a throw");
+    };
+    const cases: Array<[() => unknown, string]> = [
+      [() => act().build(), "build"],
+      [() => act().with({} as never), "with"],
+      [() => act().with(Counter).with(Twin), "with"],
+      [
+        () =>
+          act()
+            .with(Counter)
+            .on("Written" as never),
+        "on",
+      ],
+    ];
+    for (const [run, step] of cases) {
+      const error = thrown(run);
+      expect(error).toBeInstanceOf(BuilderError);
+      expect(error).toMatchObject({ name: Errors.BuilderError, builder: "act", step });
+    }
   });
 });

@@ -423,3 +423,59 @@ describe("the state builder", () => {
     expect(built.snap).toBe(rule);
   });
 });
+
+describe("stats", () => {
+  it("reads the log once for every stream with work, however many streams there are", async () => {
+    const memory = store();
+    const app = act()
+      .with(Counter)
+      .on("Incremented")
+      .do(async () => {})
+      .to((event) => ({ target: `ledger-${event.stream}` }))
+      .on("Tagged")
+      .do(async () => {})
+      .to((event) => ({ target: `tags-${event.stream}`, source: event.stream }))
+      .build();
+    for (let i = 0; i < 40; i++) await app.do("increment", { stream: `c-${i % 20}`, actor }, { by: 1 });
+    await app.do("tag", { stream: "c-3", actor }, { tags: ["a", "b"] });
+    await app.correlate();
+    // The first ten ledgers catch up; the rest keep their work.
+    for (let i = 0; i < 30; i++) await app.drain({ streamLimit: 10 });
+    await app.do("increment", { stream: "c-0", actor }, { by: 1 });
+    await app.correlate();
+    const reads = vi.spyOn(memory, "query");
+    const { streams } = await app.stats();
+    expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockRestore();
+    // Each lag is what routing the log says is left after that stream's watermark.
+    for (const s of streams) {
+      let expected = 0;
+      await memory.query((event) => {
+        if (event.id <= s.at) return;
+        if (event.name === "Incremented" && s.stream === `ledger-${event.stream}`) expected++;
+        if (event.name === "Tagged" && s.stream === `tags-${event.stream}`) expected++;
+      });
+      expect({ stream: s.stream, lag: s.lag }).toEqual({ stream: s.stream, lag: expected });
+    }
+    expect(streams.some((s) => s.lag === 0)).toBe(true);
+  });
+
+  it("counts a stream whose work lies beyond the read as at least 1", async () => {
+    const app = act()
+      .with(Counter)
+      .on("Incremented")
+      .do(async () => {})
+      .to((event) => ({ target: `ledger-${event.stream}` }))
+      .build();
+    for (let i = 0; i < 5; i++) await app.do("increment", { stream: `c-${i}`, actor }, { by: 1 });
+    await app.correlate();
+    const { streams } = await app.stats(1);
+    expect(streams.map((s) => [s.stream, s.lag]).sort()).toEqual([
+      ["ledger-c-0", 1],
+      ["ledger-c-1", 1],
+      ["ledger-c-2", 1],
+      ["ledger-c-3", 1],
+      ["ledger-c-4", 1],
+    ]);
+  });
+});

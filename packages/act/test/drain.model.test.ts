@@ -6,6 +6,7 @@
  * exactly once, in event order per target stream, and no two handlers may
  * ever run on the same target stream at the same time.
  *
+ * Runs the fixed seed, and under CI a fresh one too (see `seeds.ts`).
  * Reproduce a failure with the seed fast-check prints:
  * `DRAIN_SEED=<seed> npx vitest run --project act packages/act/test/drain.model.test.ts`.
  */
@@ -13,11 +14,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { act, disposeAndExit, InMemoryStore, sleep, state, store } from "../src/index.js";
+import { announce, replayPath, seedLabel, seedRuns } from "./seeds.js";
 
 process.env.LOG_LEVEL ??= "fatal";
 
-const seed = Number(process.env.DRAIN_SEED ?? 7_031_977);
-const numRuns = Number(process.env.DRAIN_RUNS ?? 12);
+const runs = seedRuns("DRAIN", { seed: 7_031_977, numRuns: 12 }, 6);
 const actor = { id: "model", name: "model" };
 
 const Source = state("Source", z.object({ n: z.number() }))
@@ -130,11 +131,10 @@ async function run(program: Program) {
 }
 
 describe("reactions against the model: several drainers, short leases, slow and flaky handlers", () => {
-  it("run every reaction to every event exactly once, in order per target, never two at once on a target", async () => {
-    await fc.assert(fc.asyncProperty(programArb, run), {
-      seed,
-      numRuns,
-      ...(process.env.DRAIN_PATH && { path: process.env.DRAIN_PATH }),
-    });
-  }, 120_000);
+  for (const seedRun of runs)
+    it(`run every reaction to every event exactly once, in order per target, never two at once on a target (${seedLabel(seedRun)})`, async () => {
+      announce("drain model", "DRAIN", seedRun);
+      const { seed, numRuns } = seedRun;
+      await fc.assert(fc.asyncProperty(programArb, run), { seed, numRuns, ...replayPath("DRAIN") });
+    }, 120_000);
 });

@@ -5,20 +5,21 @@
  * checked after every step against the pure fold of the log. See
  * `test/model/model.ts` for the model and the properties.
  *
+ * Runs the fixed seed, and under CI a fresh one too (see `seeds.ts`).
  * Reproduce a failure with the seed (and path) fast-check prints:
  * `MODEL_SEED=<seed> npx vitest run --project act packages/act/test/model.test.ts`,
  * or run many more programs with `npm run stress -w @act-root/act`.
  */
 import fc from "fast-check";
-import { describe, it } from "vitest";
+import { beforeAll, describe, it } from "vitest";
 import { disposeAndExit, InMemoryStore, store } from "../src/index.js";
 import { type Program, programArb, REGRESSIONS, runProgram, scheduled } from "./model/model.js";
+import { announce, replayPath, type SeedRun, seedLabel, seedRuns } from "./seeds.js";
 
 // Failed snapshot writes are logged (they are only an optimisation); keep the output readable.
 process.env.LOG_LEVEL ??= "fatal";
 
-const seed = Number(process.env.MODEL_SEED ?? 20_240_611);
-const numRuns = Number(process.env.MODEL_RUNS ?? 400);
+const runs = seedRuns("MODEL", { seed: 20_240_611, numRuns: 400 }, 100);
 
 let run = 0;
 
@@ -29,7 +30,7 @@ const examples = (shared: boolean): [Program][] =>
     .map((p) => [p]);
 
 /** Runs `numRuns` random programs, each on a fresh store with fresh apps. */
-const check = (shared: boolean) =>
+const check = (shared: boolean, { seed, numRuns }: SeedRun) =>
   fc.assert(
     fc.asyncProperty(programArb({ shared }), async (program) => {
       // A fresh store per program, as a new process would have (runProgram builds fresh apps).
@@ -37,7 +38,7 @@ const check = (shared: boolean) =>
       store(new InMemoryStore());
       await runProgram(program, { prefix: `m${run++}` });
     }),
-    { seed, numRuns, examples: examples(shared), ...(process.env.MODEL_PATH && { path: process.env.MODEL_PATH }) }
+    { seed, numRuns, examples: examples(shared), ...replayPath("MODEL") }
   );
 
 /**
@@ -45,7 +46,7 @@ const check = (shared: boolean) =>
  * order fast-check's scheduler picks (and shrinks, and replays from the seed):
  * the interleavings a real database produces between concurrent actions.
  */
-const checkScheduled = (shared: boolean) =>
+const checkScheduled = (shared: boolean, { seed, numRuns }: SeedRun) =>
   fc.assert(
     fc.asyncProperty(
       programArb({ shared, maxSteps: 20, concurrency: 6 }),
@@ -56,13 +57,17 @@ const checkScheduled = (shared: boolean) =>
         await runProgram(program, { prefix: `m${run++}`, settle: (promise) => scheduler.waitFor(promise) });
       }
     ),
-    { seed, numRuns, ...(process.env.MODEL_PATH && { path: process.env.MODEL_PATH }) }
+    { seed, numRuns, ...replayPath("MODEL") }
   );
 
 describe("actions against the model (in memory): the log, the states, the snapshots and the errors stay true to the fold of the events", () => {
-  it("with one state per stream", () => check(false));
-  it("with two snapshotting states sharing the streams", () => check(true));
-  it("with one state per stream, store calls interleaved by the scheduler", () => checkScheduled(false));
-  it("with two snapshotting states sharing the streams, store calls interleaved by the scheduler", () =>
-    checkScheduled(true));
+  for (const seedRun of runs)
+    describe(seedLabel(seedRun), () => {
+      beforeAll(() => announce("actions model (in memory)", "MODEL", seedRun));
+      it("with one state per stream", () => check(false, seedRun));
+      it("with two snapshotting states sharing the streams", () => check(true, seedRun));
+      it("with one state per stream, store calls interleaved by the scheduler", () => checkScheduled(false, seedRun));
+      it("with two snapshotting states sharing the streams, store calls interleaved by the scheduler", () =>
+        checkScheduled(true, seedRun));
+    });
 });

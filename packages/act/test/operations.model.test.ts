@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, it } from "vitest";
 import { disposeAndExit, InMemoryStore, store } from "../src/index.js";
 import { programArb, run, runs } from "./operations.model.js";
+import { announce, replayPath, seedLabel } from "./seeds.js";
 
 const fresh = async () => {
   await disposeAndExit();
@@ -9,12 +10,13 @@ const fresh = async () => {
 };
 
 describe("reactions under operations against the model (in memory)", () => {
-  for (const { seed, numRuns, fresh: isFresh } of runs)
-    it(`two releases, resets, unblocks, filtered correlates, undecodable events, failing renewals (seed ${seed}${isFresh ? ", fresh" : ""})`, async () => {
-      console.log(`operations model (in memory): seed ${seed}, ${numRuns} runs`);
+  for (const seedRun of runs)
+    it(`two releases, resets, unblocks, filtered correlates, undecodable events, failing renewals (${seedLabel(seedRun)})`, async () => {
+      announce("operations model (in memory)", "OPS", seedRun);
+      const { seed, numRuns } = seedRun;
       await fc.assert(
         fc.asyncProperty(programArb, (program) => run(program, fresh)),
-        { seed, numRuns, ...(process.env.OPS_PATH && { path: process.env.OPS_PATH }) }
+        { seed, numRuns, ...replayPath("OPS") }
       );
     }, 180_000);
 });

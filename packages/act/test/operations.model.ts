@@ -23,14 +23,12 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import { z } from "zod";
 import { act, type Lease, type Store, sleep, state, store } from "../src/index.js";
+import { seedRuns } from "./seeds.js";
 
 process.env.LOG_LEVEL ??= "fatal";
 
 /** The runs of the property: the fixed seed (or `OPS_SEED`), and in CI also a fresh one, printed. */
-export const runs: Array<{ seed: number; numRuns: number; fresh: boolean }> = [
-  { seed: Number(process.env.OPS_SEED ?? 20_261_125), numRuns: Number(process.env.OPS_RUNS ?? 6), fresh: false },
-  ...(process.env.CI ? [{ seed: Math.floor(Math.random() * 2 ** 31), numRuns: 4, fresh: true }] : []),
-];
+export const runs = seedRuns("OPS", { seed: 20_261_125, numRuns: 6 }, 4);
 
 const Source = state("Source", z.object({ n: z.number() }))
   .init(() => ({ n: 0 }))

@@ -49,6 +49,7 @@ const values = [
   "InvariantError",
   "ValidationError",
   "StoreError",
+  "BuilderError",
   "InMemoryStore",
   "act",
   "build_tracer",

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { act, InvariantError, state, ValidationError } from "../src/index.js";
+import { act, BuilderError, InvariantError, state, ValidationError } from "../src/index.js";
 import { actor, freshStore } from "./fixtures.js";
 
 beforeEach(async () => {
@@ -65,6 +65,8 @@ describe("the state builder", () => {
       .emit(() => ["Switched", { on: true }]);
     // @ts-expect-error the types refuse a duplicate action name too
     expect(() => builder.on("switchOn", z.object({}))).toThrow(/Duplicate action "switchOn" in state "Light"/);
+    // @ts-expect-error the same call, checked for its typed error
+    expect(() => builder.on("switchOn", z.object({}))).toThrow(BuilderError);
   });
 
   it("turns a schema that throws into a ValidationError from app.do", async () => {

@@ -1,32 +1,28 @@
 /**
  * WolfDesk on Postgres: the same app, with `connect()` picking PostgresStore.
  * Uses DATABASE_URL / PG* when set; otherwise starts a disposable server with
- * act-pg's test tool (skipped when the machine has no PostgreSQL binaries).
+ * act-pg's test tool. Skipped only on a machine without PostgreSQL server
+ * binaries; a server that fails to start fails the tests.
  */
 import { disposeAndExit, store } from "@act-root/act";
 import { PostgresStore } from "@act-root/act-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { app, connect, ESCALATIONS, run, settle, Ticket, wantsPostgres } from "../src/index.js";
+import { app, connect, ESCALATIONS, run, settle, Ticket } from "../src/index.js";
 import { by, carla, newTicket } from "./helpers.js";
+import { postgresForTests, type Server } from "./postgres-env.js";
 
-let server: { url: string; stop(): Promise<void> } | undefined;
+let server: Server | undefined;
 let env: Record<string, string | undefined> | undefined;
 let skipped = "";
 
 beforeAll(async () => {
   const schema = `wolfdesk_test_${process.pid}_${Date.now()}`;
-  if (wantsPostgres(process.env)) {
-    env = { ...process.env, WOLFDESK_SCHEMA: schema };
-  } else {
-    try {
-      const { startServer } = await import("../../act-pg/tools/pg-server.js");
-      server = await startServer();
-      env = { DATABASE_URL: server.url, WOLFDESK_SCHEMA: schema };
-    } catch (error) {
-      skipped = `no Postgres: ${(error as Error).message}`;
-      return;
-    }
+  const picked = await postgresForTests(process.env, schema, () => import("../../act-pg/tools/pg-server.js"));
+  if ("skipped" in picked) {
+    skipped = picked.skipped;
+    return;
   }
+  ({ env, server } = picked);
   expect(await connect(env)).toBe("postgres");
 }, 120_000);
 

@@ -1,8 +1,8 @@
 import type { Committed, Message, Schemas } from "../types/action.js";
-import { ConcurrencyError, ValidationError } from "../types/errors.js";
+import { ConcurrencyError, ValidationError } from "../errors.js";
 import type { KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
-import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../types/schemas.js";
+import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../schemas.js";
 import { checkCommit, checkName, checkOptions, OptionSchemas } from "../inputs.js";
 import { stringifyJson } from "../json.js";
 import { validate } from "../utils.js";
@@ -311,11 +311,25 @@ export class InMemoryStore implements Store {
     return !owned || [...w.reactions].every((r) => owned.has(r)) ? w : undefined;
   }
 
+  /**
+   * A holder whose lease an operator reset or unblock overtook has finished
+   * its handlers when it acks or blocks: its refused call gives the stream
+   * back, so other drainers need not wait for the old lease to run out.
+   */
+  private releaseOvertaken(lease: Lease): void {
+    const w = this.watermarks.get(lease.stream);
+    if (w && lease.token !== undefined && w.by === lease.by && w.token > lease.token)
+      Object.assign(w, { by: undefined, until: 0 });
+  }
+
   async ack(leases: Lease[]): Promise<Lease[]> {
     const acked: Lease[] = [];
     for (const lease of leases) {
       const w = this.held(lease);
-      if (!w) continue;
+      if (!w) {
+        this.releaseOvertaken(lease);
+        continue;
+      }
       w.at = Math.max(w.at, lease.at);
       w.retry = lease.retry;
       w.done = [...(lease.done ?? [])];
@@ -330,7 +344,10 @@ export class InMemoryStore implements Store {
     const blocked: BlockedLease[] = [];
     for (const lease of leases) {
       const w = this.held(lease);
-      if (!w) continue;
+      if (!w) {
+        this.releaseOvertaken(lease);
+        continue;
+      }
       // Progress made before the failure stands: the stream resumes after it.
       w.at = Math.max(w.at, lease.at);
       w.blocked = true;
@@ -384,8 +401,6 @@ export class InMemoryStore implements Store {
         blocked: false,
         error: undefined,
         retry: 0,
-        by: undefined,
-        until: 0,
         token: w.token + 1,
       });
       return true;

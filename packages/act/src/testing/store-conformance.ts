@@ -1,7 +1,7 @@
 import type { Lease } from "../types/reaction.js";
 import type { Store } from "../types/ports.js";
-import { ConcurrencyError, ValidationError } from "../types/errors.js";
-import { type EventMeta, MAX_STREAM_LENGTH, SNAP_EVENT } from "../types/schemas.js";
+import { ConcurrencyError, ValidationError } from "../errors.js";
+import { type EventMeta, MAX_STREAM_LENGTH, SNAP_EVENT } from "../schemas.js";
 import type { TestApi } from "./test-api.js";
 
 const meta = (correlation = "c-1"): EventMeta => ({ correlation, causation: {} });
@@ -402,10 +402,21 @@ export function storeConformance(name: string, factory: () => Store | Promise<St
         await store.lease([lease("r", "d", -1, "s", b.id)], 0);
         const [before] = await store.lease([lease("r", "d", -1, "s")], 10_000);
         expect(await store.reset(["r"])).toEqual(["r"]);
-        expect(await store.lease([before], 10_000)).toEqual([]); // the drain in flight cannot re-take it…
-        expect(await store.ack([{ ...before, at: b.id }])).toEqual([]); // …nor record its old position
-        expect(await store.block([{ ...before, at: a.id, error: "late" }])).toEqual([]);
+        expect(await store.lease([before], 10_000)).toEqual([]); // the drain in flight cannot renew it…
         expect((await store.reactions())[0]).toMatchObject({ at: -1, blocked: false });
+        // …and while its handler may still run, no other drainer starts one beside it…
+        expect(await store.poll(10, 10)).toEqual([]);
+        expect(await store.lease([lease("r", "d2", -1, "s")], 10_000)).toEqual([]);
+        // …nor can it record its old position; its refused call, made once its
+        // handlers are done, gives the stream back at once.
+        expect(await store.ack([{ ...before, at: b.id }])).toEqual([]);
+        expect(await store.block([{ ...before, at: a.id, error: "late" }])).toEqual([]);
+        expect((await store.poll(10, 10)).map((p) => [p.stream, p.at])).toEqual([["r", -1]]);
+        // A refused block alone gives the stream back too.
+        const [held] = await store.lease([lease("r", "d3", -1, "s")], 10_000);
+        expect(await store.reset(["r"])).toEqual(["r"]);
+        expect(await store.poll(10, 10)).toEqual([]);
+        expect(await store.block([{ ...held, at: a.id, error: "late" }])).toEqual([]);
         expect((await store.poll(10, 10)).map((p) => [p.stream, p.at])).toEqual([["r", -1]]);
 
         const [next] = await store.lease([lease("r", "d2", -1, "s")], 10_000);

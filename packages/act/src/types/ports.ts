@@ -1,6 +1,6 @@
 import type { Committed, Message, Schemas } from "./action.js";
 import type { BlockedLease, Lease, Poll } from "./reaction.js";
-import type { EventMeta, Query } from "./schemas.js";
+import type { EventMeta, Query } from "../schemas.js";
 
 /**
  * Anything holding resources that must be released: stores, loggers, servers.
@@ -178,11 +178,14 @@ export interface Store extends Disposable {
   unblock(streams: string[]): Promise<string[]>;
   /**
    * Moves streams' watermarks back to the start of the log (or to `at`),
-   * unblocked, retries reset and leases dropped, so their reactions run again
-   * — e.g. to rebuild a read model. The stream's `token` moves on, so a drain
-   * in flight can neither renew its lease nor acknowledge its old position
-   * over the reset. The stream's `head` stays: reset past it, and there is
-   * nothing to do until a new event reacts into the stream.
+   * unblocked and with retries reset, so their reactions run again — e.g. to
+   * rebuild a read model. The stream's `token` moves on, so a drain in flight
+   * can neither renew its lease nor acknowledge its old position over the
+   * reset. The lease itself stays until it runs out: its holder may still be
+   * running a handler, and no other drainer may start one on the stream
+   * meanwhile (the holder itself may take the stream again at once). The
+   * stream's `head` stays: reset past it, and there is nothing to do until a
+   * new event reacts into the stream.
    *
    * @param streams - the reaction streams to reset; names the store does not know are skipped
    * @param at - the id of the last event to count as handled; omitted (-1), every event is handled again

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Committed, CommittedOf, Schemas, Snapshot, State, Upcaster } from "./action.js";
-import type { Target } from "./schemas.js";
+import type { Target } from "../schemas.js";
 
 /**
  * What a reaction handler gets as its third argument: the app's `do`, so it

@@ -93,6 +93,9 @@ export async function subject(target: Target, version: string): Promise<Subject>
       }
       const seconds = (performance.now() - start) / 1000;
       await consumer.close();
+      // Closing the consumer ends the connection pool it shares with the
+      // event store: open a new one for what follows (the truncate in close).
+      eventStore = open();
       return { posted, cycles: batches, seconds };
     },
     async close() {

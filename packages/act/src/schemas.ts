@@ -230,9 +230,11 @@ export const QuerySchema = z.object({
   /** Include snapshot events (excluded by default). */
   with_snaps: z.boolean().optional(),
   /**
-   * With `stream`: the name of a state whose latest snapshot event on the
-   * stream the read starts at (included), returning every event after it —
-   * what `load` reads. The whole stream when that state has no snapshot there.
+   * With `stream`: the snapshot version of a state definition (its
+   * `State.version`, e.g. `"Account@534da65b.0"` — not the bare name) whose
+   * latest snapshot event on the stream the read starts at (included),
+   * returning every event after it — what `load` reads. The whole stream when
+   * no snapshot carries that version.
    */
   from_snapshot: nameSchema("snapshot name").optional(),
 });
@@ -408,9 +410,11 @@ export type Query = {
   /** Include snapshot events (excluded by default). */
   with_snaps?: boolean;
   /**
-   * With `stream`: the name of a state whose latest snapshot event on the
-   * stream the read starts at (included), returning every event after it —
-   * what `load` reads. The whole stream when that state has no snapshot there.
+   * With `stream`: the snapshot version of a state definition (its
+   * `State.version`, e.g. `"Account@534da65b.0"` — not the bare name) whose
+   * latest snapshot event on the stream the read starts at (included),
+   * returning every event after it — what `load` reads. The whole stream when
+   * no snapshot carries that version.
    */
   from_snapshot?: string;
 };

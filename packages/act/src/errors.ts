@@ -1,4 +1,4 @@
-import type { Message, Schema, Schemas, Snapshot } from "./action.js";
+import type { Message, Schema, Schemas, Snapshot } from "./types/action.js";
 import type { Target } from "./schemas.js";
 
 /**
@@ -23,6 +23,8 @@ export const Errors = {
   ConcurrencyError: "ERR_CONCURRENCY",
   /** The store could not do what was asked (database unreachable, connection lost, pool exhausted…). */
   StoreError: "ERR_STORE",
+  /** A `state()` or `act()` builder was used in a way that cannot build a working app. */
+  BuilderError: "ERR_BUILDER",
 } as const;
 
 /**
@@ -224,5 +226,38 @@ export class StoreError extends Error {
     this.name = Errors.StoreError;
     this.retryable =
       reason === "unreachable" || reason === "connection-lost" || reason === "busy" || reason === "transient";
+  }
+}
+
+/**
+ * Thrown while an app is being defined, when a `state()` or `act()` builder
+ * is used in a way that cannot build a working app: a duplicate action, two
+ * states with one name, an event owned by two states, a reaction to an event
+ * no registered state emits, a builder passed where a built state belongs,
+ * or an app without states. `builder` and `step` say which call it was; the
+ * message says what to change.
+ *
+ * @see [State management](/docs/concepts/state-management) — how states and apps are built.
+ * @example
+ * ```ts
+ * try { act().build(); }
+ * catch (error) {
+ *   if (error instanceof BuilderError) console.log(error.builder, error.step); // "act" "build"
+ * }
+ * ```
+ */
+export class BuilderError extends Error {
+  /**
+   * @param builder - which builder was misused: `"state"` or `"act"`
+   * @param step - the builder call that refused, e.g. `"with"` or `"on"`
+   * @param message - what was wrong and what to do instead
+   */
+  constructor(
+    public readonly builder: "state" | "act",
+    public readonly step: string,
+    message: string
+  ) {
+    super(message);
+    this.name = Errors.BuilderError;
   }
 }

@@ -1,4 +1,4 @@
-/** States of the benchmark: a counter, and a ledger each reaction posts to. */
+/** States of the benchmarks (growth here, SQLite's own): a counter, and a ledger each reaction posts to. */
 import { state } from "@act-root/act";
 import { z } from "zod";
 

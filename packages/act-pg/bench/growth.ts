@@ -1,0 +1,82 @@
+/**
+ * How PostgresStore's costs grow with the log (see `packages/act/bench/growth.ts`
+ * for the figures and the `GROWTH_SIZES` knob). Uses `DATABASE_URL` when set;
+ * otherwise a disposable server with the durable defaults. Bytes per event:
+ * the events table with its indexes, after `VACUUM`.
+ */
+import { SNAP_EVENT, store } from "@act-root/act";
+import pg from "pg";
+import { growth } from "../../act/bench/growth.js";
+import { PostgresStore } from "../src/index.js";
+import * as sql from "../src/sql.js";
+import { type PgServer, startServer } from "../tools/pg-server.js";
+
+const TABLE = "act_growth";
+
+/**
+ * The plans of the statements behind `blocked()`, the shared read of
+ * `stats()` and a time-travel load, on the largest log measured: each is one
+ * statement, and each must find its rows through an index, not by reading
+ * the log.
+ */
+async function explain(client: pg.Client) {
+  const n = sql.names("public", TABLE);
+  const { rows: ends } = await client.query<{ last: string }>(`SELECT max(id) AS last FROM ${n.events}`);
+  const last = Number(ends[0].last);
+  const plans: Array<[string, string, unknown[]]> = [
+    ["blocked()", sql.reactions(n), [true, null]],
+    ["stats(): the reaction streams", sql.reactions(n), [null, null]],
+  ];
+  // As for streams whose backlog is the whole log: from its start.
+  const shared = sql.query(n, { after: -1, before: last + 1, limit: 10_000, names: ["Incremented"] });
+  plans.push(["stats(): the shared read of the log", shared.text, shared.values]);
+  const back = sql.query(n, { stream: "probe", names: [SNAP_EVENT], with_snaps: true, backward: true, limit: 8 });
+  plans.push(["time travel: snapshots before the point", back.text, back.values]);
+  const fold = sql.query(n, { stream: "probe", with_snaps: true });
+  plans.push(["time travel: the events after it", fold.text, fold.values]);
+  for (const [what, text, values] of plans) {
+    const { rows } = await client.query(`EXPLAIN (ANALYZE, COSTS OFF) ${text}`, values);
+    console.log(`\nEXPLAIN ${what}\n${rows.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`);
+  }
+}
+
+async function main() {
+  let server: PgServer | undefined;
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    server = await startServer({ durable: true });
+    url = server.url;
+  }
+  const client = new pg.Client({ connectionString: url });
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    await growth({
+      label: "PostgresStore",
+      async fresh() {
+        const adapter = new PostgresStore({ connectionString: url, table: TABLE });
+        await adapter.drop();
+        await adapter.seed();
+        return store(adapter);
+      },
+      async bytes() {
+        await client.query(`VACUUM ANALYZE public.${TABLE}`);
+        const { rows } = await client.query<{ bytes: string }>(
+          `SELECT pg_total_relation_size('public.${TABLE}') AS bytes`
+        );
+        return Number(rows[0].bytes);
+      },
+    });
+    await explain(client);
+    await store().drop();
+    await store().dispose();
+  } finally {
+    await client.end();
+    await server?.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

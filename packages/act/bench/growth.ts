@@ -1,0 +1,278 @@
+/**
+ * How costs grow with the log: the same figures at several log sizes, per
+ * store. `GROWTH_SIZES` picks the sizes (events in the log; default
+ * `2000,10000`, the issue-sized run is `GROWTH_SIZES=10000,100000,1000000`);
+ * each size starts from an empty store.
+ *
+ * At each size the log holds Counter events: one on each of 9,000 streams
+ * (at most half the log) and the rest over 1,000
+ * streams, and one reaction per event posts it to `ledger-<stream>`. After
+ * correlation the reaction table holds a stream per source stream; those of
+ * the single-event streams are moved to the end of the log (idle), the
+ * 1,000 others keep the whole log as their backlog. Figures:
+ *
+ * - sequential commits per second and their p99 latency (on 100 new streams);
+ * - a 10-event stream loaded, and loaded as it was at version 5 (time travel);
+ * - `app.stats()` and `app.blocked()`;
+ * - the reaction handling rate with the whole log as backlog, next to the
+ *   rate on an empty log (1,000 events over 100 streams);
+ * - one drain cycle with one busy stream while every other reaction stream
+ *   is idle (caught up);
+ * - bytes per event on disk (or in memory for the in-memory store).
+ *
+ * Run by each store's `npm run bench`; this file run directly measures the
+ * in-memory store. With `GROWTH_OUT=<file>` the run is also written into
+ * that JSON file (the performance guide's charts read
+ * `docs/guides/performance-growth.json`).
+ */
+import { act, disposeAndExit, type Store, store } from "@act-root/act";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { Counter, Ledger } from "./states.js";
+
+const actor = { id: "bench", name: "Bench" };
+const meta = { correlation: "bench", causation: {} };
+
+let handled = 0;
+const ledgerApp = () =>
+  act()
+    .with(Counter)
+    .with(Ledger)
+    .on("Incremented")
+    .do(async (event, stream, app) => {
+      await app.do("post", { stream, actor }, { by: event.data.by }, event);
+      handled++;
+    })
+    .to((event) => ({ target: `ledger-${event.stream}` }))
+    .build();
+
+/** A store under test: how to make an empty one, and how many bytes it holds now. */
+export type GrowthTarget = {
+  label: string;
+  /** An empty store, passed to the store port by the caller. */
+  fresh(): Promise<Store>;
+  /** Bytes the store's events take now (table and indexes, file, or heap). */
+  bytes(store: Store): Promise<number>;
+};
+
+export type GrowthRow = {
+  events: number;
+  streams: number;
+  commitsPerSecond: number;
+  commitP99Ms: number;
+  load10Ms: number;
+  timeTravelMs: number;
+  statsMs: number;
+  blockedMs: number;
+  handledPerSecond: number;
+  drainOneBusyMs: number;
+  bytesPerEvent: number;
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))];
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+async function timed(runs: number, step: () => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await step();
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+/** Source streams with a backlog, and reaction streams kept idle beside them. */
+const BUSY = 1_000;
+const IDLE = 9_000;
+
+/**
+ * Fills the log with `events` Incremented events: one on each of up to
+ * 9,000 streams whose reactions will be idle, then the rest over 1,000
+ * streams, interleaved in commits of up to 100 events.
+ */
+async function fill(log: Store, events: number): Promise<{ idle: number }> {
+  const idle = Math.min(IDLE, Math.floor(events / 2));
+  for (let i = 0; i < idle; i++) await log.commit(`i-${i}`, [{ name: "Incremented", data: { by: 1 } }], meta);
+  const perStream = Math.max(1, Math.floor((events - idle) / BUSY));
+  const chunk = Math.min(100, perStream);
+  for (let done = 0; done < perStream; done += chunk)
+    for (let s = 0; s < BUSY; s++)
+      await log.commit(
+        `c-${s}`,
+        Array.from({ length: Math.min(chunk, perStream - done) }, () => ({ name: "Incremented", data: { by: 1 } })),
+        meta
+      );
+  return { idle };
+}
+
+/** The id of the last event in the log. */
+async function lastId(log: Store): Promise<number> {
+  let last = -1;
+  await log.query(
+    (e) => {
+      last = e.id;
+    },
+    { backward: true, limit: 1 }
+  );
+  return last;
+}
+
+/** Reactions handled per second on an (almost) empty log: 1,000 events over 100 streams. */
+export async function emptyLogRate(target: GrowthTarget): Promise<number> {
+  await disposeAndExit("EXIT");
+  const log = await target.fresh();
+  for (let s = 0; s < 100; s++)
+    await log.commit(
+      `c-${s}`,
+      Array.from({ length: 10 }, () => ({ name: "Incremented", data: { by: 1 } })),
+      meta
+    );
+  const app = ledgerApp();
+  await app.correlate({ after: -1, limit: 10_000 });
+  handled = 0;
+  const start = performance.now();
+  while (handled < 500) await app.drain();
+  return round(handled / ((performance.now() - start) / 1000), 0);
+}
+
+/** Measures one log size on a fresh store. */
+export async function measure(target: GrowthTarget, events: number): Promise<GrowthRow> {
+  // The store port keeps its first adapter until disposed (NODE_ENV=test: no exit).
+  await disposeAndExit("EXIT");
+  const log = await target.fresh();
+  const { idle } = await fill(log, events);
+  const app = ledgerApp();
+  // Every source stream gets its reaction stream; the backlog is the whole log.
+  await app.correlate({ after: -1, limit: events + BUSY });
+  const bytesPerEvent = (await target.bytes(log)) / events;
+  // The reaction streams of the single-event streams catch up: idle from now on.
+  const end = await lastId(log);
+  await log.reset(
+    Array.from({ length: idle }, (_, i) => `ledger-i-${i}`),
+    end
+  );
+
+  const probe = "probe";
+  for (let i = 0; i < 10; i++) await app.do("increment", { stream: probe, actor }, { by: 1 });
+  const load10Ms = median(await timed(30, () => app.load(Counter, probe)));
+  const timeTravelMs = median(await timed(30, () => app.load(Counter, probe, undefined, { version: 5 })));
+  const statsMs = median(await timed(5, () => app.stats()));
+  const blockedMs = median(await timed(10, () => app.blocked()));
+
+  const commits = 300;
+  const commitTimes = await timed(commits, async () => {
+    // 100 new streams: what a commit costs, not how long the busy streams grew.
+    await app.do("increment", { stream: `n-${Math.floor(Math.random() * 100)}`, actor }, { by: 1 });
+  });
+  const commitsPerSecond = commits / (commitTimes.reduce((a, b) => a + b, 0) / 1000);
+
+  // Reactions with the whole log as backlog: the first 500 handled.
+  handled = 0;
+  const start = performance.now();
+  while (handled < Math.min(500, events)) await app.drain();
+  const handledPerSecond = handled / ((performance.now() - start) / 1000);
+
+  // Every reaction stream caught up (moved to the end of the log), then one busy.
+  const all = (await log.reactions()).map((r) => r.stream);
+  await log.reset(all, await lastId(log));
+  const drainTimes: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    await app.do("increment", { stream: "c-0", actor }, { by: 1 });
+    await app.correlate();
+    drainTimes.push(...(await timed(1, () => app.drain())));
+  }
+  return {
+    events,
+    streams: all.length,
+    commitsPerSecond: round(commitsPerSecond, 0),
+    commitP99Ms: round(p99(commitTimes)),
+    load10Ms: round(load10Ms),
+    timeTravelMs: round(timeTravelMs),
+    statsMs: round(statsMs),
+    blockedMs: round(blockedMs),
+    handledPerSecond: round(handledPerSecond, 0),
+    drainOneBusyMs: round(median(drainTimes)),
+    bytesPerEvent: round(bytesPerEvent, 0),
+  };
+}
+
+/** The sizes asked for in `GROWTH_SIZES`, or the small default. */
+export function sizes(): number[] {
+  const asked = (process.env.GROWTH_SIZES ?? "2000,10000").split(",").map(Number);
+  if (asked.some((n) => !Number.isInteger(n) || n < 100))
+    throw new Error(
+      `GROWTH_SIZES must list whole numbers of events, at least 100 each: got "${process.env.GROWTH_SIZES}"`
+    );
+  return asked;
+}
+
+/**
+ * Writes `run` into the JSON file at `path` (an array of runs, one per
+ * store), replacing that store's earlier run: the performance guide draws
+ * its charts from this file when the site is built.
+ */
+function keep(path: string, run: { growth: string }) {
+  const runs: Array<{ growth: string }> = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : [];
+  const at = runs.findIndex((r) => r.growth === run.growth);
+  if (at >= 0) runs[at] = run;
+  else runs.push(run);
+  writeFileSync(path, `${JSON.stringify(runs, null, 2)}\n`);
+}
+
+/** Runs every size for one store and prints the table, then the rows as JSON. */
+export async function growth(target: GrowthTarget): Promise<GrowthRow[]> {
+  const rows: GrowthRow[] = [];
+  // A small untimed round first, so the first size is not measured on a cold JIT.
+  await measure(target, 2_000);
+  const empty = await emptyLogRate(target);
+  for (const events of sizes()) {
+    process.stderr.write(`${target.label}: ${events.toLocaleString("en-US")} events…\n`);
+    rows.push(await measure(target, events));
+  }
+  const columns: Array<[keyof GrowthRow, string]> = [
+    ["events", "events in the log"],
+    ["streams", "reaction streams"],
+    ["commitsPerSecond", "commits/s"],
+    ["commitP99Ms", "commit p99 ms"],
+    ["load10Ms", "load 10 events ms"],
+    ["timeTravelMs", "time travel ms"],
+    ["statsMs", "stats() ms"],
+    ["blockedMs", "blocked() ms"],
+    ["handledPerSecond", "handled/s, backlog = log"],
+    ["drainOneBusyMs", "drain, 1 busy + idle ms"],
+    ["bytesPerEvent", "bytes/event"],
+  ];
+  console.log(`\nGrowth — ${target.label}; reactions handled/s on an empty log: ${empty.toLocaleString("en-US")}`);
+  console.log(columns.map(([, label]) => label).join(" | "));
+  for (const row of rows) console.log(columns.map(([key]) => row[key].toLocaleString("en-US")).join(" | "));
+  const run = { growth: target.label, emptyLogHandledPerSecond: empty, rows };
+  console.log(JSON.stringify(run));
+  if (process.env.GROWTH_OUT) keep(process.env.GROWTH_OUT, run);
+  return rows;
+}
+
+/** The in-memory store, its size taken from the heap after a collection. */
+async function memory() {
+  const { InMemoryStore } = await import("@act-root/act");
+  const { setFlagsFromString } = await import("node:v8");
+  const { runInNewContext } = await import("node:vm");
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  let baseline = 0;
+  await growth({
+    label: "InMemoryStore",
+    async fresh() {
+      gc();
+      baseline = process.memoryUsage().heapUsed;
+      return store(new InMemoryStore());
+    },
+    async bytes() {
+      gc();
+      return process.memoryUsage().heapUsed - baseline;
+    },
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) void memory();

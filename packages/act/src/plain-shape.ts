@@ -1,0 +1,135 @@
+import type { ZodType } from "zod";
+
+/**
+ * The fast path of reading stored events.
+ *
+ * Most event schemas are plain JSON: objects of strings, numbers, booleans,
+ * enums and arrays of them, with nothing that changes a value on the way
+ * through (no defaults to fill, dates to restore, transforms, coercion,
+ * stripped keys or refinements of whole objects). Stored data that matches
+ * such a schema exactly is what zod would return anyway, only copied, so it
+ * can be used as it is: checking it costs a few `typeof`s per field and
+ * allocates nothing, where a full parse builds a new object per event.
+ *
+ * A matcher only says "this value is already the schema's output". Anything
+ * it does not recognise — a schema part outside the plain set, an extra key,
+ * a missing field with a default, a value of the wrong type — is "no", and
+ * the caller takes the full decode (zod, date revival, upcasters), which also
+ * produces the error message when the data is really wrong.
+ */
+export type Matcher = (value: unknown) => boolean;
+
+/** Matchers by schema; `null` when the schema is not plain (always the full decode). */
+const matchers = new WeakMap<object, Matcher | null>();
+
+/** The parts of a zod 4 definition the matcher reads. */
+type Def = {
+  type: string;
+  checks?: unknown[];
+  coerce?: boolean;
+  shape?: Record<string, ZodType>;
+  catchall?: ZodType;
+  element?: ZodType;
+  innerType?: ZodType;
+};
+
+const defOf = (schema: ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** A field of an object: how to match it, and whether it may be missing. */
+type Field = { key: string; match: Matcher; optional: boolean };
+
+/**
+ * The matcher of `schema`, or `undefined` when the schema is not plain.
+ * Compiled once per schema.
+ */
+export function plainMatcher(schema: ZodType): Matcher | undefined {
+  const known = matchers.get(schema);
+  if (known !== undefined) return known ?? undefined;
+  const made = compile(schema);
+  matchers.set(schema, made ?? null);
+  return made;
+}
+
+/** A leaf with checks (a `min`, a `regex`, an `int`…) asks zod, and must come back unchanged. */
+const viaZod =
+  (schema: ZodType): Matcher =>
+  (value) => {
+    try {
+      const parsed = schema.safeParse(value);
+      return parsed.success && parsed.data === value;
+    } catch {
+      return false;
+    }
+  };
+
+function compile(schema: ZodType): Matcher | undefined {
+  const def = defOf(schema);
+  if (def.coerce) return undefined;
+  // Checks live in `checks`, or in the definition itself for formats
+  // (`z.int()`, `z.email()`…): a leaf is bare only without either.
+  const checked = (def.checks?.length ?? 0) > 0 || "check" in def;
+  switch (def.type) {
+    case "string":
+      return checked ? viaZod(schema) : (value) => typeof value === "string";
+    case "number":
+      // zod's number refuses NaN and the infinities.
+      return checked ? viaZod(schema) : (value) => typeof value === "number" && Number.isFinite(value);
+    case "boolean":
+      return checked ? viaZod(schema) : (value) => typeof value === "boolean";
+    case "null":
+      return (value) => value === null;
+    case "literal":
+    case "enum":
+      return viaZod(schema);
+    case "unknown":
+    case "any":
+      return () => true;
+    case "nullable": {
+      const inner = def.innerType && plainMatcher(def.innerType);
+      return inner && ((value) => value === null || inner(value));
+    }
+    case "optional": {
+      const inner = def.innerType && plainMatcher(def.innerType);
+      return inner && ((value) => value === undefined || inner(value));
+    }
+    case "array": {
+      if (checked || !def.element) return undefined;
+      const element = plainMatcher(def.element);
+      return element && ((value) => Array.isArray(value) && value.every(element));
+    }
+    case "object":
+      return objectMatcher(def);
+    default:
+      // Dates (revived from text), defaults, transforms, pipes, unions,
+      // records, tuples, lazy and readonly schemas take the full decode.
+      return undefined;
+  }
+}
+
+function objectMatcher(def: Def): Matcher | undefined {
+  // Refinements of the whole object, or a catchall that keeps or checks
+  // unknown keys: the full decode.
+  if ((def.checks?.length ?? 0) > 0 || def.catchall) return undefined;
+  const fields: Field[] = [];
+  for (const [key, field] of Object.entries(def.shape ?? {})) {
+    const match = plainMatcher(field);
+    if (!match) return undefined;
+    fields.push({ key, match, optional: defOf(field).type === "optional" });
+  }
+  return (value) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+    const record = value as Record<string, unknown>;
+    let present = 0;
+    for (const { key, match, optional } of fields) {
+      if (Object.hasOwn(record, key)) {
+        if (!match(record[key])) return false;
+        present++;
+      } else if (!optional) return false;
+    }
+    // A key the schema does not declare would be stripped by zod: counted
+    // without building the list of keys.
+    let keys = 0;
+    for (const _ in record) keys++;
+    return keys === present;
+  };
+}
