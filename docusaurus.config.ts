@@ -16,6 +16,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "@docusaurus/types";
 import type * as Preset from "@docusaurus/preset-classic";
+import type { Options as DocsOptions } from "@docusaurus/plugin-content-docs";
 import { repository } from "./scripts/repository.mjs";
 import { typedocOptions } from "./scripts/typedoc/options";
 import { codeTheme } from "./src/prism-themes";
@@ -23,17 +24,16 @@ import remarkDiagrams from "./src/plugins/diagrams/index";
 import { deferredStartTemplate } from "./src/plugins/deferred-start/index";
 import bundleStats from "./src/plugins/bundle-stats/index";
 import calculatorSources from "./src/plugins/calculator-sources/index";
-import chunkFailureScreen from "./src/plugins/chunk-failure-screen/index";
 import commonjsBundles from "./src/plugins/commonjs-bundles/index";
 import htmlRouteFiles from "./src/plugins/html-route-files/index";
 import leanTslib from "./src/plugins/lean-tslib/index";
-import leanSiteConfig from "./src/plugins/lean-site-config/index";
-import apiApart from "./src/plugins/api-apart/index";
 import llmsTxt from "./src/plugins/llms-txt/index";
 import prismWithCodeBlocks from "./src/plugins/prism-with-code-blocks/index";
 import searchEscape from "./src/plugins/search-escape/index";
 
 const siteDir = dirname(fileURLToPath(import.meta.url));
+/** The id of the docs instance that holds the generated API reference. */
+const API_DOCS = "api";
 
 // ---------------------------------------------------------------------------
 // Where the site lives. The Pages workflow sets GITHUB_REPOSITORY
@@ -95,15 +95,18 @@ const config: Config = {
     },
   },
 
+  // The colour mode and the docs version preference are kept in local
+  // storage under their plain keys (no per-site namespace, which
+  // `future.v4.siteStorageNamespacing` would otherwise add).
+  storage: { type: "localStorage", namespace: false },
+
   future: {
-    // The colour mode and the docs version preference are kept in local
-    // storage under their plain keys (no per-site namespace).
-    experimental_storage: { type: "localStorage", namespace: false },
     // Rspack/SWC/LightningCSS: builds here in a fraction of the webpack time.
-    experimental_faster: true,
-    // Required by experimental_faster's SSG worker threads; cascade layers
-    // stay off (they would reorder src/css/custom.css).
-    v4: { removeLegacyPostBuildHeadAttribute: true, useCssCascadeLayers: false },
+    faster: true,
+    // Every Docusaurus 4 flag is on. The browserslist in package.json asks
+    // for browsers with cascade layers, so src/css/custom.css (outside any
+    // layer) wins over Infima's layered CSS.
+    v4: true,
   },
 
   // Framework constants with no configuration option, listed so a reader of
@@ -128,10 +131,7 @@ const config: Config = {
           lastVersion: "current",
           onlyIncludeVersions: ["current"],
           versions: { current: { label: "Next" } },
-          // No "edit this page" for the generated API pages: their Markdown
-          // is not in the repository.
-          editUrl: ({ docPath }) =>
-            docPath.startsWith("api/") ? undefined : `${repositoryUrl}/edit/main/docs/${docPath}`,
+          editUrl: ({ docPath }) => `${repositoryUrl}/edit/main/docs/${docPath}`,
           showLastUpdateTime: false,
           // ```mermaid blocks become inline SVG figures at build time.
           remarkPlugins: [remarkDiagrams],
@@ -151,16 +151,22 @@ const config: Config = {
   // Route prefetches wait for idle time (src/client/idle-prefetch.ts);
   // <html data-live> marks a hydrated page (src/client/page-live.ts). Prism
   // is fetched when the reader first moves to another page, whose code
-  // blocks render in the browser (src/client/code-on-navigation.ts).
+  // blocks render in the browser (src/client/code-on-navigation.ts). A page
+  // whose code fails on its first load shows the error with Retry
+  // (src/client/chunk-failure.ts).
   clientModules: [
     "./src/client/normalise-html-paths.ts",
     "./src/client/idle-prefetch.ts",
     "./src/client/page-live.ts",
     "./src/client/code-on-navigation.ts",
+    "./src/client/chunk-failure.ts",
   ],
 
   // Pages load their code after the first paint, not as <script defer> in
   // the head (src/plugins/deferred-start): the HTML is complete without it.
+  // Measured alone it is worth 6 Lighthouse mobile points on the intro and
+  // an API page; it goes once Docusaurus can defer its scripts itself
+  // (https://github.com/facebook/docusaurus/pull/3237, "defer mode").
   ssrTemplate: deferredStartTemplate(),
 
   themes: [
@@ -194,18 +200,32 @@ const config: Config = {
       "docusaurus-plugin-typedoc",
       typedocOptions({ siteDir, repositoryUrl, watch: process.env.ACT_DOCS_WATCH === "1" }),
     ],
+    // The API reference is a docs instance of its own, from the folder
+    // TypeDoc writes (docs-api/, not committed), under the same URLs as if it
+    // were part of the guides (/docs/api/…). Being its own instance keeps its
+    // sidebar and page list out of the data every guide loads; its routes
+    // still sit in the main bundle's route table, as every route does.
+    // No "edit this page": the Markdown is generated, not in the repository.
+    [
+      "@docusaurus/plugin-content-docs",
+      {
+        id: API_DOCS,
+        path: "docs-api",
+        routeBasePath: "docs/api",
+        sidebarPath: "./sidebars-api.ts",
+        lastVersion: "current",
+        onlyIncludeVersions: ["current"],
+        versions: { current: { label: "Next" } },
+        showLastUpdateTime: false,
+      } satisfies DocsOptions,
+    ],
     searchEscape,
-    [llmsTxt, { apiPrefix: "api/" }],
+    [llmsTxt, { apiPluginId: API_DOCS }],
     calculatorSources,
     commonjsBundles,
-    chunkFailureScreen,
     htmlRouteFiles,
     prismWithCodeBlocks,
     leanTslib,
-    // The browser's copy of this config leaves out what only the server reads.
-    leanSiteConfig,
-    // The API pages' routes, sidebar and data are loaded by the API pages only.
-    [apiApart, { sidebar: "api", docPrefix: "api/", routePrefix: "/act-root/docs/api/" }],
     bundleStats,
   ],
 
@@ -266,7 +286,7 @@ const config: Config = {
       },
       items: [
         { type: "docSidebar", sidebarId: "docs", position: "left", label: "Docs" },
-        { type: "docSidebar", sidebarId: "api", position: "left", label: "API" },
+        { type: "docSidebar", sidebarId: "api", docsPluginId: API_DOCS, position: "left", label: "API" },
         { type: "localeDropdown", position: "right" },
         // The search slot, where the local search plugin renders.
         { type: "search", position: "right" },

@@ -78,48 +78,26 @@ test("API pages carry the API sidebar, not the Docs sidebar", async ({ page }) =
   }
 });
 
-test("the API pages' part (routes, sidebar, data), which only API pages load, is there after a client-side move from a guide, and the Docs sidebar after moving back", async ({
+test("a client-side move from a guide to the API shows the API sidebar and marks API in the navbar, and the Docs sidebar after moving back", async ({
   page,
 }) => {
-  const scripts: string[] = [];
-  page.on("request", (request) => {
-    if (request.resourceType() === "script") scripts.push(request.url());
-  });
-  const apiPart = () => scripts.filter((url) => /\/act-api-part\.[0-9a-f]+\.js$/.test(url));
   await open(page, INTRO);
   await hydrated(page);
-  expect(apiPart(), "a guide does not load the API pages' part").toEqual([]);
   await expect(page.locator("nav.navbar a.navbar__link--active")).toHaveText("Docs");
   await page.locator("nav.navbar").getByRole("link", { name: "API", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`${API_INDEX}$`));
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  expect(apiPart(), "the first API page loads it, once").toHaveLength(1);
-  // The navbar knows an API page from the docs list the part puts back.
   await expect(page.locator("nav.navbar a.navbar__link--active")).toHaveText("API");
   const sidebar = docSidebar(page);
   await expect(sidebar.locator(`a[href="${INTRO}"]`)).toHaveCount(0);
   await sidebar.locator('a[href^="/act-root/docs/api/act/src/"]').first().click();
   await expect(page).toHaveURL(/\/act-root\/docs\/api\/act\/src\//);
   await expect(docSidebar(page).locator(`a[href="${INTRO}"]`)).toHaveCount(0);
-  expect(apiPart(), "later API pages reuse it").toHaveLength(1);
   await page.goBack();
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`${INTRO}$`));
   await expect(docSidebar(page).locator(`a[href="${INTRO}"]`)).toHaveCount(1);
   await expect(page.locator("nav.navbar a.navbar__link--active")).toHaveText("Docs");
-});
-
-test("a guide prefetches the API pages' part for the API links on screen once idle, without running it", async ({
-  page,
-}) => {
-  const scripts: string[] = [];
-  page.on("request", (request) => {
-    if (request.resourceType() === "script") scripts.push(request.url());
-  });
-  await open(page, INTRO);
-  await hydrated(page);
-  await expect(page.locator('head link[rel="prefetch"][href*="/act-api-part."]')).toHaveCount(1, { timeout: 15_000 });
-  expect(scripts.filter((url) => url.includes("/act-api-part."))).toEqual([]);
 });
 
 test("an address under the API path that is no API page shows the not-found page after a client-side move too", async ({

@@ -1,6 +1,7 @@
 // Start-up: pages paint from their HTML without waiting for code, load the
 // code after the first paint, and a press made before the code has arrived
-// still does what it says once it has.
+// still does what it says once it has; what the server's HTML already
+// carries (diagrams, highlighted code).
 import type { Page } from "@playwright/test";
 import { CONCEPT, EXAMPLE, INTRO, MAIN_BUNDLE, expect, holdRequests, hydrated, mainHeading, test } from "./site";
 
@@ -109,20 +110,47 @@ test("a code block keeps the server's highlighted HTML, without Prism, and its c
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(request.url());
   });
-  await page.goto(EXAMPLE);
+  await page.goto(CONCEPT);
   await hydrated(page);
-  // The CLI file's block: far below the first screen, highlighted by the server.
-  const title = "packages/calculator/src/cli.ts";
-  const block = page.locator(".theme-code-block").filter({ hasText: title });
-  await expect(block).toContainText("import");
+  const block = page
+    .locator(".theme-code-block")
+    .filter({ has: page.locator(".token-line span[style]") })
+    .first();
   expect(await block.locator(".token-line span[style]").count()).toBeGreaterThan(10);
   await block.scrollIntoViewIfNeeded();
-  const copy = block.getByRole("button", { name: /copy/i });
-  await copy.tap();
+  // The block's lines as shown (its rendered text has a blank line per line break).
+  const lines = (text: string) => text.split("\n").filter((line) => line.trim());
+  const code = lines(await block.locator("pre").innerText());
+  await block.getByRole("button", { name: /copy/i }).tap();
   await expect(block.getByRole("button", { name: /copied/i })).toBeVisible();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("import");
+  expect(lines(await page.evaluate(() => navigator.clipboard.readText()))).toEqual(code);
   for (const url of scripts)
     expect(await (await page.request.get(url)).text(), `${url} carries Prism`).not.toMatch(PRISM);
+  await context.close();
+});
+
+test("a long listing comes as plain text under its title, and is highlighted, with its buttons, near the screen", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const page = await context.newPage();
+  const response = await page.goto(EXAMPLE);
+  // The server's HTML holds the CLI file's listing, its title and its text, uncoloured.
+  const html = (await response?.text()) ?? "";
+  const title = "packages/calculator/src/cli.ts";
+  const at = html.indexOf(title);
+  expect(at).toBeGreaterThan(0);
+  expect(html.slice(at, html.indexOf("</pre>", at))).not.toContain("--tk-keyword-c");
+  await hydrated(page);
+  const listing = page.locator("[data-highlight]").filter({ hasText: title });
+  await expect(listing).toHaveAttribute("data-highlight", "on-demand");
+  await expect(listing).toContainText("import");
+  await listing.scrollIntoViewIfNeeded();
+  await expect(listing).toHaveAttribute("data-highlight", "done");
+  await expect(listing.locator('.token-line span[style*="--tk-keyword-c"]').first()).toBeVisible();
+  await listing.getByRole("button", { name: /copy/i }).tap();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("import");
   await context.close();
 });
 

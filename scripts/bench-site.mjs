@@ -66,7 +66,7 @@ const TARGETS = {
   desktopPerformance: 99,
   otherCategories: 100,
   cls: 0.02,
-  introJsDecoded: 450 * 1024,
+  introJsDecoded: 500 * 1024,
 };
 // The reference site's intro, measured the same way: 562 KB of JavaScript
 // decoded, 173 KB gzip.
@@ -144,7 +144,7 @@ async function measure(browser, origin, path) {
     if (r) r.encoded = encodedDataLength;
   });
   await page.addInitScript(() => {
-    const w = window;
+    const w = /** @type {any} */ (window);
     w.__bench = { fcp: 0, lcp: 0, cls: 0 };
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) if (e.name === "first-contentful-paint") w.__bench.fcp = e.startTime;
@@ -153,13 +153,13 @@ async function measure(browser, origin, path) {
       for (const e of list.getEntries()) w.__bench.lcp = e.startTime;
     }).observe({ type: "largest-contentful-paint", buffered: true });
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (!e.hadRecentInput) w.__bench.cls += e.value;
+      for (const e of /** @type {any[]} */ (list.getEntries())) if (!e.hadRecentInput) w.__bench.cls += e.value;
     }).observe({ type: "layout-shift", buffered: true });
   });
   await page.goto(origin + path, { waitUntil: "load" });
   await page.waitForLoadState("networkidle");
   await page.waitForTimeout(1000);
-  const paint = await page.evaluate(() => window.__bench);
+  const paint = await page.evaluate(() => /** @type {any} */ (window).__bench);
   const all = [...requests.values()].filter((r) => !r.url.startsWith("data:"));
   const bytes = { js: { encoded: 0, decoded: 0 }, css: { encoded: 0, decoded: 0 }, html: { encoded: 0, decoded: 0 } };
   for (const r of all) {
@@ -209,7 +209,7 @@ async function measure(browser, origin, path) {
 }
 
 async function axe(browser, origin, path, mode) {
-  const { default: AxeBuilder } = await import("@axe-core/playwright");
+  const { AxeBuilder } = await import("@axe-core/playwright");
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: mode });
   const page = await context.newPage();
   await page.addInitScript((theme) => {

@@ -61,6 +61,34 @@ if (missing.length > 0) {
   );
   process.exit(1);
 }
+/**
+ * Every `@docusaurus/*` package installed at one exact version: the version
+ * of `@docusaurus/core` in the root package.json, which the other direct
+ * ones repeat and "overrides" applies to the rest (`$@docusaurus/core`). A
+ * mix of releases builds, but not always correctly.
+ */
+export function mixedDocusaurus(lock, manifest) {
+  const wanted = manifest.devDependencies?.["@docusaurus/core"];
+  const problems = [];
+  if (!/^\d+\.\d+\.\d+$/.test(wanted ?? ""))
+    problems.push(`@docusaurus/core is "${wanted}" in package.json, not one exact version`);
+  for (const [name, spec] of Object.entries(manifest.devDependencies ?? {}))
+    if (name.startsWith("@docusaurus/") && spec !== wanted)
+      problems.push(`package.json: ${name} is "${spec}", not "${wanted}"`);
+  for (const [path, meta] of Object.entries(lock.packages ?? {}))
+    if (/(^|\/)node_modules\/@docusaurus\/[^/]+$/.test(path) && meta.version !== wanted)
+      problems.push(`${path} is ${meta.version}, not ${wanted}`);
+  return problems;
+}
+const mixed = mixedDocusaurus(JSON.parse(before), JSON.parse(readFileSync(join(root, "package.json"), "utf8")));
+if (mixed.length > 0) {
+  console.error("check:lockfile: Docusaurus packages on more than one version:");
+  for (const line of mixed) console.error(`  ${line}`);
+  console.error(
+    'Set every "@docusaurus/*" in the root package.json to the same exact version, then run `npm install`.'
+  );
+  process.exit(1);
+}
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const run = spawnSync(npm, ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], {
   cwd: root,

@@ -34,6 +34,10 @@ const PACKED = ["@act-root/act", "@act-root/act-pg", "@act-root/act-sqlite", "@a
 /** The file name a package's tarball gets here: its npm name without `@`, `/` → `-`, no version. */
 const tarballName = (name) => `${name.replace(/^@/, "").replace("/", "-")}.tgz`;
 
+/**
+ * @param {string[]} npmArgs
+ * @param {"pipe" | "inherit"} [stdio]
+ */
 function npmRun(npmArgs, stdio = "pipe") {
   const run = spawnSync(npm, npmArgs, { cwd: root, encoding: "utf8", stdio: ["ignore", stdio, "inherit"] });
   if (run.status !== 0) throw new Error(`npm ${npmArgs.join(" ")} exited with ${run.status ?? run.signal}`);

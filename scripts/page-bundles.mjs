@@ -75,21 +75,6 @@ export function readBuild(siteDir, base = "/act-root/") {
   readRegistry(mainSource);
   if (!registry.size) fail("the chunk registry in the main bundle was not found");
 
-  // The API pages' part (src/plugins/api-apart): one route in the main table
-  // stands for them all; their routes, chunk names and registry entries are
-  // in the part's own chunk, which an API page loads first.
-  const part = files.find((name) => /^act-api-part\.[0-9a-f]+\.js$/.test(name));
-  const partRoutes = [];
-  if (part) {
-    const source = readFileSync(join(js, part), "utf8");
-    partRoutes.push(...readRoutes(source));
-    readRegistry(source);
-    for (const m of source.matchAll(/"(\/[^"]*-[0-9a-f]{3})":\{((?:[\w$]+:"[^"]*",?)+)\}/g))
-      routesChunkNames[m[1]] = Object.fromEntries([...m[2].matchAll(/([\w$]+):"([^"]*)"/g)].map((e) => [e[1], e[2]]));
-    if (!partRoutes.length || !partRoutes.every((r) => r.key in routesChunkNames))
-      fail("the API part's route table does not match its chunk names");
-  }
-
   // Runtime: chunk id → file name stem (its name if it has one, else its id).
   const names =
     /"assets\/js\/"\+\(\(\{([^}]*)\}\)\[\w\]\|\|\w\)/.exec(runtimeSource) ?? fail("no chunk-name map in the runtime");
@@ -106,7 +91,7 @@ export function readBuild(siteDir, base = "/act-root/") {
     );
   };
   const size = (name) => statSync(join(js, name)).size;
-  return { siteDir, base, js, main, runtime, routesChunkNames, routes, part, partRoutes, registry, fileOf, size };
+  return { siteDir, base, js, main, runtime, routesChunkNames, routes, registry, fileOf, size };
 }
 
 /** Chunk names in a route's entry of routesChunkNames (nested objects included). */
@@ -129,11 +114,6 @@ export function pageScripts(build, path) {
   const matches = (r) =>
     r.exact ? r.path === path : path === r.path || path.startsWith(r.path.endsWith("/") ? r.path : `${r.path}/`);
   const matched = build.routes.filter(matches);
-  const apiPage = build.partRoutes.filter(matches);
-  if (apiPage.length) {
-    matched.push(...apiPage);
-    why.set(build.part, ["API pages' part"]);
-  }
   if (!matched.some((r) => r.exact)) fail(`no route matches ${path}`);
   for (const route of matched) {
     for (const name of chunkNamesOf(build.routesChunkNames[route.key])) {

@@ -2,7 +2,7 @@
 // existing pages and anchors pass; a link to a missing anchor or a missing
 // page fails, naming the page it is on; guides' links that name an API member
 // without the anchor the page has for it are found.
-import { test, after } from "node:test";
+import { afterAll as after, test } from "vitest";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

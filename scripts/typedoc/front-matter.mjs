@@ -62,7 +62,8 @@ export function inEntryPointOrder(contents, entryPoints) {
 export function load(app) {
   app.renderer.on("endPage", (page) => {
     if (!page.contents) return;
-    const model = page.model;
+    // A page's model is a reflection (its type names only the router's view of it).
+    const model = /** @type {any} */ (page.model);
     if (model?.kindOf?.(ReflectionKind.Module)) {
       const name = packageName(model.name);
       page.contents = page.contents.replace(/^# .+$/m, `# ${name}`);

@@ -1,6 +1,8 @@
 /**
  * Options of docusaurus-plugin-typedoc, which generates the API reference
- * (docs/api/, not committed) from the packages' TSDoc at build time.
+ * (docs-api/, not committed) from the packages' TSDoc at build time. The
+ * folder is the `api` docs instance of the site config, served under
+ * /docs/api/.
  *
  * Both packages go into one TypeDoc run, so the module folders come out as
  * `act/src` and `act-pg/src` — the routes the site promises
@@ -34,7 +36,9 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
   const options: TypedocPluginOptions & Record<string, unknown> = {
     entryPoints,
     tsconfig: "./tsconfig.typedoc.json",
-    out: "docs/api",
+    out: "docs-api",
+    // Sidebar ids are relative to the API's own docs instance (docs-api/).
+    docsPath: resolve(siteDir, "docs-api"),
     // Module names are relative to `packages/` and a module is created even for
     // a single entry point, so the routes don't move while act-pg is missing.
     basePath: "packages",

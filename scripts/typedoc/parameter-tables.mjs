@@ -4,7 +4,7 @@
 // table. A parameter without an `@param` description gets a "-" cell, and
 // when none of them has one the table has no Description column at all. A
 // reader (or someone implementing the Store port) is then left with a name
-// and a type. scripts/site.test.mjs runs this over docs/api after a build and
+// and a type. scripts/site.test.mjs runs this over docs-api after a build and
 // fails naming every such page and parameter.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";

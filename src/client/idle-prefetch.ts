@@ -1,64 +1,110 @@
 /**
- * Route prefetching waits until the page is idle.
+ * Route prefetching waits until the page is idle, stays within a byte
+ * budget, and stays off on slow or metered connections.
  *
  * Docusaurus prefetches the code of every internal link as soon as the link
- * scrolls into view: on a docs page that is dozens of links at once, each
- * matched against the whole route table, all while the page is still
- * hydrating. This client module queues those prefetches and runs them in
- * the browser's idle periods, a few per period, so they never compete with
- * the first render. Preloading on hover or focus (the reader is about to
- * click) stays immediate, and Docusaurus' own rules still apply: nothing is
- * prefetched on 2g or data-saver connections.
+ * scrolls into view: on a docs page that is dozens of links at once, all
+ * while the page is still hydrating, and on the intro about 1 MB once the
+ * page goes idle. This client module queues those prefetches and runs them
+ * one at a time in the browser's idle periods, so they never compete with
+ * the first render; it stops once the next one could take the page past
+ * PREFETCH_BUDGET bytes, and prefetches nothing when the reader asked to
+ * save data or the connection is 3g or slower. Preloading on hover or focus
+ * (the reader is about to click) stays immediate and unlimited.
  */
-import { prefetchMore } from "./route-prefetchers";
 
 type Docusaurus = { prefetch(path: string): unknown; preload(path: string): unknown };
 type Deadline = { timeRemaining(): number };
+/** What the Network Information API says of the connection (when the browser has it). */
+export type Connection = { saveData?: boolean; effectiveType?: string } | undefined;
+
+/** At most this many bytes are prefetched per page. */
+export const PREFETCH_BUDGET = 300 * 1024;
+
+/** Connections on which nothing is prefetched (Docusaurus itself only skips 2g). */
+const SLOW = new Set(["slow-2g", "2g", "3g"]);
+
+/** Whether prefetching is off for this connection: the reader saves data, or it is slow. */
+export function prefetchOff(connection: Connection): boolean {
+  return Boolean(connection?.saveData) || SLOW.has(connection?.effectiveType ?? "");
+}
+
+/** Where the wrapper looks: idle periods, the connection, and the bytes prefetched so far. */
+export type Environment = {
+  idle(run: (deadline: Deadline) => void): void;
+  connection(): Connection;
+  spent(): number;
+};
 
 /**
- * Wraps `docusaurus` so prefetches are queued and run by `idle`; `more`
- * runs after each prefetch Docusaurus makes (it returns false when it makes
- * none: a slow connection, or a path already fetched).
+ * Wraps `docusaurus` so prefetches are queued and run, one at a time, in
+ * the idle periods `env.idle` gives. Before each, the bytes `env.spent()`
+ * reports are checked against `budget`, leaving room for the largest route
+ * prefetched so far; when there is no room left the queue is dropped.
  */
-export function idlePrefetching(
-  docusaurus: Docusaurus,
-  idle: (run: (deadline: Deadline) => void) => void,
-  more: (path: string) => void = () => {}
-): Docusaurus {
-  const prefetch = (path: string) => {
-    if (docusaurus.prefetch(path) !== false) more(path);
-  };
+export function idlePrefetching(docusaurus: Docusaurus, env: Environment, budget = PREFETCH_BUDGET): Docusaurus {
   const queue: string[] = [];
-  let scheduled = false;
-  const schedule = () => {
-    if (scheduled || !queue.length) return;
-    scheduled = true;
-    idle((deadline) => {
-      scheduled = false;
-      // At least one per period, then as many as fit.
-      do prefetch(queue.shift()!);
-      while (queue.length && deadline.timeRemaining() > 5);
-      schedule();
+  let busy = false;
+  let largest = 0;
+  let exhausted = false;
+
+  const next = () => {
+    if (busy || exhausted || !queue.length) return;
+    busy = true;
+    env.idle(() => {
+      const before = env.spent();
+      if (before + largest > budget || prefetchOff(env.connection())) {
+        exhausted = before + largest > budget;
+        queue.length = 0;
+        busy = false;
+        return;
+      }
+      const path = queue.shift()!;
+      const done = () => {
+        largest = Math.max(largest, env.spent() - before);
+        busy = false;
+        next();
+      };
+      // Docusaurus returns false when it fetches nothing (fetched already),
+      // else a promise that settles once the route's files have loaded.
+      Promise.resolve(docusaurus.prefetch(path)).then(done, done);
     });
   };
+
   return Object.freeze({
     ...docusaurus,
     prefetch(path: string) {
+      if (exhausted || prefetchOff(env.connection())) return false;
       queue.push(path);
-      schedule();
+      next();
       return true;
     },
   });
 }
 
-const whenIdle = (run: (deadline: Deadline) => void) => {
-  if ("requestIdleCallback" in window) window.requestIdleCallback(run, { timeout: 5000 });
-  else setTimeout(() => run({ timeRemaining: () => 10 }), 300);
-};
+/** The bytes of every prefetched file so far (`<link rel=prefetch>`, as Docusaurus prefetches). */
+function prefetchedBytes(): () => number {
+  let bytes = 0;
+  if (typeof PerformanceObserver === "undefined") return () => bytes;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as PerformanceResourceTiming[])
+      if (entry.initiatorType === "link") bytes += entry.transferSize || entry.encodedBodySize;
+  }).observe({ type: "resource", buffered: true });
+  return () => bytes;
+}
 
 // (A plain check rather than ExecutionEnvironment, so the tests can import
 // idlePrefetching under Node.)
 if (typeof window !== "undefined") {
+  const spent = prefetchedBytes();
+  const env: Environment = {
+    idle: (run) => {
+      if ("requestIdleCallback" in window) window.requestIdleCallback(run, { timeout: 5000 });
+      else setTimeout(() => run({ timeRemaining: () => 10 }), 300);
+    },
+    connection: () => (navigator as Navigator & { connection?: Connection }).connection,
+    spent,
+  };
   // Docusaurus mounts its API on window.docusaurus right after the client
   // modules run; catch that assignment and mount the wrapped one instead.
   let mounted: Docusaurus | undefined;
@@ -66,7 +112,7 @@ if (typeof window !== "undefined") {
     configurable: true,
     get: () => mounted,
     set(value: Docusaurus) {
-      mounted = idlePrefetching(value, whenIdle, prefetchMore);
+      mounted = idlePrefetching(value, env);
     },
   });
 }

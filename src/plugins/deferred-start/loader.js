@@ -23,7 +23,7 @@
   // True once React has hydrated `element` (it then carries React's props):
   // React itself then handles a press on it.
   function live(element) {
-    if (!window.docusaurusRoot) return false;
+    if (!(/** @type {any} */ (window).docusaurusRoot)) return false;
     for (var key in element) if (key.indexOf("__reactProps") === 0) return true;
     return false;
   }
@@ -79,6 +79,7 @@
     start();
   }
 
+  /** @type {[string, EventListener, boolean | AddEventListenerOptions][]} */
   var listeners = [
     ["click", onClick, true],
     ["pointerup", onPointerUp, true],
@@ -103,7 +104,7 @@
       keys.forEach((key) => {
         document.dispatchEvent(new KeyboardEvent("keydown", key));
       });
-      var focused = document.activeElement;
+      var focused = /** @type {HTMLInputElement | null} */ (document.activeElement);
       if (!keys.length && focused && focused.tagName === "INPUT" && focused.closest("nav")) {
         focused.blur();
         focused.focus();
@@ -131,7 +132,7 @@
       document.head.appendChild(script);
     });
     var timer = setInterval(() => {
-      if (!window.docusaurusRoot) return;
+      if (!(/** @type {any} */ (window).docusaurusRoot)) return;
       clearInterval(timer);
       replay();
     }, 25);

@@ -6,7 +6,7 @@
  * cannot tree-shake a CommonJS require, the whole library (≈ 11 KB
  * minified) lands in the main bundle every page loads. This plugin points
  * that one require, from that package only, at a module holding just the
- * helper. scripts/plugins.test.mjs fails when the package starts using
+ * helper. ./index.test.ts fails when the package starts using
  * another tslib helper.
  */
 import { dirname, resolve } from "node:path";

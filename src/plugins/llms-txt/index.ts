@@ -32,13 +32,12 @@ type DocInfo = {
 };
 
 export type LlmsTxtOptions = {
-  /** Doc ids that start with one of these are API pages (listed, not twinned). */
-  apiPrefix?: string;
+  /** The id of the docs instance that holds the API reference (listed, not twinned). */
+  apiPluginId?: string;
 };
 
-/** Guides first in sidebar order (intro, concepts, examples), API pages after. */
-function order(docs: DocInfo[], apiPrefix: string): { guides: DocInfo[]; api: DocInfo[] } {
-  const guides = docs.filter((d) => !d.id.startsWith(apiPrefix));
+/** Guides in sidebar order (intro, concepts, examples, guides); API pages by URL. */
+function order(guides: DocInfo[], apiDocs: DocInfo[]): { guides: DocInfo[]; api: DocInfo[] } {
   const rank = (d: DocInfo) =>
     [
       d.id === "intro" ? 0 : d.id.startsWith("concepts/") ? 1 : d.id.startsWith("examples/") ? 2 : 3,
@@ -48,7 +47,7 @@ function order(docs: DocInfo[], apiPrefix: string): { guides: DocInfo[]; api: Do
     const [ra, rb] = [rank(a), rank(b)];
     return ra[0] - rb[0] || ra[1] - rb[1] || a.id.localeCompare(b.id);
   });
-  const api = docs.filter((d) => d.id.startsWith(apiPrefix)).sort((a, b) => a.permalink.localeCompare(b.permalink));
+  const api = [...apiDocs].sort((a, b) => a.permalink.localeCompare(b.permalink));
   return { guides, api };
 }
 
@@ -153,7 +152,8 @@ export function mdxToMarkdown(
       continue;
     }
     if (/^# /.test(line)) hasTitle = true;
-    out.push(line);
+    // A heading's explicit id (`## Title \{#id\}`) is for the site's anchors only.
+    out.push(/^#{1,6} /.test(line) ? line.replace(/\s*\\?\{#[\w-]+\\?\}\s*$/, "") : line);
   }
 
   const site = siteUrl.replace(/\/$/, "");
@@ -199,18 +199,23 @@ export function summarize(markdown: string): string {
 }
 
 export default function llmsTxtPlugin(context: LoadContext, options: unknown): Plugin {
-  const apiPrefix = (options as LlmsTxtOptions | undefined)?.apiPrefix ?? "api/";
+  const apiPluginId = (options as LlmsTxtOptions | undefined)?.apiPluginId ?? "api";
   return {
     name: "act-llms-txt",
     async postBuild({ outDir, plugins, siteConfig }) {
-      const docsPlugin = plugins.find((p) => p.name === "docusaurus-plugin-content-docs");
-      const content = docsPlugin?.content as { loadedVersions?: { docs: DocInfo[] }[] } | undefined;
-      const docs = content?.loadedVersions?.flatMap((v) => v.docs) ?? [];
-      if (!docs.length) throw new Error("llms-txt: no docs found in the docs plugin's content");
+      // The guides are the default docs instance; the API reference is its own.
+      const docsOf = (id: string) => {
+        const plugin = plugins.find((p) => p.name === "docusaurus-plugin-content-docs" && p.options.id === id);
+        const content = plugin?.content as { loadedVersions?: { docs: DocInfo[] }[] } | undefined;
+        const docs = content?.loadedVersions?.flatMap((v) => v.docs) ?? [];
+        if (!docs.length) throw new Error(`llms-txt: no docs found in the docs instance "${id}"`);
+        return docs;
+      };
+      const { guides, api } = order(docsOf("default"), docsOf(apiPluginId));
+      const docs = [...guides, ...api];
       const origin = siteConfig.url.replace(/\/$/, "");
       const siteUrl = `${origin}${siteConfig.baseUrl}`; // ends with "/"
       const pageUrl = (permalink: string) => `${origin}${permalink}`;
-      const { guides, api } = order(docs, apiPrefix);
       // Front-matter descriptions (Docusaurus otherwise makes one up from the
       // page's first line, e.g. "Defined in: …" on generated API pages).
       for (const doc of docs) {

@@ -17,7 +17,7 @@
  *   every page's head, so a block rendered once is right in both colour
  *   modes and a mode switch never re-renders it.
  *
- * scripts/plugins.test.mjs fails when a theme upgrade moves the client
+ * ./index.test.ts fails when a theme upgrade moves the client
  * module or changes the parts of the code block the kept HTML relies on.
  */
 import { dirname, resolve } from "node:path";

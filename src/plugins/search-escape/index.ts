@@ -5,7 +5,7 @@
  * breadcrumbs, title and heading into them unescaped).
  *
  * The swap names a file inside the plugin's dist/ folder;
- * scripts/plugins.test.mjs fails when a new version of the plugin moves it.
+ * ./index.test.ts fails when a new version of the plugin moves it.
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -3,16 +3,18 @@ import { Activity, type ReactNode } from "react";
 import Content from "@theme-original/DocItem/Content";
 import type ContentType from "@theme/DocItem/Content";
 import type { WrapperProps } from "@docusaurus/types";
-import { useDoc } from "@docusaurus/plugin-content-docs/client";
+import { useActivePlugin, useDoc } from "@docusaurus/plugin-content-docs/client";
 import CopyPageMarkdown from "@site/src/components/CopyPageMarkdown";
 
 type Props = WrapperProps<typeof ContentType>;
 
 export default function ContentWrapper(props: Props): ReactNode {
   const { metadata } = useDoc();
+  // The API reference is the docs instance "api" (see the site config).
+  const isApi = useActivePlugin()?.pluginId === "api";
   return (
     <>
-      {!metadata.id.startsWith("api/") && <CopyPageMarkdown permalink={metadata.permalink} />}
+      {!isApi && <CopyPageMarkdown permalink={metadata.permalink} />}
       {/* React hydrates a server-rendered Activity boundary after the rest
           of the page, at a low priority that yields to the browser every few
           milliseconds: the article (the page's largest part) then never

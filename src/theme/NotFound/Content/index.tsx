@@ -16,8 +16,8 @@ function SearchButton(): ReactNode {
   const [present, setPresent] = useState(false);
   useEffect(() => setPresent(document.querySelector(SEARCH_INPUT) !== null), []);
   if (!present) return null;
-  // Looked up on each press: the search box can be replaced after the page
-  // has loaded (the navbar's stand-in gives way to the real search bar).
+  // Looked up on each press: the navbar (and its search box) can render
+  // again after this page has.
   const focusSearch = () => document.querySelector<HTMLInputElement>(SEARCH_INPUT)?.focus();
   return (
     <li>
