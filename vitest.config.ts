@@ -26,8 +26,26 @@ export default defineConfig({
       {
         test: {
           name: "site",
-          include: ["src/**/*.test.ts", "scripts/**/*.test.ts", "scripts/site-links.test.mjs"],
+          include: [
+            "src/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "scripts/site-links.test.mjs",
+            "scripts/pages-server.test.mjs",
+            "scripts/check-workflows.test.mjs",
+            "scripts/references.test.mjs",
+          ],
           environment: "node",
+          // The Pages-like server's tests make real requests; generous on a busy machine, no timing asserted.
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: "snippets",
+          // The snippet checker's self-test runs the checker (tsc, tsx) on small pages: after `build:packages`.
+          include: ["scripts/check-snippets.test.mjs"],
+          environment: "node",
+          testTimeout: 300_000,
         },
       },
       {

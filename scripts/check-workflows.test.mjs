@@ -1,10 +1,10 @@
 // @ts-check
-// node --test scripts/check-workflows.test.mjs — the repository's workflows
+// npx vitest run --project site scripts/check-workflows.test.mjs — the repository's workflows
 // keep the rules of check-workflows.mjs, and the checks catch broken ones.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "node:test";
+import { test } from "vitest";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { checkDependabot, checkPinning, checkRepository, checkWorkflow } from "./check-workflows.mjs";

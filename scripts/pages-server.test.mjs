@@ -1,5 +1,5 @@
 // @ts-check
-// node --test scripts/pages-server.test.mjs — the Pages-like static server
+// npx vitest run --project site scripts/pages-server.test.mjs — the Pages-like static server
 // never serves a file outside its folder (whatever the spelling of `..`,
 // whatever symbolic links point to), survives requests that used to end it,
 // and closes every file it opens. Requests go out with node:http and the path
@@ -10,7 +10,7 @@ import { createServer, request } from "node:http";
 import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { afterAll as after, beforeAll as before, describe, test } from "vitest";
 import { gunzipSync } from "node:zlib";
 import { createPagesServer, resolvePagesPath, sendFile } from "./pages-server.mjs";
 

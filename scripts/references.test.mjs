@@ -1,5 +1,5 @@
 // @ts-check
-// node --test scripts/references.test.mjs — the repository stands on its own:
+// npx vitest run --project site scripts/references.test.mjs — the repository stands on its own:
 // no file points a reader at something outside it (a relative path that
 // climbs out of the repository, a path on one machine, a working note or
 // specification that is not in it, an issue number instead of the reason).
@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { test } from "node:test";
+import { test } from "vitest";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
