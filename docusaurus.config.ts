@@ -127,8 +127,15 @@ const config: Config = {
           routeBasePath: "docs",
           sidebarPath: "./sidebars.ts",
           // Older builds generated the API reference into docs/api/; a copy
-          // left there must not turn into a second set of API routes.
-          exclude: ["api/**", "**/_*.{js,jsx,ts,tsx,md,mdx}", "**/_*/**", "**/*.test.{js,jsx,ts,tsx}", "**/__tests__/**"],
+          // left there must not turn into a second set of API routes (the other
+          // patterns are the plugin's default exclusions, kept).
+          exclude: [
+            "api/**",
+            "**/_*.{js,jsx,ts,tsx,md,mdx}",
+            "**/_*/**",
+            "**/*.test.{js,jsx,ts,tsx}",
+            "**/__tests__/**",
+          ],
           // One docs version, "current", labelled Next; its main doc is the
           // intro (the first item of the Docs sidebar).
           lastVersion: "current",
