@@ -1,6 +1,6 @@
 import type { Committed, Message, Schemas } from "../types/action.js";
 import { ConcurrencyError, ValidationError } from "../errors.js";
-import type { KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
+import type { InlineCommit, KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../schemas.js";
 import { checkCommit, checkName, checkOptions, OptionSchemas } from "../inputs.js";
@@ -131,10 +131,72 @@ export class InMemoryStore implements Store {
     idempotencyKey?: string,
     lastId?: number
   ): Promise<Committed<E, keyof E>[]> {
+    const staged = this.stage({ stream, messages, meta, expectedVersion, idempotencyKey, lastId });
+    staged.append();
+    return staged.events;
+  }
+
+  /**
+   * Commits like `commit`, running `work` with the events (ids assigned)
+   * before they are appended: a throw from `work` appends nothing and is
+   * rethrown as it is. There is no transaction to undo what `work` wrote
+   * before throwing, and `tx` is `undefined`. A `work` that returns a promise
+   * is awaited; if another commit appended meanwhile, nothing is appended and
+   * a `ConcurrencyError` is thrown (the action then runs again).
+   *
+   * @param commit - the arguments of `commit`, by name
+   * @param work - the inline projections' handlers
+   * @returns the committed events
+   * @throws ConcurrencyError as `commit` does
+   * @example
+   * ```ts
+   * const titles = new Map<number, string>();
+   * await new InMemoryStore().commitInline(
+   *   { stream: "t-1", messages: [{ name: "Opened", data: { title: "Printer" } }], meta: { correlation: "c", causation: {} } },
+   *   (events) => void titles.set(events[0].id, "Printer")
+   * );
+   * ```
+   */
+  async commitInline<E extends Schemas>(
+    commit: InlineCommit<E>,
+    work: (events: Committed<E, keyof E>[], tx: undefined) => unknown
+  ): Promise<Committed<E, keyof E>[]> {
+    const staged = this.stage(commit);
+    const result = work(staged.events, undefined);
+    if (typeof (result as PromiseLike<unknown> | undefined)?.then === "function") {
+      const length = this.events.length;
+      await result;
+      // The ids handed to `work` are taken if anything was appended while it ran.
+      if (this.events.length !== length) {
+        const lastVersion = (this.streams.get(commit.stream)?.ids.length ?? 0) - 1;
+        throw new ConcurrencyError(
+          commit.stream,
+          lastVersion,
+          commit.messages as Message<Schemas, string>[],
+          commit.expectedVersion ?? lastVersion
+        );
+      }
+    }
+    staged.append();
+    return staged.events;
+  }
+
+  /**
+   * Checks a commit and prepares its events, ids assigned; `append` (called
+   * with no await in between) appends them. Synchronous: the check and the
+   * append are one step.
+   */
+  private stage<E extends Schemas>({
+    stream,
+    messages,
+    meta,
+    expectedVersion,
+    idempotencyKey,
+    lastId,
+  }: InlineCommit<E>): { events: Committed<E, keyof E>[]; append: () => void } {
     checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
     const log = this.streams.get(stream);
     const lastVersion = log ? log.ids.length - 1 : -1;
-    // No await before the append: the check and the commit must be one step.
     const used = idempotencyKey !== undefined && this.remembered(stream, idempotencyKey) !== undefined;
     const rewritten = lastId !== undefined && log?.ids[lastVersion] !== lastId;
     if (used || rewritten || (expectedVersion !== undefined && expectedVersion !== lastVersion))
@@ -152,35 +214,39 @@ export class InMemoryStore implements Store {
     }));
     const frozenMeta = freeze(JSON.parse(stringifyJson(meta, "meta")) as EventMeta);
     const created = new Date();
-    const target: StreamLog = log ?? { ids: [], snaps: new Map() };
-    if (!log) this.streams.set(stream, target);
-    if (idempotencyKey !== undefined)
-      this.keys.set(`${stream}\u0000${idempotencyKey}`, {
-        from: lastVersion + 1,
-        to: lastVersion + messages.length,
-        expires: Date.now() + this.idempotencyMillis,
-      });
-    if (this.listeners.size)
-      queueMicrotask(() => {
-        for (const listener of this.listeners) listener();
-      });
-    return copies.map(({ name, data }) => {
-      const event: Event = {
-        id: this.first + this.events.length,
-        stream,
-        version: target.ids.length,
-        created,
-        name,
-        data,
-        meta: frozenMeta,
-      };
-      const of = name === SNAP_EVENT ? (data as { of?: unknown } | null)?.of : undefined;
-      if (typeof of === "string") target.snaps.set(of, target.ids.length);
-      Object.freeze(event);
-      this.events.push(event);
-      target.ids.push(event.id);
-      return event as Committed<E, keyof E>;
-    });
+    const events = copies.map(
+      ({ name, data }, i) =>
+        Object.freeze({
+          id: this.first + this.events.length + i,
+          stream,
+          version: lastVersion + 1 + i,
+          created,
+          name,
+          data,
+          meta: frozenMeta,
+        }) as Event
+    );
+    const append = () => {
+      const target: StreamLog = log ?? { ids: [], snaps: new Map() };
+      if (!log) this.streams.set(stream, target);
+      if (idempotencyKey !== undefined)
+        this.keys.set(`${stream}\u0000${idempotencyKey}`, {
+          from: lastVersion + 1,
+          to: lastVersion + messages.length,
+          expires: Date.now() + this.idempotencyMillis,
+        });
+      if (this.listeners.size)
+        queueMicrotask(() => {
+          for (const listener of this.listeners) listener();
+        });
+      for (const event of events) {
+        const of = event.name === SNAP_EVENT ? (event.data as { of?: unknown } | null)?.of : undefined;
+        if (typeof of === "string") target.snaps.set(of, event.version);
+        this.events.push(event);
+        target.ids.push(event.id);
+      }
+    };
+    return { events: events as Committed<E, keyof E>[], append };
   }
 
   async query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query: Query = {}): Promise<number> {
