@@ -22,13 +22,15 @@ export function withProjection<S extends Schemas, E extends Schemas, A extends S
   projection: Projection<any, any>
 ): Registry<S, E, A> {
   const key = projection.stream;
-  const twin = (registry.inline ?? []).some((p) => p.stream === key);
-  for (const register of Object.values(registry.events))
-    for (const reaction of register.reactions.values())
-      if (twin || reaction.projection?.stream === key)
-        throw new Error(
-          `A projection named "${projection.name}" (version ${projection.options.version}) is already registered: a projection's name and version must be unique in an app`
-        );
+  const twin =
+    (registry.inline ?? []).some((p) => p.stream === key) ||
+    Object.values(registry.events).some((register) =>
+      [...register.reactions.values()].some((reaction) => reaction.projection?.stream === key)
+    );
+  if (twin)
+    throw new Error(
+      `A projection named "${projection.name}" (version ${projection.options.version}) is already registered: a projection's name and version must be unique in an app`
+    );
   for (const event of projection.events)
     if (!Object.hasOwn(registry.events, event))
       throw new Error(

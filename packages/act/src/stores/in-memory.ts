@@ -88,6 +88,8 @@ export class InMemoryStore implements Store {
   private listeners = new Set<() => void>();
   /** Idempotency keys by stream and key: the versions committed under each, and when the key expires. */
   private keys = new Map<string, { from: number; to: number; expires: number }>();
+  /** The asynchronous work of the inline commit in progress, if any: commits wait for it. */
+  private running?: Promise<unknown>;
 
   /**
    * @param options - the store's settings; all optional
@@ -131,6 +133,8 @@ export class InMemoryStore implements Store {
     idempotencyKey?: string,
     lastId?: number
   ): Promise<Committed<E, keyof E>[]> {
+    // No await between this check and the append: they must be one step.
+    while (this.running) await this.running.catch(() => undefined);
     const staged = this.stage({ stream, messages, meta, expectedVersion, idempotencyKey, lastId });
     staged.append();
     return staged.events;
@@ -140,9 +144,9 @@ export class InMemoryStore implements Store {
    * Commits like `commit`, running `work` with the events (ids assigned)
    * before they are appended: a throw from `work` appends nothing and is
    * rethrown as it is. There is no transaction to undo what `work` wrote
-   * before throwing, and `tx` is `undefined`. A `work` that returns a promise
-   * is awaited; if another commit appended meanwhile, nothing is appended and
-   * a `ConcurrencyError` is thrown (the action then runs again).
+   * before throwing, and `tx` is `undefined`. While a `work` that returns a
+   * promise runs, other commits to this store wait for it, as they would
+   * for a database transaction holding the ids.
    *
    * @param commit - the arguments of `commit`, by name
    * @param work - the inline projections' handlers
@@ -161,20 +165,17 @@ export class InMemoryStore implements Store {
     commit: InlineCommit<E>,
     work: (events: Committed<E, keyof E>[], tx: undefined) => unknown
   ): Promise<Committed<E, keyof E>[]> {
+    // No await between this check and the append: they must be one step.
+    while (this.running) await this.running.catch(() => undefined);
     const staged = this.stage(commit);
     const result = work(staged.events, undefined);
     if (typeof (result as PromiseLike<unknown> | undefined)?.then === "function") {
-      const length = this.events.length;
-      await result;
-      // The ids handed to `work` are taken if anything was appended while it ran.
-      if (this.events.length !== length) {
-        const lastVersion = (this.streams.get(commit.stream)?.ids.length ?? 0) - 1;
-        throw new ConcurrencyError(
-          commit.stream,
-          lastVersion,
-          commit.messages as Message<Schemas, string>[],
-          commit.expectedVersion ?? lastVersion
-        );
+      const running = Promise.resolve(result);
+      this.running = running;
+      try {
+        await running;
+      } finally {
+        this.running = undefined;
       }
     }
     staged.append();
