@@ -500,7 +500,9 @@ export class PostgresStore implements Store {
       try {
         await client.query("BEGIN");
         const run = (what: string, text: string, values: unknown[]) =>
-          client.query({ name: this.#name(text), text, values }).catch((error: DriverError) => {
+          client.query({ name: this.#name(text), text, values }).catch(async (error: DriverError) => {
+            // A collision aborts the transaction: end it, so the stream's version can be read on this client.
+            if (error.code === "23505") await client.query("ROLLBACK");
             throw this.#failure(what, error);
           });
         const done = await this.#append(operation, commit, run as never, attempt);
@@ -552,7 +554,7 @@ export class PostgresStore implements Store {
   async #append<E extends Schemas>(
     operation: string,
     { stream, messages, meta, expectedVersion, idempotencyKey, lastId }: InlineCommit<E>,
-    run: (operation: string, text: string, values: unknown[]) => Promise<pg.QueryResult<CommitRow>>,
+    run: (operation: string, text: string, values: unknown[]) => Promise<pg.QueryResult<any>>,
     attempt: number
   ): Promise<{ events: Committed<E, keyof E>[] } | undefined> {
     const encoded = stringifyJson(
@@ -581,7 +583,7 @@ export class PostgresStore implements Store {
       // a concurrent commit just means "try again on top of it".
       if (expectedVersion === undefined && idempotencyKey === undefined && lastId === undefined && attempt < 10)
         return undefined;
-      const last = await this.#run<{ v: number }>(operation, this.#statements.lastVersion, [stream]);
+      const last: pg.QueryResult<{ v: number }> = await run(operation, this.#statements.lastVersion, [stream]);
       throw conflict(last.rows[0].v);
     }
     const last = rows[0].last;
