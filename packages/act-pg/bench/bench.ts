@@ -399,6 +399,12 @@ async function main() {
       "",
       "",
     ],
+    [
+      "actions/s, one at a time: no projection / inline projection (one upsert)",
+      `${results.actions_per_s_without_projection} / ${results.actions_per_s_inline_projection}`,
+      `${round((results.actions_per_s_inline_projection as number) / floor, 2)}`,
+      `inline ÷ none = ${round((results.actions_per_s_inline_projection as number) / (results.actions_per_s_without_projection as number), 2)}`,
+    ],
     ...[20, 200].flatMap(
       (rate): Array<[string, string, string, string]> => [
         [

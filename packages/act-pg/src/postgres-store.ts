@@ -6,6 +6,7 @@ import {
   type Committed,
   ConcurrencyError,
   type EventMeta,
+  type InlineCommit,
   type KeyedVersions,
   type Lease,
   logger,
@@ -453,12 +454,109 @@ export class PostgresStore implements Store {
     idempotencyKey?: string,
     lastId?: number
   ): Promise<Committed<E, keyof E>[]> {
+    const commit = { stream, messages, meta, expectedVersion, idempotencyKey, lastId };
+    const operation = this.#checkCommit(commit);
+    for (let attempt = 0; ; attempt++) {
+      const done = await this.#append(operation, commit, this.#run.bind(this), attempt);
+      if (!done) continue;
+      if (done.events.length) this.#announce();
+      return done.events;
+    }
+  }
+
+  /**
+   * Commits like `commit`, on one pooled connection inside `BEGIN`/`COMMIT`,
+   * running `work` with the committed events and the transaction's client
+   * before `COMMIT`: the events and `work`'s writes commit together, or —
+   * when `work` throws or the commit conflicts — neither. A collision with a
+   * concurrent commit that `commit` would retry rolls back and tries again
+   * (`work` runs again, in the new transaction).
+   *
+   * @param commit - the arguments of `commit`, by name
+   * @param work - writes the read model with the client; must use no other connection for them
+   * @returns the committed events
+   * @throws ConcurrencyError as `commit` does (nothing committed, `work` not run)
+   * @throws StoreError when the database cannot be used (the transaction rolled back, or — connection lost at `COMMIT` — applied entirely or not at all)
+   * @example
+   * ```ts
+   * await store.commitInline(
+   *   { stream: "order-1", messages: [{ name: "Placed", data: { total: 10 } }], meta, expectedVersion: -1 },
+   *   (events, client) => client.query("INSERT INTO orders (id, total) VALUES ($1, 10)", [events[0].stream])
+   * );
+   * ```
+   */
+  async commitInline<E extends Schemas>(
+    commit: InlineCommit<E>,
+    work: (events: Committed<E, keyof E>[], client: pg.PoolClient) => unknown
+  ): Promise<Committed<E, keyof E>[]> {
+    const operation = this.#checkCommit(commit);
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.#pool.connect().catch((error) => {
+        throw this.#failure(operation, error);
+      });
+      // A connection that failed mid-transaction is closed rather than reused.
+      let broken: Error | undefined;
+      let handler = false;
+      try {
+        await client.query("BEGIN");
+        const run = (what: string, text: string, values: unknown[]) =>
+          client.query({ name: this.#name(text), text, values }).catch(async (error: DriverError) => {
+            // A collision aborts the transaction: end it, so the stream's version can be read on this client.
+            if (error.code === "23505") await client.query("ROLLBACK");
+            throw this.#failure(what, error);
+          });
+        const done = await this.#append(operation, commit, run as never, attempt);
+        if (!done) {
+          await client.query("ROLLBACK");
+          continue;
+        }
+        handler = true;
+        await work(done.events, client);
+        handler = false;
+        await client.query("COMMIT");
+        if (done.events.length) this.#announce();
+        return done.events;
+      } catch (error) {
+        await client.query("ROLLBACK").catch((lost: Error) => {
+          broken = lost;
+        });
+        throw handler ? error : this.#failure(operation, error as DriverError);
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  /** Checks a commit's arguments and sizes; returns the operation's name for errors. */
+  #checkCommit<E extends Schemas>({
+    stream,
+    messages,
+    meta,
+    expectedVersion,
+    idempotencyKey,
+    lastId,
+  }: InlineCommit<E>): string {
     checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
     const operation = `commit to "${stream}"`;
     if (messages.length > sql.MAX_EVENTS_PER_COMMIT)
       throw new RangeError(
         `PostgresStore ${operation}: at most ${sql.MAX_EVENTS_PER_COMMIT} events per commit, got ${messages.length}`
       );
+    return operation;
+  }
+
+  /**
+   * Runs the commit statement once with `run` (the pool, or a transaction's
+   * client). Returns the events, or `undefined` when a concurrent commit took
+   * the same version and, with nothing to check and fewer than 10 attempts
+   * made, the caller should try again.
+   */
+  async #append<E extends Schemas>(
+    operation: string,
+    { stream, messages, meta, expectedVersion, idempotencyKey, lastId }: InlineCommit<E>,
+    run: (operation: string, text: string, values: unknown[]) => Promise<pg.QueryResult<any>>,
+    attempt: number
+  ): Promise<{ events: Committed<E, keyof E>[] } | undefined> {
     const encoded = stringifyJson(
       messages.map(({ name, data }) => ({ name, data })),
       `PostgresStore ${operation}: messages`
@@ -467,38 +565,37 @@ export class PostgresStore implements Store {
     await this.#checkIds(operation);
     const conflict = (lastVersion: number) =>
       new ConcurrencyError(stream, lastVersion, messages as Message<Schemas, string>[], expectedVersion ?? lastVersion);
-    // Without an expected version there is no check to fail: a collision with
-    // a concurrent commit just means "try again on top of it".
-    for (let attempt = 0; ; attempt++) {
-      let rows: CommitRow[];
-      try {
-        const values: unknown[] = [stream, encoded, metaText, expectedVersion ?? null, lastId ?? null];
-        ({ rows } =
-          idempotencyKey === undefined
-            ? await this.#run<CommitRow>(operation, this.#statements.commit, values)
-            : await this.#run<CommitRow>(operation, this.#statements.commitKeyed, [
-                ...values,
-                idempotencyKey,
-                this.#settings.idempotencyMillis,
-              ]));
-      } catch (error) {
-        // 23505: a concurrent commit took the same (stream, version) or key first.
-        if ((error as DriverError).code !== "23505") throw error;
-        if (expectedVersion === undefined && idempotencyKey === undefined && lastId === undefined && attempt < 10)
-          continue;
-        const last = await this.#run<{ v: number }>(operation, this.#statements.lastVersion, [stream]);
-        throw conflict(last.rows[0].v);
-      }
-      const last = rows[0].last;
-      if (expectedVersion !== undefined && last !== expectedVersion) throw conflict(last);
-      // Same version, another event: the stream was dropped and written again.
-      if (lastId !== undefined && rows[0].last_id !== lastId) throw conflict(last);
-      // Nothing inserted although the version matched: the key is taken.
-      if (rows[0].id === null && messages.length) throw conflict(last);
-      if (rows[0].id !== null) this.#announce();
-      if (idempotencyKey !== undefined) this.#purgeExpiredKeys();
-      const created = rows[0].created ?? new Date();
-      return messages.map(({ name, data }, i) => ({
+    let rows: CommitRow[];
+    try {
+      const values: unknown[] = [stream, encoded, metaText, expectedVersion ?? null, lastId ?? null];
+      ({ rows } =
+        idempotencyKey === undefined
+          ? await run(operation, this.#statements.commit, values)
+          : await run(operation, this.#statements.commitKeyed, [
+              ...values,
+              idempotencyKey,
+              this.#settings.idempotencyMillis,
+            ]));
+    } catch (error) {
+      // 23505: a concurrent commit took the same (stream, version) or key first.
+      if ((error as DriverError).code !== "23505") throw error;
+      // Without an expected version there is no check to fail: a collision with
+      // a concurrent commit just means "try again on top of it".
+      if (expectedVersion === undefined && idempotencyKey === undefined && lastId === undefined && attempt < 10)
+        return undefined;
+      const last: pg.QueryResult<{ v: number }> = await run(operation, this.#statements.lastVersion, [stream]);
+      throw conflict(last.rows[0].v);
+    }
+    const last = rows[0].last;
+    if (expectedVersion !== undefined && last !== expectedVersion) throw conflict(last);
+    // Same version, another event: the stream was dropped and written again.
+    if (lastId !== undefined && rows[0].last_id !== lastId) throw conflict(last);
+    // Nothing inserted although the version matched: the key is taken.
+    if (rows[0].id === null && messages.length) throw conflict(last);
+    if (idempotencyKey !== undefined) this.#purgeExpiredKeys();
+    const created = rows[0].created ?? new Date();
+    return {
+      events: messages.map(({ name, data }, i) => ({
         id: rows[i].id!,
         stream,
         version: rows[i].version!,
@@ -506,8 +603,8 @@ export class PostgresStore implements Store {
         name,
         data: JSON.parse(stringifyJson(data, "data")),
         meta: JSON.parse(metaText),
-      })) as Committed<E, keyof E>[];
-    }
+      })) as Committed<E, keyof E>[],
+    };
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   type Committed,
   ConcurrencyError,
   type EventMeta,
+  type InlineCommit,
   type KeyedVersions,
   type Lease,
   logger,
@@ -27,6 +28,20 @@ import {
 import type { Connection, DriverError, Statement } from "./driver.js";
 import { type FileSettings, inMemory, isBusy, openDatabase } from "./file.js";
 import { drop, migrate, query as buildQuery, SQL } from "./schema.js";
+
+/**
+ * Refuses what a handler returned when it is a promise: the driver is
+ * synchronous, and writes it made after the transaction ended would land
+ * outside it.
+ */
+function synchronously(result: unknown, what: string): void {
+  if (typeof (result as PromiseLike<unknown> | undefined)?.then !== "function") return;
+  // Nothing may wait for it: its writes would land outside the transaction.
+  Promise.resolve(result).catch(() => {});
+  throw new Error(
+    `SqliteStore runs ${what} synchronously, inside its write transaction, but one returned a promise: write with the connection's synchronous calls and return nothing`
+  );
+}
 
 /**
  * Settings of a {@link SqliteStore}. Only `filename` is required.
@@ -360,6 +375,43 @@ export class SqliteStore implements Store {
     idempotencyKey?: string,
     lastId?: number
   ): Promise<Committed<E, keyof E>[]> {
+    return this.#commit({ stream, messages, meta, expectedVersion, idempotencyKey, lastId });
+  }
+
+  /**
+   * Commits like `commit`, running `work` with the committed events and the
+   * store's connection inside the same write transaction, before it
+   * commits: the events and `work`'s writes commit together, or — when
+   * `work` throws or the commit conflicts — neither, and `work`'s error is
+   * rethrown as it is. `work` runs synchronously, as with `project`: a
+   * `work` that returns a promise is refused (rolled back, with an error
+   * saying so).
+   *
+   * @param commit - the arguments of `commit`, by name
+   * @param work - writes the read model with `db.prepare(sql).run(...)` or `db.exec(sql)`
+   * @returns the committed events
+   * @throws ConcurrencyError as `commit` does (nothing committed, `work` not run)
+   * @throws Error when `work` returned a promise
+   * @example
+   * ```ts
+   * await store.commitInline(
+   *   { stream: "order-1", messages: [{ name: "Placed", data: { total: 10 } }], meta, expectedVersion: -1 },
+   *   (events, db) => db.prepare("INSERT INTO orders (id, total) VALUES (?, 10)").run(events[0].stream)
+   * );
+   * ```
+   */
+  async commitInline<E extends Schemas>(
+    commit: InlineCommit<E>,
+    work: (events: Committed<E, keyof E>[], db: Connection) => unknown
+  ): Promise<Committed<E, keyof E>[]> {
+    return this.#commit(commit, work);
+  }
+
+  /** `commit`, with `work` run inside its transaction when given. */
+  async #commit<E extends Schemas>(
+    { stream, messages, meta, expectedVersion, idempotencyKey, lastId }: InlineCommit<E>,
+    work?: (events: Committed<E, keyof E>[], db: Connection) => unknown
+  ): Promise<Committed<E, keyof E>[]> {
     checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
     const operation = `commit to "${stream.length > 80 ? `${stream.slice(0, 80)}…` : stream}"`;
     const encoded = messages.map(({ name, data }) =>
@@ -372,36 +424,57 @@ export class SqliteStore implements Store {
     const recall = keyed ? this.#statement(operation, SQL.recall) : undefined;
     const remember = keyed ? this.#statement(operation, SQL.remember) : undefined;
     const now = Date.now();
-    const committed = this.#write(operation, () => {
-      const row = lastVersion.row(stream);
-      const last = Number(row?.[0] ?? -1);
-      if (
-        (expectedVersion !== undefined && expectedVersion !== last) ||
-        // The stream was dropped and written again up to the caller's version: not the state it knows.
-        (lastId !== undefined && Number(row?.[1] ?? Number.NaN) !== lastId) ||
-        (keyed && recall!.row(stream, idempotencyKey, now) !== undefined)
-      )
-        throw new ConcurrencyError(stream, last, messages as Message<Schemas, string>[], expectedVersion ?? last);
-      if (keyed) {
-        remember!.run(stream, idempotencyKey, last + 1, last + messages.length, now + this.#settings.idempotencyMillis);
-        this.#purgeKeys(operation, now);
-      }
-      return messages.map(({ name }, i) => ({
-        id: Number(insert.row(stream, last + 1 + i, name, encoded[i], metaText, now)![0]),
-        version: last + 1 + i,
-      }));
-    });
-    if (committed.length) this.#notify();
     const created = new Date(now);
-    return messages.map(({ name }, i) => ({
-      id: committed[i].id,
-      stream,
-      version: committed[i].version,
-      created,
-      name,
-      data: JSON.parse(encoded[i]),
-      meta: JSON.parse(metaText),
-    })) as Committed<E, keyof E>[];
+    const db = work && this.#connection(operation);
+    let thrown: { error: unknown } | undefined;
+    const write = () =>
+      this.#write(operation, () => {
+        const row = lastVersion.row(stream);
+        const last = Number(row?.[0] ?? -1);
+        if (
+          (expectedVersion !== undefined && expectedVersion !== last) ||
+          // The stream was dropped and written again up to the caller's version: not the state it knows.
+          (lastId !== undefined && Number(row?.[1] ?? Number.NaN) !== lastId) ||
+          (keyed && recall!.row(stream, idempotencyKey, now) !== undefined)
+        )
+          throw new ConcurrencyError(stream, last, messages as Message<Schemas, string>[], expectedVersion ?? last);
+        if (keyed) {
+          remember!.run(
+            stream,
+            idempotencyKey,
+            last + 1,
+            last + messages.length,
+            now + this.#settings.idempotencyMillis
+          );
+          this.#purgeKeys(operation, now);
+        }
+        const events = messages.map(({ name }, i) => ({
+          id: Number(insert.row(stream, last + 1 + i, name, encoded[i], metaText, now)![0]),
+          stream,
+          version: last + 1 + i,
+          created,
+          name,
+          data: JSON.parse(encoded[i]),
+          meta: JSON.parse(metaText),
+        })) as Committed<E, keyof E>[];
+        if (work)
+          try {
+            synchronously(work(events, db!), "inline projection handlers");
+          } catch (error) {
+            thrown = { error };
+            throw error;
+          }
+        return events;
+      });
+    let committed: Committed<E, keyof E>[];
+    try {
+      committed = write();
+    } catch (error) {
+      // The handler's own error, not a store failure wrapping it.
+      throw thrown ? thrown.error : error;
+    }
+    if (committed.length) this.#notify();
+    return committed;
   }
 
   /** Deletes expired idempotency keys, at most once a minute (inside a keyed commit's transaction). */
@@ -638,14 +711,7 @@ export class SqliteStore implements Store {
     try {
       return this.#write("project", () => {
         try {
-          const result = work(db);
-          if (typeof (result as PromiseLike<unknown> | undefined)?.then === "function") {
-            // Nothing may wait for it: its writes would land outside the transaction.
-            Promise.resolve(result).catch(() => {});
-            throw new Error(
-              "SqliteStore runs projection handlers synchronously, inside its write transaction, but this one returned a promise: write with the connection's synchronous calls and return nothing"
-            );
-          }
+          synchronously(work(db), "projection handlers");
         } catch (error) {
           thrown = { error };
           throw error;

@@ -5,7 +5,7 @@
  */
 import { act, disposeAndExit, projection, state, store } from "@act-root/act";
 import { settle } from "@act-root/act/testing";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { open } from "../src/driver.js";
 import { type Connection, SqliteStore } from "../src/index.js";
@@ -80,4 +80,49 @@ it("rolls a failing batch back — rows and position — and blocks only that pr
   // The whole batch rolled back: not even t-3's row, written before the failure, is there.
   expect(rows().filter(([id]) => String(id).startsWith("half-"))).toEqual([]);
   expect((await position("projection:Half"))?.at).toBeLessThan(fine.event!.id);
+});
+
+describe("inline projections", () => {
+  /** Ticket titles written inside each commit; a title "bad" makes the handler throw after its write. */
+  const InlineTitles = projection<Connection>("InlineTitles", { inline: true })
+    .with(Ticket)
+    .on("TicketOpened", (event, db) => {
+      db.prepare("INSERT INTO inline_titles (id, title) VALUES (?, ?)").run(event.stream, event.data.title);
+      if (event.data.title === "bad") throw new Error("refusing a bad title");
+    })
+    .build();
+  const titles = () => reader.prepare("SELECT id, title FROM inline_titles ORDER BY id").rows();
+  const stored = async (stream: string) => {
+    let count = 0;
+    await store().query(() => count++, { stream });
+    return count;
+  };
+  beforeAll(() => reader.exec("CREATE TABLE inline_titles (id TEXT PRIMARY KEY, title TEXT NOT NULL)"));
+
+  it("writes the read model in the commit's transaction: another connection reads it right after app.do", async () => {
+    const app = act().with(Ticket).with(InlineTitles).build();
+    await app.do("open", { stream: "i-1", actor }, { title: "Printer" });
+    expect(titles()).toEqual([["i-1", "Printer"]]);
+  });
+
+  it("a failing handler fails the action and commits neither the events nor its writes", async () => {
+    const app = act().with(Ticket).with(InlineTitles).build();
+    await expect(app.do("open", { stream: "i-2", actor }, { title: "bad" })).rejects.toThrow(
+      /^Projection "InlineTitles" failed on event "TicketOpened" #\d+: refusing a bad title$/
+    );
+    expect(await stored("i-2")).toBe(0);
+    expect(titles().filter(([id]) => id === "i-2")).toEqual([]);
+  });
+
+  it("refuses a handler that returns a promise, committing nothing", async () => {
+    const AsyncInline = projection<Connection>("AsyncInline", { inline: true })
+      .with(Ticket)
+      .on("TicketOpened", async () => {})
+      .build();
+    const app = act().with(Ticket).with(AsyncInline).build();
+    await expect(app.do("open", { stream: "i-3", actor }, { title: "x" })).rejects.toThrow(
+      /SqliteStore runs inline projection handlers synchronously.*returned a promise/
+    );
+    expect(await stored("i-3")).toBe(0);
+  });
 });

@@ -113,7 +113,7 @@ export type ActBuilder<S extends Schemas, E extends Schemas, A extends Schemas> 
   ): ActBuilder<S & { [K in keyof AX]: SX }, E & EX, A & AX>;
   /**
    * Registers a projection (built with `projection(name)`): it runs with the app's
-   * drains. Every event it handles must be emitted by a state registered
+   * drains — or, built with `{ inline: true }`, inside each commit. Every event it handles must be emitted by a state registered
    * before, and its name must be unique in the app.
    *
    * @param projection - a built {@link Projection}
@@ -198,7 +198,7 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
           );
         events[name] = { schema: state.events[name], upcasts: state.upcasts[name], reactions: new Map() };
       }
-      return builder({ actions, schemas, events } as never, new Set([...states, state]));
+      return builder({ ...registry, actions, schemas, events } as never, new Set([...states, state]));
     },
     on(event) {
       if (!Object.hasOwn(registry.events, event))

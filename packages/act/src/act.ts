@@ -210,7 +210,16 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
         },
       ]);
     const { result, committed } = await around("action", { state: me.name, action: name, target, reactingTo }, () =>
-      action({ state: me, name, target, payload, reactingTo, skipValidation, cache: this.cache })
+      action({
+        state: me,
+        name,
+        target,
+        payload,
+        reactingTo,
+        skipValidation,
+        cache: this.cache,
+        inline: this.registry.inline,
+      })
     );
     if (committed) this.emit("committed", result as never);
     return result as Snapshot<S[K & keyof S], E>[];
@@ -499,7 +508,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * Waits until a projection has processed the events an action committed —
    * read-your-writes for an asynchronous read model: pass what `app.do(...)`
    * returned (or an event id), then read the model. Returns at once when
-   * none of those events is one the projection handles. A consumer must be
+   * none of those events is one the projection handles, and always for an
+   * inline projection (its writes committed with the events). A consumer must be
    * running (`app.start()` in this process or another); this only waits.
    *
    * @param projection - a projection registered with `act().with(projection)`
@@ -534,13 +544,16 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * one transaction, say — so readers move from the complete old model to
    * the complete new one at once. A consumer must be running (`app.start()`
    * here or in another process); this only watches. For a plain rebuild in
-   * development, empty the table and `reset` the projection's stream.
+   * development, empty the table and `reset` the projection's stream. An
+   * inline projection has no position to rebuild and is refused: rebuild its
+   * read model with the same handlers as an asynchronous projection under a
+   * new version.
    *
    * @param projection - the new version, registered with `act().with(projection)`
    * @param options - progress reporting, a timeout and the switch-over (see {@link RebuildOptions})
    * @returns the final progress, with `done: true`
    * @throws {@link ValidationError} naming an option out of range
-   * @throws Error naming the projection when it is blocked, or not caught up within `timeoutMillis`
+   * @throws Error naming the projection when it is blocked, not caught up within `timeoutMillis`, or inline
    * @see [Read models and projections](/docs/guides/projections#rebuilds) — rebuilds step by step.
    * @example
    * ```ts

@@ -18,7 +18,9 @@ import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./schemas
 import { plainMatcher } from "./plain-shape.js";
 import { outputSchema, readSchema, reviver } from "./revive.js";
 import { patch, uuid, validate } from "./utils.js";
-import type { Store } from "./types/ports.js";
+import type { InlineCommit, Store } from "./types/ports.js";
+import { applyInline } from "./project.js";
+import type { Projection } from "./projection.js";
 import type { ZodType } from "zod";
 
 /** What a snapshot event holds: the state that wrote it and that state's value. */
@@ -383,6 +385,28 @@ async function recall<S extends Schema, E extends Schemas>(
   return snapshots.length ? snapshots : undefined;
 }
 
+/**
+ * Commits an action's events — with `commitInline` when an inline projection
+ * handles one of them, so its writes commit with the events or not at all.
+ */
+function commit<E extends Schemas>(
+  log: Store,
+  inline: readonly Projection<any, any>[],
+  request: InlineCommit<E>
+): Promise<Committed<E, keyof E>[]> {
+  const { stream, messages, meta, expectedVersion, idempotencyKey, lastId } = request;
+  if (inline.length && !log.commitInline)
+    throw new Error(
+      `Inline projection "${inline[0].name}" needs a store that runs handlers inside its commit (Store.commitInline), and ${log.constructor?.name ?? "this store"} has none: nothing was committed. Use the in-memory store, PostgresStore or SqliteStore, or build the projection without { inline: true }.`
+    );
+  const names = new Set(messages.map(({ name }) => name as string));
+  const running = inline.filter((projection) => projection.events.some((event) => names.has(event)));
+  if (!running.length) return log.commit<E>(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
+  return log.commitInline!<E>(request, (events, tx) =>
+    applyInline(running, events as Committed<Schemas, string>[], tx)
+  );
+}
+
 /** What {@link action} is asked to do. */
 export type ActionRequest<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A & string> = {
   /** The state that owns the action. */
@@ -403,6 +427,8 @@ export type ActionRequest<S extends Schema, E extends Schemas, A extends Schemas
   optimistic?: boolean;
   /** The store to use (default: the store port, resolved once per call). */
   store?: Store;
+  /** The app's inline projections: those handling an event emitted run inside the commit. */
+  inline?: readonly Projection<any, any>[];
 };
 
 /**
@@ -511,14 +537,14 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     // The id of the event the state was built from goes with the version: a
     // stream dropped and written again up to the same version has another
     // event there, and the commit refuses to build on the old state.
-    committed = await log.commit<E>(
+    committed = await commit(log, request.inline ?? [], {
       stream,
       messages,
       meta,
-      expectedVersion ?? version,
+      expectedVersion: expectedVersion ?? version,
       idempotencyKey,
-      current.event?.id
-    );
+      lastId: current.event?.id,
+    });
   } catch (error) {
     // Another process committed the same idempotent action first: its outcome is ours.
     const raced = error instanceof ConcurrencyError && idempotencyKey !== undefined;

@@ -50,7 +50,7 @@ const drain = z.object({
  * - `reaction`: {@link ReactionOptions} — `blockOnError`, `maxRetries` (0 or more),
  *   `retryBaseMillis`, `retryMaxMillis` and `since` (a valid date).
  * - `projection`: {@link ProjectionOptions} — `maxRetries`, `retryBaseMillis`,
- *   `retryMaxMillis`, `version` (1 or more) and `since`.
+ *   `retryMaxMillis`, `version` (1 or more), `since` and `inline`.
  * - `rebuild`: {@link RebuildOptions} — `progressMillis` and `timeoutMillis`.
  * - `settle`: the testing kit's `settle` options — the drain's, plus
  *   `maxDrains`, `timeoutMillis` and `allowBlocked`.
@@ -107,6 +107,8 @@ export const OptionSchemas = {
     version: whole(1).optional(),
     /** Where the projection starts: a valid date. */
     since: z.date({ error: "must be a valid date" }).optional(),
+    /** Whether it runs inside the action's commit. */
+    inline: z.boolean({ error: "must be true or false" }).optional(),
   }),
   /** The options of `app.rebuild` (its callbacks are not checked here). */
   rebuild: z.object({

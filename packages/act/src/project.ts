@@ -57,6 +57,25 @@ export function applyProjection(
   }
 }
 
+/**
+ * Runs the inline projections' handlers for the events one commit appends,
+ * each projection with the events it handles, in log order. Synchronous as
+ * long as the handlers are (SQLite's transaction needs that); a failure is
+ * thrown as {@link failure} names it: which projection, which event, the cause.
+ */
+export function applyInline(
+  projections: readonly Projection<any, any>[],
+  events: Committed<Schemas, string>[],
+  tx: unknown
+): void | Promise<void> {
+  for (let i = 0; i < projections.length; i++) {
+    const projection = projections[i];
+    const handled = events.filter((event) => projection.events.includes(event.name));
+    const result = applyProjection(projection, handled, tx);
+    if (thenable(result)) return result.then(() => applyInline(projections.slice(i + 1), events, tx));
+  }
+}
+
 /** Runs a handler; a throw or a rejection becomes a {@link failure}. */
 function call(run: () => unknown, projection: Projection<any, any>, events: Committed<Schemas, string>[]): unknown {
   try {

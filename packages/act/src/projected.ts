@@ -40,6 +40,8 @@ export async function waitProjected(
   after: readonly Snapshot<any, any>[] | number,
   timeoutMillis: number
 ): Promise<void> {
+  // Inline: its writes committed with the events, there is nothing to wait for.
+  if (projection.options.inline) return;
   const target = projectedTarget(projection, after);
   if (target < 0) return;
   const deadline = Date.now() + timeoutMillis;

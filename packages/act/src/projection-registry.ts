@@ -14,19 +14,30 @@ export function isProjection(value: unknown): value is Projection<any, any> {
  * its stream under the key `projection.stream`: correlation, polling,
  * leasing, `reset` and `stats` then treat it like any reaction stream, and
  * the drain recognises its batches by `Reaction.projection`. The key is the
- * same in every app, so workers of one release share the stream.
+ * same in every app, so workers of one release share the stream. An inline
+ * projection is listed in `Registry.inline` instead: each commit runs it.
  */
 export function withProjection<S extends Schemas, E extends Schemas, A extends Schemas>(
   registry: Registry<S, E, A>,
   projection: Projection<any, any>
 ): Registry<S, E, A> {
   const key = projection.stream;
-  for (const register of Object.values(registry.events))
-    for (const reaction of register.reactions.values())
-      if (reaction.projection?.stream === key)
-        throw new Error(
-          `A projection named "${projection.name}" (version ${projection.options.version}) is already registered: a projection's name and version must be unique in an app`
-        );
+  const twin =
+    (registry.inline ?? []).some((p) => p.stream === key) ||
+    Object.values(registry.events).some((register) =>
+      [...register.reactions.values()].some((reaction) => reaction.projection?.stream === key)
+    );
+  if (twin)
+    throw new Error(
+      `A projection named "${projection.name}" (version ${projection.options.version}) is already registered: a projection's name and version must be unique in an app`
+    );
+  for (const event of projection.events)
+    if (!Object.hasOwn(registry.events, event))
+      throw new Error(
+        `Projection "${projection.name}" handles "${event}", which no state registered so far emits: register the state with .with(State) before the projection`
+      );
+  // Inline: no reaction stream, the commit runs it.
+  if (projection.options.inline) return { ...registry, inline: [...(registry.inline ?? []), projection] };
   const target = { target: key };
   const { maxRetries, retryBaseMillis, retryMaxMillis, since } = projection.options;
   const reaction = {
@@ -37,11 +48,7 @@ export function withProjection<S extends Schemas, E extends Schemas, A extends S
   } as Reaction<E, keyof E, A>;
   const events: Record<string, unknown> = { ...registry.events };
   for (const event of projection.events) {
-    const register = Object.hasOwn(registry.events, event) ? registry.events[event] : undefined;
-    if (!register)
-      throw new Error(
-        `Projection "${projection.name}" handles "${event}", which no state registered so far emits: register the state with .with(State) before the projection`
-      );
+    const register = registry.events[event];
     events[event] = { ...register, reactions: new Map([...register.reactions, [key, reaction]]) };
   }
   return { ...registry, events: events as Registry<S, E, A>["events"] };

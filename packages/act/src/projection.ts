@@ -123,7 +123,9 @@ function builder<E extends Schemas, H extends Schemas, Tx>(
  * Starts a projection: a read model kept up to date from the events, added
  * to an app with `act().with(projection)`. It runs with the app's drains
  * (`app.start()`, `app.drain()`); `app.projected(...)` waits until it has
- * caught up with an action's events.
+ * caught up with an action's events. With `{ inline: true }` it runs inside
+ * the transaction that commits an action's events instead (the `inline`
+ * option of {@link ProjectionOptions}).
  *
  * @typeParam Tx - the transaction handle the store passes handlers: `pg.PoolClient` for
  *   `PostgresStore`, the `Connection` for `SqliteStore`, `undefined` (the default) elsewhere

@@ -76,12 +76,17 @@ async function handled(projection: Projection<any, any>, after: number, through:
  * Waits until a projection's (new) version has projected every event it
  * handles that was in the log when the call started, reporting progress,
  * then runs `switchOver`. The projection runs with the app's consumers
- * meanwhile (`app.start()` here or elsewhere); this only watches.
+ * meanwhile (`app.start()` here or elsewhere); this only watches. An inline
+ * projection is refused: it has no position.
  */
 export async function rebuild(
   projection: Projection<any, any>,
   options: RebuildOptions = {}
 ): Promise<RebuildProgress> {
+  if (projection.options.inline)
+    throw new Error(
+      `Projection "${projection.name}" is inline: it has no position to rebuild from, and sees only the events committed while it is registered. Rebuild its read model with the same handlers as an asynchronous projection under a new version — projection("${projection.name}", { version: ${projection.options.version + 1} }) — then rebuild that one.`
+    );
   const { onProgress, progressMillis = 1_000, timeoutMillis, switchOver } = options;
   const started = Date.now();
   let target = -1;

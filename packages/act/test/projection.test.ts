@@ -1,6 +1,16 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { z } from "zod";
-import { act, disposeAndExit, InMemoryStore, projection, state, store, ValidationError } from "../src/index.js";
+import {
+  act,
+  ConcurrencyError,
+  disposeAndExit,
+  InMemoryStore,
+  projection,
+  state,
+  store,
+  ValidationError,
+} from "../src/index.js";
 import { settle } from "../src/testing/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
 
@@ -284,5 +294,150 @@ describe("rebuild into a new version", () => {
       /projection:OpenTickets:v3\) stopped: it is blocked .*table missing/
     );
     await expect(app.rebuild(Broken, { progressMillis: 0 })).rejects.toThrow(/progressMillis: must be at least 1/);
+  });
+});
+
+describe("inline projections (in memory)", () => {
+  /** Open tickets kept inline: written inside each commit; a title "fail" makes the handler throw. */
+  function inlineTickets(rows: Map<string, string>, calls: number[] = []) {
+    return projection("InlineTickets", { inline: true })
+      .with(Ticket)
+      .on("TicketOpened", (event) => {
+        calls.push(event.id);
+        if (event.data.title === "fail") throw new Error("the read model refused it");
+        rows.set(event.stream, event.data.title);
+      })
+      .on("TicketClosed", (event) => void rows.delete(event.stream))
+      .build();
+  }
+  const stored = async (stream: string) => {
+    const names: string[] = [];
+    await store().query((e) => names.push(e.name), { stream });
+    return names;
+  };
+
+  it("reads its own writes right after app.do: the handler ran inside the commit, with the committed event", async () => {
+    const rows = new Map<string, string>();
+    const calls: number[] = [];
+    const inline = inlineTickets(rows, calls);
+    const app = act().with(Ticket).with(inline).build();
+    const [opened] = await app.do("open", { stream: "t-1", actor }, { title: "Printer" });
+    expect([...rows]).toEqual([["t-1", "Printer"]]);
+    expect(calls).toEqual([opened.event!.id]);
+    await app.do("close", { stream: "t-1", actor }, {});
+    expect([...rows]).toEqual([]);
+    // Nothing to wait for, and no reaction stream: it is not drained.
+    await app.projected(inline, [opened], 0);
+    await settle(app);
+    expect((await store().reactions()).map((r) => r.stream)).not.toContain(inline.stream);
+    expect(calls).toEqual([opened.event!.id]);
+  });
+
+  it("fails the action, naming the projection, the event and the cause, and commits nothing", async () => {
+    const rows = new Map<string, string>();
+    const app = act().with(Ticket).with(inlineTickets(rows)).build();
+    const failure = app.do("open", { stream: "t-2", actor }, { title: "fail" });
+    await expect(failure).rejects.toThrow(
+      /^Projection "InlineTickets" failed on event "TicketOpened" #\d+: the read model refused it$/
+    );
+    await expect(failure).rejects.toHaveProperty("cause.message", "the read model refused it");
+    expect(await stored("t-2")).toEqual([]);
+    expect([...rows]).toEqual([]);
+    // The stream is untouched: the next action starts it at version 0.
+    const [ok] = await app.do("open", { stream: "t-2", actor }, { title: "Mail" });
+    expect(ok.event!.version).toBe(0);
+    expect([...rows]).toEqual([["t-2", "Mail"]]);
+  });
+
+  it("does not run the handlers again when an idempotency key replays the action", async () => {
+    const rows = new Map<string, string>();
+    const calls: number[] = [];
+    const app = act().with(Ticket).with(inlineTickets(rows, calls)).build();
+    const target = { stream: "t-3", actor, idempotencyKey: "request-1" };
+    const first = await app.do("open", target, { title: "Printer" });
+    const again = await app.do("open", target, { title: "Printer" });
+    expect(again.map((s) => s.event?.id)).toEqual(first.map((s) => s.event?.id));
+    expect(calls).toEqual([first[0].event!.id]);
+    expect(await stored("t-3")).toEqual(["TicketOpened"]);
+  });
+
+  it("runs beside asynchronous projections and reactions, which still drain as before", async () => {
+    const inlineRows = new Map<string, string>();
+    const asyncRows = new Map<string, string>();
+    const app = act().with(Ticket).with(inlineTickets(inlineRows)).with(openTickets(asyncRows)).build();
+    await app.do("open", { stream: "t-4", actor }, { title: "Printer" });
+    expect([...inlineRows]).toEqual([["t-4", "Printer"]]);
+    expect([...asyncRows]).toEqual([]);
+    await settle(app);
+    expect([...asyncRows]).toEqual([["t-4", "Printer"]]);
+  });
+
+  it("is refused by app.rebuild, which says how to rebuild its read model", async () => {
+    const inline = inlineTickets(new Map());
+    const app = act().with(Ticket).with(inline).build();
+    await expect(app.rebuild(inline)).rejects.toThrow(
+      /Projection "InlineTickets" is inline: it has no position to rebuild from.*projection\("InlineTickets", \{ version: 2 \}\)/
+    );
+  });
+
+  it("on a store without commitInline, fails the action with a clear error and commits nothing", async () => {
+    const plain = new InMemoryStore();
+    Object.defineProperty(plain, "commitInline", { value: undefined });
+    await disposeAndExit();
+    store(plain);
+    const rows = new Map<string, string>();
+    const app = act().with(Ticket).with(inlineTickets(rows)).build();
+    await expect(app.do("open", { stream: "t-5", actor }, { title: "Printer" })).rejects.toThrow(
+      /Inline projection "InlineTickets" needs a store that runs handlers inside its commit \(Store.commitInline\).*nothing was committed/
+    );
+    expect(await stored("t-5")).toEqual([]);
+    expect([...rows]).toEqual([]);
+  });
+
+  it("keeps the read model equal to the log under concurrent actions, failures and async handlers (property)", async () => {
+    const command = fc.record({
+      stream: fc.constantFrom("a", "b", "c"),
+      title: fc.constantFrom("ok", "ok", "fail"),
+      yields: fc.nat(3),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 12 }), async (commands) => {
+        await freshStore();
+        const written = new Set<number>();
+        const inline = projection("Written", { inline: true })
+          .with(Ticket)
+          .on("TicketOpened", async (event) => {
+            // Yields let other actions commit while this one's handler runs.
+            for (let i = 0; i < Number(event.data.title.split(":")[1]); i++) await Promise.resolve();
+            if (event.data.title.startsWith("fail")) throw new Error("refused");
+            written.add(event.id);
+          })
+          .build();
+        const app = act().with(Ticket).with(inline).build();
+        const outcomes = await Promise.allSettled(
+          commands.map(({ stream, title, yields }) =>
+            app.do("open", { stream, actor }, { title: `${title}:${yields}` })
+          )
+        );
+        const ids: number[] = [];
+        await store().query((e) => void ids.push(e.id), { names: ["TicketOpened"] });
+        expect([...written].sort((x, y) => x - y)).toEqual(ids);
+        expect(ids).toHaveLength(outcomes.filter((o) => o.status === "fulfilled").length);
+        // A failure is the handler's, or a conflict with a concurrent action on the same stream.
+        for (const [i, o] of outcomes.entries())
+          if (o.status === "rejected" && !(o.reason instanceof ConcurrencyError)) {
+            expect(commands[i].title).toBe("fail");
+            expect(o.reason.message).toMatch(/^Projection "Written" failed on event "TicketOpened" #\d+: refused$/);
+          }
+      }),
+      { seed: 24, numRuns: 60 }
+    );
+  });
+
+  it("refuses an inline option that is not a boolean, and the same inline projection twice", () => {
+    expect(() => projection("A", { inline: "yes" as never })).toThrow(ValidationError);
+    const inline = inlineTickets(new Map());
+    expect(() => act().with(Ticket).with(inline).with(inline)).toThrow(/already registered/);
+    expect(() => act().with(inline as never)).toThrow(/no state registered so far emits/);
   });
 });

@@ -5,6 +5,8 @@
 import { z } from "zod";
 import {
   act,
+  InMemoryStore,
+  type InlineCommit,
   projection,
   type ActorSchema,
   type CausationEventSchema,
@@ -210,4 +212,25 @@ export function projections() {
   const handled = projection<Map<string, number>>("Handle").with(Counter);
   // @ts-expect-error the handle is the type the projection declares
   handled.on("Incremented", (_e, rows: Set<string>) => rows);
+  // Inline: the same builder, typed the same way, registered the same way.
+  const Inline = projection<Map<string, number>>("Inline", { inline: true })
+    .with(Counter)
+    .on("Incremented", (event, rows) => void rows.set(event.stream, event.data.by))
+    .build();
+  act().with(Counter).with(Inline).build();
+  // @ts-expect-error inline is a boolean
+  projection("Wrong", { inline: "yes" });
+  // A store's inline commit hands the work the committed events, typed by the commit's messages.
+  const commit: InlineCommit<{ Incremented: { by: number } }> = {
+    stream: "c-1",
+    messages: [{ name: "Incremented", data: { by: 1 } }],
+    meta: { correlation: "c", causation: {} },
+  };
+  void new InMemoryStore().commitInline(commit, (events) => events.map((e) => e.data.by.toFixed()));
+  const wrong: InlineCommit<{ Incremented: { by: number } }> = {
+    ...commit,
+    // @ts-expect-error a message must carry its event's data
+    messages: [{ name: "Incremented", data: { by: "1" } }],
+  };
+  void wrong;
 }

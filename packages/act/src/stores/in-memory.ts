@@ -1,6 +1,6 @@
 import type { Committed, Message, Schemas } from "../types/action.js";
 import { ConcurrencyError, ValidationError } from "../errors.js";
-import type { KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
+import type { InlineCommit, KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../schemas.js";
 import { checkCommit, checkName, checkOptions, OptionSchemas } from "../inputs.js";
@@ -88,6 +88,8 @@ export class InMemoryStore implements Store {
   private listeners = new Set<() => void>();
   /** Idempotency keys by stream and key: the versions committed under each, and when the key expires. */
   private keys = new Map<string, { from: number; to: number; expires: number }>();
+  /** The asynchronous work of the inline commit in progress, if any: commits wait for it. */
+  private running?: Promise<unknown>;
 
   /**
    * @param options - the store's settings; all optional
@@ -131,10 +133,71 @@ export class InMemoryStore implements Store {
     idempotencyKey?: string,
     lastId?: number
   ): Promise<Committed<E, keyof E>[]> {
+    // No await between this check and the append: they must be one step.
+    while (this.running) await this.running.catch(() => undefined);
+    const staged = this.stage({ stream, messages, meta, expectedVersion, idempotencyKey, lastId });
+    staged.append();
+    return staged.events;
+  }
+
+  /**
+   * Commits like `commit`, running `work` with the events (ids assigned)
+   * before they are appended: a throw from `work` appends nothing and is
+   * rethrown as it is. There is no transaction to undo what `work` wrote
+   * before throwing, and `tx` is `undefined`. While a `work` that returns a
+   * promise runs, other commits to this store wait for it, as they would
+   * for a database transaction holding the ids.
+   *
+   * @param commit - the arguments of `commit`, by name
+   * @param work - the inline projections' handlers
+   * @returns the committed events
+   * @throws ConcurrencyError as `commit` does
+   * @example
+   * ```ts
+   * const titles = new Map<number, string>();
+   * await new InMemoryStore().commitInline(
+   *   { stream: "t-1", messages: [{ name: "Opened", data: { title: "Printer" } }], meta: { correlation: "c", causation: {} } },
+   *   (events) => void titles.set(events[0].id, "Printer")
+   * );
+   * ```
+   */
+  async commitInline<E extends Schemas>(
+    commit: InlineCommit<E>,
+    work: (events: Committed<E, keyof E>[], tx: undefined) => unknown
+  ): Promise<Committed<E, keyof E>[]> {
+    // No await between this check and the append: they must be one step.
+    while (this.running) await this.running.catch(() => undefined);
+    const staged = this.stage(commit);
+    const result = work(staged.events, undefined);
+    if (typeof (result as PromiseLike<unknown> | undefined)?.then === "function") {
+      const running = Promise.resolve(result);
+      this.running = running;
+      try {
+        await running;
+      } finally {
+        this.running = undefined;
+      }
+    }
+    staged.append();
+    return staged.events;
+  }
+
+  /**
+   * Checks a commit and prepares its events, ids assigned; `append` (called
+   * with no await in between) appends them. Synchronous: the check and the
+   * append are one step.
+   */
+  private stage<E extends Schemas>({
+    stream,
+    messages,
+    meta,
+    expectedVersion,
+    idempotencyKey,
+    lastId,
+  }: InlineCommit<E>): { events: Committed<E, keyof E>[]; append: () => void } {
     checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
     const log = this.streams.get(stream);
     const lastVersion = log ? log.ids.length - 1 : -1;
-    // No await before the append: the check and the commit must be one step.
     const used = idempotencyKey !== undefined && this.remembered(stream, idempotencyKey) !== undefined;
     const rewritten = lastId !== undefined && log?.ids[lastVersion] !== lastId;
     if (used || rewritten || (expectedVersion !== undefined && expectedVersion !== lastVersion))
@@ -152,35 +215,39 @@ export class InMemoryStore implements Store {
     }));
     const frozenMeta = freeze(JSON.parse(stringifyJson(meta, "meta")) as EventMeta);
     const created = new Date();
-    const target: StreamLog = log ?? { ids: [], snaps: new Map() };
-    if (!log) this.streams.set(stream, target);
-    if (idempotencyKey !== undefined)
-      this.keys.set(`${stream}\u0000${idempotencyKey}`, {
-        from: lastVersion + 1,
-        to: lastVersion + messages.length,
-        expires: Date.now() + this.idempotencyMillis,
-      });
-    if (this.listeners.size)
-      queueMicrotask(() => {
-        for (const listener of this.listeners) listener();
-      });
-    return copies.map(({ name, data }) => {
-      const event: Event = {
-        id: this.first + this.events.length,
-        stream,
-        version: target.ids.length,
-        created,
-        name,
-        data,
-        meta: frozenMeta,
-      };
-      const of = name === SNAP_EVENT ? (data as { of?: unknown } | null)?.of : undefined;
-      if (typeof of === "string") target.snaps.set(of, target.ids.length);
-      Object.freeze(event);
-      this.events.push(event);
-      target.ids.push(event.id);
-      return event as Committed<E, keyof E>;
-    });
+    const events = copies.map(
+      ({ name, data }, i) =>
+        Object.freeze({
+          id: this.first + this.events.length + i,
+          stream,
+          version: lastVersion + 1 + i,
+          created,
+          name,
+          data,
+          meta: frozenMeta,
+        }) as Event
+    );
+    const append = () => {
+      const target: StreamLog = log ?? { ids: [], snaps: new Map() };
+      if (!log) this.streams.set(stream, target);
+      if (idempotencyKey !== undefined)
+        this.keys.set(`${stream}\u0000${idempotencyKey}`, {
+          from: lastVersion + 1,
+          to: lastVersion + messages.length,
+          expires: Date.now() + this.idempotencyMillis,
+        });
+      if (this.listeners.size)
+        queueMicrotask(() => {
+          for (const listener of this.listeners) listener();
+        });
+      for (const event of events) {
+        const of = event.name === SNAP_EVENT ? (event.data as { of?: unknown } | null)?.of : undefined;
+        if (typeof of === "string") target.snaps.set(of, event.version);
+        this.events.push(event);
+        target.ids.push(event.id);
+      }
+    };
+    return { events: events as Committed<E, keyof E>[], append };
   }
 
   async query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query: Query = {}): Promise<number> {

@@ -2,7 +2,7 @@ import type { Lease } from "../types/reaction.js";
 import type { Store } from "../types/ports.js";
 import { ConcurrencyError, ValidationError } from "../errors.js";
 import { type EventMeta, MAX_STREAM_LENGTH, SNAP_EVENT } from "../schemas.js";
-import { projectConformance } from "./projection-conformance.js";
+import { inlineConformance, projectConformance } from "./projection-conformance.js";
 import type { ReadModelProbe } from "./read-model-probe.js";
 import type { TestApi } from "./test-api.js";
 
@@ -695,5 +695,6 @@ export function storeConformance(
     });
 
     projectConformance(() => store, test, probe);
+    inlineConformance(() => store, test, probe);
   });
 }

@@ -96,6 +96,24 @@ export interface Store extends Disposable {
    */
   recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined>;
   /**
+   * Commits like `commit`, running `work` with the committed events (ids and
+   * versions assigned) and the store's transaction handle before the commit
+   * completes: the events and `work`'s writes commit together, or — when
+   * `work` throws, or the commit conflicts — neither, and the error is
+   * rethrown as it is. On a conflict `work` does not run (or its writes are
+   * rolled back). Inline projections use it. Optional: an app with an inline
+   * projection refuses to commit on a store without it.
+   *
+   * @param commit - what `commit` takes, as one object
+   * @param work - writes the read model through the handle; a store may require it to be synchronous (and say so)
+   * @returns the committed events
+   * @throws {@link ConcurrencyError} as `commit` does
+   */
+  commitInline?<E extends Schemas>(
+    commit: InlineCommit<E>,
+    work: (events: Committed<E, keyof E>[], tx: any) => unknown
+  ): Promise<Committed<E, keyof E>[]>;
+  /**
    * Calls `callback` with each event matching `query`, in global order
    * (reverse with `backward`). Snapshot events only with `with_snaps`.
    *
@@ -230,6 +248,35 @@ export interface Store extends Disposable {
    */
   subscribe?(listener: () => void): () => void;
 }
+
+/**
+ * What `Store.commitInline` commits: the arguments of `Store.commit`, by name.
+ *
+ * @typeParam E - the event schemas
+ * @example
+ * ```ts
+ * const commit: InlineCommit<{ Opened: { title: string } }> = {
+ *   stream: "ticket-1",
+ *   messages: [{ name: "Opened", data: { title: "Printer" } }],
+ *   meta: { correlation: "c-1", causation: {} },
+ *   expectedVersion: -1,
+ * };
+ * ```
+ */
+export type InlineCommit<E extends Schemas> = {
+  /** The stream name. */
+  readonly stream: string;
+  /** The events to append, in order. */
+  readonly messages: Message<E, keyof E>[];
+  /** Correlation and causation stored with each event. */
+  readonly meta: EventMeta;
+  /** The version the stream must be at (-1 for a new stream); omitted, no check. */
+  readonly expectedVersion?: number;
+  /** Remembered with the versions committed; a key the stream already used commits nothing. */
+  readonly idempotencyKey?: string;
+  /** The id of the stream's last event as the caller knows it. */
+  readonly lastId?: number;
+};
 
 /**
  * The stream versions an idempotent action committed under its key (see

@@ -65,6 +65,17 @@ export type ProjectionOptions = {
   readonly version: number;
   /** Project only events committed at or after this time. */
   readonly since?: Date;
+  /**
+   * Runs the handlers inside the transaction that commits an action's events
+   * (default `false`): the events and the read model's writes commit together
+   * or not at all, so a read right after `app.do` sees them, and a throwing
+   * handler fails the action and commits nothing. An inline projection has no
+   * position: it is not drained, `maxRetries`, the retry delays and `since` do
+   * not apply, and `app.rebuild` refuses it — rebuild its read model with the
+   * same handlers as an asynchronous projection under a new version. Needs a
+   * store with `commitInline` (the in-memory store, `PostgresStore`, `SqliteStore`).
+   */
+  readonly inline?: boolean;
 };
 
 /**
@@ -87,7 +98,7 @@ export type ProjectionOptions = {
 export type Projection<E extends Schemas, Tx> = {
   /** The projection's name, unique in an app. */
   readonly name: string;
-  /** The reaction stream holding its position: `"projection:<name>"`, with `":v<version>"` past version 1. */
+  /** The reaction stream holding its position: `"projection:<name>"`, with `":v<version>"` past version 1 (unused when the projection is inline). */
   readonly stream: string;
   /** The events it handles, in registration order. */
   readonly events: readonly (keyof E & string)[];

@@ -206,6 +206,8 @@ export type Registry<S extends Schemas, E extends Schemas, A extends Schemas> = 
   readonly schemas: SchemaRegister<A>;
   /** Events and their reactions. */
   readonly events: EventRegister<E, A>;
+  /** The inline projections, run inside each commit of events they handle. */
+  readonly inline?: readonly Projection<any, any>[];
 };
 
 /**
