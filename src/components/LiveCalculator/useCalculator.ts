@@ -36,7 +36,7 @@ export type Calculator = {
   waiting: boolean;
   press: (key: string) => void;
   reset: () => void;
-  /** Fetches the code and shows the calculator as the store reads it. */
+  /** On first use: fetches the code and shows the calculator as the store reads it (once; after a failure, `retry`). */
   start: () => void;
   /** Fetches the code again after a failure, then runs the waiting presses. */
   retry: () => void;
@@ -53,12 +53,16 @@ export function useCalculator(): Calculator {
   // keeps stable, so the functions never go stale.
   const [actions] = useState(() => {
     let engine: Promise<Engine> | undefined;
+    // Whether the code was ever asked for: after a failure, only Retry or a
+    // key press asks again — not the pointer moving to the Retry button.
+    let requested = false;
     let running = false;
     let current = 1;
     const presses: Press[] = [];
 
     function load(): Promise<Engine> {
       if (!engine) {
+        requested = true;
         setCode("loading");
         engine = import(/* webpackChunkName: "live-calculator" */ "./engine").then(
           (module) => {
@@ -123,7 +127,7 @@ export function useCalculator(): Calculator {
       press: (key: string) => queue(key),
       reset: () => queue(RESET),
       start: () => {
-        if (!engine) void run();
+        if (!requested) void run();
       },
       retry: () => void run(),
     };
