@@ -81,26 +81,34 @@ describe("idle-prefetch: route prefetches wait for idle periods", () => {
     assert.equal(wrapped.prefetch("/e"), false, "later links are not queued");
   });
 
-  test("property: whatever the links and their sizes, at most the budget is prefetched when no route is larger than the first", async () => {
+  test("a large route coming after small ones does not take the page past the budget", async () => {
+    const small = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`/s${i}`, 25_000]));
+    const page = fakePage({ ...small, "/large": 70_000 });
+    const wrapped = idlePrefetching(page.docusaurus, page.env, 300_000);
+    for (const path of [...Object.keys(small), "/large"]) wrapped.prefetch(path);
+    await page.idle();
+    assert.equal(page.spent(), 250_000, "the tenth small route leaves too little room for a quarter of the budget");
+    assert.ok(!page.calls.includes("prefetch /large"));
+  });
+
+  test("property: whatever the links, their order and their sizes, at most the budget is prefetched when no route is larger than a quarter of it", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.integer({ min: 0, max: 60_000 }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.integer({ min: 0, max: PREFETCH_BUDGET / 4 }), { minLength: 1, maxLength: 40 }),
         fc.array(fc.nat({ max: 39 }), { maxLength: 80 }),
         async (sizes, links) => {
-          // The first route is the largest, so the estimate it gives holds.
-          const [first, ...rest] = sizes;
-          const largest = Math.max(first, ...rest);
-          const bySize = Object.fromEntries([largest, ...rest].map((size, i) => [`/${i}`, size]));
+          const bySize = Object.fromEntries(sizes.map((size, i) => [`/${i}`, size]));
           const page = fakePage(bySize);
           const wrapped = idlePrefetching(page.docusaurus, page.env, PREFETCH_BUDGET);
-          wrapped.prefetch("/0");
           for (const i of links) wrapped.prefetch(`/${i % sizes.length}`);
           await page.idle();
           assert.ok(page.spent() <= PREFETCH_BUDGET, `${page.spent()} bytes prefetched`);
-          // Nothing is refused while there was room for one more of the largest route.
+          // Nothing is refused while there was room for one more route of the size it reserves.
           const prefetched = new Set(page.calls.map((call) => call.slice("prefetch ".length)));
-          const asked = new Set(["/0", ...links.map((i) => `/${i % sizes.length}`)]);
-          if (prefetched.size < asked.size) assert.ok(page.spent() + largest > PREFETCH_BUDGET);
+          const asked = new Set(links.map((i) => `/${i % sizes.length}`));
+          const largest = Math.max(0, ...[...prefetched].map((path) => bySize[path]));
+          if (prefetched.size < asked.size)
+            assert.ok(page.spent() + Math.max(largest, PREFETCH_BUDGET / 4) > PREFETCH_BUDGET);
         }
       ),
       { seed: 27, numRuns: 200 }

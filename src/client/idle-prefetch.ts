@@ -38,9 +38,12 @@ export type Environment = {
 
 /**
  * Wraps `docusaurus` so prefetches are queued and run, one at a time, in
- * the idle periods `env.idle` gives. Before each, the bytes `env.spent()`
- * reports are checked against `budget`, leaving room for the largest route
- * prefetched so far; when there is no room left the queue is dropped.
+ * the idle periods `env.idle` gives. A route's size is known only once it
+ * has loaded, so before each the bytes `env.spent()` reports are checked
+ * against `budget` leaving room for a route as large as the largest so far,
+ * and never less than a quarter of the budget (links come in whatever order
+ * the reader scrolls them into view, and a later route may be the largest);
+ * when there is no room left the queue is dropped.
  */
 export function idlePrefetching(docusaurus: Docusaurus, env: Environment, budget = PREFETCH_BUDGET): Docusaurus {
   const queue: string[] = [];
@@ -53,8 +56,9 @@ export function idlePrefetching(docusaurus: Docusaurus, env: Environment, budget
     busy = true;
     env.idle(() => {
       const before = env.spent();
-      if (before + largest > budget || prefetchOff(env.connection())) {
-        exhausted = before + largest > budget;
+      const full = before + Math.max(largest, budget / 4) > budget;
+      if (full || prefetchOff(env.connection())) {
+        exhausted = full;
         queue.length = 0;
         busy = false;
         return;
