@@ -20,15 +20,15 @@
  * case), and run more cases with `OPS_RUNS=<n>`.
  */
 import fc from "fast-check";
-import { expect } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { act, type Lease, type Store, sleep, state, store } from "../src/index.js";
-import { seedRuns } from "./seeds.js";
+import { announce, replayPath, seedLabel, seedRuns } from "./seeds.js";
 
 process.env.LOG_LEVEL ??= "fatal";
 
 /** The runs of the property: the fixed seed (or `OPS_SEED`), and in CI also a fresh one, printed. */
-export const runs = seedRuns("OPS", { seed: 20_261_125, numRuns: 6 }, 4);
+const runs = seedRuns("OPS", { seed: 20_261_125, numRuns: 6 }, 4);
 
 const Source = state("Source", z.object({ n: z.number() }))
   .init(() => ({ n: 0 }))
@@ -210,4 +210,25 @@ export async function run(program: Program, fresh: () => Promise<Store>): Promis
       }
     }
   }
+}
+
+/**
+ * The model-based test for one store: the fixed seed's runs (and under CI a
+ * fresh seed, printed).
+ *
+ * @param name - names the store in the test titles and the printed seed
+ * @param fresh - puts an empty store of its kind on the store port
+ */
+export function operationsModelSuite(name: string, fresh: () => Promise<Store>): void {
+  describe(`reactions under operations against the model (${name})`, () => {
+    for (const seedRun of runs)
+      it(`two releases, resets, unblocks, filtered correlates, undecodable events, failing renewals (${seedLabel(seedRun)})`, async () => {
+        announce(`operations model (${name})`, "OPS", seedRun);
+        const { seed, numRuns } = seedRun;
+        await fc.assert(
+          fc.asyncProperty(programArb, (program) => run(program, fresh)),
+          { seed, numRuns, ...replayPath("OPS") }
+        );
+      }, 180_000);
+  });
 }
