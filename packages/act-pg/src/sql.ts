@@ -28,7 +28,7 @@
  * 2^47 transactions, and JavaScript numbers stay exact up to 2^37 of them.
  */
 import { createHash } from "node:crypto";
-import { SNAP_EVENT } from "@act-root/act";
+import { type Query, SNAP_EVENT } from "@act-root/act";
 
 /** Quoted, validated names of everything the store creates. */
 export type Names = {
@@ -268,21 +268,6 @@ export function recall(n: Names): string {
   return `SELECT from_version, to_version FROM ${n.keys} WHERE stream = $1 AND key = $2 AND expires > now()`;
 }
 
-/** What `query()` accepts (the core's `Query`). */
-export type QueryFilter = {
-  stream?: string;
-  names?: string[];
-  before?: number;
-  after?: number;
-  limit?: number;
-  created_before?: Date;
-  created_after?: Date;
-  backward?: boolean;
-  correlation?: string;
-  with_snaps?: boolean;
-  from_snapshot?: string;
-};
-
 /**
  * `query()`: one SELECT built from the filters, with values as parameters.
  *
@@ -292,7 +277,7 @@ export type QueryFilter = {
  * version)` index and ids grow with versions, so nothing can commit behind
  * what it read.
  */
-export function query(n: Names, q: QueryFilter): { text: string; values: unknown[] } {
+export function query(n: Names, q: Query): { text: string; values: unknown[] } {
   const values: unknown[] = [];
   const param = (value: unknown, cast = "") => {
     values.push(value);
