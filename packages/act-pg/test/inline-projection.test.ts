@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import type { PostgresStore } from "../src/index.js";
 import { Counter } from "./fixtures/states.js";
 import { makeStore, sql } from "./support.js";
+import { announce, replayPath, seedLabel, seedRuns } from "../../act/test/seeds.js";
 
 const TABLE = "inline_events";
 let pgStore: PostgresStore;
@@ -95,27 +96,29 @@ it("retries a commit without an expected version that collided, writing the rows
   expect(await fold()).toEqual(await totals());
 });
 
-it("keeps the rows equal to a fold of the log when apps race on streams and some handlers fail (property)", async () => {
-  const increment = fc.record({ app: fc.nat(2), stream: fc.constantFrom("a", "b"), by: fc.constantFrom(1, 2, 13) });
-  await fc.assert(
-    fc.asyncProperty(fc.array(increment, { minLength: 1, maxLength: 10 }), async (increments) => {
-      await pgStore.drop();
-      await pgStore.seed();
-      await sql("TRUNCATE inline_totals");
-      // Three apps on one store: three writers whose caches go stale.
-      const apps = [0, 1, 2].map(() => act().with(Counter).with(InlineTotals).build());
-      const outcomes = await Promise.allSettled(
-        increments.map(({ app, stream, by }) => apps[app].do("increment", { stream, actor }, { by }))
-      );
-      for (const [i, o] of outcomes.entries())
-        if (o.status === "rejected" && !(o.reason instanceof ConcurrencyError)) {
-          expect(increments[i].by).toBe(13);
-          expect(o.reason.message).toMatch(/^Projection "InlineTotals" failed on event "Incremented" #\d+/);
-        }
-      expect(await totals()).toEqual(await fold());
-      const committed = outcomes.filter((o) => o.status === "fulfilled").length;
-      expect(Object.values(await fold()).reduce((n, s) => n + s.events, 0)).toBe(committed);
-    }),
-    { seed: 24, numRuns: 15 }
-  );
-});
+for (const seedRun of seedRuns("PG_INLINE", { seed: 24, numRuns: 15 }, 10))
+  it(`keeps the rows equal to a fold of the log when apps race on streams and some handlers fail (property, ${seedLabel(seedRun)})`, async () => {
+    announce("inline projection property (PostgreSQL)", "PG_INLINE", seedRun);
+    const increment = fc.record({ app: fc.nat(2), stream: fc.constantFrom("a", "b"), by: fc.constantFrom(1, 2, 13) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(increment, { minLength: 1, maxLength: 10 }), async (increments) => {
+        await pgStore.drop();
+        await pgStore.seed();
+        await sql("TRUNCATE inline_totals");
+        // Three apps on one store: three writers whose caches go stale.
+        const apps = [0, 1, 2].map(() => act().with(Counter).with(InlineTotals).build());
+        const outcomes = await Promise.allSettled(
+          increments.map(({ app, stream, by }) => apps[app].do("increment", { stream, actor }, { by }))
+        );
+        for (const [i, o] of outcomes.entries())
+          if (o.status === "rejected" && !(o.reason instanceof ConcurrencyError)) {
+            expect(increments[i].by).toBe(13);
+            expect(o.reason.message).toMatch(/^Projection "InlineTotals" failed on event "Incremented" #\d+/);
+          }
+        expect(await totals()).toEqual(await fold());
+        const committed = outcomes.filter((o) => o.status === "fulfilled").length;
+        expect(Object.values(await fold()).reduce((n, s) => n + s.events, 0)).toBe(committed);
+      }),
+      { seed: seedRun.seed, numRuns: seedRun.numRuns, ...replayPath("PG_INLINE") }
+    );
+  });

@@ -209,8 +209,16 @@ WHERE stream = ? AND blocked = 1`,
  * `query()`: one SELECT built from the filters (a bounded set of shapes, so
  * each is prepared once), with the values as parameters, reading at most
  * `limit` rows past `cursor` — the version (reading a stream) or the id
- * (reading the log) of the last row of the previous page, if any. Columns
- * by position: id, stream, version, created, name, data, meta.
+ * (reading the log) of the last row of the previous page, if any.
+ *
+ * The page comes back as one row holding one JSON array of
+ * `[id, stream, version, created, name, data, meta]` arrays. The driver
+ * turns every column of every row into a JavaScript value one native call at
+ * a time, which cost more than half of reading a long stream; one text per
+ * page, parsed by `JSON.parse`, reads a 5,000-event stream about twice as
+ * fast. `data` and `meta` go in through `json()` so that they arrive parsed.
+ * The aggregate keeps no promised order, so the caller puts the page back in
+ * the order the rows were read.
  */
 export function query(q: Query, limit: number, cursor?: number): { text: string; values: unknown[] } {
   const values: unknown[] = [];
@@ -244,12 +252,13 @@ export function query(q: Query, limit: number, cursor?: number): { text: string;
   if (q.correlation !== undefined) add("json_extract(meta, '$.correlation') = ?", q.correlation);
   if (cursor !== undefined) add(`${inStream ? "version" : "id"} ${q.backward ? "<" : ">"} ?`, cursor);
   values.push(limit);
-  const text =
+  const page =
     // The plan is fixed, whatever statistics an ANALYZE left: a stream is
     // read through its index, the whole log in id order.
     "SELECT id, stream, version, created, name, data, meta FROM act_events" +
     (inStream ? " INDEXED BY act_events_stream_version" : " NOT INDEXED") +
     (where.length ? ` WHERE ${where.join(" AND ")}` : "") +
     ` ORDER BY ${inStream ? "version" : "id"}${q.backward ? " DESC" : ""} LIMIT ?`;
+  const text = `SELECT json_group_array(json_array(id, stream, version, created, name, json(data), json(meta))) FROM (${page})`;
   return { text, values };
 }

@@ -82,8 +82,16 @@ type WatermarkRow = [
   token: number,
   reactions: string | null,
 ];
-/** The row of `query`. */
-type EventRow = [number, string, number, number, string, string, string];
+/** An event of a `query` page: its data and metadata parsed. */
+type EventRow = [number, string, number, number, string, Record<string, unknown>, EventMeta];
+
+/**
+ * A page in the order it was read (by `column`: version in a stream, id in
+ * the log), whatever order the aggregate put it in. Pages come back sorted,
+ * and sorting a sorted array costs one pass.
+ */
+const inOrder = (rows: EventRow[], column: 0 | 2, backward?: boolean) =>
+  rows.sort(backward ? (a, b) => b[column] - a[column] : (a, b) => a[column] - b[column]);
 
 /** Rows per page when `query` walks a large result. */
 const PAGE = 1_000;
@@ -530,18 +538,11 @@ export class SqliteStore implements Store {
       const size = q.limit === undefined ? PAGE : Math.min(PAGE, q.limit - count);
       if (size <= 0) return count;
       const { text, values } = buildQuery(q, size, cursor);
-      const rows = this.#read(operation, text, ...values) as EventRow[];
-      // Fields picked by position: never spread a driver row into an event.
+      const [[page]] = this.#read(operation, text, ...values) as [[string]];
+      const rows = inOrder(JSON.parse(page) as EventRow[], q.stream !== undefined ? 2 : 0, q.backward);
+      // Fields picked by position: never spread a stored array into an event.
       for (const [id, stream, version, created, name, data, meta] of rows)
-        callback({
-          id,
-          stream,
-          version,
-          created: new Date(created),
-          name,
-          data: JSON.parse(data),
-          meta: JSON.parse(meta),
-        } as Committed<E, keyof E>);
+        callback({ id, stream, version, created: new Date(created), name, data, meta } as Committed<E, keyof E>);
       count += rows.length;
       if (rows.length < size) return count;
       const last = rows[rows.length - 1];

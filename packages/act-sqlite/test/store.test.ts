@@ -105,6 +105,23 @@ describe("reading a long stream", () => {
   });
 });
 
+describe("reading events back", () => {
+  it("returns data and metadata exactly as committed, whatever their text holds", async () => {
+    const store = await make(":memory:");
+    const data = {
+      text: 'quotes " and \\ backslashes, a newline\n, a tab\t, é, 😀, \u2028 and a lone \ud800',
+      numbers: [0, -1, 1.5, 0.1, 1e-7, 123456789012345, Number.MAX_SAFE_INTEGER, -0.000001],
+      nested: { empty: {}, list: [], nothing: null, yes: true, no: false, "key with spaces": "v" },
+    };
+    const committed = await store.commit("exact", [{ name: "Quoted \"name\"", data }], meta);
+    const read: unknown[] = [];
+    await store.query((e) => read.push({ name: e.name, data: e.data, meta: e.meta, stream: e.stream }), {
+      stream: "exact",
+    });
+    expect(read).toEqual([{ name: 'Quoted "name"', data, meta: committed[0].meta, stream: "exact" }]);
+  });
+});
+
 describe("idempotency keys", () => {
   it("expire after idempotencyMillis, and expired ones are purged from the file", async () => {
     const file = tempFile();

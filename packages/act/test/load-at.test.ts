@@ -8,6 +8,9 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { act, SNAP_EVENT, sleep, state, store, ValidationError } from "../src/index.js";
 import { actor, freshStore } from "./fixtures.js";
+import { announce, replayPath, seedLabel, seedRuns } from "./seeds.js";
+
+const runs = seedRuns("LOAD_AT", { seed: 424_242, numRuns: 60 }, 40);
 
 beforeEach(async () => {
   await freshStore();
@@ -33,38 +36,40 @@ const Other = state("Other", z.object({ marks: z.number() }))
   .build();
 
 describe("load at a point in time", () => {
-  it("equals the fold of the events up to that point, by id or by version", async () => {
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 1, max: 4 }),
-        fc.array(fc.oneof(fc.integer({ min: -5, max: 9 }), fc.constant(null)), { minLength: 1, maxLength: 25 }),
-        fc.nat(),
-        async (snapEvery, steps, pick) => {
-          const Tally = tally(snapEvery);
-          const app = act().with(Tally).with(Other).build();
-          const stream = `t-${run++}`;
-          for (const n of steps)
-            if (n === null) await app.do("mark", { stream, actor }, {});
-            else await app.do("add", { stream, actor }, { n });
-          const log = await app.query_array({ stream, with_snaps: true });
-          const point = log[pick % log.length];
-          const fold = (upTo: (e: (typeof log)[number]) => boolean) => {
-            const seen = log.filter((e) => e.name === "Added" && upTo(e)).map((e) => (e.data as { n: number }).n);
-            return { total: seen.reduce((a, b) => a + b, 0), seen };
-          };
-          const byVersion = await app.load(Tally, stream, undefined, { version: point.version });
-          expect(byVersion.state).toEqual(fold((e) => e.version <= point.version));
-          expect(byVersion.event?.version).toBe(point.version);
-          const byId = await app.load(Tally, stream, undefined, { id: point.id });
-          expect(byId.state).toEqual(byVersion.state);
-          const now = await app.load(Tally, stream);
-          expect((await app.load(Tally, stream, undefined, { id: log[log.length - 1].id })).state).toEqual(now.state);
-        }
-      ),
-      { seed: 424_242, numRuns: 60 }
-    );
-  });
+  for (const seedRun of runs)
+    it(`equals the fold of the events up to that point, by id or by version (${seedLabel(seedRun)})`, async () => {
+      announce("time travel", "LOAD_AT", seedRun);
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 4 }),
+          fc.array(fc.oneof(fc.integer({ min: -5, max: 9 }), fc.constant(null)), { minLength: 1, maxLength: 25 }),
+          fc.nat(),
+          async (snapEvery, steps, pick) => {
+            const Tally = tally(snapEvery);
+            const app = act().with(Tally).with(Other).build();
+            const stream = `t-${run++}`;
+            for (const n of steps)
+              if (n === null) await app.do("mark", { stream, actor }, {});
+              else await app.do("add", { stream, actor }, { n });
+            const log = await app.query_array({ stream, with_snaps: true });
+            const point = log[pick % log.length];
+            const fold = (upTo: (e: (typeof log)[number]) => boolean) => {
+              const seen = log.filter((e) => e.name === "Added" && upTo(e)).map((e) => (e.data as { n: number }).n);
+              return { total: seen.reduce((a, b) => a + b, 0), seen };
+            };
+            const byVersion = await app.load(Tally, stream, undefined, { version: point.version });
+            expect(byVersion.state).toEqual(fold((e) => e.version <= point.version));
+            expect(byVersion.event?.version).toBe(point.version);
+            const byId = await app.load(Tally, stream, undefined, { id: point.id });
+            expect(byId.state).toEqual(byVersion.state);
+            const now = await app.load(Tally, stream);
+            expect((await app.load(Tally, stream, undefined, { id: log[log.length - 1].id })).state).toEqual(now.state);
+          }
+        ),
+        { seed: seedRun.seed, numRuns: seedRun.numRuns, ...replayPath("LOAD_AT") }
+      );
+    });
 
   it("starts at a snapshot at or before the point, and reads by time", async () => {
     const Tally = tally(2);

@@ -13,6 +13,7 @@ import {
 } from "../src/index.js";
 import { settle } from "../src/testing/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
+import { announce, replayPath, seedLabel, seedRuns } from "./seeds.js";
 
 beforeEach(async () => {
   await freshStore();
@@ -394,45 +395,47 @@ describe("inline projections (in memory)", () => {
     expect([...rows]).toEqual([]);
   });
 
-  it("keeps the read model equal to the log under concurrent actions, failures and async handlers (property)", async () => {
-    const command = fc.record({
-      stream: fc.constantFrom("a", "b", "c"),
-      title: fc.constantFrom("ok", "ok", "fail"),
-      yields: fc.nat(3),
+  for (const seedRun of seedRuns("INLINE", { seed: 24, numRuns: 60 }, 30))
+    it(`keeps the read model equal to the log under concurrent actions, failures and async handlers (property, ${seedLabel(seedRun)})`, async () => {
+      announce("inline projection property", "INLINE", seedRun);
+      const command = fc.record({
+        stream: fc.constantFrom("a", "b", "c"),
+        title: fc.constantFrom("ok", "ok", "fail"),
+        yields: fc.nat(3),
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 12 }), async (commands) => {
+          await freshStore();
+          const written = new Set<number>();
+          const inline = projection("Written", { inline: true })
+            .with(Ticket)
+            .on("TicketOpened", async (event) => {
+              // Yields let other actions commit while this one's handler runs.
+              for (let i = 0; i < Number(event.data.title.split(":")[1]); i++) await Promise.resolve();
+              if (event.data.title.startsWith("fail")) throw new Error("refused");
+              written.add(event.id);
+            })
+            .build();
+          const app = act().with(Ticket).with(inline).build();
+          const outcomes = await Promise.allSettled(
+            commands.map(({ stream, title, yields }) =>
+              app.do("open", { stream, actor }, { title: `${title}:${yields}` })
+            )
+          );
+          const ids: number[] = [];
+          await store().query((e) => void ids.push(e.id), { names: ["TicketOpened"] });
+          expect([...written].sort((x, y) => x - y)).toEqual(ids);
+          expect(ids).toHaveLength(outcomes.filter((o) => o.status === "fulfilled").length);
+          // A failure is the handler's, or a conflict with a concurrent action on the same stream.
+          for (const [i, o] of outcomes.entries())
+            if (o.status === "rejected" && !(o.reason instanceof ConcurrencyError)) {
+              expect(commands[i].title).toBe("fail");
+              expect(o.reason.message).toMatch(/^Projection "Written" failed on event "TicketOpened" #\d+: refused$/);
+            }
+        }),
+        { seed: seedRun.seed, numRuns: seedRun.numRuns, ...replayPath("INLINE") }
+      );
     });
-    await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 12 }), async (commands) => {
-        await freshStore();
-        const written = new Set<number>();
-        const inline = projection("Written", { inline: true })
-          .with(Ticket)
-          .on("TicketOpened", async (event) => {
-            // Yields let other actions commit while this one's handler runs.
-            for (let i = 0; i < Number(event.data.title.split(":")[1]); i++) await Promise.resolve();
-            if (event.data.title.startsWith("fail")) throw new Error("refused");
-            written.add(event.id);
-          })
-          .build();
-        const app = act().with(Ticket).with(inline).build();
-        const outcomes = await Promise.allSettled(
-          commands.map(({ stream, title, yields }) =>
-            app.do("open", { stream, actor }, { title: `${title}:${yields}` })
-          )
-        );
-        const ids: number[] = [];
-        await store().query((e) => void ids.push(e.id), { names: ["TicketOpened"] });
-        expect([...written].sort((x, y) => x - y)).toEqual(ids);
-        expect(ids).toHaveLength(outcomes.filter((o) => o.status === "fulfilled").length);
-        // A failure is the handler's, or a conflict with a concurrent action on the same stream.
-        for (const [i, o] of outcomes.entries())
-          if (o.status === "rejected" && !(o.reason instanceof ConcurrencyError)) {
-            expect(commands[i].title).toBe("fail");
-            expect(o.reason.message).toMatch(/^Projection "Written" failed on event "TicketOpened" #\d+: refused$/);
-          }
-      }),
-      { seed: 24, numRuns: 60 }
-    );
-  });
 
   it("refuses an inline option that is not a boolean, and the same inline projection twice", () => {
     expect(() => projection("A", { inline: "yes" as never })).toThrow(ValidationError);

@@ -1,22 +1,29 @@
 /**
  * Peer benchmark (`npm run bench -w @act-root/bench-peers`, or `npm run bench`
  * at the root): Act, the reference library and Emmett on the same workloads,
- * in memory and on PostgreSQL, printed side by side with ratios.
+ * in memory, on PostgreSQL and on SQLite, printed side by side with ratios.
  *
  * Each library runs on each store in a process of its own, one after the
  * other, in `--rounds N` rounds (default 2) that alternate the order; each
  * figure is the library's best round, so a burst of load from other
  * processes on the machine hurts no library more than another. PostgreSQL is the server `DATABASE_URL` names, or else a disposable
  * server started with the durable defaults (fsync, synchronous_commit and
- * full_page_writes on) and removed at the end. `--memory` or `--postgres`
- * runs one half only.
+ * full_page_writes on) and removed at the end. SQLite runs on a new file in a
+ * temporary folder for each library and round, with each library's default
+ * durability (both write-ahead log and synchronous FULL). Emmett's SQLite
+ * store is installed on request (`npm run setup:sqlite`, see
+ * `subjects/emmett-sqlite.ts`). `--memory`, `--postgres` or `--sqlite` (any
+ * of them together) runs only those.
  */
 import { fork } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { cpus, freemem, loadavg, totalmem } from "node:os";
+import { cpus, freemem, loadavg, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { type PgServer, startServer } from "../../act-pg/tools/pg-server.js";
+import { missing as emmettSqliteMissing } from "./subjects/emmett-sqlite.js";
 import { type Figure, type Figures, WORKLOADS } from "./workloads.js";
 
 const require = createRequire(import.meta.url);
@@ -24,16 +31,19 @@ const own = require("../package.json") as { devDependencies: Record<string, stri
 /** The exact version a dev dependency is pinned to (`npm:name@x.y.z` aliases included). */
 const pinned = (name: string) => own.devDependencies[name].replace(/^npm:.*@/, "");
 
-type Column = { id: string; label: string; postgres?: string };
+type Kind = keyof typeof WORKLOADS;
+/** A library; `postgres` and `sqlite` say why it has no figures on that store, when it has none. */
+type Column = { id: string; label: string; postgres?: string; sqlite?: string };
 const COLUMNS: Column[] = [
   { id: "act", label: `Act ${(require("@act-root/act/package.json") as { version: string }).version}` },
   {
     id: "reference-1",
     label: `ref ${pinned("reference-act-1")}`,
     postgres: "no PostgreSQL store of the 1.x line on the registry (act-pg 0.4.6 implements the 0.5 store port)",
+    sqlite: "no SQLite store on the registry",
   },
-  { id: "reference-0", label: `ref ${pinned("@rotorsoft/act")}` },
-  { id: "emmett", label: `Emmett ${pinned("@event-driven-io/emmett")}` },
+  { id: "reference-0", label: `ref ${pinned("@rotorsoft/act")}`, sqlite: "no SQLite store on the registry" },
+  { id: "emmett", label: `Emmett ${pinned("@event-driven-io/emmett")}`, sqlite: emmettSqliteMissing() },
 ];
 
 /** The better of two figures for a workload (a failure loses to any figure). */
@@ -44,11 +54,7 @@ function best(a: Figure | undefined, b: Figure | undefined, higher: boolean): Fi
 }
 
 /** Folds one round's results into the best so far. */
-function merge(
-  kind: "memory" | "postgres",
-  before: Figures | { error: string } | undefined,
-  round: Figures | { error: string }
-) {
+function merge(kind: Kind, before: Figures | { error: string } | undefined, round: Figures | { error: string }) {
   if (!before || "error" in before) return round;
   if ("error" in round) return before;
   const merged: Figures = {};
@@ -60,12 +66,13 @@ function merge(
 }
 
 /** Runs one library on one store in a child process and returns its figures (or why it has none). */
-function measure(column: Column, kind: "memory" | "postgres", url?: string): Promise<Figures | { error: string }> {
-  if (kind === "postgres" && column.postgres) return Promise.resolve({ error: column.postgres });
+function measure(column: Column, kind: Kind, where: Record<string, string>): Promise<Figures | { error: string }> {
+  const none = kind === "memory" ? undefined : column[kind];
+  if (none) return Promise.resolve({ error: none });
   return new Promise((resolve) => {
     const child = fork(fileURLToPath(new URL("./run.ts", import.meta.url)), [column.id, kind, column.label], {
       execArgv: ["--import", "tsx"],
-      env: { ...process.env, NODE_ENV: "test", LOG_LEVEL: "fatal", ...(url && { DATABASE_URL: url }) },
+      env: { ...process.env, NODE_ENV: "test", LOG_LEVEL: "fatal", ...where },
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     });
     let reply: Figures | { error: string } = { error: "the run ended without figures" };
@@ -88,7 +95,7 @@ const ratio = (act: Figure | undefined, peer: Figure | undefined, higher: boolea
   return `${r >= 10 ? Math.round(r) : r.toFixed(r >= 1 ? 1 : 2)}×`;
 };
 
-function table(kind: "memory" | "postgres", results: Map<string, Figures | { error: string }>) {
+function table(kind: Kind, results: Map<string, Figures | { error: string }>) {
   const peers = COLUMNS.filter((c) => c.id !== "act");
   const header = ["workload", ...COLUMNS.map((c) => c.label), ...peers.map((p) => `Act ÷ ${p.label}`)];
   const rows = WORKLOADS[kind].map((w) => {
@@ -123,8 +130,11 @@ function table(kind: "memory" | "postgres", results: Map<string, Figures | { err
 
 async function main() {
   const args = process.argv.slice(2);
-  const only = args.filter((a) => a === "--memory" || a === "--postgres");
-  const kinds = (["memory", "postgres"] as const).filter((k) => !only.length || only.includes(`--${k}`));
+  const only = args.filter((a) => a === "--memory" || a === "--postgres" || a === "--sqlite");
+  const kinds = (["memory", "postgres", "sqlite"] as const).filter((k) => !only.length || only.includes(`--${k}`));
+  const folder = mkdtempSync(join(tmpdir(), "bench-peers-"));
+  process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
+  let files = 0;
   const at = args.indexOf("--rounds");
   const rounds = at >= 0 ? Math.max(1, Number(args[at + 1]) || 1) : 2;
   const loads: number[][] = [loadavg()];
@@ -159,7 +169,13 @@ async function main() {
       const order = round % 2 ? [...COLUMNS].reverse() : COLUMNS;
       for (const column of order) {
         process.stderr.write(`${kind}, round ${round + 1} of ${rounds}: ${column.label}…\n`);
-        results.set(column.id, merge(kind, results.get(column.id), await measure(column, kind, url)));
+        const where: Record<string, string> =
+          kind === "postgres"
+            ? { DATABASE_URL: url! }
+            : kind === "sqlite"
+              ? { SQLITE_FILE: join(folder, `${files++}.db`) }
+              : {};
+        results.set(column.id, merge(kind, results.get(column.id), await measure(column, kind, where)));
         loads.push(loadavg());
       }
     }
@@ -167,7 +183,9 @@ async function main() {
     console.log(
       kind === "memory"
         ? "\nIn memory (each library's in-memory store)"
-        : `\nPostgreSQL ${postgresVersion} (fsync=${settings.fsync}, synchronous_commit=${settings.synchronous_commit}, full_page_writes=${settings.full_page_writes}${server ? ", disposable server" : ", DATABASE_URL"})`
+        : kind === "sqlite"
+          ? `\nSQLite, a file per library (write-ahead log, synchronous FULL; Act through libsql, Emmett through sqlite3)`
+          : `\nPostgreSQL ${postgresVersion} (fsync=${settings.fsync}, synchronous_commit=${settings.synchronous_commit}, full_page_writes=${settings.full_page_writes}${server ? ", disposable server" : ", DATABASE_URL"})`
     );
     table(kind, results);
   }

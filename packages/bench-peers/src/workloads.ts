@@ -11,7 +11,7 @@
 import { performance } from "node:perf_hooks";
 
 /** Where a run stores its events. */
-export type Target = { kind: "memory" } | { kind: "postgres"; url: string };
+export type Target = { kind: "memory" } | { kind: "postgres"; url: string } | { kind: "sqlite"; file: string };
 
 /** Why a library cannot run a workload: printed as "n/a" with this reason. */
 export type Unsupported = { unsupported: string };
@@ -52,6 +52,8 @@ export interface Subject {
    * the stream is built with `count` actions of the snapshotted counter.
    */
   snapped?(stream: string, count: number, every: number): Promise<void>;
+  /** Workloads (by id) this library cannot run on this store, with why: "n/a" without running them. */
+  readonly cannot?: Readonly<Record<string, string>>;
   /** Releases connections and servers. */
   close(): Promise<void>;
 }
@@ -61,6 +63,20 @@ export type Figure = { value: number; unit: string } | { na: string };
 
 /** Figures by workload id. */
 export type Figures = Record<string, Figure>;
+
+/** The workloads on a database (PostgreSQL or SQLite): the same on both, so the tables compare. */
+const DATABASE = [
+  { id: "sequential", label: "actions/s, sequential, 200 streams", unit: "/s", higher: true },
+  { id: "concurrent", label: "actions/s, 8 concurrent writers", unit: "/s", higher: true },
+  { id: "load", label: "load 5,000-event stream, ms (median)", unit: "ms", higher: false },
+  { id: "loadSnap", label: "load it with a snapshot every 100, ms (median)", unit: "ms", higher: false },
+  {
+    id: "reactions",
+    label: "reactions/s, 1,000 events over 100 streams → ledger-<stream>",
+    unit: "/s",
+    higher: true,
+  },
+] as const;
 
 /** The workloads, in the order of the table: id, label, unit and whether bigger is better. */
 export const WORKLOADS = {
@@ -76,18 +92,8 @@ export const WORKLOADS = {
       higher: true,
     },
   ],
-  postgres: [
-    { id: "sequential", label: "actions/s, sequential, 200 streams", unit: "/s", higher: true },
-    { id: "concurrent", label: "actions/s, 8 concurrent writers", unit: "/s", higher: true },
-    { id: "load", label: "load 5,000-event stream, ms (median)", unit: "ms", higher: false },
-    { id: "loadSnap", label: "load it with a snapshot every 100, ms (median)", unit: "ms", higher: false },
-    {
-      id: "reactions",
-      label: "reactions/s, 1,000 events over 100 streams → ledger-<stream>",
-      unit: "/s",
-      higher: true,
-    },
-  ],
+  postgres: DATABASE,
+  sqlite: DATABASE,
 } as const;
 
 const seconds = async (run: () => Promise<void>) => {
@@ -178,6 +184,11 @@ async function counterOf(subject: Subject, options: { snapEvery?: number } = {})
 async function each(subject: Subject, workloads: Record<string, () => Promise<Figure>>): Promise<Figures> {
   const figures: Figures = {};
   for (const [id, run] of Object.entries(workloads)) {
+    const cannot = subject.cannot?.[id];
+    if (cannot) {
+      figures[id] = { na: cannot };
+      continue;
+    }
     try {
       await subject.reset();
       figures[id] = await run();
@@ -228,8 +239,8 @@ export async function runMemory(subject: Subject): Promise<Figures> {
   });
 }
 
-/** Runs the PostgreSQL workloads. */
-export async function runPostgres(subject: Subject): Promise<Figures> {
+/** Runs the database workloads (PostgreSQL or SQLite). */
+export async function runDatabase(subject: Subject): Promise<Figures> {
   await warm(subject, 400);
   return each(subject, {
     sequential: async () => {

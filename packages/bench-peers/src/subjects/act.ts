@@ -1,6 +1,7 @@
-/** Act, this repository's library (`@act-root/act`, `@act-root/act-pg`), as a benchmark subject. */
+/** Act, this repository's library (`@act-root/act`, `@act-root/act-pg`, `@act-root/act-sqlite`), as a benchmark subject. */
 import { act, InMemoryStore, state, store, type Store } from "@act-root/act";
 import { PostgresStore } from "@act-root/act-pg";
+import { SqliteStore } from "@act-root/act-sqlite";
 import { z } from "zod";
 import { type CounterApp, type Subject, type Target, untilPosted } from "../workloads.js";
 
@@ -25,12 +26,14 @@ const Ledger = state("Ledger", z.object({ total: z.number() }))
   .emit(({ by }) => ["Posted", { by }])
   .build();
 
-/** Act on the in-memory store or on PostgreSQL (durable server settings come from the caller). */
+/** Act on the in-memory store, on PostgreSQL (durable server settings come from the caller) or on a SQLite file (the store's defaults: WAL, synchronous FULL). */
 export async function subject(target: Target, version: string): Promise<Subject> {
   const adapter: Store =
     target.kind === "memory"
       ? new InMemoryStore()
-      : new PostgresStore({ connectionString: target.url, table: "act_bench" });
+      : target.kind === "sqlite"
+        ? new SqliteStore({ filename: target.file })
+        : new PostgresStore({ connectionString: target.url, table: "act_bench" });
   store(adapter);
   await adapter.drop();
   await adapter.seed();

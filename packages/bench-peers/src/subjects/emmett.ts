@@ -32,6 +32,7 @@ const NO_SNAPSHOTS = "Emmett's event stores keep no snapshots: every load folds 
 
 /** Emmett on its in-memory event store or on PostgreSQL. */
 export async function subject(target: Target, version: string): Promise<Subject> {
+  if (target.kind === "sqlite") throw new Error("Emmett on SQLite is subjects/emmett-sqlite.ts");
   const open = (): EventStore =>
     target.kind === "memory" ? getInMemoryEventStore() : getPostgreSQLEventStore(target.url);
   let eventStore = open();

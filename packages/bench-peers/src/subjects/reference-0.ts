@@ -46,6 +46,7 @@ function connection(url: string) {
 
 /** The reference library on the in-memory store or on PostgreSQL (durable server settings come from the caller). */
 export async function subject(target: Target, version: string): Promise<Subject> {
+  if (target.kind === "sqlite") throw new Error("the reference library has no SQLite store on the registry");
   const adapter: Store =
     target.kind === "memory" ? store() : new PostgresStore({ ...connection(target.url), table: "ref0_bench" });
   if (target.kind === "postgres") store(adapter);

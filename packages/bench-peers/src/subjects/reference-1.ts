@@ -33,7 +33,7 @@ const Ledger = state({ Ledger: z.object({ total: z.number() }) })
 
 /** The reference library 1.x on its default in-memory store (and cache). */
 export async function subject(target: Target, version: string): Promise<Subject> {
-  if (target.kind === "postgres") throw new Error("reference 1.x has no PostgreSQL store on the registry");
+  if (target.kind !== "memory") throw new Error(`reference 1.x has no ${target.kind} store on the registry`);
   // A fresh app per workload; the in-memory store is the process-wide default, emptied by reset().
   return {
     label: `reference ${version}`,
