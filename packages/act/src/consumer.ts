@@ -1,4 +1,5 @@
 import { logger } from "./ports.js";
+import { EVENT_LIMIT, STREAM_LIMIT } from "./drain.js";
 import type { ConsumerOptions, Drain } from "./types/reaction.js";
 
 /** The first wait after a drain that found nothing to do; it doubles while idle. */
@@ -69,19 +70,26 @@ export class Consumer {
     while (!this.stopping) {
       this.pending = false;
       let worked = false;
+      let more = false;
       try {
-        const { leased, acked, blocked } = await this.drain();
+        const { fetched, leased, acked, blocked } = await this.drain();
         worked = leased.length > 0 || acked.length > 0 || blocked.length > 0;
+        // Drain again at once only where this drain may have left work: it
+        // took as many streams, or as many events of a stream, as it may.
+        // Otherwise what was found is done, and what is committed meanwhile
+        // wakes the loop; the short wait below is only the polling that
+        // finds the rest (commits that sent no wake-up).
+        more =
+          leased.length >= (this.options.streamLimit ?? STREAM_LIMIT) ||
+          fetched.some(({ events }) => events.length >= (this.options.eventLimit ?? EVENT_LIMIT));
       } catch (error) {
         // A store that is down must not end the loop: log, back off, try again.
         logger.error(error, "drain failed; the consumer retries");
         idle = Math.max(idle, Math.min(pollMillis, 100));
       }
       if (this.stopping) break;
-      if (worked || this.pending) {
-        idle = FIRST_IDLE_MILLIS;
-        continue;
-      }
+      if (worked || this.pending) idle = FIRST_IDLE_MILLIS;
+      if (more || this.pending) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, idle);
         this.wakeUp = () => {
