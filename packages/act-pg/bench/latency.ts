@@ -3,7 +3,11 @@
  * in one process (the process that commits also reacts), and across two (a
  * worker process, `worker.ts`, reacts to commits made here), with the
  * store's wake-ups and with polling only; each at 20 and at 200 commits per
- * second, p50 and p99 in ms. Drops and seeds the store's table first.
+ * second, p50 and p99 in ms. In one process it also counts, per reaction,
+ * the statements sent through the pool (announcements apart) and the drain
+ * cycles (polls); and, with the consumer running, the statements besides the
+ * commits themselves that commits of an event no reaction handles cost.
+ * Drops and seeds the store's table first.
  *
  * `bench.ts` runs it as part of the act-pg benchmark; on its own
  * (`npx tsx bench/latency.ts [runs]`) it starts a disposable PostgreSQL with
@@ -15,6 +19,7 @@ import { act, store } from "@act-root/act";
 import { fork } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { PostgresStore } from "../src/index.js";
 import { Counter } from "../test/fixtures/states.js";
 import { type PgServer, startServer } from "../tools/pg-server.js";
@@ -36,6 +41,24 @@ async function paced(rate: number, count: number, step: (i: number) => Promise<u
   }
 }
 
+/** Counts the statements sent through any pool while `run` runs: all but announcements, and commits among them. */
+async function counting<T>(run: () => Promise<T>) {
+  const counts = { statements: 0, commits: 0 };
+  const query = pg.Pool.prototype.query;
+  pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
+    const config = args[0] as string | { text?: string };
+    const text = typeof config === "string" ? config : (config?.text ?? "");
+    if (!text.includes("pg_notify")) counts.statements++;
+    if (text.includes("INSERT INTO") && text.includes("json_array_elements")) counts.commits++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    return { result: await run(), counts };
+  } finally {
+    pg.Pool.prototype.query = query;
+  }
+}
+
 /** The latency figures, by name (`latency_<where>_<rate>_per_s_<p50|p99>_ms`). */
 export async function benchLatency(pgStore: PostgresStore, url: string): Promise<Record<string, number>> {
   const results: Record<string, number> = {};
@@ -54,17 +77,43 @@ export async function benchLatency(pgStore: PostgresStore, url: string): Promise
         if (s.event?.name === "Posted" && cause) latencies.push(performance.now() - committedAt.get(cause.id)!);
       }
     });
+    let polls = 0;
+    const poll = pgStore.poll.bind(pgStore);
+    pgStore.poll = (...args) => {
+      polls++;
+      return poll(...args);
+    };
     ledgers.start();
     const count = rate === 20 ? 100 : 1_000;
-    await paced(rate, count, async (i) => {
-      const [snap] = await ledgers.do("increment", { stream: `lat-${i % 20}`, actor }, { by: 1 });
-      committedAt.set(snap.event!.id, performance.now());
+    const { counts } = await counting(async () => {
+      polls = 0;
+      await paced(rate, count, async (i) => {
+        const [snap] = await ledgers.do("increment", { stream: `lat-${i % 20}`, actor }, { by: 1 });
+        committedAt.set(snap.event!.id, performance.now());
+      });
+      while (latencies.length < count) await sleep(5);
     });
-    while (latencies.length < count) await sleep(5);
     await ledgers.stop();
+    pgStore.poll = poll;
+    results[`statements_per_reaction_one_process_${rate}_per_s`] = round(counts.statements / count, 2);
+    results[`drains_per_reaction_one_process_${rate}_per_s`] = round(polls / count, 2);
     const sorted = latencies.sort((a, b) => a - b);
     results[`latency_one_process_${rate}_per_s_p50_ms`] = round(percentile(sorted, 0.5), 1);
     results[`latency_one_process_${rate}_per_s_p99_ms`] = round(percentile(sorted, 0.99), 1);
+  }
+
+  // A running consumer while this process commits events no reaction handles.
+  {
+    await pgStore.drop();
+    await pgStore.seed();
+    const ledgers = ledgerApp();
+    ledgers.start();
+    await sleep(1_500); // idle: the poll has backed off
+    const { counts } = await counting(() =>
+      paced(20, 100, (i) => ledgers.do("post", { stream: `ledger-${i % 10}`, actor }, { by: 1 }))
+    );
+    await ledgers.stop();
+    results.statements_per_unhandled_commit_besides_it = round((counts.statements - counts.commits) / 100, 2);
   }
 
   // Across processes: a worker process runs the consumer, this one commits.
