@@ -451,8 +451,9 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * make it sooner. A commit of events none of the app's reactions handles
    * (a reaction's own output, say) wakes nothing, when the store names the
    * events it reports; and a drain runs again at once only when it took as
-   * many streams or events as it may, otherwise the loop waits for a wake-up
-   * or its next poll. A failing drain (a store that is down) is logged and
+   * many streams or events as it may (or, on a store without wake-ups,
+   * whenever it did work), otherwise the loop waits for a wake-up or its
+   * next poll. A failing drain (a store that is down) is logged and
    * retried; it never stops the loop. {@link disposeAndExit} (and so SIGTERM
    * once {@link dispose} was called) stops it before the store is closed.
    *
@@ -472,7 +473,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     const consumer = new Consumer(
       () => this.drain(options),
       () => this.drainer.working.size > 0,
-      options
+      options,
+      store().subscribe !== undefined
     );
     // A commit whose events no reaction of this app handles (a reaction's own
     // output, typically) gives it nothing to do: waking for it would cost a

@@ -179,6 +179,19 @@ describe("a running consumer drains only when there may be work", () => {
     expect(polls).toHaveBeenCalledTimes(3);
   });
 
+  it("on a store without wake-ups, drains again at once after a drain that did work: nothing else would find what arrived meanwhile", async () => {
+    const seen: string[] = [];
+    (store() as { subscribe?: unknown }).subscribe = undefined;
+    const { app, polls } = noting(seen);
+    app.start({ pollMillis: 60_000 });
+    await settle();
+    await app.do("receive", { stream: "in", actor }, { text: "hello" });
+    await settle();
+    expect(seen).toEqual(["hello"]);
+    // The first drain, the one the commit woke, and the one right after it.
+    expect(polls).toHaveBeenCalledTimes(3);
+  });
+
   it("drains again at once when a drain took as many streams or events as it may", async () => {
     const seen: string[] = [];
     const { app } = noting(seen);
