@@ -10,7 +10,8 @@
  * writers, loading a 5,000-event stream without and with snapshots, reactions
  * drained per second, and SQL statements the server receives per action
  * (counted from the server log with `log_statement = all` on a short run when
- * the benchmark runs its own server; counted at the pool otherwise); last,
+ * the benchmark runs its own server; counted at the pool otherwise);
+ * commit-to-reaction latency with the running consumer (`latency.ts`); last,
  * projections (`projections.ts`): events projected per second per event and
  * batched, and the rebuild of 100,000 events.
  */
@@ -20,39 +21,14 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { PostgresStore } from "../src/index.js";
 import { Counter, Job } from "../test/fixtures/states.js";
-import { Ledger } from "./ledger.js";
+import { ledgerApp } from "./ledger.js";
+import { benchLatency } from "./latency.js";
 import { benchProjections } from "./projections.js";
-import { fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { type PgServer, startServer } from "../tools/pg-server.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const percentile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-
-/** Runs `step(i)` for i < count at `rate` per second (as close as the event loop allows). */
-async function paced(rate: number, count: number, step: (i: number) => Promise<unknown>) {
-  const start = performance.now();
-  for (let i = 0; i < count; i++) {
-    const wait = start + (i * 1000) / rate - performance.now();
-    if (wait > 0) await sleep(wait);
-    await step(i);
-  }
-}
-
-/** An app whose reaction posts each increment to `ledger-<stream>`: the resolver names only a target. */
-const ledgerApp = () =>
-  act()
-    .with(Counter)
-    .with(Ledger)
-    .on("Incremented")
-    .do(async (event, stream, app) => {
-      await app.do("post", { stream, actor }, { by: event.data.by }, event);
-    })
-    .to((event) => ({ target: `ledger-${event.stream}` }))
-    .build();
 
 let reactions = 0;
 const app = act()
@@ -276,63 +252,8 @@ async function main() {
     results.ledger_drain_cycles = Math.max(...runs.map((r) => r.cycles));
   }
 
-  // 7. Commit-to-reaction latency with the running consumer, in this process.
-  for (const rate of [20, 200]) {
-    await pgStore.drop();
-    await pgStore.seed();
-    const ledgers = ledgerApp();
-    const latencies: number[] = [];
-    ledgers.on("committed", (snapshots) => {
-      for (const s of snapshots) {
-        const cause = s.event?.meta.causation.event;
-        if (s.event?.name === "Posted" && cause) latencies.push(performance.now() - committedAt.get(cause.id)!);
-      }
-    });
-    const committedAt = new Map<number, number>();
-    ledgers.start();
-    const count = rate === 20 ? 100 : 1_000;
-    await paced(rate, count, async (i) => {
-      const [snap] = await ledgers.do("increment", { stream: `lat-${i % 20}`, actor }, { by: 1 });
-      committedAt.set(snap.event!.id, performance.now());
-    });
-    while (latencies.length < count) await sleep(5);
-    await ledgers.stop();
-    const sorted = latencies.sort((a, b) => a - b);
-    results[`latency_one_process_${rate}_per_s_p50_ms`] = round(percentile(sorted, 0.5), 1);
-    results[`latency_one_process_${rate}_per_s_p99_ms`] = round(percentile(sorted, 0.99), 1);
-  }
-
-  // 8. Across processes: a worker process runs the consumer, this one commits.
-  for (const mode of ["notify", "polling"] as const) {
-    for (const rate of [20, 200]) {
-      await pgStore.drop();
-      await pgStore.seed();
-      const worker = fork(fileURLToPath(new URL("./worker.ts", import.meta.url)), [], {
-        execArgv: ["--import", "tsx"],
-        env: {
-          ...process.env,
-          DATABASE_URL: url,
-          TABLE: "bench",
-          LOG_LEVEL: "fatal",
-          ...(mode === "polling" && { POLL_ONLY: "1" }),
-        },
-      });
-      await new Promise((resolve) => worker.once("message", resolve));
-      const committer = act().with(Counter).build();
-      const count = rate === 20 ? 100 : 1_000;
-      await paced(rate, count, (i) => committer.do("increment", { stream: `x-${i % 20}`, actor }, { by: 1 }));
-      await sleep(1_500); // let the last reactions land
-      const reply = new Promise<{ latencies: number[] }>((resolve) =>
-        worker.on("message", (m) => typeof m === "object" && resolve(m as never))
-      );
-      worker.send("stop");
-      const { latencies } = await reply;
-      const sorted = latencies.sort((a, b) => a - b);
-      results[`latency_two_processes_${mode}_${rate}_per_s_p50_ms`] = round(percentile(sorted, 0.5), 1);
-      results[`latency_two_processes_${mode}_${rate}_per_s_p99_ms`] = round(percentile(sorted, 0.99), 1);
-      results[`latency_two_processes_${mode}_${rate}_per_s_handled`] = sorted.length;
-    }
-  }
+  // 7. Commit-to-reaction latency with the running consumer, in one process and across two.
+  Object.assign(results, await benchLatency(pgStore, url));
 
   // Last: it empties the store's table.
   Object.assign(results, await benchProjections(pgStore, admin));

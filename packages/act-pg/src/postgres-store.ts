@@ -26,7 +26,7 @@ import {
   validate,
   ValidationError,
 } from "@act-root/act";
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import pg from "pg";
 import { connection, identifier, type PostgresStoreConfig } from "./config.js";
 import { classify, type DriverError } from "./errors.js";
@@ -181,7 +181,11 @@ export class PostgresStore implements Store {
   /** Prepared-statement names by statement text (a bounded set: fixed statements and query shapes). */
   readonly #prepared = new Map<string, string>();
   /** Wake-up listeners, and the dedicated connection listening for them. */
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Set<(names?: readonly string[]) => void>();
+  /** Tells this store's own announcements apart: its listeners heard of those commits already. */
+  readonly #instance = randomUUID();
+  /** Names of the events committed since the last announcement was sent. */
+  readonly #unannounced = new Set<string>();
   #listener?: pg.Client;
   #listening?: Promise<void>;
   /** The notification of commits in flight, if any (see `#announce`). */
@@ -459,7 +463,7 @@ export class PostgresStore implements Store {
     for (let attempt = 0; ; attempt++) {
       const done = await this.#append(operation, commit, this.#run.bind(this), attempt);
       if (!done) continue;
-      if (done.events.length) this.#announce();
+      if (done.events.length) this.#committed(done.events);
       return done.events;
     }
   }
@@ -514,7 +518,7 @@ export class PostgresStore implements Store {
         await work(done.events, client);
         handler = false;
         await client.query("COMMIT");
-        if (done.events.length) this.#announce();
+        if (done.events.length) this.#committed(done.events);
         return done.events;
       } catch (error) {
         await client.query("ROLLBACK").catch((lost: Error) => {
@@ -990,14 +994,19 @@ export class PostgresStore implements Store {
    * that connection is lost it listens again and calls every listener once,
    * since notifications may have been missed meanwhile.
    *
-   * @param listener - called with no arguments; it should only schedule work (e.g. a drain), not wait for it
+   * Commits through this store are told at once, in this process, with
+   * the names of the events committed; commits elsewhere arrive with their
+   * names too when the announcing store sends them (up to about 8 KB of
+   * names), and without names otherwise.
+   *
+   * @param listener - called with the names of the events committed when known; it should only schedule work (e.g. a drain), not wait for it
    * @returns a function that stops the notifications (the connection closes with the last listener)
    * @example
    * ```ts
    * const stop = store.subscribe(() => console.log("something was committed"));
    * ```
    */
-  subscribe(listener: () => void): () => void {
+  subscribe(listener: (names?: readonly string[]) => void): () => void {
     this.#listeners.add(listener);
     void this.#listen();
     return () => {
@@ -1018,7 +1027,12 @@ export class PostgresStore implements Store {
       return;
     }
     this.#announceAgain = false;
-    this.#announcing = this.#run("notify", this.#statements.notify, [this.#names.channel])
+    const names = [...this.#unannounced];
+    this.#unannounced.clear();
+    this.#announcing = this.#run("notify", this.#statements.notify, [
+      this.#names.channel,
+      announcement(this.#instance, names),
+    ])
       .then(
         () => undefined,
         (error) => {
@@ -1032,10 +1046,27 @@ export class PostgresStore implements Store {
       });
   }
 
-  #wake() {
+  /**
+   * After a commit through this store: its own listeners hear of it at once
+   * (no round trip through the server), other processes from the announcement.
+   */
+  #committed(events: readonly { name: PropertyKey }[]): void {
+    const names = [...new Set(events.map(({ name }) => String(name)))];
+    if (this.#listeners.size) queueMicrotask(() => this.#wake(names));
+    for (const name of names) this.#unannounced.add(name);
+    this.#announce();
+  }
+
+  /** A notification: commits of another store (this one's own were told already). */
+  #notified(payload: string | undefined): void {
+    const heard = heardOf(payload);
+    if (heard.from !== this.#instance) this.#wake(heard.names);
+  }
+
+  #wake(names?: readonly string[]) {
     for (const listener of this.#listeners) {
       try {
-        listener();
+        listener(names);
       } catch (error) {
         logger.error(error, "act-pg: a commit listener threw");
       }
@@ -1063,7 +1094,7 @@ export class PostgresStore implements Store {
       retry();
     });
     client.on("end", retry);
-    client.on("notification", () => this.#wake());
+    client.on("notification", ({ payload }) => this.#notified(payload));
     this.#listening = client
       .connect()
       .then(() => client.query(`LISTEN "${this.#names.channel.replace(/"/g, '""')}"`))
@@ -1083,6 +1114,30 @@ export class PostgresStore implements Store {
     client.removeAllListeners();
     client.on("error", () => {});
     await client.end().catch(() => {});
+  }
+}
+
+/** Payloads PostgreSQL refuses above 8,000 bytes; names beyond this leave the announcement unnamed. */
+const MAX_ANNOUNCED_BYTES = 7_900;
+
+/**
+ * A notification's payload: the announcing store and the names of the events
+ * committed since its last one, or no names when they do not fit (a
+ * listener then assumes anything may have been committed).
+ */
+function announcement(from: string, names: string[]): string {
+  const named = JSON.stringify({ from, names });
+  return Buffer.byteLength(named) <= MAX_ANNOUNCED_BYTES ? named : JSON.stringify({ from });
+}
+
+/** Reads a notification's payload; anything else (an older release sends none) names nothing. */
+function heardOf(payload: string | undefined): { from?: string; names?: readonly string[] } {
+  try {
+    const { from, names } = JSON.parse(payload ?? "") as { from?: unknown; names?: unknown };
+    const named = Array.isArray(names) && names.every((name) => typeof name === "string");
+    return { from: typeof from === "string" ? from : undefined, names: named ? names : undefined };
+  } catch {
+    return {};
   }
 }
 

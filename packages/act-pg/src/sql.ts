@@ -227,7 +227,7 @@ SELECT last.v AS last, last.id AS last_id, ins.id, ins.version, ins.created FROM
 }
 
 /**
- * Announces commits to listeners on channel `$1`, in a transaction of its
+ * Announces commits to listeners on channel `$1` with payload `$2`, in a transaction of its
  * own. PostgreSQL commits notifying transactions one at a time (it holds a
  * database-wide lock from before the commit until after it), so a `NOTIFY`
  * inside every event commit would forbid concurrent commits from sharing a
@@ -236,7 +236,7 @@ SELECT last.v AS last, last.id AS last_id, ins.id, ins.version, ins.created FROM
  * consumers' next poll finds the work.
  */
 export function notify(): string {
-  return `SELECT pg_notify($1::text, ''), set_config('synchronous_commit', 'off', true)`;
+  return `SELECT pg_notify($1::text, $2::text), set_config('synchronous_commit', 'off', true)`;
 }
 
 /** The stream's last version (-1 when empty): `$1` stream. */

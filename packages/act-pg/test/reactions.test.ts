@@ -105,6 +105,44 @@ describe("wake-ups", () => {
     await rolledBack.end();
   });
 
+  it("name the events committed: at once to this store's own subscribers, through the server to others, none when they do not fit", async () => {
+    const listener = makeStore({ table: TABLE });
+    const woken = vi.fn();
+    const stopListener = listener.subscribe(woken);
+    const own = vi.fn();
+    const stopOwn = pgStore.subscribe(own);
+    await sleep(200); // LISTEN is in place
+    const meta = { correlation: "x", causation: {} };
+    await pgStore.commit(
+      "named",
+      [
+        { name: "Incremented", data: { by: 1 } },
+        { name: "Reset", data: {} },
+        { name: "Incremented", data: { by: 2 } },
+      ],
+      meta
+    );
+    // This store's subscribers hear of it before the commit returns to its caller, without the server.
+    expect(own).toHaveBeenCalledWith(["Incremented", "Reset"]);
+    await vi.waitFor(() => expect(woken).toHaveBeenCalledWith(["Incremented", "Reset"]), {
+      timeout: 2_000,
+      interval: 5,
+    });
+    // Its own announcement, back from the server, does not wake them again.
+    await sleep(100);
+    expect(own).toHaveBeenCalledTimes(1);
+    // Names beyond a notification's payload: the others are woken without names (anything may have been committed).
+    woken.mockClear();
+    const many = Array.from({ length: 400 }, (_, i) => ({ name: `Event-with-a-long-name-${i}`, data: {} }));
+    await pgStore.commit("many", many, meta);
+    await vi.waitFor(() => expect(woken).toHaveBeenCalled(), { timeout: 2_000, interval: 5 });
+    expect(woken.mock.calls.every(([names]) => names === undefined)).toBe(true);
+    expect(own.mock.calls.at(-1)?.[0]).toHaveLength(400);
+    stopOwn();
+    stopListener();
+    await listener.dispose();
+  });
+
   it("listen again after the connection is lost, and wake everyone once since something may have been missed", async () => {
     const listener = makeStore({ table: TABLE, applicationName: "act-listener-test" });
     const woken = vi.fn();

@@ -155,7 +155,7 @@ export class SqliteStore implements Store {
   #db?: Connection;
   readonly #statements = new Map<string, Statement>();
   #disposed = false;
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Set<(names?: readonly string[]) => void>();
   #watch?: ReturnType<typeof setInterval>;
   #dataVersion = -1;
   #keysPurgedAt = 0;
@@ -481,7 +481,7 @@ export class SqliteStore implements Store {
       // The handler's own error, not a store failure wrapping it.
       throw thrown ? thrown.error : error;
     }
-    if (committed.length) this.#notify();
+    if (committed.length) this.#notify([...new Set(committed.map(({ name }) => String(name)))]);
     return committed;
   }
 
@@ -885,14 +885,14 @@ export class SqliteStore implements Store {
    * by a `PRAGMA data_version` check on a timer that does not keep the
    * process alive.
    *
-   * @param listener - called with no arguments; it should only schedule work (e.g. a drain), not wait for it
+   * @param listener - called with the names of the events committed through this store (without names for other connections' commits); it should only schedule work (e.g. a drain), not wait for it
    * @returns a function that stops the notifications
    * @example
    * ```ts
    * const stop = store.subscribe(() => console.log("something was committed"));
    * ```
    */
-  subscribe(listener: () => void): () => void {
+  subscribe(listener: (names?: readonly string[]) => void): () => void {
     this.#listeners.add(listener);
     if (!this.#watch && !inMemory(this.#settings.filename)) {
       // From now on: a commit by another process right after this call counts.
@@ -923,15 +923,15 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** Tells the listeners of a commit through this store, after the current call returns. */
-  #notify() {
-    if (this.#listeners.size) queueMicrotask(() => this.#wake());
+  /** Tells the listeners of a commit through this store, with its events' names, after the current call returns. */
+  #notify(names: readonly string[]) {
+    if (this.#listeners.size) queueMicrotask(() => this.#wake(names));
   }
 
-  #wake() {
+  #wake(names?: readonly string[]) {
     for (const listener of this.#listeners) {
       try {
-        listener();
+        listener(names);
       } catch (error) {
         logger.error(error, "act-sqlite: a commit listener threw");
       }

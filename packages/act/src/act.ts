@@ -448,7 +448,12 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * after a commit made here, when the store reports a commit made elsewhere
    * (`PostgresStore` listens for them), and otherwise on a poll that backs off
    * to `pollMillis` while idle — polling alone finds all work, wake-ups only
-   * make it sooner. A failing drain (a store that is down) is logged and
+   * make it sooner. A commit of events none of the app's reactions handles
+   * (a reaction's own output, say) wakes nothing, when the store names the
+   * events it reports; and a drain runs again at once only when it took as
+   * many streams or events as it may (or, on a store without wake-ups,
+   * whenever it did work), otherwise the loop waits for a wake-up or its
+   * next poll. A failing drain (a store that is down) is logged and
    * retried; it never stops the loop. {@link disposeAndExit} (and so SIGTERM
    * once {@link dispose} was called) stops it before the store is closed.
    *
@@ -468,16 +473,31 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     const consumer = new Consumer(
       () => this.drain(options),
       () => this.drainer.working.size > 0,
-      options
+      options,
+      store().subscribe !== undefined
     );
-    const wake = () => consumer.wake();
-    this.on("committed", wake);
-    const unsubscribe = store().subscribe?.(wake);
+    // A commit whose events no reaction of this app handles (a reaction's own
+    // output, typically) gives it nothing to do: waking for it would cost a
+    // drain that finds nothing — two store calls per handled event, and
+    // under load they delay the next real work. Unnamed wake-ups always wake.
+    const reacts = (name: string) => (this.registry.events[name]?.reactions.size ?? 0) > 0;
+    const wake = (names?: readonly string[]) => {
+      if (!names || names.some(reacts)) consumer.wake();
+    };
+    // A store with wake-ups tells of this app's commits too (at once, in
+    // this process); listening to both would wake the loop twice per commit,
+    // and the second, arriving mid-drain, would cost one more drain.
+    const log = store();
+    const committed = (snapshots: Snapshot<S[keyof S], E>[]) =>
+      wake(snapshots.flatMap(({ event }) => (event ? [event.name as string] : [])));
+    let unsubscribe: (() => void) | undefined;
+    if (log.subscribe) unsubscribe = log.subscribe(wake);
+    else this.on("committed", committed);
     const undispose = onDispose(() => this.stop());
     this.consumer = {
       consumer,
       detach: () => {
-        this.off("committed", wake);
+        this.off("committed", committed);
         unsubscribe?.();
         undispose();
       },

@@ -1,4 +1,5 @@
 import { logger } from "./ports.js";
+import { EVENT_LIMIT, STREAM_LIMIT } from "./drain.js";
 import type { ConsumerOptions, Drain } from "./types/reaction.js";
 
 /** The first wait after a drain that found nothing to do; it doubles while idle. */
@@ -22,11 +23,14 @@ export class Consumer {
    * @param drain - one drain cycle of the app
    * @param busy - whether handlers the drains started are still running
    * @param options - drain options, poll interval and grace period
+   * @param woken - whether the store wakes it for commits made elsewhere; without that, work that
+   *   arrives during a drain is only found by draining again, so a drain that did work is followed at once by another
    */
   constructor(
     private readonly drain: () => Promise<Drain<any>>,
     private readonly busy: () => boolean,
-    private readonly options: ConsumerOptions
+    private readonly options: ConsumerOptions,
+    private readonly woken = true
   ) {}
 
   /** Whether the loop is running. */
@@ -69,19 +73,29 @@ export class Consumer {
     while (!this.stopping) {
       this.pending = false;
       let worked = false;
+      let more = false;
       try {
-        const { leased, acked, blocked } = await this.drain();
+        const { fetched, leased, acked, blocked } = await this.drain();
         worked = leased.length > 0 || acked.length > 0 || blocked.length > 0;
+        // Drain again at once only where this drain may have left work: it
+        // took as many streams, or as many events of a stream, as it may.
+        // Otherwise what was found is done, and what is committed meanwhile
+        // wakes the loop; the short wait below is only the polling that
+        // finds the rest (commits that sent no wake-up). A store that wakes
+        // no one for commits elsewhere leaves draining as the only way to
+        // find them: there, any drain that did work is followed at once.
+        more =
+          leased.length >= (this.options.streamLimit ?? STREAM_LIMIT) ||
+          fetched.some(({ events }) => events.length >= (this.options.eventLimit ?? EVENT_LIMIT)) ||
+          (worked && !this.woken);
       } catch (error) {
         // A store that is down must not end the loop: log, back off, try again.
         logger.error(error, "drain failed; the consumer retries");
         idle = Math.max(idle, Math.min(pollMillis, 100));
       }
       if (this.stopping) break;
-      if (worked || this.pending) {
-        idle = FIRST_IDLE_MILLIS;
-        continue;
-      }
+      if (worked || this.pending) idle = FIRST_IDLE_MILLIS;
+      if (more || this.pending) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, idle);
         this.wakeUp = () => {

@@ -26,6 +26,10 @@ type Batch<E extends Schemas> = { lease: Lease; events: CommittedOf<E>[]; jobs: 
 /** What handling one batch came to; `acked` when the acknowledgement was already made (a projection's transaction). */
 type Outcome = { ack?: Lease; block?: BlockedLease; progress: boolean; acked?: Lease[] };
 
+/** Streams one drain handles at most, by default. */
+export const STREAM_LIMIT = 10;
+/** Events one drain handles per stream at most, by default. */
+export const EVENT_LIMIT = 10;
 /** Events per read of the whole log, shared by every leased stream without a source. */
 const PAGE = 1_000;
 /** Reads of the whole log per drain at most, so one drain stays short on a long log. */
@@ -210,7 +214,11 @@ export class Drainer<E extends Schemas> {
   }
 
   /** One drain cycle: poll, lease, fetch, run, acknowledge or block. */
-  async drain({ streamLimit = 10, eventLimit = 10, leaseMillis = 10_000 }: DrainOptions = {}): Promise<Drain<E>> {
+  async drain({
+    streamLimit = STREAM_LIMIT,
+    eventLimit = EVENT_LIMIT,
+    leaseMillis = 10_000,
+  }: DrainOptions = {}): Promise<Drain<E>> {
     const none: Drain<E> = { fetched: [], leased: [], acked: [], blocked: [] };
     if (this.running) return none;
     this.running = true;

@@ -11,6 +11,15 @@ const Inbox = state("Inbox", z.object({ n: z.number() }))
   .emit(({ text }) => ["Received", { text }])
   .build();
 
+/** A ledger the reaction writes to: its events have no reaction. */
+const Ledger = state("Ledger", z.object({ n: z.number() }))
+  .init(() => ({ n: 0 }))
+  .emits({ Noted: z.object({ text: z.string() }) })
+  .patch({ Noted: (_, s) => ({ n: s.n + 1 }) })
+  .on("note", z.object({ text: z.string() }))
+  .emit(({ text }) => ["Noted", { text }])
+  .build();
+
 const apps: Array<{ stop: () => Promise<void> }> = [];
 beforeEach(async () => {
   await freshStore();
@@ -106,5 +115,94 @@ describe("a running consumer", () => {
     await disposeAndExit();
     expect(order).toEqual(["consumer stopped", "store disposed"]);
     store(new InMemoryStore());
+  });
+});
+
+describe("a running consumer drains only when there may be work", () => {
+  // Fake timers hold back the consumer's polling, so only drains started by
+  // wake-ups and by drains that left work run; setImmediate stays real to let
+  // the in-memory store's calls settle.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const settle = async () => {
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  /** An app whose reaction notes each received text in the ledger; counts its drains (store polls). */
+  function noting(seen: string[]) {
+    const app = act()
+      .with(Inbox)
+      .with(Ledger)
+      .on("Received")
+      .do(async (event, stream, app) => {
+        await app.do("note", { stream, actor }, { text: event.data.text }, event);
+        seen.push(event.data.text);
+      })
+      .to((event) => ({ target: `ledger-${event.stream}` }))
+      .build();
+    apps.push(app);
+    return { app, polls: vi.spyOn(store(), "poll") };
+  }
+
+  it("a commit no reaction handles starts no drain: neither the app's own nor the store's wake-up", async () => {
+    const seen: string[] = [];
+    const { app, polls } = noting(seen);
+    app.start({ pollMillis: 60_000 });
+    await settle();
+    expect(polls).toHaveBeenCalledTimes(1); // the first drain, then it waits
+    await app.do("note", { stream: "ledger-x", actor }, { text: "no reaction" });
+    await settle();
+    expect(polls).toHaveBeenCalledTimes(1);
+    await app.do("receive", { stream: "in", actor }, { text: "hello" });
+    await settle();
+    expect(seen).toEqual(["hello"]);
+  });
+
+  it("after a drain that handled all it found, it waits for a wake-up or its poll instead of draining again at once", async () => {
+    const seen: string[] = [];
+    const { app, polls } = noting(seen);
+    app.start({ pollMillis: 60_000 });
+    await settle();
+    await app.do("receive", { stream: "in", actor }, { text: "hello" });
+    await settle();
+    expect(seen).toEqual(["hello"]);
+    // The first drain and the one the commit woke; the reaction's own commit
+    // (a Noted event) and the finished drain start none.
+    expect(polls).toHaveBeenCalledTimes(2);
+    // Polling still runs: the short wait after work ends in a drain.
+    await vi.advanceTimersByTimeAsync(5);
+    await settle();
+    expect(polls).toHaveBeenCalledTimes(3);
+  });
+
+  it("on a store without wake-ups, drains again at once after a drain that did work: nothing else would find what arrived meanwhile", async () => {
+    const seen: string[] = [];
+    (store() as { subscribe?: unknown }).subscribe = undefined;
+    const { app, polls } = noting(seen);
+    app.start({ pollMillis: 60_000 });
+    await settle();
+    await app.do("receive", { stream: "in", actor }, { text: "hello" });
+    await settle();
+    expect(seen).toEqual(["hello"]);
+    // The first drain, the one the commit woke, and the one right after it.
+    expect(polls).toHaveBeenCalledTimes(3);
+  });
+
+  it("drains again at once when a drain took as many streams or events as it may", async () => {
+    const seen: string[] = [];
+    const { app } = noting(seen);
+    app.start({ pollMillis: 60_000, streamLimit: 1, eventLimit: 2 });
+    await settle();
+    // Committed before the consumer hears of them: one wake-up, three drains' worth of work.
+    await store().commit("a", [{ name: "Received", data: { text: "a1" } }], { correlation: "c", causation: {} });
+    await store().commit("a", [{ name: "Received", data: { text: "a2" } }], { correlation: "c", causation: {} });
+    await store().commit("a", [{ name: "Received", data: { text: "a3" } }], { correlation: "c", causation: {} });
+    await store().commit("b", [{ name: "Received", data: { text: "b1" } }], { correlation: "c", causation: {} });
+    await settle();
+    expect([...seen].sort()).toEqual(["a1", "a2", "a3", "b1"]);
   });
 });

@@ -85,7 +85,7 @@ export class InMemoryStore implements Store {
   private streams = new Map<string, StreamLog>();
   private watermarks = new Map<string, Watermark>();
   /** Told after each commit (see `subscribe`). */
-  private listeners = new Set<() => void>();
+  private listeners = new Set<(names?: readonly string[]) => void>();
   /** Idempotency keys by stream and key: the versions committed under each, and when the key expires. */
   private keys = new Map<string, { from: number; to: number; expires: number }>();
   /** The asynchronous work of the inline commit in progress, if any: commits wait for it. */
@@ -236,10 +236,12 @@ export class InMemoryStore implements Store {
           to: lastVersion + messages.length,
           expires: Date.now() + this.idempotencyMillis,
         });
-      if (this.listeners.size)
+      if (this.listeners.size) {
+        const names = [...new Set(events.map(({ name }) => name as string))];
         queueMicrotask(() => {
-          for (const listener of this.listeners) listener();
+          for (const listener of this.listeners) listener(names);
         });
+      }
       for (const event of events) {
         const of = event.name === SNAP_EVENT ? (event.data as { of?: unknown } | null)?.of : undefined;
         if (typeof of === "string") target.snaps.set(of, event.version);
@@ -508,10 +510,10 @@ export class InMemoryStore implements Store {
   /**
    * Calls `listener` after each commit to this store (apps in this process share it).
    *
-   * @param listener - called with no arguments, after the commit; it should only schedule work (e.g. a drain)
+   * @param listener - called after the commit with the names of the events committed; it should only schedule work (e.g. a drain)
    * @returns a function that stops the notifications
    */
-  subscribe(listener: () => void): () => void {
+  subscribe(listener: (names?: readonly string[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

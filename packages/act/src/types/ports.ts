@@ -243,10 +243,14 @@ export interface Store extends Disposable {
    * consumer polls. Notifications may be lost or repeated; they are only a
    * hint to look now.
    *
-   * @param listener - called with no arguments; it should only schedule work (e.g. a drain), not wait for it
+   * A store that knows which events were committed passes their names, so a
+   * consumer none of whose reactions handles them need not look; without
+   * names, anything may have been committed.
+   *
+   * @param listener - called with the names of the events committed, when the store knows them; it should only schedule work (e.g. a drain), not wait for it
    * @returns a function that stops the notifications
    */
-  subscribe?(listener: () => void): () => void;
+  subscribe?(listener: (names?: readonly string[]) => void): () => void;
 }
 
 /**
