@@ -24,8 +24,8 @@ async function explain(client: pg.Client) {
   const { rows: ends } = await client.query<{ last: string }>(`SELECT max(id) AS last FROM ${n.events}`);
   const last = Number(ends[0].last);
   const plans: Array<[string, string, unknown[]]> = [
-    ["blocked()", sql.reactions(n), [true, null]],
-    ["stats(): the reaction streams", sql.reactions(n), [null, null]],
+    ["blocked()", sql.reactions(n, true), [null]],
+    ["stats(): the reaction streams", sql.reactions(n), [null]],
   ];
   // As for streams whose backlog is the whole log: from its start.
   const shared = sql.query(n, { after: -1, before: last + 1, limit: 10_000, names: ["Incremented"] });

@@ -171,6 +171,8 @@ export class PostgresStore implements Store {
     readonly ack: string;
     readonly block: string;
     readonly reactions: string;
+    readonly blocked: string;
+    readonly notBlocked: string;
     readonly unblock: string;
     readonly reset: string;
     readonly retire: string;
@@ -233,6 +235,8 @@ export class PostgresStore implements Store {
       ack: sql.ack(n),
       block: sql.block(n),
       reactions: sql.reactions(n),
+      blocked: sql.reactions(n, true),
+      notBlocked: sql.reactions(n, false),
       unblock: sql.unblock(n),
       reset: sql.reset(n),
       retire: sql.retire(n),
@@ -793,7 +797,7 @@ export class PostgresStore implements Store {
         reactions: reactions ?? [],
       }))
     );
-    type Row = { stream: string; retry: number; done: string[]; token: string | number | null };
+    type Row = { stream: string; retry: number; done: string[]; token: string | number | null; head: string | number };
     const { rows } =
       millis > 0
         ? await this.#run<Row>("lease", this.#statements.lease, [input, millis])
@@ -809,7 +813,10 @@ export class PostgresStore implements Store {
     if (millis <= 0) return unique.map(withState);
     return unique
       .filter((l) => stored.has(l.stream))
-      .map((l) => ({ ...withState(l), token: Number(stored.get(l.stream)!.token) }));
+      .map((l) => {
+        const row = stored.get(l.stream)!;
+        return { ...withState(l), token: Number(row.token), head: Number(row.head) };
+      });
   }
 
   /**
@@ -913,10 +920,13 @@ export class PostgresStore implements Store {
    * ```
    */
   async reactions(filter: ReactionFilter = {}): Promise<ReactionStream[]> {
-    const { rows } = await this.#run<ReactionRow>("reactions", this.#statements.reactions, [
-      filter.blocked ?? null,
-      filter.limit ?? null,
-    ]);
+    const statement =
+      filter.blocked === undefined
+        ? this.#statements.reactions
+        : filter.blocked
+          ? this.#statements.blocked
+          : this.#statements.notBlocked;
+    const { rows } = await this.#run<ReactionRow>("reactions", statement, [filter.limit ?? null]);
     return rows.map((r) => ({
       stream: r.stream,
       ...(r.source !== null && { source: r.source }),

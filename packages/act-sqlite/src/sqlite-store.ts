@@ -630,10 +630,10 @@ export class SqliteStore implements Store {
         }
         if (!row) {
           insertLeased.run(lease.stream, source, lease.at, lease.at, lease.by, now + millis);
-          granted.push({ ...lease, retry: 0, done: [], token: 1 });
+          granted.push({ ...lease, retry: 0, done: [], token: 1, head: lease.at });
           continue;
         }
-        const [, at, retry, blocked, by, until, done, , token] = row;
+        const [, at, retry, blocked, by, until, done, head, token] = row;
         // A watermark past the polled one means another drainer handled those events.
         if (blocked || at > lease.at) continue;
         const renewal = lease.token !== undefined;
@@ -641,7 +641,7 @@ export class SqliteStore implements Store {
           continue;
         const next = renewal ? token : token + 1;
         grant.run(lease.by, now + millis, next, lease.stream);
-        granted.push({ ...lease, retry, done: JSON.parse(done), token: next });
+        granted.push({ ...lease, retry, done: JSON.parse(done), token: next, head });
       }
       return granted;
     });

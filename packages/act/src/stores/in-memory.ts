@@ -362,7 +362,7 @@ export class InMemoryStore implements Store {
       }
       w.by = lease.by;
       w.until = now + millis;
-      granted.push({ ...lease, token: w.token, retry: w.retry, done: [...w.done] });
+      granted.push({ ...lease, token: w.token, retry: w.retry, done: [...w.done], head: w.head });
     }
     return granted;
   }
