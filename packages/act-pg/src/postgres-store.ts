@@ -77,19 +77,23 @@ type CommitRow = {
 };
 
 /** Row of the reactions statement. */
-type ReactionRow = {
-  stream: string;
-  source: string | null;
-  at: number;
-  head: number;
-  reactions: string[];
-  token: number;
-  retry: number;
-  blocked: boolean;
-  error: string | null;
-  leased_by: string | null;
-  leased_until: Date | null;
-};
+/**
+ * A row of `reactions()`, by position: stream, source, at, head, reactions
+ * (JSON), token, retry, blocked, error, leased_by, leased_until (epoch ms).
+ */
+type ReactionRow = [
+  string,
+  string | null,
+  number,
+  number,
+  string[],
+  number,
+  number,
+  boolean,
+  string | null,
+  string | null,
+  number | null,
+];
 
 /**
  * The {@link Store} port on PostgreSQL: events, reaction watermarks and leases
@@ -926,20 +930,24 @@ export class PostgresStore implements Store {
         : filter.blocked
           ? this.#statements.blocked
           : this.#statements.notBlocked;
-    const { rows } = await this.#run<ReactionRow>("reactions", statement, [filter.limit ?? null]);
-    return rows.map((r) => ({
-      stream: r.stream,
-      ...(r.source !== null && { source: r.source }),
-      at: r.at,
-      head: r.head,
-      reactions: r.reactions,
-      token: Number(r.token),
-      retry: r.retry,
-      blocked: r.blocked,
-      ...(r.error !== null && { error: r.error }),
-      ...(r.leased_by !== null && { leasedBy: r.leased_by }),
-      ...(r.leased_until !== null && { leasedUntil: r.leased_until }),
-    }));
+    const { rows } = await this.#run<ReactionRow>("reactions", statement, [filter.limit ?? null], "array");
+    return rows.map(([stream, source, at, head, reactions, token, retry, blocked, error, by, until]) => {
+      // Built in one shape, optional fields added after: thousands of rows stay cheap to make and to copy.
+      const r: { -readonly [K in keyof ReactionStream]: ReactionStream[K] } = {
+        stream,
+        at,
+        head,
+        reactions,
+        token,
+        retry,
+        blocked,
+      };
+      if (source !== null) r.source = source;
+      if (error !== null) r.error = error;
+      if (by !== null) r.leasedBy = by;
+      if (until !== null) r.leasedUntil = new Date(until);
+      return r;
+    });
   }
 
   /**
