@@ -14,10 +14,10 @@ import { type PgServer, startServer } from "../tools/pg-server.js";
 const TABLE = "act_growth";
 
 /**
- * The plans of the statements behind `blocked()`, the shared read of
- * `stats()` and a time-travel load, on the largest log measured: each is one
+ * The plans of the statements behind `blocked()`, `stats()`, a drain's poll
+ * and a time-travel load, on the largest log measured: each is one
  * statement, and each must find its rows through an index, not by reading
- * the log.
+ * the log or the caught-up reaction streams.
  */
 async function explain(client: pg.Client) {
   const n = sql.names("public", TABLE);
@@ -26,6 +26,7 @@ async function explain(client: pg.Client) {
   const plans: Array<[string, string, unknown[]]> = [
     ["blocked()", sql.reactions(n, true), [null]],
     ["stats(): the reaction streams", sql.reactions(n), [null]],
+    ["a drain's poll", sql.poll(n), [5, 5, null]],
   ];
   // As for streams whose backlog is the whole log: from its start.
   const shared = sql.query(n, { after: -1, before: last + 1, limit: 10_000, names: ["Incremented"] });
