@@ -801,19 +801,21 @@ export class SqliteStore implements Store {
     >;
     return rows.map(([stream, source, at, retry, blocked, error, by, until, head, reactions, token]) => {
       const leased = until !== null && until > now;
-      return {
+      // One shape, optional fields added after: thousands of rows stay cheap to make and to copy.
+      const r: { -readonly [K in keyof ReactionStream]: ReactionStream[K] } = {
         stream,
-        ...(source !== null && { source }),
         at,
         head,
-        retry,
-        blocked: blocked === 1,
-        ...(error !== null && { error }),
-        ...(leased && by !== null && { leasedBy: by }),
-        ...(leased && { leasedUntil: new Date(until) }),
         reactions: reactions ? (JSON.parse(reactions) as string[]) : [],
         token,
+        retry,
+        blocked: blocked === 1,
       };
+      if (source !== null) r.source = source;
+      if (error !== null) r.error = error;
+      if (leased && by !== null) r.leasedBy = by;
+      if (leased) r.leasedUntil = new Date(until);
+      return r;
     });
   }
 
