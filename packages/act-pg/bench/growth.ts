@@ -14,21 +14,22 @@ import { type PgServer, startServer } from "../tools/pg-server.js";
 const TABLE = "act_growth";
 
 /**
- * The plans of the statements behind `blocked()`, the shared read of
- * `stats()` and a time-travel load, on the largest log measured: each is one
+ * The plans of the statements behind `blocked()`, `stats()`, a drain's poll
+ * and a time-travel load, on the largest log measured: each is one
  * statement, and each must find its rows through an index, not by reading
- * the log.
+ * the log or the caught-up reaction streams.
  */
 async function explain(client: pg.Client) {
   const n = sql.names("public", TABLE);
   const { rows: ends } = await client.query<{ last: string }>(`SELECT max(id) AS last FROM ${n.events}`);
   const last = Number(ends[0].last);
   const plans: Array<[string, string, unknown[]]> = [
-    ["blocked()", sql.reactions(n), [true, null]],
-    ["stats(): the reaction streams", sql.reactions(n), [null, null]],
+    ["blocked()", sql.reactions(n, true), [null]],
+    ["stats(): the reaction streams", sql.reactions(n), [null]],
+    ["a drain's poll", sql.poll(n), [5, 5, null]],
   ];
-  // As for streams whose backlog is the whole log: from its start.
-  const shared = sql.query(n, { after: -1, before: last + 1, limit: 10_000, names: ["Incremented"] });
+  // As for streams whose backlog is the whole log: from its start, as far as stats() reads by default.
+  const shared = sql.query(n, { after: -1, before: last + 1, limit: 1_000, names: ["Incremented"] });
   plans.push(["stats(): the shared read of the log", shared.text, shared.values]);
   const back = sql.query(n, { stream: "probe", names: [SNAP_EVENT], with_snaps: true, backward: true, limit: 8 });
   plans.push(["time travel: snapshots before the point", back.text, back.values]);
@@ -58,6 +59,9 @@ async function main() {
         await adapter.drop();
         await adapter.seed();
         return store(adapter);
+      },
+      async settle() {
+        await client.query(`VACUUM ANALYZE public.${TABLE}_watermarks`);
       },
       async bytes() {
         await client.query(`VACUUM ANALYZE public.${TABLE}`);

@@ -77,19 +77,23 @@ type CommitRow = {
 };
 
 /** Row of the reactions statement. */
-type ReactionRow = {
-  stream: string;
-  source: string | null;
-  at: number;
-  head: number;
-  reactions: string[];
-  token: number;
-  retry: number;
-  blocked: boolean;
-  error: string | null;
-  leased_by: string | null;
-  leased_until: Date | null;
-};
+/**
+ * A row of `reactions()`, by position: stream, source, at, head, reactions
+ * (JSON), token, retry, blocked, error, leased_by, leased_until (epoch ms).
+ */
+type ReactionRow = [
+  string,
+  string | null,
+  number,
+  number,
+  string[],
+  number,
+  number,
+  boolean,
+  string | null,
+  string | null,
+  number | null,
+];
 
 /**
  * The {@link Store} port on PostgreSQL: events, reaction watermarks and leases
@@ -171,6 +175,8 @@ export class PostgresStore implements Store {
     readonly ack: string;
     readonly block: string;
     readonly reactions: string;
+    readonly blocked: string;
+    readonly notBlocked: string;
     readonly unblock: string;
     readonly reset: string;
     readonly retire: string;
@@ -237,6 +243,8 @@ export class PostgresStore implements Store {
       ack: sql.ack(n),
       block: sql.block(n),
       reactions: sql.reactions(n),
+      blocked: sql.reactions(n, true),
+      notBlocked: sql.reactions(n, false),
       unblock: sql.unblock(n),
       reset: sql.reset(n),
       retire: sql.retire(n),
@@ -797,7 +805,7 @@ export class PostgresStore implements Store {
         reactions: reactions ?? [],
       }))
     );
-    type Row = { stream: string; retry: number; done: string[]; token: string | number | null };
+    type Row = { stream: string; retry: number; done: string[]; token: string | number | null; head: string | number };
     const { rows } =
       millis > 0
         ? await this.#run<Row>("lease", this.#statements.lease, [input, millis])
@@ -813,7 +821,10 @@ export class PostgresStore implements Store {
     if (millis <= 0) return unique.map(withState);
     return unique
       .filter((l) => stored.has(l.stream))
-      .map((l) => ({ ...withState(l), token: Number(stored.get(l.stream)!.token) }));
+      .map((l) => {
+        const row = stored.get(l.stream)!;
+        return { ...withState(l), token: Number(row.token), head: Number(row.head) };
+      });
   }
 
   /**
@@ -917,23 +928,30 @@ export class PostgresStore implements Store {
    * ```
    */
   async reactions(filter: ReactionFilter = {}): Promise<ReactionStream[]> {
-    const { rows } = await this.#run<ReactionRow>("reactions", this.#statements.reactions, [
-      filter.blocked ?? null,
-      filter.limit ?? null,
-    ]);
-    return rows.map((r) => ({
-      stream: r.stream,
-      ...(r.source !== null && { source: r.source }),
-      at: r.at,
-      head: r.head,
-      reactions: r.reactions,
-      token: Number(r.token),
-      retry: r.retry,
-      blocked: r.blocked,
-      ...(r.error !== null && { error: r.error }),
-      ...(r.leased_by !== null && { leasedBy: r.leased_by }),
-      ...(r.leased_until !== null && { leasedUntil: r.leased_until }),
-    }));
+    const statement =
+      filter.blocked === undefined
+        ? this.#statements.reactions
+        : filter.blocked
+          ? this.#statements.blocked
+          : this.#statements.notBlocked;
+    const { rows } = await this.#run<ReactionRow>("reactions", statement, [filter.limit ?? null], "array");
+    return rows.map(([stream, source, at, head, reactions, token, retry, blocked, error, by, until]) => {
+      // Built in one shape, optional fields added after: thousands of rows stay cheap to make and to copy.
+      const r: { -readonly [K in keyof ReactionStream]: ReactionStream[K] } = {
+        stream,
+        at,
+        head,
+        reactions,
+        token,
+        retry,
+        blocked,
+      };
+      if (source !== null) r.source = source;
+      if (error !== null) r.error = error;
+      if (by !== null) r.leasedBy = by;
+      if (until !== null) r.leasedUntil = new Date(until);
+      return r;
+    });
   }
 
   /**

@@ -61,7 +61,10 @@ describe("seed and drop", () => {
       { kind: "index", name: "events_snapshots" },
       { kind: "index", name: "events_stream_id" },
       { kind: "index", name: "events_stream_version" },
+      { kind: "index", name: "events_watermarks_blocked" },
+      { kind: "index", name: "events_watermarks_by_name" },
       { kind: "index", name: "events_watermarks_pkey" },
+      { kind: "index", name: "events_watermarks_ready" },
       { kind: "schema", name: "store_tests" },
       { kind: "table", name: "events" },
       { kind: "table", name: "events_keys" },
@@ -114,6 +117,51 @@ describe("seed and drop", () => {
     const loaded = await all({ stream: "s-7", from_snapshot: "E" });
     expect(loaded.map((e) => e.name)).toEqual([SNAP_EVENT, "E"]);
     expect(loaded[0].data).toEqual({ of: "E", state: { i: 19 } });
+  });
+});
+
+describe("reaction table plans", () => {
+  it("polls through the index of streams with work, and lists streams in index order without sorting", async () => {
+    const [e] = await pg.commit("s", [msg("E", {})], meta());
+    // 5,000 caught-up streams, 5 with work, 3 blocked.
+    const idle = Array.from({ length: 5_000 }, (_, i) => ({
+      stream: `idle-${i}`,
+      by: "d",
+      at: e.id,
+      head: e.id,
+      retry: 0,
+    }));
+    const busy = Array.from({ length: 5 }, (_, i) => ({ stream: `busy-${i}`, by: "d", at: -1, head: e.id, retry: 0 }));
+    await pg.lease([...idle, ...busy], 0);
+    for (let i = 0; i < 3; i++) {
+      const [granted] = await pg.lease([{ ...busy[i], stream: `idle-${i}`, at: e.id }], 10_000);
+      await pg.block([{ ...granted, error: "boom" }]);
+    }
+    await sql("ANALYZE store_tests.events_watermarks");
+    const names = q.names("store_tests", "events");
+    const plan = async (text: string, values: unknown[]) =>
+      (
+        await sql(
+          `EXPLAIN ${text}`.replace(/\$(\d+)/g, (_, i) =>
+            values[Number(i) - 1] === null ? "NULL" : literal(values[Number(i) - 1])
+          )
+        )
+      )
+        .map((r) => r["QUERY PLAN"])
+        .join("\n");
+    const poll = await plan(q.poll(names), [5, 5, null]);
+    expect(poll).toMatch(/events_watermarks_ready/);
+    expect(poll).not.toMatch(/Seq Scan/);
+    // A page of the listing (the whole table is the planner's choice: an index scan or a scan and a sort).
+    const listed = await plan(q.reactions(names), [100]);
+    expect(listed).toMatch(/Index Scan using events_watermarks_by_name/);
+    expect(listed).not.toMatch(/Sort/);
+    const blocked = await plan(q.reactions(names, true), [null]);
+    expect(blocked).toMatch(/events_watermarks_blocked/);
+    expect(blocked).not.toMatch(/Seq Scan/); // reads the blocked rows only (a sort of those few may follow)
+    expect((await pg.poll(10, 10)).map((p) => p.stream).sort()).toEqual(busy.map((b) => b.stream));
+    expect((await pg.reactions({ blocked: true })).map((r) => r.stream)).toEqual(["idle-0", "idle-1", "idle-2"]);
+    expect((await pg.reactions({ blocked: false, limit: 2 })).map((r) => r.stream)).toEqual(["busy-0", "busy-1"]);
   });
 });
 

@@ -60,6 +60,8 @@ CREATE TABLE IF NOT EXISTS act_watermarks (
   token INTEGER NOT NULL DEFAULT 0,
   reactions TEXT
 );
+-- poll reads only the streams with work: thousands of caught-up ones cost it nothing.
+CREATE INDEX IF NOT EXISTS act_watermarks_ready ON act_watermarks (at, stream) WHERE head > at AND blocked = 0;
 CREATE TABLE IF NOT EXISTS act_keys (
   stream TEXT NOT NULL,
   key TEXT NOT NULL,

@@ -631,10 +631,10 @@ export class SqliteStore implements Store {
         }
         if (!row) {
           insertLeased.run(lease.stream, source, lease.at, lease.at, lease.by, now + millis);
-          granted.push({ ...lease, retry: 0, done: [], token: 1 });
+          granted.push({ ...lease, retry: 0, done: [], token: 1, head: lease.at });
           continue;
         }
-        const [, at, retry, blocked, by, until, done, , token] = row;
+        const [, at, retry, blocked, by, until, done, head, token] = row;
         // A watermark past the polled one means another drainer handled those events.
         if (blocked || at > lease.at) continue;
         const renewal = lease.token !== undefined;
@@ -642,7 +642,7 @@ export class SqliteStore implements Store {
           continue;
         const next = renewal ? token : token + 1;
         grant.run(lease.by, now + millis, next, lease.stream);
-        granted.push({ ...lease, retry, done: JSON.parse(done), token: next });
+        granted.push({ ...lease, retry, done: JSON.parse(done), token: next, head });
       }
       return granted;
     });
@@ -802,19 +802,21 @@ export class SqliteStore implements Store {
     >;
     return rows.map(([stream, source, at, retry, blocked, error, by, until, head, reactions, token]) => {
       const leased = until !== null && until > now;
-      return {
+      // One shape, optional fields added after: thousands of rows stay cheap to make and to copy.
+      const r: { -readonly [K in keyof ReactionStream]: ReactionStream[K] } = {
         stream,
-        ...(source !== null && { source }),
         at,
         head,
-        retry,
-        blocked: blocked === 1,
-        ...(error !== null && { error }),
-        ...(leased && by !== null && { leasedBy: by }),
-        ...(leased && { leasedUntil: new Date(until) }),
         reactions: reactions ? (JSON.parse(reactions) as string[]) : [],
         token,
+        retry,
+        blocked: blocked === 1,
       };
+      if (source !== null) r.source = source;
+      if (error !== null) r.error = error;
+      if (leased && by !== null) r.leasedBy = by;
+      if (leased) r.leasedUntil = new Date(until);
+      return r;
     });
   }
 

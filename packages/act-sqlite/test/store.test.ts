@@ -6,6 +6,7 @@ import { ConcurrencyError, StoreError } from "@act-root/act";
 import Database from "libsql";
 import { afterEach, describe, expect, it } from "vitest";
 import { SqliteStore } from "../src/index.js";
+import { SQL } from "../src/schema.js";
 import { meta, sleep, tempFile } from "./support.js";
 
 const opened: SqliteStore[] = [];
@@ -148,5 +149,35 @@ describe("idempotency keys", () => {
     expect(keys()).toEqual(["twice"]);
     const [again] = await later.commit("k", [{ name: "C", data: {} }], meta, undefined, "once");
     expect(again.version).toBe(2);
+  });
+});
+
+describe("the reaction table", () => {
+  it("polls through the index of streams with work: caught-up streams are not read", async () => {
+    const file = tempFile();
+    const store = await make(file);
+    const [e] = await store.commit("s", [{ name: "A", data: {} }], meta);
+    const idle = Array.from({ length: 2_000 }, (_, i) => ({
+      stream: `idle-${i}`,
+      by: "d",
+      at: e.id,
+      head: e.id,
+      retry: 0,
+    }));
+    await store.lease([...idle, { stream: "busy", by: "d", at: -1, head: e.id, retry: 0 }], 0);
+    const db = new Database(file);
+    try {
+      db.exec("ANALYZE");
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${SQL.poll}`)
+        .all(Date.now(), null, 5, 5)
+        .map((r) => (r as { detail: string }).detail)
+        .join("\n");
+      expect(plan).toMatch(/act_watermarks_ready/);
+      expect(plan).not.toMatch(/SCAN act_watermarks\b(?! USING)/);
+    } finally {
+      db.close();
+    }
+    expect((await store.poll(5, 5)).map((p) => p.stream)).toEqual(["busy"]);
   });
 });

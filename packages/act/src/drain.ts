@@ -59,7 +59,10 @@ export function backoff(retry: number, options: ReactionOptions, random = Math.r
  * each stream. A stream with a source reads that stream; the others share
  * reads of the whole log — one read covers every leased stream whose
  * watermark falls in its range — so a drain cycle costs reads of the log,
- * not reads per target stream.
+ * not reads per target stream. Reads skip events no reaction listens to and
+ * stop at the leased streams' `head` (the last event correlation found
+ * reacting into them): past it there is nothing to handle, so the cost
+ * follows the work, not the length of the log behind it.
  */
 export async function readBatches<E extends Schemas>(
   events: EventRegister<E, any>,
@@ -104,8 +107,16 @@ export async function readBatches<E extends Schemas>(
     count.events++;
   };
 
+  // Only events some reaction listens to: the others route nowhere.
+  const names = Object.keys(events).filter((name) => events[name].reactions.size);
+  if (!names.length) return [...batches.values()];
+  // A store that does not report `head` leaves the reads bounded by the page size only.
+  const head = (lease: Lease) => lease.head ?? Number.POSITIVE_INFINITY;
+  const upTo = (last: number) => (Number.isFinite(last) ? { before: last + 1 } : {});
+  const pending = leased.filter((lease) => head(lease) > lease.at);
+
   await Promise.all(
-    leased
+    pending
       .filter((lease) => lease.source !== undefined)
       .map(async (lease) => {
         const batch = batches.get(lease.stream)!;
@@ -114,20 +125,24 @@ export async function readBatches<E extends Schemas>(
           stream: lease.source,
           after: lease.at,
           limit: eventLimit,
+          names,
+          ...upTo(head(lease)),
         });
       })
   );
 
   // Streams without a source share reads of the whole log: each read starts
-  // at the lowest position not read yet for a stream still open, and serves
-  // every such stream whose watermark it passes. A stream is done when its
-  // batch is full (its end then covers the rest of the page it filled up in)
-  // or the log ends.
-  const open = leased.filter((lease) => lease.source === undefined);
+  // at the lowest position not read yet for a stream still open, ends at the
+  // highest head among them, and serves every such stream whose watermark it
+  // passes. A stream is done when its batch is full (its end then covers the
+  // rest of the page it filled up in), the reads passed its head, or the log
+  // ends.
+  const open = pending.filter((lease) => lease.source === undefined);
   const counts = new Map(open.map((lease) => [lease.stream, { events: 0, closed: false }]));
   const cursor = new Map(open.map((lease) => [lease.stream, lease.at]));
   for (let pages = 0; open.length && pages < MAX_PAGES; pages++) {
     const from = Math.min(...open.map((lease) => cursor.get(lease.stream)!));
+    const to = Math.max(...open.map(head));
     let last = from;
     let read = 0;
     await log.query<E>(
@@ -138,14 +153,14 @@ export async function readBatches<E extends Schemas>(
         for (const lease of open)
           route(batches.get(lease.stream)!, event.id, byTarget.get(lease.stream), counts.get(lease.stream)!);
       },
-      { after: from, limit: PAGE }
+      { after: from, limit: PAGE, names, ...upTo(to) }
     );
-    if (read < PAGE) break; // the end of the log
+    if (read < PAGE) break; // the end of the log, or past every head
     for (let i = open.length - 1; i >= 0; i--) {
       const stream = open[i].stream;
       cursor.set(stream, Math.max(cursor.get(stream)!, last));
       const count = counts.get(stream)!;
-      if (count.closed || count.events >= eventLimit) open.splice(i, 1);
+      if (count.closed || count.events >= eventLimit || last >= head(open[i])) open.splice(i, 1);
     }
   }
   return [...batches.values()];

@@ -460,6 +460,40 @@ describe("stats", () => {
     expect(streams.some((s) => s.lag === 0)).toBe(true);
   });
 
+  it("reads 1,000 events by default for the lags; a larger lagLimit counts further behind", async () => {
+    const app = act()
+      .with(Counter)
+      .on("Incremented")
+      .do(async () => {})
+      .to(() => ({ target: "ledger" }))
+      .build();
+    const meta = { correlation: "c", causation: {} };
+    for (let i = 0; i < 15; i++)
+      await store().commit(
+        "c",
+        Array.from({ length: 100 }, () => ({ name: "Incremented", data: { by: 1 } })),
+        meta
+      );
+    await app.correlate({ after: -1, limit: 10_000 });
+    expect((await app.stats()).streams.map((s) => [s.stream, s.lag])).toEqual([["ledger", 1_000]]);
+    expect((await app.stats(5_000)).streams.map((s) => [s.stream, s.lag])).toEqual([["ledger", 1_500]]);
+  });
+
+  it("counts an event once per stream however many of its reactions go there", async () => {
+    const app = act()
+      .with(Counter)
+      .on("Incremented")
+      .do(async () => {})
+      .to(() => ({ target: "ledger" }))
+      .on("Incremented")
+      .do(async function second() {})
+      .to(() => ({ target: "ledger" }))
+      .build();
+    for (let i = 0; i < 3; i++) await app.do("increment", { stream: "c", actor }, { by: 1 });
+    await app.correlate();
+    expect((await app.stats()).streams.map((s) => [s.stream, s.lag])).toEqual([["ledger", 3]]);
+  });
+
   it("counts a stream whose work lies beyond the read as at least 1", async () => {
     const app = act()
       .with(Counter)

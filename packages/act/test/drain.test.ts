@@ -44,6 +44,73 @@ describe("drain with the default options", () => {
   });
 });
 
+describe("a drain's reads of the log", () => {
+  it("stop at the last event reacting into the leased stream: a long log after it costs nothing", async () => {
+    const handled: number[] = [];
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async (event) => {
+        handled.push(event.data.amount);
+      })
+      // Only the first deposit reacts into "audit"; the 2,500 after it route nowhere.
+      .to((event) => (event.data.amount === 0 ? { target: "audit" } : undefined))
+      .build();
+    const meta = { correlation: "c", causation: {} };
+    await store().commit("acc-0", [{ name: "Deposited", data: { amount: 0 } }], meta);
+    for (let i = 1; i <= 2_500; i++)
+      await store().commit(`acc-${i}`, [{ name: "Deposited", data: { amount: i } }], meta);
+    await app.correlate({ after: -1, limit: 10_000 });
+    const log = store();
+    const query = log.query.bind(log);
+    let read = 0;
+    const spy = vi.spyOn(log, "query").mockImplementation((callback, q) =>
+      query((event) => {
+        read++;
+        callback(event as never);
+      }, q)
+    );
+    try {
+      const { acked } = await app.drain();
+      expect(acked.map((a) => a.stream)).toEqual(["audit"]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(handled).toEqual([0]);
+    expect(read).toBe(1);
+  });
+
+  it("skip events no reaction listens to", async () => {
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async () => {})
+      .to(() => ({ target: "audit" }))
+      .build();
+    const meta = { correlation: "c", causation: {} };
+    await store().commit("acc", [{ name: "Deposited", data: { amount: 1 } }], meta);
+    for (let i = 0; i < 50; i++) await store().commit("acc", [{ name: "Posted", data: { amount: i } }], meta);
+    await store().commit("acc", [{ name: "Deposited", data: { amount: 2 } }], meta);
+    await app.correlate({ after: -1, limit: 10_000 });
+    const log = store();
+    const query = log.query.bind(log);
+    const names: unknown[] = [];
+    const spy = vi.spyOn(log, "query").mockImplementation((callback, q) =>
+      query((event) => {
+        names.push(event.name);
+        callback(event as never);
+      }, q)
+    );
+    try {
+      const { acked } = await app.drain();
+      expect(acked.map((a) => a.stream)).toEqual(["audit"]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(names).toEqual(["Deposited", "Deposited"]);
+  });
+});
+
 describe("after the store is dropped or replaced", () => {
   /** An app whose reaction records each deposit, with five deposits already handled. */
   async function handledFive() {

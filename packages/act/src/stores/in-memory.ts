@@ -364,7 +364,7 @@ export class InMemoryStore implements Store {
       }
       w.by = lease.by;
       w.until = now + millis;
-      granted.push({ ...lease, token: w.token, retry: w.retry, done: [...w.done] });
+      granted.push({ ...lease, token: w.token, retry: w.retry, done: [...w.done], head: w.head });
     }
     return granted;
   }
@@ -460,19 +460,23 @@ export class InMemoryStore implements Store {
       .filter((w) => filter.blocked === undefined || w.blocked === filter.blocked)
       .sort((a, b) => (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0))
       .slice(0, filter.limit ?? Number.POSITIVE_INFINITY)
-      .map((w) => ({
-        stream: w.stream,
-        ...(w.source !== undefined && { source: w.source }),
-        at: w.at,
-        head: w.head,
-        reactions: [...w.reactions].sort(),
-        token: w.token,
-        retry: w.retry,
-        blocked: w.blocked,
-        ...(w.error !== undefined && { error: w.error }),
-        ...(w.by !== undefined && w.until > now && { leasedBy: w.by }),
-        ...(w.until > now && { leasedUntil: new Date(w.until) }),
-      }));
+      .map((w) => {
+        // One shape, optional fields added after: thousands of rows stay cheap to make and to copy.
+        const r: { -readonly [K in keyof ReactionStream]: ReactionStream[K] } = {
+          stream: w.stream,
+          at: w.at,
+          head: w.head,
+          reactions: [...w.reactions].sort(),
+          token: w.token,
+          retry: w.retry,
+          blocked: w.blocked,
+        };
+        if (w.source !== undefined) r.source = w.source;
+        if (w.error !== undefined) r.error = w.error;
+        if (w.by !== undefined && w.until > now) r.leasedBy = w.by;
+        if (w.until > now) r.leasedUntil = new Date(w.until);
+        return r;
+      });
   }
 
   async unblock(streams: string[]): Promise<string[]> {

@@ -376,6 +376,20 @@ export function storeConformance(
         expect(many).toHaveLength(5);
       });
 
+      it("grants a lease with the stream's stored head, so a drain reads no further than its work", async () => {
+        const [a, b, c] = await store.commit("s", [msg("A"), msg("A"), msg("A")], meta());
+        await store.lease([lease("r", "d", -1, undefined, b.id)], 0);
+        await store.lease([lease("r", "d", -1, undefined, a.id)], 0); // a lower head does not lower it
+        const [granted] = await store.lease([lease("r", "d", -1)], 10_000);
+        expect(granted.head).toBe(b.id);
+        await store.lease([lease("r", "d", -1, undefined, c.id)], 0); // correlation found more work
+        const [renewed] = await store.lease([granted], 10_000);
+        expect(renewed.head).toBe(c.id);
+        // A stream the lease itself registers has no work found yet: its head is its watermark.
+        const [fresh] = await store.lease([lease("new", "d", a.id)], 10_000);
+        expect(fresh.head).toBe(a.id);
+      });
+
       it("leases exclusively until the lease expires, renews for the holder, and skips leased streams when polling", async () => {
         const [e] = await store.commit("s", [msg("A")], meta());
         await store.lease([lease("r", "d1", -1, "s", e.id)], 0);

@@ -145,6 +145,10 @@ export interface Store extends Disposable {
    * into it) up to `lease.head` and adds `lease.reactions` to the stream's
    * reactions.
    *
+   * A granted lease carries the stream's stored `head` (the `at` it was
+   * registered at when the lease created it): the drain reads no event past
+   * it, since correlation has found nothing after it reacting into the stream.
+   *
    * A new lease moves the stream's `token` on and returns it. A lease that
    * carries the `token` it was granted, from the same `by`, is a renewal: it
    * keeps the token and extends the lease (even one that ran out, as long as
@@ -154,7 +158,7 @@ export interface Store extends Disposable {
    *
    * @param leases - one per stream: the stream, its source, the drainer (`by`), the polled watermark (`at`) and the `head` found by correlation
    * @param millis - how long the leases last, in ms; 0 to register the streams without leasing them
-   * @returns the leases obtained (with the stored `retry` and `done`), or all registered ones when `millis` is 0
+   * @returns the leases obtained (with the stored `retry`, `done` and `head`), or all registered ones when `millis` is 0
    */
   lease(leases: Lease[], millis: number): Promise<Lease[]>;
   /**

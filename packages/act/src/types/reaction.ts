@@ -263,7 +263,12 @@ export type Lease = {
   readonly done?: string[];
   /** With `ack`: keep the stream out of `poll` for this many ms (the backoff before a retry). */
   readonly delay?: number;
-  /** When registering (`lease` with 0 ms): the last event found to react into the stream. */
+  /**
+   * The last event found to react into the stream. When registering (`lease`
+   * with 0 ms): what correlation found, which the store keeps if it is higher.
+   * Returned by `lease` with a duration: the stored one, so a drain reads no
+   * further than the stream's work.
+   */
   readonly head?: number;
   /** Why the stream was blocked (set by `block`). */
   readonly error?: string;
