@@ -225,6 +225,8 @@ test("pages start their code after the first paint: no <script src> in the HTML,
     const bundles =
       /\["(\/act-root\/assets\/js\/runtime~main\.[^"]+\.js)","(\/act-root\/assets\/js\/main\.[^"]+\.js)"\]/.exec(page);
     assert.ok(bundles, `${route}: the loader lists the runtime and the main bundle`);
+    const defined = page.indexOf("<script>window.actStart=");
+    assert.ok(defined >= 0 && defined < bundles.index, `${route}: the loader is defined before the page calls it`);
     for (const bundle of bundles.slice(1))
       assert.ok(existsSync(join(build, bundle.slice(BASE.length))), `${bundle} exists`);
   }
@@ -274,6 +276,18 @@ test("the per-page script count finds the route's chunks, not only the bundles t
     fromRoute.some((s) => s.why.some((why) => why.startsWith("/act-root/docs/intro "))),
     "the intro's own content chunk is counted"
   );
+});
+
+// The docs plugin puts each version's page list in the main bundle's global
+// data; the API reference's (165 pages, about 19 KB) is left out
+// (src/plugins/docs-without-page-list), all but its main page.
+test("every page's code lists none of the API reference's pages but its index in the global data", () => {
+  const js = join(build, "assets", "js");
+  const main = readdirSync(js).find((file) => /^main\.[0-9a-f]+\.js$/.test(file));
+  const source = readFileSync(join(js, main), "utf8");
+  const listed = source.match(/\{"id":"[^"]*","path":"\/act-root\/docs\/api\/[^"]*","sidebar":"api"\}/g) ?? [];
+  assert.deepEqual(listed, ['{"id":"index","path":"/act-root/docs/api/","sidebar":"api"}']);
+  assert.match(source, /"omittedSidebar":"api"/, "the API version says which sidebar its unlisted pages are in");
 });
 
 test("an API page's first visit counts its own content; a guide's loads nothing of the API reference", () => {
