@@ -237,15 +237,17 @@ test("pages start their code after the first paint: no <script src> in the HTML,
 // they are the same on every machine. `node scripts/bundle-report.mjs
 // --page /act-root/docs/intro` shows what they are made of.
 //
-// The goal is 500 KB (the reference site's intro loads 562 KB). It is
-// missed: the intro loads 552.0 KB, of which the main bundle is 456 KB.
-// Most of the gap is the API reference's share of what Docusaurus puts in
-// the main bundle for every route (route table, chunk names, chunk registry,
-// the docs list of the global data), which no public option leaves out:
-// every API page adds about 0.27 KB, every guide page about 0.6 KB (its
-// route, its sidebar entry and its metadata are loaded on every page). The
-// budget below stops anything else from growing it.
-const INTRO_JS_BUDGET = 553 * 1024;
+// The goal is 500 KB (the reference site's intro loads 562 KB); the intro
+// loads 529.7 KB, so the budget holds it at 530 KB. The page list of the API
+// reference is out of the global data, TypeDoc's options and the start-up
+// loader out of the site config. What keeps it above 500 KB is the rest of
+// the API reference's share of the main bundle: Docusaurus lists every route
+// in the code every page loads (its path in the route table, its chunk
+// names, its entry in the chunk registry), about 59 KB for the 165 API
+// pages, and no public option or lifecycle leaves a route out of those
+// lists or loads them per section. React DOM alone is 202 KB of the rest.
+// The budget stops anything from growing it.
+const INTRO_JS_BUDGET = 530 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");
