@@ -114,7 +114,7 @@ describe("reading events back", () => {
       numbers: [0, -1, 1.5, 0.1, 1e-7, 123456789012345, Number.MAX_SAFE_INTEGER, -0.000001],
       nested: { empty: {}, list: [], nothing: null, yes: true, no: false, "key with spaces": "v" },
     };
-    const committed = await store.commit("exact", [{ name: "Quoted \"name\"", data }], meta);
+    const committed = await store.commit("exact", [{ name: 'Quoted "name"', data }], meta);
     const read: unknown[] = [];
     await store.query((e) => read.push({ name: e.name, data: e.data, meta: e.meta, stream: e.stream }), {
       stream: "exact",
