@@ -21,12 +21,13 @@
  * connection runs fails as busy with no callback to take the error, an
  * unhandled `error` event. That workload is left out.
  */
-import type { CommandHandler as EmmettCommandHandler, Event, EventStore } from "@event-driven-io/emmett";
+import type { CommandHandler as EmmettCommandHandler, EventStore } from "@event-driven-io/emmett";
 import { existsSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import type { CounterApp, Subject, Target } from "../workloads.js";
+import { type Counter, counter, type Incremented, ledger, NO_SNAPSHOTS } from "./emmett-model.js";
 
 const folder = fileURLToPath(new URL("../../sqlite-peers/", import.meta.url));
 const fromFolder = createRequire(`${folder}package.json`);
@@ -63,20 +64,6 @@ type EmmettSqlite = {
       close(): Promise<void>;
     };
   };
-};
-
-type Incremented = Event<"Incremented", { by: number }>;
-type Posted = Event<"Posted", { by: number }>;
-type Counter = { count: number };
-type Ledger = { total: number };
-
-const counter = {
-  evolve: (state: Counter, event: Incremented): Counter => ({ count: state.count + event.data.by }),
-  initialState: (): Counter => ({ count: 0 }),
-};
-const ledger = {
-  evolve: (state: Ledger, event: Posted): Ledger => ({ total: state.total + event.data.by }),
-  initialState: (): Ledger => ({ total: 0 }),
 };
 
 const busy = (error: unknown) =>
@@ -124,8 +111,7 @@ export async function subject(target: Target, version: string): Promise<Subject>
       eventStore = open();
     },
     async counter({ snapEvery }) {
-      if (snapEvery)
-        return { unsupported: "Emmett's event stores keep no snapshots: every load folds the whole stream" };
+      if (snapEvery) return { unsupported: NO_SNAPSHOTS };
       const app: CounterApp = {
         increment: async (stream) =>
           void (await retried(() => increment(eventStore, stream, () => ({ type: "Incremented", data: { by: 1 } })))),

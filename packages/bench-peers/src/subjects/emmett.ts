@@ -7,28 +7,14 @@
  * in-memory event store has no consumer to run a reactor on, so those two
  * workloads are "n/a".
  */
-import { CommandHandler, type Event, type EventStore, getInMemoryEventStore } from "@event-driven-io/emmett";
+import { CommandHandler, type EventStore, getInMemoryEventStore } from "@event-driven-io/emmett";
 import { getPostgreSQLEventStore, type PostgresEventStore } from "@event-driven-io/emmett-postgresql";
 import { performance } from "node:perf_hooks";
 import type { CounterApp, Subject, Target } from "../workloads.js";
+import { type Counter, counter, type Incremented, ledger, NO_SNAPSHOTS, type Posted } from "./emmett-model.js";
 
-type Incremented = Event<"Incremented", { by: number }>;
-type Posted = Event<"Posted", { by: number }>;
-type Counter = { count: number };
-type Ledger = { total: number };
-
-const counter = {
-  evolve: (state: Counter, event: Incremented): Counter => ({ count: state.count + event.data.by }),
-  initialState: (): Counter => ({ count: 0 }),
-};
-const ledger = {
-  evolve: (state: Ledger, event: Posted): Ledger => ({ total: state.total + event.data.by }),
-  initialState: (): Ledger => ({ total: 0 }),
-};
 const increment = CommandHandler(counter);
 const post = CommandHandler(ledger);
-
-const NO_SNAPSHOTS = "Emmett's event stores keep no snapshots: every load folds the whole stream";
 
 /** Emmett on its in-memory event store or on PostgreSQL. */
 export async function subject(target: Target, version: string): Promise<Subject> {
