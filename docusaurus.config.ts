@@ -12,24 +12,26 @@
  * scripts/typedoc/options.ts, and each local plugin is a folder of
  * src/plugins/ whose index file says what it is for.
  */
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Config } from "@docusaurus/types";
 import type * as Preset from "@docusaurus/preset-classic";
 import type { Options as DocsOptions } from "@docusaurus/plugin-content-docs";
 import { repository } from "./scripts/repository.mjs";
+import { typedocOptions } from "./scripts/typedoc/options";
 import { codeTheme } from "./src/prism-themes";
 import remarkDiagrams from "./src/plugins/diagrams/index";
-import deferredStart, { deferredStartTemplate } from "./src/plugins/deferred-start/index";
-import apiReference from "./src/plugins/api-reference/index";
+import { deferredStartTemplate } from "./src/plugins/deferred-start/index";
 import bundleStats from "./src/plugins/bundle-stats/index";
 import calculatorSources from "./src/plugins/calculator-sources/index";
 import commonjsBundles from "./src/plugins/commonjs-bundles/index";
-import docsWithoutPageList from "./src/plugins/docs-without-page-list/index";
 import htmlRouteFiles from "./src/plugins/html-route-files/index";
 import leanTslib from "./src/plugins/lean-tslib/index";
 import llmsTxt from "./src/plugins/llms-txt/index";
 import prismWithCodeBlocks from "./src/plugins/prism-with-code-blocks/index";
 import searchEscape from "./src/plugins/search-escape/index";
 
+const siteDir = dirname(fileURLToPath(import.meta.url));
 /** The id of the docs instance that holds the generated API reference. */
 const API_DOCS = "api";
 
@@ -204,19 +206,18 @@ const config: Config = {
   ],
 
   plugins: [
-    // TypeDoc writes the API reference's Markdown (docs-api/) before the docs
-    // are read; its options are in scripts/typedoc/options.ts.
-    [apiReference, { repositoryUrl, watch: process.env.ACT_DOCS_WATCH === "1" }],
+    [
+      "docusaurus-plugin-typedoc",
+      typedocOptions({ siteDir, repositoryUrl, watch: process.env.ACT_DOCS_WATCH === "1" }),
+    ],
     // The API reference is a docs instance of its own, from the folder
     // TypeDoc writes (docs-api/, not committed), under the same URLs as if it
     // were part of the guides (/docs/api/…). Being its own instance keeps its
-    // sidebar out of the data every guide loads, and the wrapper around the
-    // docs plugin (src/plugins/docs-without-page-list) keeps its page list
-    // out of the global data; its routes still sit in the main bundle's route
-    // table, as every route does.
+    // sidebar and page list out of the data every guide loads; its routes
+    // still sit in the main bundle's route table, as every route does.
     // No "edit this page": the Markdown is generated, not in the repository.
     [
-      docsWithoutPageList,
+      "@docusaurus/plugin-content-docs",
       {
         id: API_DOCS,
         path: "docs-api",
@@ -234,8 +235,6 @@ const config: Config = {
     commonjsBundles,
     htmlRouteFiles,
     prismWithCodeBlocks,
-    // The loader the page template calls (see ssrTemplate).
-    deferredStart,
     leanTslib,
     bundleStats,
   ],
