@@ -155,6 +155,21 @@ test("every internal link of the built site reaches a page, and every #anchor an
   assert.deepEqual(problems, [], `broken internal links or anchors:\n${problems.join("\n")}`);
 });
 
+test("no page links the search page (prefetching it would fetch the whole index, 1.6 MB)", () => {
+  assert.ok(existsSync(join(build, "index.html")), "build/index.html is missing: run `npm run build` first");
+  const linking = [];
+  const visit = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (entry.name.endsWith(".html") && !/^search(\/index)?\.html$/.test(relative(build, path)))
+        if (/href="?\/act-root\/search\b/.test(readFileSync(path, "utf8"))) linking.push(relative(build, path));
+    }
+  };
+  visit(build);
+  assert.deepEqual(linking, []);
+});
+
 test("guides link API members at their anchor (`…/classes/Act#load`), not at the top of the class page", () => {
   const docs = join(root, "docs");
   const guides = (dir) =>

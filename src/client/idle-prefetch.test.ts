@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { describe, test } from "vitest";
-import { type Connection, type Environment, PREFETCH_BUDGET, idlePrefetching, prefetchOff } from "./idle-prefetch";
+import {
+  type Connection,
+  type Environment,
+  PREFETCH_BUDGET,
+  ROUTE_RESERVE,
+  idlePrefetching,
+  prefetchOff,
+} from "./idle-prefetch";
 
 /**
  * A page in a test: idle periods run when `idle()` is called, each route
@@ -74,7 +81,7 @@ describe("idle-prefetch: route prefetches wait for idle periods", () => {
 
   test("prefetching stops before the budget would be passed, and the queue is dropped", async () => {
     const page = fakePage({ "/a": 120_000, "/b": 120_000, "/c": 120_000, "/d": 10 });
-    const wrapped = idlePrefetching(page.docusaurus, page.env, 300_000);
+    const wrapped = idlePrefetching(page.docusaurus, page.env, 300_000, 75_000);
     for (const path of ["/a", "/b", "/c", "/d"]) wrapped.prefetch(path);
     await page.idle();
     assert.deepEqual(page.calls, ["prefetch /a", "prefetch /b"], "a third 120 kB route would pass 300 kB");
@@ -84,17 +91,17 @@ describe("idle-prefetch: route prefetches wait for idle periods", () => {
   test("a large route coming after small ones does not take the page past the budget", async () => {
     const small = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`/s${i}`, 25_000]));
     const page = fakePage({ ...small, "/large": 70_000 });
-    const wrapped = idlePrefetching(page.docusaurus, page.env, 300_000);
+    const wrapped = idlePrefetching(page.docusaurus, page.env, 300_000, 75_000);
     for (const path of [...Object.keys(small), "/large"]) wrapped.prefetch(path);
     await page.idle();
-    assert.equal(page.spent(), 250_000, "the tenth small route leaves too little room for a quarter of the budget");
+    assert.equal(page.spent(), 250_000, "the tenth small route leaves too little room for the reserve");
     assert.ok(!page.calls.includes("prefetch /large"));
   });
 
-  test("property: whatever the links, their order and their sizes, at most the budget is prefetched when no route is larger than a quarter of it", async () => {
+  test("property: whatever the links, their order and their sizes, at most the budget is prefetched when no route is larger than the reserve", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.integer({ min: 0, max: PREFETCH_BUDGET / 4 }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.integer({ min: 0, max: ROUTE_RESERVE }), { minLength: 1, maxLength: 40 }),
         fc.array(fc.nat({ max: 39 }), { maxLength: 80 }),
         async (sizes, links) => {
           const bySize = Object.fromEntries(sizes.map((size, i) => [`/${i}`, size]));
@@ -108,7 +115,7 @@ describe("idle-prefetch: route prefetches wait for idle periods", () => {
           const asked = new Set(links.map((i) => `/${i % sizes.length}`));
           const largest = Math.max(0, ...[...prefetched].map((path) => bySize[path]));
           if (prefetched.size < asked.size)
-            assert.ok(page.spent() + Math.max(largest, PREFETCH_BUDGET / 4) > PREFETCH_BUDGET);
+            assert.ok(page.spent() + Math.max(largest, ROUTE_RESERVE) > PREFETCH_BUDGET);
         }
       ),
       { seed: 27, numRuns: 200 }
