@@ -55,7 +55,8 @@ export type InstrumentOptions = {
   /**
    * How many events the lag gauge reads per collection, from the lowest
    * watermark with work on (it calls `app.stats(lagLimit)`); `false` turns
-   * the lag and blocked-streams gauges off. Default 10,000.
+   * the lag and blocked-streams gauges off. Default: `app.stats()`'s own
+   * (1,000), so the gauge and a dashboard calling `app.stats()` agree.
    */
   readonly lagLimit?: number | false;
 };
@@ -123,7 +124,7 @@ export function instrument(
   options: InstrumentOptions = {}
 ): Instrumented {
   current?.stop();
-  const { storeSpans = true, lagLimit = 10_000 } = options;
+  const { storeSpans = true, lagLimit } = options;
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
 
