@@ -30,6 +30,12 @@ if (copy) {
 }
 const base = args.base && args.base !== "--snapshot" ? args.base : "/act-root/";
 const server = createPagesServer({ root: copy ?? source, base });
+// The tests' HTTP clients keep connections open and reuse them. With Node's
+// default of 5 s, the server may close an idle connection at the moment a
+// busy test sends its next request on it, which the test sees as ECONNRESET;
+// a minute outlasts any pause in a test.
+server.keepAliveTimeout = 60_000;
+server.headersTimeout = 65_000;
 
 server.listen(port, "127.0.0.1", () => {
   console.log(`Serving ${source}${copy ? ` (copied to ${copy})` : ""} at http://127.0.0.1:${port}${base}`);
