@@ -1,7 +1,8 @@
 /**
  * A worker process for the cross-process latency benchmark: runs the ledger
  * reaction with a running consumer (`app.start()`) until told to stop, then
- * prints each reaction's commit-to-handled time (ms) as JSON. `POLL_ONLY=1`
+ * sends each reaction's commit-to-handled time (ms); told to `restart`, it
+ * sends those so far and counts anew. `POLL_ONLY=1`
  * turns off the store's wake-ups, so only polling finds the work.
  */
 import { act, store } from "@act-root/act";
@@ -27,6 +28,11 @@ const app = act()
 app.start({ pollMillis: Number(process.env.POLL_MS ?? 1_000) });
 process.send?.("ready");
 process.on("message", async (m) => {
+  // The benchmark's start-up phase is over: hand over its latencies, count anew.
+  if (m === "restart") {
+    process.send?.({ restarted: latencies.splice(0) });
+    return;
+  }
   if (m !== "stop") return;
   await app.stop();
   process.send?.({ latencies });
