@@ -36,30 +36,41 @@ const isPlain = (value: object) => {
  * ```
  */
 export function stringifyJson(value: unknown, root: string): string {
-  const paths = new WeakMap<object, string>();
+  // Where each object was met, so an error can name the path of what it
+  // refuses. The path is spelled out only then: building it for every key
+  // cost more than the rest of the check.
+  const parents = new WeakMap<object, { holder: object; key: string }>();
+  const pathOf = (holder: object, key: string): string => {
+    const up = parents.get(holder);
+    // The holder JSON.stringify wraps the value in was never met: the root.
+    if (!up) return root;
+    const parent = pathOf(up.holder, up.key);
+    return Array.isArray(holder) ? `${parent}[${key}]` : `${parent}.${key}`;
+  };
   function replacer(this: unknown, key: string, current: unknown) {
     const holder = this as object;
-    const parent = paths.get(holder);
-    const path = parent === undefined ? root : Array.isArray(holder) ? `${parent}[${key}]` : `${parent}.${key}`;
     if (key.includes("\0"))
       refuse(
-        path,
+        pathOf(holder, key),
         "has a key with a NUL character (\\u0000), which this store does not accept (PostgreSQL text cannot hold it)"
       );
     switch (typeof current) {
       case "function":
-        return refuse(path, "is a function, which cannot be stored as JSON");
+        return refuse(pathOf(holder, key), "is a function, which cannot be stored as JSON");
       case "symbol":
-        return refuse(path, "is a symbol, which cannot be stored as JSON");
+        return refuse(pathOf(holder, key), "is a symbol, which cannot be stored as JSON");
       case "bigint":
-        return refuse(path, "is a bigint, which cannot be stored as JSON (convert it to a string or a number)");
+        return refuse(
+          pathOf(holder, key),
+          "is a bigint, which cannot be stored as JSON (convert it to a string or a number)"
+        );
       case "number":
-        if (!Number.isFinite(current)) refuse(path, `is ${current}, which JSON would turn into null`);
+        if (!Number.isFinite(current)) refuse(pathOf(holder, key), `is ${current}, which JSON would turn into null`);
         return current;
       case "string":
         if (current.includes("\0"))
           refuse(
-            path,
+            pathOf(holder, key),
             "contains a NUL character (\\u0000), which this store does not accept (PostgreSQL text cannot hold it)"
           );
         return current;
@@ -68,11 +79,11 @@ export function stringifyJson(value: unknown, root: string): string {
         if (!isPlain(current)) {
           const kind = (current as object).constructor?.name || "object";
           refuse(
-            path,
+            pathOf(holder, key),
             `is a ${kind}, which JSON cannot round-trip (use plain objects, arrays, strings, numbers, booleans, null and dates)`
           );
         }
-        paths.set(current, path);
+        parents.set(current, { holder, key });
         return current;
       default:
         return current;
