@@ -48,7 +48,7 @@ export function parseHtml(html) {
 }
 
 /** Every .html file under `dir`. */
-function htmlFiles(dir) {
+export function htmlFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return htmlFiles(path);

@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { undescribedParameters, undescribedParametersIn } from "./typedoc/parameter-tables.mjs";
-import { brokenLinks, parseHtml, unanchoredMemberLinks } from "./site-links.mjs";
+import { brokenLinks, htmlFiles, parseHtml, unanchoredMemberLinks } from "./site-links.mjs";
 import { repository } from "./repository.mjs";
 import { pageScripts, readBuild } from "./page-bundles.mjs";
 import { CORE_API_PAGES } from "./promised-api-pages.mjs";
@@ -157,16 +157,12 @@ test("every internal link of the built site reaches a page, and every #anchor an
 
 test("no page links the search page (prefetching it would fetch the whole index, 1.6 MB)", () => {
   assert.ok(existsSync(join(build, "index.html")), "build/index.html is missing: run `npm run build` first");
-  const linking = [];
-  const visit = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) visit(path);
-      else if (entry.name.endsWith(".html") && !/^search(\/index)?\.html$/.test(relative(build, path)))
-        if (/href="?\/act-root\/search\b/.test(readFileSync(path, "utf8"))) linking.push(relative(build, path));
-    }
-  };
-  visit(build);
+  const linking = htmlFiles(build)
+    .map((file) => relative(build, file))
+    .filter((file) => !/^search(\/index)?\.html$/.test(file))
+    .filter((file) =>
+      parseHtml(readFileSync(join(build, file), "utf8")).hrefs.some((href) => /^\/act-root\/search\b/.test(href))
+    );
   assert.deepEqual(linking, []);
 });
 
