@@ -92,21 +92,21 @@ export async function benchLatency(pgStore: PostgresStore, url: string): Promise
     // Start-up first: two seconds at the same rate, on other streams, while
     // the pool connects and the code warms up. Their worst latency is the
     // start-up figure; the rest is measured in the steady state after it.
-    await paced(rate, rate * WARM_UP_SECONDS, async (i) => {
-      const [snap] = await ledgers.do("increment", { stream: `warm-${i % 20}`, actor }, { by: 1 });
-      committedAt.set(snap.event!.id, performance.now());
-    });
-    while (latencies.length < rate * WARM_UP_SECONDS) await sleep(5);
+    /** Commits `count` increments at the rate over 20 streams named `prefix-n`, until all are handled. */
+    const run = async (prefix: string, count: number) => {
+      await paced(rate, count, async (i) => {
+        const [snap] = await ledgers.do("increment", { stream: `${prefix}-${i % 20}`, actor }, { by: 1 });
+        committedAt.set(snap.event!.id, performance.now());
+      });
+      while (latencies.length < count) await sleep(5);
+    };
+    await run("warm", rate * WARM_UP_SECONDS);
     results[`latency_one_process_${rate}_per_s_start_up_max_ms`] = round(Math.max(...latencies), 1);
     latencies.length = 0;
     const count = rate === 20 ? 100 : 1_000;
     const { counts } = await counting(async () => {
       polls = 0;
-      await paced(rate, count, async (i) => {
-        const [snap] = await ledgers.do("increment", { stream: `lat-${i % 20}`, actor }, { by: 1 });
-        committedAt.set(snap.event!.id, performance.now());
-      });
-      while (latencies.length < count) await sleep(5);
+      await run("lat", count);
     });
     await ledgers.stop();
     pgStore.poll = poll;
