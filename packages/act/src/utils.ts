@@ -1,9 +1,7 @@
 import type { z } from "zod";
 import type { Patch, Schema } from "./types/action.js";
 import { ValidationError } from "./errors.js";
-
-/** Keys that would reach an object's prototype through a merge. */
-const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+import { plainMatcher } from "./plain-shape.js";
 
 /** True for objects built by `{}` or `Object.create(null)` — the only ones patch merges. */
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
@@ -33,13 +31,22 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
  * ```
  */
 export function patch<S extends Schema>(original: Readonly<S>, partial: Readonly<Patch<S>>): Readonly<S> {
+  // Every load folds each event through here, so the loop is kept plain:
+  // indexed keys, the unsafe names compared inline, and the prototype looked
+  // up only for values that are objects.
   const merged: Record<string, unknown> = { ...original };
-  for (const key of Object.keys(partial)) {
+  const keys = Object.keys(partial);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     // Event data may come from outside: never let it reach a prototype.
-    if (UNSAFE_KEYS.has(key)) continue;
+    if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
     const value = (partial as Record<string, unknown>)[key];
     if (value === undefined || value === null) {
       delete merged[key];
+      continue;
+    }
+    if (typeof value !== "object") {
+      merged[key] = value;
       continue;
     }
     const current = merged[key];
@@ -58,7 +65,9 @@ const issues = (error: z.ZodError) =>
 
 /**
  * Validates `payload` against a zod `schema` and returns the parsed value.
- * Without a schema the payload is returned as is.
+ * Without a schema the payload is returned as is; so is a payload that
+ * already has the exact shape a plain JSON schema outputs (no defaults,
+ * transforms, coercion or keys to strip), which zod would only copy.
  *
  * @param target - what is validated, used in the error message (e.g. `action "increment"`)
  * @param payload - the value to check
@@ -72,6 +81,10 @@ const issues = (error: z.ZodError) =>
  */
 export function validate<S>(target: string, payload: unknown, schema?: z.ZodType<S>): S {
   if (!schema) return payload as S;
+  // Every action checks its target, payload and events: a value already in a
+  // plain schema's exact output shape is what zod would return (as a copy),
+  // so it is returned as it is, checked by the matcher compiled for the schema.
+  if (plainMatcher(schema)?.(payload)) return payload as S;
   let result: ReturnType<typeof schema.safeParse>;
   try {
     result = schema.safeParse(payload);

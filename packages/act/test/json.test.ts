@@ -32,6 +32,19 @@ describe("stringifyJson", () => {
     expect(() => stringifyJson(undefined, "data")).toThrow(/data is undefined/);
   });
 
+  it("writes values nested deeper than its fast check the same way, and still names a bad value there", () => {
+    let deep: Record<string, unknown> = { leaf: [1, "a", true, null, new Date(0)] };
+    for (let i = 0; i < 100; i++) deep = { down: deep };
+    expect(stringifyJson(deep, "data")).toBe(JSON.stringify(deep));
+    let bad: Record<string, unknown> = { leaf: Number.NaN };
+    for (let i = 0; i < 100; i++) bad = { d: bad };
+    expect(() => stringifyJson(bad, "data")).toThrow(new RegExp(`^data${"\\.d".repeat(100)}\\.leaf is NaN`));
+  });
+
+  it("drops undefined object keys and writes undefined array items as null, as JSON does", () => {
+    expect(stringifyJson({ a: undefined, b: [undefined, 1] }, "data")).toBe('{"b":[null,1]}');
+  });
+
   it("accepts objects with toJSON that return plain values and null prototypes", () => {
     const bare = Object.assign(Object.create(null), { x: 1 });
     expect(stringifyJson({ bare, v: { toJSON: () => "v" } }, "data")).toBe('{"bare":{"x":1},"v":"v"}');

@@ -67,6 +67,15 @@ describe("validate", () => {
     expect(validate("point", { x: 1, nested: { y: "a" }, extra: true }, Point)).toEqual({ x: 1, nested: { y: "a" } });
   });
 
+  it("returns a payload already in the schema's exact shape as it is, and parses any other", () => {
+    const exact = { x: 1, nested: { y: "a" } };
+    expect(validate("point", exact, Point)).toBe(exact);
+    const withDefault = z.object({ x: z.number(), tags: z.array(z.string()).default([]) });
+    expect(validate("tagged", { x: 1 }, withDefault)).toEqual({ x: 1, tags: [] });
+    const extra = { x: 1, nested: { y: "a" }, extra: true };
+    expect(validate("point", extra, Point)).not.toBe(extra);
+  });
+
   it("returns the payload as is without a schema", () => {
     const payload = { any: 1 };
     expect(validate("anything", payload)).toBe(payload);
