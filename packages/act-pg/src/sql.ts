@@ -299,6 +299,7 @@ export function query(n: Names, q: Query): { text: string; values: unknown[] } {
   }
   if (!q.with_snaps && q.from_snapshot === undefined) where.push(`name <> ${SNAP}`);
   if (q.names) where.push(`name = ANY(${param(q.names, "::text[]")})`);
+  if (q.ids) where.push(`id = ANY(${param(q.ids, "::bigint[]")})`);
   if (q.after !== undefined) where.push(`id > ${param(q.after, "::bigint")}`);
   if (q.before !== undefined) where.push(`id < ${param(q.before, "::bigint")}`);
   if (q.created_after) where.push(`created > ${param(q.created_after, "::timestamptz")}`);

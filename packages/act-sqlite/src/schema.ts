@@ -247,6 +247,7 @@ export function query(q: Query, limit: number, cursor?: number): { text: string;
     if (q.after !== undefined) add("id > ?", q.after);
     if (q.before !== undefined) add("id < ?", q.before);
   }
+  if (q.ids) add("id IN (SELECT value FROM json_each(?))", JSON.stringify(q.ids));
   if (!q.with_snaps && q.from_snapshot === undefined) where.push(`name <> ${SNAP}`);
   if (q.names) add("name IN (SELECT value FROM json_each(?))", JSON.stringify(q.names));
   if (q.created_after) add("created > ?", q.created_after.getTime());

@@ -356,9 +356,13 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   private async scan(query: Query) {
     const from = this.correlated(); // starts over if the store was swapped
+    const log = store();
     const result = await correlate(this.registry.events, this.id, query);
     const contiguous = (query.after ?? -1) <= from && NARROWING.every((key) => !query[key]);
-    if (contiguous) this.correlation.at = Math.max(this.correlation.at, result.last_id);
+    if (contiguous) {
+      this.correlation.at = Math.max(this.correlation.at, result.last_id);
+      this.drainer.routes.add(log, query.after ?? -1, result.last_id, result.routes);
+    }
     if (result.leased.length) this.tracer.correlated(result.leased);
     return result;
   }

@@ -86,20 +86,27 @@ export function route(events: EventRegister<any, any>, stored: Committed<Schemas
  * names of the reactions that target it. A new stream's watermark starts
  * just before the first event that reacts into it, and every stream's `head`
  * records the last event that reacts into it, so `poll` offers a stream only
- * when there is work for it. `read` counts the events scanned.
+ * when there is work for it. `read` counts the events scanned, and `routes`
+ * lists, per target stream, the ids of the scanned events that react into it
+ * (ascending).
  */
 export async function correlate<E extends Schemas>(
   events: EventRegister<E, any>,
   by: string,
   query: Query
-): Promise<{ leased: Lease[]; last_id: number; read: number }> {
+): Promise<{ leased: Lease[]; last_id: number; read: number; routes: Map<string, number[]> }> {
   const targets = new Map<string, Lease & { reactions: string[] }>();
+  const routes = new Map<string, number[]>();
   let last_id = query.after ?? -1;
   let read = 0;
   await store().query<E>((stored) => {
     read++;
     last_id = Math.max(last_id, stored.id);
     for (const { target, source, name } of route(events, stored as never)) {
+      const ids = routes.get(target);
+      if (!ids) routes.set(target, [stored.id]);
+      // Several reactions of one event may go to the same stream: its id once.
+      else if (ids[ids.length - 1] !== stored.id) ids.push(stored.id);
       const known = targets.get(target);
       if (known && !known.reactions.includes(name)) known.reactions.push(name);
       targets.set(target, {
@@ -115,5 +122,5 @@ export async function correlate<E extends Schemas>(
     }
   }, query);
   const leased = targets.size ? await store().lease([...targets.values()], 0) : [];
-  return { leased, last_id, read };
+  return { leased, last_id, read, routes };
 }

@@ -2,6 +2,7 @@ import { reactionNames, route as routes } from "./correlate.js";
 import { around } from "./instrumentation.js";
 import { project } from "./project.js";
 import { logger, store } from "./ports.js";
+import { RouteIndex } from "./route-index.js";
 import type { build_tracer } from "./tracer.js";
 import type { Committed, CommittedOf, Schemas } from "./types/action.js";
 import type { Store } from "./types/ports.js";
@@ -63,12 +64,18 @@ export function backoff(retry: number, options: ReactionOptions, random = Math.r
  * stop at the leased streams' `head` (the last event correlation found
  * reacting into them): past it there is nothing to handle, so the cost
  * follows the work, not the length of the log behind it.
+ *
+ * Streams whose events `known` can name (the ids this process's correlation
+ * found reacting into them, see `RouteIndex`) skip the shared reads: one
+ * read of exactly those ids serves them all, so a drain reads the events it
+ * handles and not the other streams' events between them.
  */
 export async function readBatches<E extends Schemas>(
   events: EventRegister<E, any>,
   leased: Lease[],
   eventLimit: number,
-  log: Store = store()
+  log: Store = store(),
+  known: (lease: Lease) => number[] | undefined = () => undefined
 ): Promise<Batch<E>[]> {
   const batches = new Map<string, Batch<E>>(
     leased.map((lease) => [lease.stream, { lease, events: [], jobs: [], end: lease.at }])
@@ -131,13 +138,50 @@ export async function readBatches<E extends Schemas>(
       })
   );
 
+  // Streams without a source whose events are known by id: their next
+  // `eventLimit` ids, read together. A batch ends at its last id when the
+  // stream has more, otherwise at its head (nothing else up to there).
+  const exact = new Map<string, number[]>();
+  for (const lease of pending) {
+    if (lease.source !== undefined || lease.head === undefined) continue;
+    const ids = known(lease);
+    if (ids) exact.set(lease.stream, ids);
+  }
+  if (exact.size) {
+    const takers = new Map<number, string[]>();
+    for (const [stream, ids] of exact)
+      for (const id of ids.slice(0, eventLimit)) {
+        const streams = takers.get(id);
+        if (streams) streams.push(stream);
+        else takers.set(id, [stream]);
+      }
+    if (takers.size)
+      await log.query<E>(
+        (event) => {
+          const byTarget = resolve(event);
+          for (const stream of takers.get(event.id) ?? []) {
+            const jobs = byTarget.get(stream);
+            if (!jobs) continue;
+            const batch = batches.get(stream)!;
+            batch.events.push(jobs[0].event as CommittedOf<E>);
+            batch.jobs.push(...jobs);
+          }
+        },
+        { ids: [...takers.keys()], names }
+      );
+    for (const [stream, ids] of exact) {
+      const batch = batches.get(stream)!;
+      batch.end = ids.length > eventLimit ? ids[eventLimit - 1] : batch.lease.head!;
+    }
+  }
+
   // Streams without a source share reads of the whole log: each read starts
   // at the lowest position not read yet for a stream still open, ends at the
   // highest head among them, and serves every such stream whose watermark it
   // passes. A stream is done when its batch is full (its end then covers the
   // rest of the page it filled up in), the reads passed its head, or the log
   // ends.
-  const open = pending.filter((lease) => lease.source === undefined);
+  const open = pending.filter((lease) => lease.source === undefined && !exact.has(lease.stream));
   const counts = new Map(open.map((lease) => [lease.stream, { events: 0, closed: false }]));
   const cursor = new Map(open.map((lease) => [lease.stream, lease.at]));
   for (let pages = 0; open.length && pages < MAX_PAGES; pages++) {
@@ -183,6 +227,8 @@ export class Drainer<E extends Schemas> {
   private readonly keepers = new Map<string, Keeper>();
   /** The names of this app's reactions: it leases only streams whose every reaction is among them. */
   private readonly owned: string[];
+  /** Which events react into which stream, from this app's correlation passes (see `Act.correlate`). */
+  readonly routes = new RouteIndex();
 
   /**
    * @param events - the app's events and their reactions
@@ -258,7 +304,8 @@ export class Drainer<E extends Schemas> {
       );
       if (!leased.length) return none;
       this.tracer.leased(leased);
-      const batches = await readBatches(this.events, leased, eventLimit, log).catch(async (error) => {
+      const known = (lease: Lease) => this.routes.ids(log, lease.stream, lease.at, lease.head!);
+      const batches = await readBatches(this.events, leased, eventLimit, log, known).catch(async (error) => {
         await this.release(log, leased);
         throw error;
       });

@@ -213,6 +213,8 @@ export const QuerySchema = z.object({
   stream: StreamSchema.optional(),
   /** Only events with one of these names. */
   names: z.array(nameSchema("event name")).optional(),
+  /** Only events with one of these ids. */
+  ids: z.array(z.number().int()).optional(),
   /** Only events with an id lower than this. */
   before: z.number().int().optional(),
   /** Only events with an id greater than this. */
@@ -393,6 +395,8 @@ export type Query = {
   stream?: string;
   /** Only events with one of these names. */
   names?: string[];
+  /** Only events with one of these ids (in any order; events still come in id order). */
+  ids?: number[];
   /** Only events with an id lower than this. */
   before?: number;
   /** Only events with an id greater than this. */

@@ -80,6 +80,57 @@ describe("a drain's reads of the log", () => {
     expect(read).toBe(1);
   });
 
+  it("visit only the leased streams' own events once this process's correlation found them", async () => {
+    let handled = 0;
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async () => {
+        handled++;
+      })
+      .to((event) => ({ target: `ledger-${event.stream}` }))
+      .build();
+    const meta = { correlation: "c", causation: {} };
+    // 1,000 events over 100 streams, interleaved: a shared read for ten
+    // leased streams would visit ten events for each one they handle.
+    for (let i = 0; i < 1_000; i++)
+      await store().commit(`acc-${i % 100}`, [{ name: "Deposited", data: { amount: i } }], meta);
+    await app.correlate({ after: -1, limit: 10_000 });
+    const log = store();
+    const query = log.query.bind(log);
+    let read = 0;
+    const spy = vi.spyOn(log, "query").mockImplementation((callback, q) =>
+      query((event) => {
+        read++;
+        callback(event as never);
+      }, q)
+    );
+    try {
+      while (handled < 1_000) await app.drain();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(read).toBe(1_000);
+  });
+
+  it("replay a reset stream from its start after earlier drains read past its first events", async () => {
+    const handled: number[] = [];
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async (event) => {
+        handled.push(event.data.amount);
+      })
+      .to(() => ({ target: "audit" }))
+      .build();
+    for (let i = 0; i < 3; i++) await app.do("deposit", { stream: "acc", actor }, { amount: i });
+    for (let i = 0; i < 3; i++) await app.drain({ eventLimit: 1 });
+    expect(handled).toEqual([0, 1, 2]);
+    await app.reset("audit");
+    while ((await app.drain()).acked.length);
+    expect(handled).toEqual([0, 1, 2, 0, 1, 2]);
+  });
+
   it("skip events no reaction listens to", async () => {
     const app = act()
       .with(Account)

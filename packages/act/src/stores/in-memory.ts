@@ -256,6 +256,7 @@ export class InMemoryStore implements Store {
     const {
       stream,
       names,
+      ids: wanted,
       before,
       after,
       limit,
@@ -282,6 +283,15 @@ export class InMemoryStore implements Store {
     } else {
       if (after !== undefined) start = Math.max(0, after + 1 - this.first);
       if (before !== undefined) end = Math.min(end, Math.max(0, before - this.first));
+    }
+    if (wanted) {
+      // Named ids: only those within the range found above, in id order.
+      const low = ids ? ids[start] : start + this.first;
+      const high = ids ? ids[end - 1] : end - 1 + this.first;
+      const picked = [...new Set(wanted)].filter((id) => id >= low && id <= high).sort((a, b) => a - b);
+      ids = ids ? picked.filter((id) => this.events[id - this.first].stream === stream) : picked;
+      start = 0;
+      end = ids.length;
     }
     const include = (e: Event) =>
       (with_snaps || from_snapshot !== undefined || e.name !== SNAP_EVENT) &&

@@ -1,7 +1,7 @@
 import type { Lease } from "../types/reaction.js";
 import type { Store } from "../types/ports.js";
 import { ConcurrencyError, ValidationError } from "../errors.js";
-import { type EventMeta, MAX_STREAM_LENGTH, SNAP_EVENT } from "../schemas.js";
+import { type EventMeta, MAX_STREAM_LENGTH, type Query, SNAP_EVENT } from "../schemas.js";
 import { inlineConformance, projectConformance } from "./projection-conformance.js";
 import type { ReadModelProbe } from "./read-model-probe.js";
 import type { TestApi } from "./test-api.js";
@@ -260,6 +260,18 @@ export function storeConformance(
         expect((await all({ after: ids[0], before: ids[3] })).map((e) => e.name)).toEqual(["A2", "B1"]);
         expect((await all({ stream: "a", after: ids[1] })).map((e) => e.name)).toEqual(["A3"]);
         expect(await all({ after: ids[5] })).toEqual([]);
+      });
+
+      it("reads only the named ids, in id order, with every other filter", async () => {
+        const ids = (await all()).map((e) => e.id);
+        const names = async (query: Query) => (await all(query)).map((e) => e.name);
+        // Given out of order, repeated, and with an id no event has.
+        expect(await names({ ids: [ids[4], ids[0], ids[2], ids[0], ids[5] + 100] })).toEqual(["A1", "B1", "C1"]);
+        expect(await names({ ids: [] })).toEqual([]);
+        expect(await names({ ids: [ids[0], ids[2], ids[3]], stream: "a" })).toEqual(["A1", "A3"]);
+        expect(await names({ ids, after: ids[1], before: ids[5], names: ["B1", "C1", "C2"] })).toEqual(["B1", "C1"]);
+        expect(await names({ ids, backward: true, limit: 2 })).toEqual(["C2", "C1"]);
+        expect(await names({ ids: [ids[5], ids[1]], correlation: "c-c" })).toEqual(["C2"]);
       });
 
       it("filters by correlation", async () => {

@@ -1,0 +1,102 @@
+import type { Store } from "./types/ports.js";
+
+/** Event ids the index keeps at most (about 8 bytes each) before it starts over. */
+export const ROUTE_INDEX_LIMIT = 200_000;
+
+/** One reaction stream's events: the ids reacting into it in `(floor, to]` of the index, ascending. */
+type Routes = { floor: number; ids: number[] };
+
+/** Index of the first id in `ids` (ascending) greater than `id`. */
+function upper(ids: number[], id: number): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (ids[mid] <= id) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * Which events react into which reaction stream, as this process's
+ * correlation found them, so that a drain reads exactly the events of the
+ * streams it leased instead of every event of the log between their
+ * watermarks. On a log where streams' events interleave (a hundred target
+ * streams fed by one stream of orders, say), a shared read for ten leased
+ * streams visits ten times the events they handle; with the index it reads
+ * what they handle, whatever the log's length.
+ *
+ * The index covers a range of the log, `(from, to]`: the correlation passes
+ * it was given, which must follow one another without a gap (a pass that
+ * does not continue the range starts it over). A stream's ids are dropped
+ * once a drain read past them; the stream then remembers how far (`floor`),
+ * so a watermark moved back by an operator's reset is not served from what
+ * was dropped. Whatever the index cannot vouch for — a watermark before its
+ * range, a `head` after it (another process correlated further), a store
+ * swapped in since — it answers `undefined`, and the drain reads the log.
+ * Past {@link ROUTE_INDEX_LIMIT} ids (streams drained by other processes are
+ * never read here, so never dropped) it starts over from its end.
+ */
+export class RouteIndex {
+  private log?: Store;
+  private from = -1;
+  private to = -1;
+  private size = 0;
+  private readonly streams = new Map<string, Routes>();
+
+  /** @param limit - event ids kept at most before the index starts over */
+  constructor(private readonly limit = ROUTE_INDEX_LIMIT) {}
+
+  /**
+   * Records a correlation pass over the events with ids in `(after, last]`
+   * of `log`, with the ids (ascending) that react into each target stream.
+   * Ids the index already covers are skipped; a pass that leaves a gap after
+   * the covered range, or reads another store, starts the index over.
+   */
+  add(log: Store, after: number, last: number, routes: ReadonlyMap<string, readonly number[]>): void {
+    if (log !== this.log || after > this.to) {
+      this.log = log;
+      this.clear(after);
+    }
+    for (const [stream, ids] of routes) {
+      const fresh = ids[0] > this.to ? ids : ids.slice(upper(ids as number[], this.to));
+      if (!fresh.length) continue;
+      const known = this.streams.get(stream);
+      if (known) known.ids.push(...fresh);
+      else {
+        this.streams.set(stream, { floor: this.from, ids: [...fresh] });
+        this.size++;
+      }
+      this.size += fresh.length;
+    }
+    this.to = Math.max(this.to, last);
+    if (this.size > this.limit) this.clear(this.to);
+  }
+
+  /**
+   * The ids of the events in `(at, head]` that react into `stream`, in
+   * order; `undefined` when the index does not cover that range. Ids up to
+   * `at` are handled and dropped.
+   */
+  ids(log: Store, stream: string, at: number, head: number): number[] | undefined {
+    if (log !== this.log || head > this.to) return undefined;
+    const known = this.streams.get(stream);
+    if (at < (known?.floor ?? this.from)) return undefined;
+    if (!known) return [];
+    const handled = upper(known.ids, at);
+    if (handled) {
+      known.ids.splice(0, handled);
+      known.floor = at;
+      this.size -= handled;
+    }
+    return known.ids.slice(0, upper(known.ids, head));
+  }
+
+  private clear(from: number): void {
+    this.streams.clear();
+    this.size = 0;
+    this.from = from;
+    this.to = from;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The route index against a brute-force model: whatever it answers for a
+ * stream and a range must be exactly the ids of the events reacting into that
+ * stream there, and where it cannot vouch for the range it must say so
+ * (`undefined`) — including after it dropped ids a drain read past and an
+ * operator moved the watermark back.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { InMemoryStore } from "../src/index.js";
+import { RouteIndex } from "../src/route-index.js";
+import { announce, replayPath, seedLabel, seedRuns } from "./seeds.js";
+
+const runs = seedRuns("ROUTES", { seed: 4_112_026, numRuns: 300 }, 200);
+
+/** The routes of the log's events in `(after, last]`: target → ids, ascending. */
+function pass(log: string[][], after: number, last: number): Map<string, number[]> {
+  const routes = new Map<string, number[]>();
+  for (let id = after + 1; id <= last; id++)
+    for (const target of new Set(log[id])) routes.set(target, [...(routes.get(target) ?? []), id]);
+  return routes;
+}
+
+/** What the index must answer when it answers: the ids in `(at, head]` reacting into `stream`. */
+const truth = (log: string[][], stream: string, at: number, head: number) =>
+  log.flatMap((targets, id) => (id > at && id <= head && targets.includes(stream) ? [id] : []));
+
+describe("RouteIndex", () => {
+  const a = new InMemoryStore();
+  // Event 0 → s1; 1 → s2; 2 → s1 twice (two reactions); 3 → s1 and s2; 4 → nothing.
+  const log = [["s1"], ["s2"], ["s1", "s1"], ["s1", "s2"], []];
+
+  it("answers the ids of a covered range, and undefined past what correlation read", () => {
+    const index = new RouteIndex();
+    index.add(a, -1, 2, pass(log, -1, 2));
+    expect(index.ids(a, "s1", -1, 2)).toEqual([0, 2]);
+    expect(index.ids(a, "s2", -1, 2)).toEqual([1]);
+    expect(index.ids(a, "s3", -1, 2)).toEqual([]);
+    expect(index.ids(a, "s1", -1, 3)).toBeUndefined();
+    index.add(a, 2, 4, pass(log, 2, 4));
+    expect(index.ids(a, "s1", -1, 4)).toEqual([0, 2, 3]);
+    // Ids are not repeated when a pass overlaps what is covered.
+    index.add(a, 1, 4, pass(log, 1, 4));
+    expect(index.ids(a, "s1", -1, 4)).toEqual([0, 2, 3]);
+  });
+
+  it("drops ids a drain read past, and answers undefined when a reset moves the watermark back before them", () => {
+    const index = new RouteIndex();
+    index.add(a, -1, 4, pass(log, -1, 4));
+    expect(index.ids(a, "s1", 0, 4)).toEqual([2, 3]);
+    expect(index.ids(a, "s1", 2, 4)).toEqual([3]);
+    // An operator reset the stream to the start: the dropped ids are gone.
+    expect(index.ids(a, "s1", -1, 4)).toBeUndefined();
+    expect(index.ids(a, "s1", 1, 4)).toBeUndefined();
+    // Other streams keep their coverage.
+    expect(index.ids(a, "s2", -1, 4)).toEqual([1, 3]);
+  });
+
+  it("starts over after a gap, on another store, and past its limit", () => {
+    const index = new RouteIndex();
+    index.add(a, -1, 1, pass(log, -1, 1));
+    index.add(a, 2, 4, pass(log, 2, 4)); // event 2 was never given
+    expect(index.ids(a, "s1", -1, 4)).toBeUndefined();
+    expect(index.ids(a, "s1", 2, 4)).toEqual([3]);
+    const b = new InMemoryStore();
+    expect(index.ids(b, "s1", 2, 4)).toBeUndefined();
+    index.add(b, -1, 0, pass(log, -1, 0));
+    expect(index.ids(a, "s1", 2, 4)).toBeUndefined();
+    expect(index.ids(b, "s1", -1, 0)).toEqual([0]);
+    // Three entries (streams and ids) kept at most: a pass that overflows restarts coverage at its end.
+    const small = new RouteIndex(3);
+    small.add(b, -1, 0, pass(log, -1, 0));
+    expect(small.ids(b, "s1", -1, 0)).toEqual([0]);
+    small.add(b, 0, 4, pass(log, 0, 4));
+    expect(small.ids(b, "s1", -1, 4)).toBeUndefined();
+    expect(small.ids(b, "s1", 4, 4)).toEqual([]);
+  });
+
+  /** A program: a log, correlation passes of random lengths (some leaving gaps, some reading again), and reads with watermarks that move forward or back. */
+  const programArb = fc.record({
+    log: fc.array(fc.array(fc.constantFrom("s1", "s2", "s3"), { maxLength: 3 }), { minLength: 1, maxLength: 30 }),
+    limit: fc.integer({ min: 2, max: 40 }),
+    steps: fc.array(
+      fc.oneof(
+        fc.record({
+          kind: fc.constant("pass" as const),
+          length: fc.integer({ min: 0, max: 8 }),
+          gap: fc.boolean(),
+          overlap: fc.integer({ min: 0, max: 3 }),
+        }),
+        fc.record({
+          kind: fc.constant("read" as const),
+          stream: fc.constantFrom("s1", "s2", "s3"),
+          at: fc.integer({ min: -1, max: 30 }),
+          head: fc.integer({ min: 0, max: 30 }),
+        })
+      ),
+      { maxLength: 40 }
+    ),
+  });
+
+  for (const run of runs)
+    it(`answers only what the log holds, whatever the passes and watermarks (${seedLabel(run)})`, () => {
+      announce("route index", "ROUTES", run);
+      let answered = 0;
+      fc.assert(
+        fc.property(programArb, ({ log, limit, steps }) => {
+          const index = new RouteIndex(limit);
+          const store = new InMemoryStore();
+          let correlated = -1;
+          for (const step of steps) {
+            if (step.kind === "pass") {
+              const after = step.gap
+                ? Math.min(log.length - 1, correlated + 1)
+                : Math.max(-1, correlated - step.overlap);
+              const last = Math.min(log.length - 1, after + step.length);
+              index.add(store, after, last, pass(log, after, last));
+              correlated = Math.max(correlated, last);
+            } else {
+              const head = Math.min(step.head, log.length - 1);
+              const ids = index.ids(store, step.stream, Math.min(step.at, head), head);
+              if (ids === undefined) continue;
+              answered++;
+              expect(ids).toEqual(truth(log, step.stream, Math.min(step.at, head), head));
+            }
+          }
+        }),
+        { seed: run.seed, numRuns: run.numRuns, ...replayPath("ROUTES") }
+      );
+      // The property says nothing if the index never answers.
+      expect(answered).toBeGreaterThan(run.numRuns);
+    });
+});
