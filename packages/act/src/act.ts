@@ -412,8 +412,10 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * {@link Act.correlate}), polls the streams with events after their
    * watermark (half the most lagging, half the most leading), leases them at
    * the polled watermark (the store refuses a stream another drainer moved
-   * since), reads their next events — one read of the log serves every
-   * stream without a source — and runs each event's reactions in order.
+   * since), reads their next events — by id, in one read, the events this
+   * app's correlation found reacting into them (otherwise one read of the
+   * log serves every stream without a source) — and runs each event's
+   * reactions in order.
    *
    * Each stream's lease is renewed while its handlers run, so no other
    * drainer takes it meanwhile. Progress is recorded per event and reaction:
