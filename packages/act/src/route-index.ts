@@ -1,7 +1,10 @@
 import type { Store } from "./types/ports.js";
 
-/** Event ids the index keeps at most (about 8 bytes each) before it starts over. */
-export const ROUTE_INDEX_LIMIT = 200_000;
+/**
+ * Event ids (and streams) the index keeps at most before it starts over:
+ * about 16 MB, room for a backlog of two million reactions.
+ */
+export const ROUTE_INDEX_LIMIT = 2_000_000;
 
 /** One reaction stream's events: the ids reacting into it in `(floor, to]` of the index, ascending. */
 type Routes = { floor: number; ids: number[] };
