@@ -667,7 +667,9 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * then one read of the log shared by every stream with work — the events
    * this app reacts to, up to `lagLimit` of them, from the lowest watermark
    * with work on. A stream whose work lies beyond that read counts what the
-   * read saw of it, and at least 1. Each event read costs its transfer and
+   * read saw of it, and at least 1. Streams whose events this app's own
+   * correlation found (an app that drains) are counted exactly from what it
+   * remembers, without that read. Each event read costs its transfer and
    * its resolvers, so a larger `lagLimit` buys exact counts further behind
    * at that price.
    *
@@ -700,6 +702,16 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   private async lags(log: Store, reactions: ReactionStream[], limit: number): Promise<Map<string, number>> {
     const busy = new Map(reactions.filter((r) => r.head > r.at).map((r) => [r.stream, r]));
     const lags = new Map<string, number>();
+    // Streams whose events this app's correlation indexed are counted from
+    // the index, exactly and without reading the log (a stream with a source
+    // counts only its source's events, which the index does not tell apart).
+    for (const r of busy.values()) {
+      if (r.source !== undefined) continue;
+      const ids = this.drainer.routes.ids(log, r.stream, r.at, r.head);
+      if (ids === undefined) continue;
+      lags.set(r.stream, Math.max(1, ids.length));
+      busy.delete(r.stream);
+    }
     if (!busy.size) return lags;
     let after = Number.POSITIVE_INFINITY;
     let head = -1;

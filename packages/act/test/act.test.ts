@@ -425,28 +425,40 @@ describe("the state builder", () => {
 });
 
 describe("stats", () => {
-  it("reads the log once for every stream with work, however many streams there are", async () => {
+  it("reads the log once for every stream with work, however many streams there are — or not at all in the app that correlated them", async () => {
     const memory = store();
-    const app = act()
-      .with(Counter)
-      .on("Incremented")
-      .do(async () => {})
-      .to((event) => ({ target: `ledger-${event.stream}` }))
-      .on("Tagged")
-      .do(async () => {})
-      .to((event) => ({ target: `tags-${event.stream}`, source: event.stream }))
-      .build();
+    const build = () =>
+      act()
+        .with(Counter)
+        .on("Incremented")
+        .do(async () => {})
+        .to((event) => ({ target: `ledger-${event.stream}` }))
+        .on("Tagged")
+        .do(async () => {})
+        .to((event) => ({ target: `tags-${event.stream}`, source: event.stream }))
+        .build();
+    const app = build();
+    // Another process showing the same app's stats, which never correlated.
+    const dashboard = build();
     for (let i = 0; i < 40; i++) await app.do("increment", { stream: `c-${i % 20}`, actor }, { by: 1 });
     await app.do("tag", { stream: "c-3", actor }, { tags: ["a", "b"] });
     await app.correlate();
     // The first ten ledgers catch up; the rest keep their work.
     for (let i = 0; i < 30; i++) await app.drain({ streamLimit: 10 });
     await app.do("increment", { stream: "c-0", actor }, { by: 1 });
+    await app.do("tag", { stream: "c-5", actor }, { tags: ["c"] });
     await app.correlate();
     const reads = vi.spyOn(memory, "query");
-    const { streams } = await app.stats();
+    const { streams } = await dashboard.stats();
     expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockClear();
+    // The app that correlated counts its streams without a source from what
+    // it remembers; the one with a source still takes the read.
+    const own = await app.stats();
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(reads.mock.calls[0][1]).toMatchObject({ after: streams.find((s) => s.stream === "tags-c-5")!.at });
     reads.mockRestore();
+    expect(own.streams.map((s) => [s.stream, s.lag])).toEqual(streams.map((s) => [s.stream, s.lag]));
     // Each lag is what routing the log says is left after that stream's watermark.
     for (const s of streams) {
       let expected = 0;
@@ -460,13 +472,16 @@ describe("stats", () => {
     expect(streams.some((s) => s.lag === 0)).toBe(true);
   });
 
-  it("reads 1,000 events by default for the lags; a larger lagLimit counts further behind", async () => {
-    const app = act()
-      .with(Counter)
-      .on("Incremented")
-      .do(async () => {})
-      .to(() => ({ target: "ledger" }))
-      .build();
+  it("reads 1,000 events by default for the lags; a larger lagLimit counts further behind; the app that correlated counts all", async () => {
+    const build = () =>
+      act()
+        .with(Counter)
+        .on("Incremented")
+        .do(async () => {})
+        .to(() => ({ target: "ledger" }))
+        .build();
+    const app = build();
+    const dashboard = build();
     const meta = { correlation: "c", causation: {} };
     for (let i = 0; i < 15; i++)
       await store().commit(
@@ -475,8 +490,9 @@ describe("stats", () => {
         meta
       );
     await app.correlate({ after: -1, limit: 10_000 });
-    expect((await app.stats()).streams.map((s) => [s.stream, s.lag])).toEqual([["ledger", 1_000]]);
-    expect((await app.stats(5_000)).streams.map((s) => [s.stream, s.lag])).toEqual([["ledger", 1_500]]);
+    expect((await dashboard.stats()).streams.map((s) => [s.stream, s.lag])).toEqual([["ledger", 1_000]]);
+    expect((await dashboard.stats(5_000)).streams.map((s) => [s.stream, s.lag])).toEqual([["ledger", 1_500]]);
+    expect((await app.stats()).streams.map((s) => [s.stream, s.lag])).toEqual([["ledger", 1_500]]);
   });
 
   it("counts an event once per stream however many of its reactions go there", async () => {
@@ -495,15 +511,17 @@ describe("stats", () => {
   });
 
   it("counts a stream whose work lies beyond the read as at least 1", async () => {
-    const app = act()
-      .with(Counter)
-      .on("Incremented")
-      .do(async () => {})
-      .to((event) => ({ target: `ledger-${event.stream}` }))
-      .build();
+    const build = () =>
+      act()
+        .with(Counter)
+        .on("Incremented")
+        .do(async () => {})
+        .to((event) => ({ target: `ledger-${event.stream}` }))
+        .build();
+    const app = build();
     for (let i = 0; i < 5; i++) await app.do("increment", { stream: `c-${i}`, actor }, { by: 1 });
     await app.correlate();
-    const { streams } = await app.stats(1);
+    const { streams } = await build().stats(1);
     expect(streams.map((s) => [s.stream, s.lag]).sort()).toEqual([
       ["ledger-c-0", 1],
       ["ledger-c-1", 1],
