@@ -1,4 +1,5 @@
 import type { Store } from "./types/ports.js";
+import { upper } from "./utils.js";
 
 /**
  * Event ids (and streams) the index keeps at most before it starts over:
@@ -8,18 +9,6 @@ export const ROUTE_INDEX_LIMIT = 2_000_000;
 
 /** One reaction stream's events: the ids reacting into it in `(floor, to]` of the index, ascending. */
 type Routes = { floor: number; ids: number[] };
-
-/** Index of the first id in `ids` (ascending) greater than `id`. */
-function upper(ids: number[], id: number): number {
-  let low = 0;
-  let high = ids.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (ids[mid] <= id) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
 
 /**
  * Which events react into which reaction stream, as this process's
@@ -63,7 +52,7 @@ export class RouteIndex {
       this.clear(after);
     }
     for (const [stream, ids] of routes) {
-      const fresh = ids[0] > this.to ? ids : ids.slice(upper(ids as number[], this.to));
+      const fresh = ids[0] > this.to ? ids : ids.slice(upper(ids, this.to));
       if (!fresh.length) continue;
       const known = this.streams.get(stream);
       if (known) known.ids.push(...fresh);

@@ -156,3 +156,15 @@ export function uuid(): string {
   const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
+
+/** First index in ascending `ids` whose id is greater than `id` (a binary search). */
+export function upper(ids: readonly number[], id: number): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (ids[mid] <= id) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}

@@ -5,7 +5,7 @@ import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../schemas.js";
 import { checkCommit, checkName, checkOptions, OptionSchemas } from "../inputs.js";
 import { stringifyJson } from "../json.js";
-import { validate } from "../utils.js";
+import { upper, validate } from "../utils.js";
 
 /** Freezes a parsed JSON value all the way down, so what the store hands out cannot change its log. */
 function freeze<T>(value: T): T {
@@ -41,18 +41,6 @@ type Watermark = {
   /** End of the lease, or of the backoff before a retry (0: none). */
   until: number;
 };
-
-/** First index in ascending `ids` whose id is greater than `id`. */
-function upper(ids: number[], id: number): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ids[mid] <= id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * The default {@link Store}: events and watermarks in process memory. It is
