@@ -39,6 +39,18 @@ const defOf = (schema: ZodType) => (schema as unknown as { _zod: { def: Def } })
 type Field = { key: string; match: Matcher; optional: boolean };
 
 /**
+ * Declares `check` to say exactly what `schema` says (true where zod accepts
+ * the value and returns it unchanged): the matcher then uses it instead of
+ * asking zod. For checked leaves met on every action and commit — the name
+ * rules of streams, events and correlation ids — where a zod parse per value
+ * costs more than the rest of the check. A property test must hold the two
+ * equal.
+ */
+export function nativeMatcher(schema: ZodType, check: Matcher): void {
+  matchers.set(schema, check);
+}
+
+/**
  * The matcher of `schema`, or `undefined` when the schema is not plain.
  * Compiled once per schema.
  */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { nativeMatcher } from "./plain-shape.js";
 
 /**
  * The zod schema of an empty payload: an object with no keys.
@@ -38,7 +39,7 @@ export const ActorSchema = z.object({
 /** A UTF-16 surrogate without its other half. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The longest stream name any store accepts, in UTF-16 code units. */
+/** The longest stream name any store accepts, in characters (Unicode code points). */
 export const MAX_STREAM_LENGTH = 256;
 
 /**
@@ -49,8 +50,8 @@ export const MAX_STREAM_LENGTH = 256;
  * turn it into another name). One definition, so every store refuses the same
  * names with the same message.
  */
-const nameSchema = (what: string) =>
-  z
+const nameSchema = (what: string) => {
+  const schema = z
     .string()
     .min(1, `${what} must not be empty`)
     .max(MAX_STREAM_LENGTH, `${what} must be at most ${MAX_STREAM_LENGTH} characters`)
@@ -59,6 +60,30 @@ const nameSchema = (what: string) =>
       (name) => !LONE_SURROGATE.test(name),
       `${what} must be a well-formed string (it has a lone UTF-16 surrogate)`
     );
+  // The same rules without zod, for the names checked on every action and
+  // commit; zod still parses a name that fails them, for the message.
+  nativeMatcher(schema, isName);
+  return schema;
+};
+
+/** Characters (Unicode code points) in `text`, as zod counts a string's length. */
+function characters(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+/**
+ * The name rules of {@link nameSchema}, checked directly. Lengths count
+ * characters, as zod does: a name of UTF-16 units past the limit may still
+ * fit when some are pairs (an emoji is one character, two units).
+ */
+const isName = (value: unknown) =>
+  typeof value === "string" &&
+  value.length >= 1 &&
+  (value.length <= MAX_STREAM_LENGTH || characters(value) <= MAX_STREAM_LENGTH) &&
+  !value.includes("\u0000") &&
+  !LONE_SURROGATE.test(value);
 
 /**
  * Schema of a stream name: a non-empty, well-formed string (no NUL character,

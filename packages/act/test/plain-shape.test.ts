@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { act, dispose, InMemoryStore, state, store, upcaster } from "../src/index.js";
+import { act, dispose, InMemoryStore, NameSchema, StreamSchema, state, store, upcaster } from "../src/index.js";
 import { decode } from "../src/event-sourcing.js";
 import { plainMatcher } from "../src/plain-shape.js";
 import { readSchema } from "../src/revive.js";
@@ -119,6 +119,32 @@ describe("plainMatcher", () => {
     );
     // The generator must reach the fast path often enough to test it.
     expect(matched).toBeGreaterThan(20);
+  });
+});
+
+describe("the native check of names", () => {
+  /** Strings of any UTF-16 code units — lone surrogates and NUL included — short and past the limit. */
+  const names = fc.oneof(
+    fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 8 }),
+    fc.array(fc.constantFrom(0, 0x61, 0xd800, 0xdc00, 0xdbff, 0xdfff, 0x1f600), { maxLength: 8 }),
+    // Around the 256-unit limit: letters and emoji (two UTF-16 units each).
+    fc.array(fc.constantFrom(0x61, 0x61, 0x61, 0x1f600), { minLength: 200, maxLength: 260 })
+  );
+  const text = (codes: number[]) => codes.map((code) => String.fromCodePoint(code)).join("");
+
+  it("says exactly what the name schemas say, for every name", () => {
+    for (const schema of [StreamSchema, NameSchema]) {
+      const match = plainMatcher(schema)!;
+      fc.assert(
+        fc.property(names, (codes) => {
+          const value = text(codes);
+          expect(match(value)).toBe(schema.safeParse(value).success);
+        }),
+        { seed, numRuns: 2_000 }
+      );
+      for (const value of [undefined, null, 1, {}, "", "a".repeat(256), "a".repeat(257)])
+        expect(match(value)).toBe(schema.safeParse(value).success);
+    }
   });
 });
 
