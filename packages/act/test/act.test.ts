@@ -425,14 +425,18 @@ describe("the state builder", () => {
 });
 
 describe("stats", () => {
+  /** The counter with one reaction posting each increment to `ledger-<stream>`: a new app each call, as a new process. */
+  const ledgers = () =>
+    act()
+      .with(Counter)
+      .on("Incremented")
+      .do(async () => {})
+      .to((event) => ({ target: `ledger-${event.stream}` }));
+
   it("reads the log once for every stream with work, however many streams there are — or not at all in the app that correlated them", async () => {
     const memory = store();
     const build = () =>
-      act()
-        .with(Counter)
-        .on("Incremented")
-        .do(async () => {})
-        .to((event) => ({ target: `ledger-${event.stream}` }))
+      ledgers()
         .on("Tagged")
         .do(async () => {})
         .to((event) => ({ target: `tags-${event.stream}`, source: event.stream }))
@@ -511,13 +515,7 @@ describe("stats", () => {
   });
 
   it("counts a stream whose work lies beyond the read as at least 1", async () => {
-    const build = () =>
-      act()
-        .with(Counter)
-        .on("Incremented")
-        .do(async () => {})
-        .to((event) => ({ target: `ledger-${event.stream}` }))
-        .build();
+    const build = () => ledgers().build();
     const app = build();
     for (let i = 0; i < 5; i++) await app.do("increment", { stream: `c-${i}`, actor }, { by: 1 });
     await app.correlate();

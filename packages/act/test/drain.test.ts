@@ -64,18 +64,26 @@ async function eventsRead(work: () => Promise<void>): Promise<Committed<Schemas,
   return read;
 }
 
+/** An app whose one reaction records each deposit's amount, routed by `to`. */
+function recording(
+  to: (event: Committed<{ Deposited: { amount: number } }, "Deposited">) => { target: string } | undefined
+) {
+  const handled: number[] = [];
+  const app = act()
+    .with(Account)
+    .on("Deposited")
+    .do(async (event) => {
+      handled.push(event.data.amount);
+    })
+    .to(to)
+    .build();
+  return { app, handled };
+}
+
 describe("a drain's reads of the log", () => {
   it("stop at the last event reacting into the leased stream: a long log after it costs nothing", async () => {
-    const handled: number[] = [];
-    const app = act()
-      .with(Account)
-      .on("Deposited")
-      .do(async (event) => {
-        handled.push(event.data.amount);
-      })
-      // Only the first deposit reacts into "audit"; the 2,500 after it route nowhere.
-      .to((event) => (event.data.amount === 0 ? { target: "audit" } : undefined))
-      .build();
+    // Only the first deposit reacts into "audit"; the 2,500 after it route nowhere.
+    const { app, handled } = recording((event) => (event.data.amount === 0 ? { target: "audit" } : undefined));
     const meta = { correlation: "c", causation: {} };
     await store().commit("acc-0", [{ name: "Deposited", data: { amount: 0 } }], meta);
     for (let i = 1; i <= 2_500; i++)
@@ -90,15 +98,7 @@ describe("a drain's reads of the log", () => {
   });
 
   it("visit only the leased streams' own events once this process's correlation found them", async () => {
-    let handled = 0;
-    const app = act()
-      .with(Account)
-      .on("Deposited")
-      .do(async () => {
-        handled++;
-      })
-      .to((event) => ({ target: `ledger-${event.stream}` }))
-      .build();
+    const { app, handled } = recording((event) => ({ target: `ledger-${event.stream}` }));
     const meta = { correlation: "c", causation: {} };
     // 1,000 events over 100 streams, interleaved: a shared read for ten
     // leased streams would visit ten events for each one they handle.
@@ -106,21 +106,13 @@ describe("a drain's reads of the log", () => {
       await store().commit(`acc-${i % 100}`, [{ name: "Deposited", data: { amount: i } }], meta);
     await app.correlate({ after: -1, limit: 10_000 });
     const read = await eventsRead(async () => {
-      while (handled < 1_000) await app.drain();
+      while (handled.length < 1_000) await app.drain();
     });
     expect(read).toHaveLength(1_000);
   });
 
   it("replay a reset stream from its start after earlier drains read past its first events", async () => {
-    const handled: number[] = [];
-    const app = act()
-      .with(Account)
-      .on("Deposited")
-      .do(async (event) => {
-        handled.push(event.data.amount);
-      })
-      .to(() => ({ target: "audit" }))
-      .build();
+    const { app, handled } = recording(() => ({ target: "audit" }));
     for (let i = 0; i < 3; i++) await app.do("deposit", { stream: "acc", actor }, { amount: i });
     for (let i = 0; i < 3; i++) await app.drain({ eventLimit: 1 });
     expect(handled).toEqual([0, 1, 2]);
