@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { stringifyJson } from "../src/json.js";
+import { copyJson, stringifyJson } from "../src/json.js";
+import { seedRuns } from "./seeds.js";
 
 describe("stringifyJson", () => {
   it("serialises plain data, dates as ISO strings", () => {
@@ -48,5 +50,104 @@ describe("stringifyJson", () => {
   it("accepts objects with toJSON that return plain values and null prototypes", () => {
     const bare = Object.assign(Object.create(null), { x: 1 });
     expect(stringifyJson({ bare, v: { toJSON: () => "v" } }, "data")).toBe('{"bare":{"x":1},"v":"v"}');
+  });
+});
+
+/** `value` and everything in it is frozen. */
+function frozenAllDown(value: unknown): boolean {
+  if (!value || typeof value !== "object") return true;
+  return Object.isFrozen(value) && Object.values(value).every(frozenAllDown);
+}
+
+describe("copyJson", () => {
+  /** What a store that keeps the JSON text gives back. */
+  const roundTrip = (value: unknown) => JSON.parse(stringifyJson(value, "data"));
+
+  it("gives back what the JSON text would, frozen: dates as text, -0 as 0, undefined dropped or null", () => {
+    const value = { at: new Date(0), bad: new Date(Number.NaN), n: -0, u: undefined, list: [undefined, -0, "x"] };
+    const copy = copyJson(value, "data");
+    expect(copy).toStrictEqual(roundTrip(value));
+    expect(Object.is((copy as { n: number }).n, 0)).toBe(true);
+    expect(frozenAllDown(copy)).toBe(true);
+    // A copy: the caller's value is neither shared nor frozen.
+    expect(Object.isFrozen(value)).toBe(false);
+  });
+
+  it("keeps a key named __proto__ as a key, as parsing the text does", () => {
+    const value = JSON.parse('{"__proto__":{"x":1},"y":2}');
+    const copy = copyJson(value, "data");
+    expect(Object.keys(copy)).toEqual(["__proto__", "y"]);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(copy).toStrictEqual(roundTrip(value));
+  });
+
+  it("refuses what stringifyJson refuses, with the same message", () => {
+    for (const bad of [undefined, { n: 1n }, { f: () => 1 }, { s: "a\0b" }, { m: new Map() }, [Number.NaN]]) {
+      expect(() => copyJson(bad, "data")).toThrow(TypeError);
+      expect(() => copyJson(bad, "data")).toThrow(
+        (() => {
+          try {
+            stringifyJson(bad, "data");
+          } catch (error) {
+            return (error as Error).message;
+          }
+          return "stringifyJson accepted it";
+        })()
+      );
+    }
+  });
+
+  it("equals the JSON round trip for any value, key order and -0 included (property)", () => {
+    // Values of every kind JSON meets: plain ones, dates (valid or not), -0,
+    // undefined, objects with toJSON or a null prototype, class instances,
+    // keys like __proto__, NUL characters.
+    const leaf = fc.oneof(
+      fc.jsonValue({ maxDepth: 1 }),
+      fc.constantFrom(-0, undefined, Number.NaN, "a\0", new Date(0), new Date(Number.NaN), 1n),
+      fc.date({ noInvalidDate: true })
+    );
+    const { tree } = fc.letrec<{ tree: unknown }>((tie) => ({
+      tree: fc.oneof(
+        { depthSize: "small", withCrossShrink: true },
+        leaf,
+        fc.array(tie("tree"), { maxLength: 4 }),
+        fc.dictionary(
+          fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom("__proto__", "toJSON", "a\0")),
+          tie("tree"),
+          {
+            maxKeys: 4,
+          }
+        ),
+        fc.record({ toJSON: fc.constant(() => "own") }),
+        tie("tree").map((inner) => Object.assign(Object.create(null), { inner })),
+        fc.constant(new Map())
+      ),
+    }));
+    let copied = 0;
+    for (const { seed, numRuns } of seedRuns("COPY_JSON", { seed: 1_406_317, numRuns: 1_000 }, 1_000)) {
+      fc.assert(
+        fc.property(tree, (value) => {
+          let expected: unknown;
+          let refusal: string | undefined;
+          try {
+            expected = roundTrip(value);
+          } catch (error) {
+            refusal = (error as Error).message;
+          }
+          if (refusal !== undefined) {
+            expect(() => copyJson(value, "data")).toThrow(refusal);
+            return;
+          }
+          const copy = copyJson(value, "data");
+          copied++;
+          expect(copy).toStrictEqual(expected);
+          expect(JSON.stringify(copy)).toBe(stringifyJson(value, "data"));
+          expect(frozenAllDown(copy)).toBe(true);
+        }),
+        { seed, numRuns }
+      );
+    }
+    // Both outcomes must be common for the property to test them.
+    expect(copied).toBeGreaterThan(200);
   });
 });

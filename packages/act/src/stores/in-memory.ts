@@ -4,17 +4,8 @@ import type { InlineCommit, KeyedVersions, ReactionFilter, ReactionStream, Store
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../schemas.js";
 import { checkCommit, checkName, checkOptions, OptionSchemas } from "../inputs.js";
-import { stringifyJson } from "../json.js";
+import { copyJson } from "../json.js";
 import { upper, validate } from "../utils.js";
-
-/** Freezes a parsed JSON value all the way down, so what the store hands out cannot change its log. */
-function freeze<T>(value: T): T {
-  if (value && typeof value === "object") {
-    for (const child of Object.values(value)) freeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 type Event = Committed<Schemas, string>;
 
@@ -195,13 +186,14 @@ export class InMemoryStore implements Store {
         messages as Message<Schemas, string>[],
         expectedVersion ?? lastVersion
       );
-    // Kept as JSON, like every store: what Postgres refuses is refused here
-    // (before anything is appended), and what comes back has the same types.
+    // Kept as every store keeps it, as JSON (a frozen copy equal to the JSON
+    // text parsed back): what Postgres refuses is refused here (before
+    // anything is appended), and what comes back has the same types.
     const copies = messages.map(({ name, data }) => ({
       name: name as string,
-      data: freeze(JSON.parse(stringifyJson(data, `data of event "${String(name)}"`))),
+      data: copyJson(data, `data of event "${String(name)}"`),
     }));
-    const frozenMeta = freeze(JSON.parse(stringifyJson(meta, "meta")) as EventMeta);
+    const frozenMeta = copyJson(meta, "meta");
     const created = new Date();
     const events = copies.map(
       ({ name, data }, i) =>
