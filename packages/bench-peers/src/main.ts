@@ -115,15 +115,18 @@ function table(kind: Kind, results: Map<string, Figures | { error: string }>) {
   console.log(line(header));
   console.log(width.map((w) => "-".repeat(w)).join("-|-"));
   for (const r of rows) console.log(line(r));
-  // Every "n/a" with its reason.
+  // Every "n/a" with its reason, and every figure taken differently from the others.
   const notes = new Set<string>();
   for (const c of COLUMNS) {
     const r = results.get(c.id);
     if (!r) continue;
     if ("error" in r) notes.add(`${c.label}: n/a — ${r.error}`);
     else
-      for (const [id, f] of Object.entries(r))
-        if ("na" in f) notes.add(`${c.label}, ${WORKLOADS[kind].find((w) => w.id === id)?.label}: n/a — ${f.na}`);
+      for (const [id, f] of Object.entries(r)) {
+        const workload = WORKLOADS[kind].find((w) => w.id === id)?.label;
+        if ("na" in f) notes.add(`${c.label}, ${workload}: n/a — ${f.na}`);
+        else if (f.note) notes.add(`${c.label}, ${workload}: ${f.note}`);
+      }
   }
   for (const n of notes) console.log(`  ${n}`);
 }

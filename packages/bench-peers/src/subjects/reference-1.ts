@@ -37,6 +37,7 @@ export async function subject(target: Target, version: string): Promise<Subject>
   // A fresh app per workload; the in-memory store is the process-wide default, emptied by reset().
   return {
     label: `reference ${version}`,
+    coldReactions: "a second app on the emptied store stalls: its settle() handles nothing",
     async reset() {
       await store().drop();
       await store().seed();
