@@ -144,10 +144,6 @@ function freezeDeep<T>(value: T): T {
  * @param root - how to name the value in errors, e.g. `data of event "Opened"`
  * @returns the frozen copy
  * @throws TypeError naming the path and the reason when `value` is not JSON-serialisable
- * @example
- * ```ts
- * copyJson({ at: new Date(0), n: -0 }, "data"); // { at: "1970-01-01T00:00:00.000Z", n: 0 }, frozen
- * ```
  */
 export function copyJson<T>(value: T, root: string): T {
   const copy = copyPlain(value, 0);

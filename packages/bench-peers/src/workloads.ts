@@ -64,7 +64,6 @@ export interface Subject {
   close(): Promise<void>;
 }
 
-/** One measured figure, or why there is none. */
 /** A workload's figure (`note`: how it was taken, when not as for the others), or why there is none. */
 export type Figure = { value: number; unit: string; note?: string } | { na: string };
 
