@@ -1,4 +1,4 @@
-// Why: guide pages get a "Copy page as Markdown" button, for AI tools; API pages have no Markdown twin, so they get none. And the article hydrates after the rest of the page, in short slices: see below.
+// Why: guide pages get a "Copy page as Markdown" button, for AI tools; API pages have no Markdown twin, so they get none. And the article hydrates after the rest of the page: see below.
 import { Activity, type ReactNode } from "react";
 import Content from "@theme-original/DocItem/Content";
 import type ContentType from "@theme/DocItem/Content";
@@ -16,12 +16,17 @@ export default function ContentWrapper(props: Props): ReactNode {
     <>
       {!isApi && <CopyPageMarkdown permalink={metadata.permalink} />}
       {/* React hydrates a server-rendered Activity boundary after the rest
-          of the page, at a low priority that yields to the browser every few
-          milliseconds: the article (the page's largest part) then never
-          blocks the main thread in one long task. A press inside it before
-          then makes React hydrate it at once and replays the press. (Not a
-          Suspense boundary: the server would move a large one to the end of
-          the HTML, to be put back by a script.) */}
+          of the page has committed, so the article (the page's largest part)
+          is not in the same commit as the frame around it. It is not always
+          hydrated in short slices: a context that changes above the boundary
+          before it has hydrated (Docusaurus' providers update a few right
+          after hydration) makes React hydrate it at that update's priority,
+          in one blocking render. Without the boundary, measured on these
+          pages, the whole page commits in one task of about the same size,
+          so it stays. A press inside it before it has hydrated makes React
+          hydrate it at once and replays the press. (Not a Suspense boundary:
+          the server would move a large one to the end of the HTML, to be put
+          back by a script.) */}
       <Activity mode="visible">
         <Content {...props} />
       </Activity>
