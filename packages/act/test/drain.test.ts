@@ -150,15 +150,7 @@ describe("a drain's reads of the log", () => {
 describe("after the store is dropped or replaced", () => {
   /** An app whose reaction records each deposit, with five deposits already handled. */
   async function handledFive() {
-    const handled: number[] = [];
-    const app = act()
-      .with(Account)
-      .on("Deposited")
-      .do(async (event) => {
-        handled.push(event.data.amount);
-      })
-      .to((event) => ({ target: `ledger-${event.stream}` }))
-      .build();
+    const { app, handled } = recording((event) => ({ target: `ledger-${event.stream}` }));
     for (let i = 0; i < 5; i++) await app.do("deposit", { stream: `acc-${i}`, actor }, { amount: i });
     while ((await app.drain()).acked.length);
     return { app, handled };
