@@ -15,7 +15,7 @@ import type {
 } from "./types/action.js";
 import { ConcurrencyError, InvariantError, ValidationError } from "./errors.js";
 import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./schemas.js";
-import { plainMatcher } from "./plain-shape.js";
+import { type Matcher, plainMatcher } from "./plain-shape.js";
 import { outputSchema, readSchema, reviver } from "./revive.js";
 import { patch, uuid, validate } from "./utils.js";
 import type { InlineCommit, Store } from "./types/ports.js";
@@ -46,9 +46,24 @@ export function decode<E extends Schemas>(
   // Fast path: data already in the shape of a plain-JSON schema is what the
   // full decode would return (as a copy); it skips the parse, the copy of
   // the event and the upcasters. Anything else takes the full decode below.
-  const plain = plainMatcher(readSchema(schema));
-  if (plain?.(event.data)) return event;
+  if (readMatcher(schema)?.(event.data)) return event;
   return fullDecode(schema, upcasts, event);
+}
+
+/** Each event schema's plain-shape matcher for stored data (`null`: none), found once per schema. */
+const readMatchers = new WeakMap<ZodType, Matcher | null>();
+
+/**
+ * The matcher of a schema's read side, from one lookup: every event read
+ * asks for it, and finding the read side and then its matcher took two.
+ */
+function readMatcher(schema: ZodType): Matcher | null {
+  let matcher = readMatchers.get(schema);
+  if (matcher === undefined) {
+    matcher = plainMatcher(readSchema(schema)) ?? null;
+    readMatchers.set(schema, matcher);
+  }
+  return matcher;
 }
 
 /** The full decode: date revival, zod on the output side, then each upcaster in turn. */
