@@ -25,13 +25,16 @@ const matchers = new WeakMap<object, Matcher | null>();
 /** The parts of a zod 4 definition the matcher reads. */
 type Def = {
   type: string;
-  checks?: unknown[];
+  checks?: { _zod: { def: Check } }[];
   coerce?: boolean;
   shape?: Record<string, ZodType>;
   catchall?: ZodType;
   element?: ZodType;
   innerType?: ZodType;
 };
+
+/** The parts of a check's definition (`int()`, `min()`, `lt()`…) the matcher reads. */
+type Check = { check?: string; format?: string; value?: unknown; inclusive?: boolean; when?: unknown };
 
 const defOf = (schema: ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
@@ -84,12 +87,15 @@ function compile(schema: ZodType): Matcher | undefined {
     case "string":
       return checked ? viaZod(schema) : (value) => typeof value === "string";
     case "number":
-      // zod's number refuses NaN and the infinities.
-      return checked ? viaZod(schema) : (value) => typeof value === "number" && Number.isFinite(value);
+      return numberMatcher(def) ?? viaZod(schema);
     case "boolean":
       return checked ? viaZod(schema) : (value) => typeof value === "boolean";
     case "null":
       return (value) => value === null;
+    case "date":
+      // A valid \`Date\` is what zod returns as it is. Stored events hold dates
+      // as text, which this says no to: they take the full decode.
+      return checked ? viaZod(schema) : (value) => value instanceof Date && !Number.isNaN(value.getTime());
     case "literal":
     case "enum":
       return viaZod(schema);
@@ -116,6 +122,46 @@ function compile(schema: ZodType): Matcher | undefined {
       // records, tuples, lazy and readonly schemas take the full decode.
       return undefined;
   }
+}
+
+/**
+ * A number with only the checks zod applies without a callback — whole
+ * numbers (\`int()\`, \`z.int()\`) and bounds (\`min\`, \`max\`, \`gt\`, \`lt\`,
+ * \`positive\`…) — checked directly: options, versions and ids are checked on
+ * every action and commit, where a zod parse per value costs more than the
+ * rest of the check. Any other check (\`multipleOf\`, \`int32\`, a custom one):
+ * \`undefined\`, so zod is asked.
+ */
+function numberMatcher(def: Def): Matcher | undefined {
+  let whole = false;
+  let min = Number.NEGATIVE_INFINITY;
+  let minIncluded = true;
+  let max = Number.POSITIVE_INFINITY;
+  let maxIncluded = true;
+  // \`z.int()\` keeps its format in the definition itself; \`.int()\` adds a check.
+  const checks = [...("check" in def ? [def as Check] : []), ...(def.checks ?? []).map((c) => c._zod.def)];
+  for (const { check, format, value, inclusive, when } of checks) {
+    if (when !== undefined) return undefined;
+    if (check === "number_format" && format === "safeint") whole = true;
+    else if (check === "greater_than" && typeof value === "number") {
+      // The tightest lower bound wins; at the same value, "greater than" is tighter than "at least".
+      if (value > min || (value === min && !inclusive)) {
+        min = value;
+        minIncluded = inclusive === true;
+      }
+    } else if (check === "less_than" && typeof value === "number") {
+      if (value < max || (value === max && !inclusive)) {
+        max = value;
+        maxIncluded = inclusive === true;
+      }
+    } else return undefined;
+  }
+  // zod's number refuses NaN and the infinities; its "safeint" format, fractions and unsafe integers.
+  return (value) =>
+    typeof value === "number" &&
+    (whole ? Number.isSafeInteger(value) : Number.isFinite(value)) &&
+    (minIncluded ? value >= min : value > min) &&
+    (maxIncluded ? value <= max : value < max);
 }
 
 function objectMatcher(def: Def): Matcher | undefined {

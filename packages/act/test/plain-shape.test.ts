@@ -5,7 +5,7 @@
  * `PLAIN_SEED=<seed> npx vitest run --project act packages/act/test/plain-shape.test.ts`.
  */
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { act, dispose, InMemoryStore, NameSchema, StreamSchema, state, store, upcaster } from "../src/index.js";
 import { decode } from "../src/event-sourcing.js";
@@ -41,7 +41,10 @@ const event = (data: unknown) =>
 describe("plainMatcher", () => {
   it("compiles plain JSON schemas and leaves the rest to the full decode", () => {
     expect(plainMatcher(Ticket)).toBeTypeOf("function");
-    expect(plainMatcher(z.object({ at: z.date() }))).toBeUndefined();
+    // A date compiles, but only a \`Date\` matches: a stored date is text, which takes the full decode.
+    expect(plainMatcher(z.object({ at: z.date() }))!({ at: new Date(0) })).toBe(true);
+    expect(plainMatcher(z.object({ at: z.date() }))!({ at: new Date(0).toISOString() })).toBe(false);
+    expect(plainMatcher(z.date())!(new Date(Number.NaN))).toBe(false);
     expect(plainMatcher(z.object({ n: z.number().default(1) }))).toBeUndefined();
     expect(plainMatcher(z.object({ n: z.string().transform((s) => s.length) }))).toBeUndefined();
     expect(plainMatcher(z.object({ n: z.number() }).refine((o) => o.n > 0))).toBeUndefined();
@@ -119,6 +122,57 @@ describe("plainMatcher", () => {
     );
     // The generator must reach the fast path often enough to test it.
     expect(matched).toBeGreaterThan(20);
+  });
+});
+
+describe("the direct check of numbers", () => {
+  /** One check of a number schema, as a builder call. */
+  const checkOf = fc.oneof(
+    fc.constant({ call: "int" as const }),
+    fc.record({
+      call: fc.constantFrom("gt" as const, "gte" as const, "lt" as const, "lte" as const),
+      value: fc.constantFrom(-1, 0, 1.5, 3),
+    })
+  );
+  const build = (checks: { call: "int" | "gt" | "gte" | "lt" | "lte"; value?: number }[]) =>
+    checks.reduce<z.ZodNumber>((s, c) => (c.call === "int" ? s.int() : s[c.call](c.value!)), z.number());
+  const values = fc.oneof(
+    fc.constantFrom(-3, -2, -1.5, -1, -0.5, -0, 0, 0.5, 1, 1.5, 2, 3, 4),
+    fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY),
+    fc.constantFrom(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 1, Number.MIN_SAFE_INTEGER - 1, 2 ** 31),
+    fc.double(),
+    fc.constantFrom("1", null, undefined, true, 1n, [1])
+  );
+
+  it("says exactly what zod says for any mix of int() and bounds, without asking zod", () => {
+    fc.assert(
+      fc.property(fc.array(checkOf, { maxLength: 4 }), fc.array(values, { maxLength: 20 }), (checks, drawn) => {
+        const schema = build(checks);
+        // Each bound itself and its neighbours, where a bound's inclusiveness shows.
+        const xs = [...drawn, ...checks.flatMap((c) => (c.value === undefined ? [] : [c.value - 0.5, c.value, c.value + 0.5]))];
+        const parse = vi.spyOn(schema, "safeParse");
+        const match = plainMatcher(schema)!;
+        const direct = xs.map((x) => match(x));
+        expect(parse).not.toHaveBeenCalled();
+        expect(direct).toEqual(xs.map((x) => schema.safeParse(x).success));
+      }),
+      { seed, numRuns: 500 }
+    );
+  });
+
+  it("covers z.int() and the whole-number options, and asks zod for other checks", () => {
+    for (const schema of [z.int(), z.int().nonnegative(), z.number().positive()]) {
+      const parse = vi.spyOn(schema, "safeParse");
+      const match = plainMatcher(schema)!;
+      const results = [-1, 0, 1, 1.5, 2 ** 53].map((x) => match(x));
+      expect(parse).not.toHaveBeenCalled();
+      expect(results).toEqual([-1, 0, 1, 1.5, 2 ** 53].map((x) => schema.safeParse(x).success));
+    }
+    for (const schema of [z.number().multipleOf(2), z.int32(), z.number().refine((n) => n !== 1)]) {
+      const parse = vi.spyOn(schema, "safeParse");
+      expect([2, 3, 1].map((x) => plainMatcher(schema)!(x))).toEqual([2, 3, 1].map((x) => schema.safeParse(x).success));
+      expect(parse).toHaveBeenCalled();
+    }
   });
 });
 
