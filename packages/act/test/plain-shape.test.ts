@@ -149,7 +149,10 @@ describe("the direct check of numbers", () => {
       fc.property(fc.array(checkOf, { maxLength: 4 }), fc.array(values, { maxLength: 20 }), (checks, drawn) => {
         const schema = build(checks);
         // Each bound itself and its neighbours, where a bound's inclusiveness shows.
-        const xs = [...drawn, ...checks.flatMap((c) => (c.value === undefined ? [] : [c.value - 0.5, c.value, c.value + 0.5]))];
+        const xs = [
+          ...drawn,
+          ...checks.flatMap((c) => (c.value === undefined ? [] : [c.value - 0.5, c.value, c.value + 0.5])),
+        ];
         const parse = vi.spyOn(schema, "safeParse");
         const match = plainMatcher(schema)!;
         const direct = xs.map((x) => match(x));
