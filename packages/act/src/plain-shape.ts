@@ -65,7 +65,7 @@ export function plainMatcher(schema: ZodType): Matcher | undefined {
   return made;
 }
 
-/** A leaf with checks (a `min`, a `regex`, an `int`…) asks zod, and must come back unchanged. */
+/** A leaf with checks the matcher does not read itself (a `regex`, a string length, an enum…) asks zod, and must come back unchanged. */
 const viaZod =
   (schema: ZodType): Matcher =>
   (value) => {
