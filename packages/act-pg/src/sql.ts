@@ -195,7 +195,8 @@ export function dropSchema(n: Names): string {
  * message of `$2` (a JSON array of `{ name, data }`) with `$3` as meta — or
  * nothing. With `keyed`, it also claims the idempotency key `$6` for `$7` ms unless the stream holds it
  * unexpired, and inserts nothing when it cannot. Returns one row per inserted
- * event, or a single row with null id when nothing was inserted, always
+ * event (its id, version and time in epoch milliseconds, as the reads return
+ * it), or a single row with null id when nothing was inserted, always
  * carrying the version the stream was at and the id of its last event. Two concurrent commits that read
  * the same last version collide on the unique `(stream, version)` index, two
  * with the same key on the keys' primary key: the database decides.
@@ -228,7 +229,8 @@ WITH top AS (
   WHERE ($4::integer IS NULL OR last.v = $4::integer) AND ($5::bigint IS NULL OR last.id = $5::bigint)${keyed ? " AND EXISTS (SELECT 1 FROM claimed)" : ""}
   RETURNING id, version, created
 )
-SELECT last.v AS last, last.id AS last_id, ins.id, ins.version, ins.created FROM last LEFT JOIN ins ON true ORDER BY ins.version`;
+SELECT last.v AS last, last.id AS last_id, ins.id, ins.version, floor(extract(epoch FROM ins.created) * 1000)::float8 AS created
+FROM last LEFT JOIN ins ON true ORDER BY ins.version`;
 }
 
 /**

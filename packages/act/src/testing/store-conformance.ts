@@ -114,6 +114,14 @@ export function storeConformance(
         expect(first[1]).toMatchObject({ stream: "a", name: "B", data: { n: 2 }, meta: meta() });
       });
 
+      it("returns the events exactly as a read gives them back", async () => {
+        // What the caller passed is not what is kept: dates become text, undefined keys go.
+        const data = { at: new Date(0), nested: { list: [1, "two", null], skip: undefined }, n: 1.5 };
+        const committed = await store.commit("r", [msg("A", data), msg("B")], meta());
+        expect(committed[0].data).toEqual({ at: "1970-01-01T00:00:00.000Z", nested: { list: [1, "two", null] }, n: 1.5 });
+        expect(committed).toEqual(await all({ stream: "r" }));
+      });
+
       it("checks the expected version and commits nothing on a conflict", async () => {
         await store.commit("a", [msg("A")], meta(), -1);
         await store.commit("a", [msg("A")], meta(), 0);
