@@ -118,7 +118,11 @@ export function storeConformance(
         // What the caller passed is not what is kept: dates become text, undefined keys go.
         const data = { at: new Date(0), nested: { list: [1, "two", null], skip: undefined }, n: 1.5 };
         const committed = await store.commit("r", [msg("A", data), msg("B")], meta());
-        expect(committed[0].data).toEqual({ at: "1970-01-01T00:00:00.000Z", nested: { list: [1, "two", null] }, n: 1.5 });
+        expect(committed[0].data).toEqual({
+          at: "1970-01-01T00:00:00.000Z",
+          nested: { list: [1, "two", null] },
+          n: 1.5,
+        });
         expect(committed).toEqual(await all({ stream: "r" }));
       });
 
