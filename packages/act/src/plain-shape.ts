@@ -93,7 +93,7 @@ function compile(schema: ZodType): Matcher | undefined {
     case "null":
       return (value) => value === null;
     case "date":
-      // A valid \`Date\` is what zod returns as it is. Stored events hold dates
+      // A valid `Date` is what zod returns as it is. Stored events hold dates
       // as text, which this says no to: they take the full decode.
       return checked ? viaZod(schema) : (value) => value instanceof Date && !Number.isNaN(value.getTime());
     case "literal":
@@ -126,11 +126,11 @@ function compile(schema: ZodType): Matcher | undefined {
 
 /**
  * A number with only the checks zod applies without a callback — whole
- * numbers (\`int()\`, \`z.int()\`) and bounds (\`min\`, \`max\`, \`gt\`, \`lt\`,
- * \`positive\`…) — checked directly: options, versions and ids are checked on
+ * numbers (`int()`, `z.int()`) and bounds (`min`, `max`, `gt`, `lt`,
+ * `positive`…) — checked directly: options, versions and ids are checked on
  * every action and commit, where a zod parse per value costs more than the
- * rest of the check. Any other check (\`multipleOf\`, \`int32\`, a custom one):
- * \`undefined\`, so zod is asked.
+ * rest of the check. Any other check (`multipleOf`, `int32`, a custom one):
+ * `undefined`, so zod is asked.
  */
 function numberMatcher(def: Def): Matcher | undefined {
   let whole = false;
@@ -138,7 +138,7 @@ function numberMatcher(def: Def): Matcher | undefined {
   let minIncluded = true;
   let max = Number.POSITIVE_INFINITY;
   let maxIncluded = true;
-  // \`z.int()\` keeps its format in the definition itself; \`.int()\` adds a check.
+  // `z.int()` keeps its format in the definition itself; `.int()` adds a check.
   const checks = [...("check" in def ? [def as Check] : []), ...(def.checks ?? []).map((c) => c._zod.def)];
   for (const { check, format, value, inclusive, when } of checks) {
     if (when !== undefined) return undefined;

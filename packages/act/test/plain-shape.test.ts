@@ -41,7 +41,7 @@ const event = (data: unknown) =>
 describe("plainMatcher", () => {
   it("compiles plain JSON schemas and leaves the rest to the full decode", () => {
     expect(plainMatcher(Ticket)).toBeTypeOf("function");
-    // A date compiles, but only a \`Date\` matches: a stored date is text, which takes the full decode.
+    // A date compiles, but only a `Date` matches: a stored date is text, which takes the full decode.
     expect(plainMatcher(z.object({ at: z.date() }))!({ at: new Date(0) })).toBe(true);
     expect(plainMatcher(z.object({ at: z.date() }))!({ at: new Date(0).toISOString() })).toBe(false);
     expect(plainMatcher(z.date())!(new Date(Number.NaN))).toBe(false);
