@@ -63,6 +63,13 @@ export class InMemoryStore implements Store {
   private first = 0;
   private streams = new Map<string, StreamLog>();
   private watermarks = new Map<string, Watermark>();
+  /**
+   * The watermarks with work (`head` past `at`, not blocked), kept in step
+   * by every change to those fields: `poll` looks only at these, so the
+   * reaction streams that have caught up cost a drain nothing, as the
+   * partial index of the database stores does.
+   */
+  private pending = new Set<Watermark>();
   /** Told after each commit (see `subscribe`). */
   private listeners = new Set<(names?: readonly string[]) => void>();
   /** Idempotency keys by stream and key: the versions committed under each, and when the key expires. */
@@ -96,6 +103,7 @@ export class InMemoryStore implements Store {
     this.events = [];
     this.streams = new Map();
     this.watermarks = new Map();
+    this.pending = new Set();
     this.keys = new Map();
   }
 
@@ -295,12 +303,18 @@ export class InMemoryStore implements Store {
   async poll(lagging: number, leading: number, reactions?: readonly string[]): Promise<Poll[]> {
     const now = Date.now();
     const owned = reactions && new Set(reactions);
-    const ready = [...this.watermarks.values()]
-      .filter((w) => !w.blocked && w.until <= now && w.head > w.at)
-      .filter((w) => !owned || [...w.reactions].every((r) => owned.has(r)))
-      .sort((a, b) => a.at - b.at);
+    const ready: Watermark[] = [];
+    for (const w of this.pending)
+      if (w.until <= now && (!owned || [...w.reactions].every((r) => owned.has(r)))) ready.push(w);
+    // As the database stores order them: the most lagging first, ties by name;
+    // the leading ones from the other end, ties by name too.
+    const byName = (a: Watermark, b: Watermark) => (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0);
+    ready.sort((a, b) => a.at - b.at || byName(a, b));
     const lag = ready.slice(0, lagging);
-    const lead = ready.slice(lag.length).reverse().slice(0, leading);
+    const lead = ready
+      .slice(lag.length)
+      .sort((a, b) => b.at - a.at || byName(a, b))
+      .slice(0, leading);
     const toPoll = (w: Watermark, lagging: boolean): Poll => ({
       stream: w.stream,
       source: w.source,
@@ -336,6 +350,7 @@ export class InMemoryStore implements Store {
       }
       if (millis <= 0) {
         w.head = Math.max(w.head, lease.head ?? lease.at);
+        this.track(w);
         for (const reaction of lease.reactions ?? []) w.reactions.add(reaction);
         // Reactions from different sources share this stream: it must read them all.
         if (w.source !== undefined && w.source !== lease.source) w.source = undefined;
@@ -370,6 +385,12 @@ export class InMemoryStore implements Store {
     return !owned || [...w.reactions].every((r) => owned.has(r)) ? w : undefined;
   }
 
+  /** Keeps `pending` in step with a watermark whose `at`, `head` or `blocked` just changed. */
+  private track(w: Watermark): void {
+    if (w.head > w.at && !w.blocked) this.pending.add(w);
+    else this.pending.delete(w);
+  }
+
   /**
    * A holder whose lease an operator reset or unblock overtook has finished
    * its handlers when it acks or blocks: its refused call gives the stream
@@ -390,6 +411,7 @@ export class InMemoryStore implements Store {
         continue;
       }
       w.at = Math.max(w.at, lease.at);
+      this.track(w);
       w.retry = lease.retry;
       w.done = [...(lease.done ?? [])];
       w.by = undefined;
@@ -434,6 +456,7 @@ export class InMemoryStore implements Store {
       // Progress made before the failure stands: the stream resumes after it.
       w.at = Math.max(w.at, lease.at);
       w.blocked = true;
+      this.track(w);
       w.error = lease.error;
       w.retry = lease.retry;
       w.done = [...(lease.done ?? [])];
@@ -474,6 +497,7 @@ export class InMemoryStore implements Store {
       const w = this.watermarks.get(stream);
       if (!w?.blocked) return false;
       Object.assign(w, { blocked: false, error: undefined, retry: 0, by: undefined, until: 0, token: w.token + 1 });
+      this.track(w);
       return true;
     });
   }
@@ -490,6 +514,7 @@ export class InMemoryStore implements Store {
         retry: 0,
         token: w.token + 1,
       });
+      this.track(w);
       return true;
     });
   }
