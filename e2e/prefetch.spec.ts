@@ -91,11 +91,14 @@ for (const [what, value] of [
 // (1.6 MB: it loads the whole index) is left out because no page links to it
 // — the search bar opens it only when the reader asks; the build tests hold
 // that line.
-test("no route costs more to prefetch than the room the budget keeps for the next one", async ({ page }) => {
-  test.setTimeout(300_000);
-  // Without Resource Timing the prefetcher counts nothing spent; the page's
-  // own links are not prefetched while the reader "saves data", so every
-  // route is measured by the walk, from nothing fetched.
+/**
+ * Opens the intro in `page` with every route's prefetch measurable: without
+ * Resource Timing the prefetcher counts nothing spent, and the page's own
+ * links are not prefetched while the reader "saves data" (switched off once
+ * the page is ready), so each route is measured from nothing fetched.
+ * Returns how many bytes prefetching one route costs.
+ */
+async function routeWalker(page: Page) {
   await page.addInitScript(() => {
     Object.defineProperty(window, "PerformanceObserver", { configurable: true, value: undefined });
     const connection = { saveData: true, effectiveType: "4g" };
@@ -105,11 +108,6 @@ test("no route costs more to prefetch than the room the budget keeps for the nex
   const seen = prefetches(page);
   await page.goto(INTRO);
   await hydrated(page);
-  const sitemap = await (await page.request.get("/act-root/sitemap.xml")).text();
-  const paths = [...sitemap.matchAll(/<loc>[^<]*?(\/act-root\/[^<]*)<\/loc>/g)]
-    .map((m) => m[1])
-    .filter((path) => !/^\/act-root\/search\/?$/.test(path) && path.replace(/\/$/, "") !== INTRO);
-  expect(paths.length, "pages in the sitemap").toBeGreaterThan(100);
   /** Waits until no prefetch has started or been pending for `periods` × 25 ms. */
   const quiet = async (periods: number) => {
     for (let still = 0; still < periods; ) {
@@ -119,8 +117,7 @@ test("no route costs more to prefetch than the room the budget keeps for the nex
     }
   };
   await page.evaluate(() => (window as unknown as { saveData(on: boolean): void }).saveData(false));
-  const costs: [string, number][] = [];
-  for (const path of paths) {
+  return async (path: string) => {
     const before = seen.started();
     await page.evaluate(
       (path) => (window as { docusaurus?: { prefetch(path: string): unknown } }).docusaurus?.prefetch(path),
@@ -131,7 +128,34 @@ test("no route costs more to prefetch than the room the budget keeps for the nex
     // loaded already, is left out of the walk: it would ask for nothing).
     for (let waited = 0; seen.started() === before && waited < 10_000; waited += 25) await page.waitForTimeout(25);
     await quiet(4);
-    costs.push([path, await seen.bytes(before)]);
+    return seen.bytes(before);
+  };
+}
+
+test("no route costs more to prefetch than the room the budget keeps for the next one", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(300_000);
+  const cost = await routeWalker(page);
+  const sitemap = await (await page.request.get("/act-root/sitemap.xml")).text();
+  const paths = [...sitemap.matchAll(/<loc>[^<]*?(\/act-root\/[^<]*)<\/loc>/g)]
+    .map((m) => m[1])
+    .filter((path) => !/^\/act-root\/search\/?$/.test(path) && path.replace(/\/$/, "") !== INTRO);
+  expect(paths.length, "pages in the sitemap").toBeGreaterThan(100);
+  const costs: [string, number][] = [];
+  for (const path of paths) costs.push([path, await cost(path)]);
+  // On a busy machine the last files of one route can come in an idle period
+  // after the walk moved on, and count for the next route. A route over the
+  // room is measured again by a second walk in a page of its own, through the
+  // same routes before it (what they fetched is what it need not fetch).
+  for (const entry of costs.filter(([, bytes]) => bytes > ROUTE_RESERVE)) {
+    const again = await browser.newContext({ baseURL });
+    const walk = await routeWalker(await again.newPage());
+    for (const path of paths.slice(0, paths.indexOf(entry[0]))) await walk(path);
+    entry[1] = await walk(entry[0]);
+    await again.close();
   }
   costs.sort((a, b) => b[1] - a[1]);
   const [largest, bytes] = costs[0];
