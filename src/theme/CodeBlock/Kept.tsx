@@ -18,7 +18,15 @@
  * with no HTML to show (one rendered in the browser the first time, after a
  * client-side navigation) renders anew instead, before it is painted.
  */
-import { useLayoutEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode } from "react";
+import {
+  startTransition,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ComponentProps,
+  type ReactNode,
+} from "react";
 import { createPortal } from "react-dom";
 import { useThemeConfig } from "@docusaurus/theme-common";
 import { CodeBlockContextProvider, createCodeBlockMetadata, useCodeWordWrap } from "@docusaurus/theme-common/internal";
@@ -79,7 +87,16 @@ export default function Kept(props: Props): ReactNode {
     if (!found?.parentElement) return setEmpty(true);
     // Before the buttons are added: the block as the server rendered it.
     if (!serverHtml.has(id)) serverHtml.set(id, ref.current!.innerHTML);
-    setPre(found);
+    // The buttons come in a transition. A state set in a layout effect is
+    // rendered at once, in the task of the commit that ran the effect, and
+    // that commit is usually the article's whole hydration: every block's
+    // buttons, and a portal per block that React makes listen to every
+    // event, made it the page's longest task (449 and 568 ms in two loads
+    // of the `Act` class page at a 4× slowed CPU; 138 and 255 since). In a
+    // transition React renders them afterwards, in short slices. The
+    // server's HTML has no buttons either, so nothing the reader saw goes
+    // away meanwhile.
+    startTransition(() => setPre(found));
   }, [id]);
   if (empty) return <Rendered {...props} />;
   return (
