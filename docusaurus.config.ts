@@ -25,6 +25,7 @@ import { deferredStartTemplate } from "./src/plugins/deferred-start/index";
 import bundleStats from "./src/plugins/bundle-stats/index";
 import calculatorSources from "./src/plugins/calculator-sources/index";
 import commonjsBundles from "./src/plugins/commonjs-bundles/index";
+import compileHints from "./src/plugins/compile-hints/index";
 import htmlRouteFiles from "./src/plugins/html-route-files/index";
 import leanTslib from "./src/plugins/lean-tslib/index";
 import llmsTxt from "./src/plugins/llms-txt/index";
@@ -236,6 +237,7 @@ const config: Config = {
     htmlRouteFiles,
     prismWithCodeBlocks,
     leanTslib,
+    compileHints,
     bundleStats,
   ],
 

@@ -241,6 +241,26 @@ test("pages start their code after the first paint: no <script src> in the HTML,
   }
 });
 
+// The entry bundles run almost every function they hold at start-up; the
+// comment asks the browser to compile them while they download rather than
+// on the main thread when first called (src/plugins/compile-hints). It only
+// works as the file's first line, and a minifier drops comments.
+test("the runtime and main bundles begin with the compile hint; route chunks do not", () => {
+  const js = join(build, "assets", "js");
+  const files = readdirSync(js).filter((f) => f.endsWith(".js"));
+  const entries = files.filter((f) => /^(runtime~main|main)\.[0-9a-f]+\.js$/.test(f));
+  assert.equal(entries.length, 2, `one runtime and one main bundle: ${entries.join(", ")}`);
+  for (const file of entries)
+    assert.ok(
+      readFileSync(join(js, file), "utf8").startsWith("//# allFunctionsCalledOnLoad\n"),
+      `${file} starts with the compile hint`
+    );
+  const hinted = files.filter(
+    (f) => !entries.includes(f) && readFileSync(join(js, f), "utf8").startsWith("//# allFunctionsCalledOnLoad")
+  );
+  assert.deepEqual(hinted, [], "route chunks carry no compile hint");
+});
+
 // The intro's JavaScript budget: what its first visit loads (the scripts its
 // HTML names and the chunks its route needs), decoded. Bytes, not timings:
 // they are the same on every machine. `node scripts/bundle-report.mjs

@@ -38,13 +38,26 @@ import { codeText } from "./Plain";
 type Props = ComponentProps<typeof CodeBlockType>;
 
 /** The theme's buttons for the kept block whose `<pre>` is `pre`. */
-function KeptButtons({
-  pre,
-  metadata,
-}: {
-  pre: HTMLPreElement;
-  metadata: ReturnType<typeof createCodeBlockMetadata>;
-}): ReactNode {
+function KeptButtons({ pre, props, code }: { pre: HTMLPreElement; props: Props; code: string }): ReactNode {
+  const { className, metastring, title, language, showLineNumbers } = props;
+  const { prism } = useThemeConfig();
+  // Computed here rather than in Kept: reading the block's magic comments
+  // goes over every line, and Kept renders while the article hydrates,
+  // which the buttons wait for.
+  const metadata = useMemo(
+    () =>
+      createCodeBlockMetadata({
+        code,
+        className,
+        metastring,
+        magicComments: prism.magicComments,
+        defaultLanguage: prism.defaultLanguage,
+        language,
+        title,
+        showLineNumbers,
+      }),
+    [code, className, metastring, language, title, showLineNumbers, prism]
+  );
   const wordWrap = useCodeWordWrap();
   // The word-wrap state works on the kept <pre>, as on the theme's own
   // (set before the hook's effects read it).
@@ -67,21 +80,6 @@ export default function Kept(props: Props): ReactNode {
   const [html] = useState(() => serverHtml.get(id) ?? "");
   const [pre, setPre] = useState<HTMLPreElement | null>(null);
   const [empty, setEmpty] = useState(false);
-  const { prism } = useThemeConfig();
-  const metadata = useMemo(
-    () =>
-      createCodeBlockMetadata({
-        code,
-        className,
-        metastring,
-        magicComments: prism.magicComments,
-        defaultLanguage: prism.defaultLanguage,
-        language,
-        title,
-        showLineNumbers,
-      }),
-    [code, className, metastring, language, title, showLineNumbers, prism]
-  );
   useLayoutEffect(() => {
     const found = ref.current?.querySelector("pre");
     if (!found?.parentElement) return setEmpty(true);
@@ -103,7 +101,7 @@ export default function Kept(props: Props): ReactNode {
     <>
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the HTML is the server's own render of this block (empty while hydrating, which keeps the server's DOM), never text from elsewhere. */}
       <div ref={ref} className={WRAPPER_CLASS} dangerouslySetInnerHTML={{ __html: html }} suppressHydrationWarning />
-      {pre?.parentElement && createPortal(<KeptButtons pre={pre} metadata={metadata} />, pre.parentElement)}
+      {pre?.parentElement && createPortal(<KeptButtons pre={pre} props={props} code={code} />, pre.parentElement)}
     </>
   );
 }
