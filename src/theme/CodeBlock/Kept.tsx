@@ -86,14 +86,13 @@ export default function Kept(props: Props): ReactNode {
     // Before the buttons are added: the block as the server rendered it.
     if (!serverHtml.has(id)) serverHtml.set(id, ref.current!.innerHTML);
     // The buttons come in a transition. A state set in a layout effect is
-    // rendered at once, in the task of the commit that ran the effect, and
-    // that commit is usually the article's whole hydration: every block's
-    // buttons, and a portal per block that React makes listen to every
-    // event, made it the page's longest task (449 and 568 ms in two loads
-    // of the `Act` class page at a 4× slowed CPU; 138 and 255 since). In a
-    // transition React renders them afterwards, in short slices. The
-    // server's HTML has no buttons either, so nothing the reader saw goes
-    // away meanwhile.
+    // rendered at once, in the task of the commit that ran the effect — the
+    // page's hydration — so every block's buttons, and a portal per block
+    // that React makes listen to every event, lengthened the page's longest
+    // task (on the `Act` class page at a 4× slowed CPU, 449 and 568 ms in
+    // two loads; 138 and 255 without them). In a transition React renders
+    // them afterwards, in short slices. The server's HTML has no buttons
+    // either, so nothing the reader saw goes away meanwhile.
     startTransition(() => setPre(found));
   }, [id]);
   if (empty) return <Rendered {...props} />;
