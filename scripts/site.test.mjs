@@ -245,7 +245,7 @@ test("pages start their code after the first paint: no <script src> in the HTML,
 // comment asks the browser to compile them while they download rather than
 // on the main thread when first called (src/plugins/compile-hints). It only
 // works as the file's first line, and a minifier drops comments.
-test("the runtime and main bundles begin with the compile hint; route chunks do not", () => {
+test("the runtime and main bundles begin with the compile hint; route chunks and stylesheets do not", () => {
   const js = join(build, "assets", "js");
   const files = readdirSync(js).filter((f) => f.endsWith(".js"));
   const entries = files.filter((f) => /^(runtime~main|main)\.[0-9a-f]+\.js$/.test(f));
@@ -259,6 +259,10 @@ test("the runtime and main bundles begin with the compile hint; route chunks do 
     (f) => !entries.includes(f) && readFileSync(join(js, f), "utf8").startsWith("//# allFunctionsCalledOnLoad")
   );
   assert.deepEqual(hinted, [], "route chunks carry no compile hint");
+  // A `//` line at the top of a stylesheet would swallow its first rule.
+  const css = join(build, "assets", "css");
+  for (const file of readdirSync(css))
+    assert.ok(!readFileSync(join(css, file), "utf8").includes("allFunctionsCalledOnLoad"), `${file} has no hint`);
 });
 
 // The intro's JavaScript budget: what its first visit loads (the scripts its

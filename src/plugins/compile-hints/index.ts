@@ -34,6 +34,7 @@ export default function compileHints(): Plugin {
             banner: COMPILE_HINT,
             raw: true,
             entryOnly: true,
+            // The entry's stylesheet is one of its files too; a `//` line is not CSS.
             test: /\.js$/,
             stage: Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_SIZE + 1,
           }),

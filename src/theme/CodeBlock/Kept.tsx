@@ -42,8 +42,8 @@ function KeptButtons({ pre, props, code }: { pre: HTMLPreElement; props: Props; 
   const { className, metastring, title, language, showLineNumbers } = props;
   const { prism } = useThemeConfig();
   // Computed here rather than in Kept: reading the block's magic comments
-  // goes over every line, and Kept renders while the article hydrates,
-  // which the buttons wait for.
+  // goes over every line, and Kept renders while the page hydrates, which
+  // the buttons come after.
   const metadata = useMemo(
     () =>
       createCodeBlockMetadata({
