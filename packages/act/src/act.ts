@@ -361,7 +361,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     const contiguous = (query.after ?? -1) <= from && NARROWING.every((key) => !query[key]);
     if (contiguous) {
       this.correlation.at = Math.max(this.correlation.at, result.last_id);
-      this.drainer.routes.add(log, query.after ?? -1, result.last_id, result.routes);
+      this.drainer.routes.add(log, query.after ?? -1, result.last_id, result.routes, result.found);
     }
     if (result.leased.length) this.tracer.correlated(result.leased);
     return result;
@@ -707,9 +707,9 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     // counts only its source's events, which the index does not tell apart).
     for (const r of busy.values()) {
       if (r.source !== undefined) continue;
-      const ids = this.drainer.routes.ids(log, r.stream, r.at, r.head);
-      if (ids === undefined) continue;
-      lags.set(r.stream, Math.max(1, ids.length));
+      const count = this.drainer.routes.count(log, r.stream, r.at, r.head);
+      if (count === undefined) continue;
+      lags.set(r.stream, Math.max(1, count));
       busy.delete(r.stream);
     }
     if (!busy.size) return lags;

@@ -88,21 +88,30 @@ export function route(events: EventRegister<any, any>, stored: Committed<Schemas
  * records the last event that reacts into it, so `poll` offers a stream only
  * when there is work for it. `read` counts the events scanned, and `routes`
  * lists, per target stream, the ids of the scanned events that react into it
- * (ascending).
+ * (ascending); `found` holds those events as the store returned them.
  */
 export async function correlate<E extends Schemas>(
   events: EventRegister<E, any>,
   by: string,
   query: Query
-): Promise<{ leased: Lease[]; last_id: number; read: number; routes: Map<string, number[]> }> {
+): Promise<{
+  leased: Lease[];
+  last_id: number;
+  read: number;
+  routes: Map<string, number[]>;
+  found: Committed<Schemas, string>[];
+}> {
   const targets = new Map<string, Lease & { reactions: string[] }>();
   const routes = new Map<string, number[]>();
+  const found: Committed<Schemas, string>[] = [];
   let last_id = query.after ?? -1;
   let read = 0;
   await store().query<E>((stored) => {
     read++;
     last_id = Math.max(last_id, stored.id);
-    for (const { target, source, name } of route(events, stored as never)) {
+    const routed = route(events, stored as never);
+    if (routed.length) found.push(stored as never);
+    for (const { target, source, name } of routed) {
       const ids = routes.get(target);
       if (!ids) routes.set(target, [stored.id]);
       // Several reactions of one event may go to the same stream: its id once.
@@ -122,5 +131,5 @@ export async function correlate<E extends Schemas>(
     }
   }, query);
   const leased = targets.size ? await store().lease([...targets.values()], 0) : [];
-  return { leased, last_id, read, routes };
+  return { leased, last_id, read, routes, found };
 }

@@ -140,7 +140,8 @@ export class Drainer<E extends Schemas> {
       if (!leased.length) return none;
       this.tracer.leased(leased);
       const known = (lease: Lease) => this.routes.ids(log, lease.stream, lease.at, lease.head!);
-      const batches = await readBatches(this.events, leased, eventLimit, log, known).catch(async (error) => {
+      const kept = (ids: number[]) => this.routes.take(log, ids);
+      const batches = await readBatches(this.events, leased, eventLimit, log, known, kept).catch(async (error) => {
         await this.release(log, leased);
         throw error;
       });

@@ -33,14 +33,17 @@ const MAX_PAGES = 10;
  * Streams whose events `known` can name (the ids this process's correlation
  * found reacting into them, see `RouteIndex`) skip the shared reads: one
  * read of exactly those ids serves them all, so a drain reads the events it
- * handles and not the other streams' events between them.
+ * handles and not the other streams' events between them. Of those ids,
+ * the events `kept` still holds from correlation's read are not read again:
+ * when it holds them all, the drain reads nothing.
  */
 export async function readBatches<E extends Schemas>(
   events: EventRegister<E, any>,
   leased: Lease[],
   eventLimit: number,
   log: Store = store(),
-  known: (lease: Lease) => number[] | undefined = () => undefined
+  known: (lease: Lease) => number[] | undefined = () => undefined,
+  kept: (ids: number[]) => ReadonlyMap<number, Committed<Schemas, string>> = () => new Map()
 ): Promise<Batch<E>[]> {
   const batches = new Map<string, Batch<E>>(
     leased.map((lease) => [lease.stream, { lease, events: [], jobs: [], end: lease.at }])
@@ -120,20 +123,24 @@ export async function readBatches<E extends Schemas>(
         if (streams) streams.push(stream);
         else takers.set(id, [stream]);
       }
-    if (takers.size)
-      await log.query<E>(
-        (event) => {
-          const byTarget = resolve(event);
-          for (const stream of takers.get(event.id) ?? []) {
-            const jobs = byTarget.get(stream);
-            if (!jobs) continue;
-            const batch = batches.get(stream)!;
-            batch.events.push(jobs[0].event as CommittedOf<E>);
-            batch.jobs.push(...jobs);
-          }
-        },
-        { ids: [...takers.keys()], names }
-      );
+    if (takers.size) {
+      const wanted = [...takers.keys()];
+      const held = kept(wanted);
+      const found = [...held.values()] as Committed<E, keyof E>[];
+      const missing = wanted.filter((id) => !held.has(id));
+      if (missing.length) await log.query<E>((event) => found.push(event), { ids: missing, names });
+      found.sort((a, b) => a.id - b.id);
+      for (const event of found) {
+        const byTarget = resolve(event);
+        for (const stream of takers.get(event.id) ?? []) {
+          const jobs = byTarget.get(stream);
+          if (!jobs) continue;
+          const batch = batches.get(stream)!;
+          batch.events.push(jobs[0].event as CommittedOf<E>);
+          batch.jobs.push(...jobs);
+        }
+      }
+    }
     for (const [stream, ids] of exact) {
       const batch = batches.get(stream)!;
       batch.end = ids.length > eventLimit ? ids[eventLimit - 1] : batch.lease.head!;

@@ -1,3 +1,4 @@
+import type { Committed, Schemas } from "./types/action.js";
 import type { Store } from "./types/ports.js";
 import { upper } from "./utils.js";
 
@@ -6,6 +7,13 @@ import { upper } from "./utils.js";
  * about 16 MB, room for a backlog of two million reactions.
  */
 export const ROUTE_INDEX_LIMIT = 2_000_000;
+
+/**
+ * Events (as the store returned them) the index keeps at most for the drains
+ * that handle them next: two correlation passes of 1,000, a few megabytes
+ * for events of ordinary size.
+ */
+export const KEPT_EVENTS_LIMIT = 2_000;
 
 /** One reaction stream's events: the ids reacting into it in `(floor, to]` of the index, ascending. */
 type Routes = { floor: number; ids: number[] };
@@ -36,17 +44,39 @@ export class RouteIndex {
   private to = -1;
   private size = 0;
   private readonly streams = new Map<string, Routes>();
+  /**
+   * The latest events correlation found reacting somewhere, by id, in the
+   * order it read them, so that the drain handling them next need not read
+   * them from the store again. Each is handed out once: a retry, or another
+   * drain's stream with the same event, reads the store, so nothing a
+   * handler did to an event's object is seen by a later run.
+   */
+  private readonly events = new Map<number, Committed<Schemas, string>>();
 
-  /** @param limit - event ids kept at most before the index starts over */
-  constructor(private readonly limit = ROUTE_INDEX_LIMIT) {}
+  /**
+   * @param limit - event ids kept at most before the index starts over
+   * @param keep - events kept at most for the next drains; past it the oldest are forgotten
+   */
+  constructor(
+    private readonly limit = ROUTE_INDEX_LIMIT,
+    private readonly keep = KEPT_EVENTS_LIMIT
+  ) {}
 
   /**
    * Records a correlation pass over the events with ids in `(after, last]`
-   * of `log`, with the ids (ascending) that react into each target stream.
-   * Ids the index already covers are skipped; a pass that leaves a gap after
-   * the covered range, or reads another store, starts the index over.
+   * of `log`, with the ids (ascending) that react into each target stream
+   * and the events with those ids as the store returned them (kept for
+   * {@link RouteIndex.take}). Ids the index already covers are skipped; a
+   * pass that leaves a gap after the covered range, or reads another store,
+   * starts the index over.
    */
-  add(log: Store, after: number, last: number, routes: ReadonlyMap<string, readonly number[]>): void {
+  add(
+    log: Store,
+    after: number,
+    last: number,
+    routes: ReadonlyMap<string, readonly number[]>,
+    events: readonly Committed<Schemas, string>[] = []
+  ): void {
     if (log !== this.log || after > this.to) {
       this.log = log;
       this.clear(after);
@@ -64,6 +94,29 @@ export class RouteIndex {
     }
     this.to = Math.max(this.to, last);
     if (this.size > this.limit) this.clear(this.to);
+    for (const event of events) {
+      if (this.events.has(event.id)) continue;
+      // The oldest go first: a backlog longer than the room is read from the store as before.
+      if (this.events.size >= this.keep) this.events.delete(this.events.keys().next().value!);
+      this.events.set(event.id, event);
+    }
+  }
+
+  /**
+   * The events among `ids` that correlation of `log` read and kept, by id;
+   * each is forgotten as it is handed out. Ids not in the answer are to be
+   * read from the store.
+   */
+  take(log: Store, ids: readonly number[]): Map<number, Committed<Schemas, string>> {
+    const found = new Map<number, Committed<Schemas, string>>();
+    if (log !== this.log) return found;
+    for (const id of ids) {
+      const event = this.events.get(id);
+      if (!event) continue;
+      found.set(id, event);
+      this.events.delete(id);
+    }
+    return found;
   }
 
   /**
@@ -72,21 +125,37 @@ export class RouteIndex {
    * `at` are handled and dropped.
    */
   ids(log: Store, stream: string, at: number, head: number): number[] | undefined {
+    const range = this.range(log, stream, at, head);
+    return range?.ids.slice(0, range.end);
+  }
+
+  /**
+   * How many events in `(at, head]` react into `stream`, as {@link RouteIndex.ids}
+   * would list them, without copying them (`stats()` asks for every stream
+   * with work, whose backlogs may be long).
+   */
+  count(log: Store, stream: string, at: number, head: number): number | undefined {
+    return this.range(log, stream, at, head)?.end;
+  }
+
+  /** The stream's ids after `at` (the handled ones dropped) and how many of them are up to `head`. */
+  private range(log: Store, stream: string, at: number, head: number): { ids: number[]; end: number } | undefined {
     if (log !== this.log || head > this.to) return undefined;
     const known = this.streams.get(stream);
     if (at < (known?.floor ?? this.from)) return undefined;
-    if (!known) return [];
+    if (!known) return { ids: [], end: 0 };
     const handled = upper(known.ids, at);
     if (handled) {
       known.ids.splice(0, handled);
       known.floor = at;
       this.size -= handled;
     }
-    return known.ids.slice(0, upper(known.ids, head));
+    return { ids: known.ids, end: upper(known.ids, head) };
   }
 
   private clear(from: number): void {
     this.streams.clear();
+    this.events.clear();
     this.size = 0;
     this.from = from;
     this.to = from;

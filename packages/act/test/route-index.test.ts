@@ -76,10 +76,27 @@ describe("RouteIndex", () => {
     expect(small.ids(b, "s1", 4, 4)).toEqual([]);
   });
 
+  it("keeps the events a pass read for the next drain, hands each out once, and forgets the oldest past its room", () => {
+    const index = new RouteIndex(100, 2);
+    const event = (id: number) =>
+      ({ id, name: "E", stream: "x", version: id, created: new Date(0), data: {}, meta: {} }) as never;
+    const [e0, e1, e2, e3] = [0, 1, 2, 3].map(event);
+    index.add(a, -1, 2, pass(log, -1, 2), [e0, e1, e2]);
+    // Room for two: the oldest went first.
+    expect([...index.take(a, [0, 1, 2]).values()]).toEqual([e1, e2]);
+    expect(index.take(a, [1, 2]).size).toBe(0);
+    index.add(a, 2, 3, pass(log, 2, 3), [e3]);
+    // Another store's drain gets nothing; a gap starts over without them.
+    expect(index.take(new InMemoryStore(), [3]).size).toBe(0);
+    index.add(a, 4, 4, pass(log, 4, 4));
+    expect(index.take(a, [3]).size).toBe(0);
+  });
+
   /** A program: a log, correlation passes of random lengths (some leaving gaps, some reading again), and reads with watermarks that move forward or back. */
   const programArb = fc.record({
     log: fc.array(fc.array(fc.constantFrom("s1", "s2", "s3"), { maxLength: 3 }), { minLength: 1, maxLength: 30 }),
     limit: fc.integer({ min: 2, max: 40 }),
+    keep: fc.integer({ min: 0, max: 12 }),
     steps: fc.array(
       fc.oneof(
         fc.record({
@@ -87,6 +104,10 @@ describe("RouteIndex", () => {
           length: fc.integer({ min: 0, max: 8 }),
           gap: fc.boolean(),
           overlap: fc.integer({ min: 0, max: 3 }),
+        }),
+        fc.record({
+          kind: fc.constant("take" as const),
+          ids: fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 6 }),
         }),
         fc.record({
           kind: fc.constant("read" as const),
@@ -104,21 +125,48 @@ describe("RouteIndex", () => {
       announce("route index", "ROUTES", run);
       let answered = 0;
       fc.assert(
-        fc.property(programArb, ({ log, limit, steps }) => {
-          const index = new RouteIndex(limit);
+        fc.property(programArb, ({ log, limit, keep, steps }) => {
+          const index = new RouteIndex(limit, keep);
           const store = new InMemoryStore();
           let correlated = -1;
+          // Each pass reads fresh event objects; one may be handed out once at most.
+          const handedOut = new Set<object>();
           for (const step of steps) {
             if (step.kind === "pass") {
               const after = step.gap
                 ? Math.min(log.length - 1, correlated + 1)
                 : Math.max(-1, correlated - step.overlap);
               const last = Math.min(log.length - 1, after + step.length);
-              index.add(store, after, last, pass(log, after, last));
+              const routes = pass(log, after, last);
+              const read = [...new Set([...routes.values()].flat())]
+                .sort((x, y) => x - y)
+                .map((id) => ({
+                  id,
+                  name: "E",
+                  stream: `e-${id}`,
+                  version: 0,
+                  created: new Date(0),
+                  data: {},
+                  meta: {},
+                }));
+              index.add(store, after, last, routes, read as never);
               correlated = Math.max(correlated, last);
+            } else if (step.kind === "take") {
+              const taken = index.take(store, step.ids);
+              expect(taken.size).toBeLessThanOrEqual(keep);
+              for (const [id, event] of taken) {
+                expect(step.ids).toContain(id);
+                expect(event.id).toBe(id);
+                expect(log[id]?.length).toBeGreaterThan(0);
+                expect(handedOut.has(event)).toBe(false);
+                handedOut.add(event);
+              }
             } else {
               const head = Math.min(step.head, log.length - 1);
+              const count = index.count(store, step.stream, Math.min(step.at, head), head);
               const ids = index.ids(store, step.stream, Math.min(step.at, head), head);
+              // stats() counts what a drain would read.
+              expect(count).toBe(ids?.length);
               if (ids === undefined) continue;
               answered++;
               expect(ids).toEqual(truth(log, step.stream, Math.min(step.at, head), head));
