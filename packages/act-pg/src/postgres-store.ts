@@ -57,6 +57,14 @@ const PG_OPTIONS = OptionSchemas.store.extend({
 /** Expired idempotency keys are purged at most this often, and at most this many at a time. */
 const PURGE_EVERY_MILLIS = 60_000;
 const PURGE_BATCH = 10_000;
+/**
+ * Least time between two commit notifications of one store. It bounds what a
+ * steady stream of commits spends on wake-ups (a statement and a transaction
+ * each) at the price of at most this much extra delay for a consumer in
+ * another process, which a busy consumer does not wait for anyway: it drains
+ * again at once while it finds full batches.
+ */
+const ANNOUNCE_SPACING_MILLIS = 5;
 
 /** Rows per page when `query` walks a large result. */
 const PAGE = 1_000;
@@ -199,6 +207,8 @@ export class PostgresStore implements Store {
   #announcing?: Promise<void>;
   /** Whether a commit finished while a notification was in flight. */
   #announceAgain = false;
+  /** When the last notification was sent (`performance.now()`). */
+  #announcedAt = Number.NEGATIVE_INFINITY;
   /** The check that new ids will exceed the stored ones, once per store (see `#checkIds`). */
   #idsChecked?: Promise<void>;
   /** When expired idempotency keys were last purged (0: not yet), and the purge in flight. */
@@ -1041,20 +1051,27 @@ export class PostgresStore implements Store {
    * Sends a wake-up to subscribers in every process after a commit. At most
    * one is in flight; commits that finish meanwhile are announced by one more
    * sent after it, so every commit is followed by a notification sent after
-   * it was committed, and a burst of commits costs a few notifications.
+   * it was committed, and a burst of commits costs a few notifications. Two
+   * notifications are at least {@link ANNOUNCE_SPACING_MILLIS} apart: under a
+   * steady stream of commits one statement announces several of them, instead
+   * of one per commit taking a connection and a transaction each; the first
+   * commit after a quiet spell is announced at once.
    */
   #announce(): void {
     if (this.#announcing) {
       this.#announceAgain = true;
       return;
     }
-    this.#announceAgain = false;
-    const names = [...this.#unannounced];
-    this.#unannounced.clear();
-    this.#announcing = this.#run("notify", this.#statements.notify, [
-      this.#names.channel,
-      announcement(this.#instance, names),
-    ])
+    const wait = this.#announcedAt + ANNOUNCE_SPACING_MILLIS - performance.now();
+    this.#announcing = (wait > 0 ? new Promise<void>((resolve) => setTimeout(resolve, wait)) : Promise.resolve())
+      .then(() => {
+        // Every commit made so far goes into this notification.
+        this.#announceAgain = false;
+        const names = [...this.#unannounced];
+        this.#unannounced.clear();
+        this.#announcedAt = performance.now();
+        return this.#run("notify", this.#statements.notify, [this.#names.channel, announcement(this.#instance, names)]);
+      })
       .then(
         () => undefined,
         (error) => {

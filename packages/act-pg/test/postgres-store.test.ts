@@ -335,7 +335,7 @@ describe("round trips", () => {
     expect(await counted(() => app.do("increment", { stream: "rt3", actor, expectedVersion: 0 }, { by: 1 }))).toBe(2);
   });
 
-  it("wakes other processes with few notifications for a burst of commits, the last one sent after the last commit", async () => {
+  it("wakes other processes with few notifications for a burst or a steady stream of commits, the last one sent after the last commit", async () => {
     const other = makeStore({ schema: "store_tests", table: "events" });
     const woken: number[] = [];
     const stop = other.subscribe(() => woken.push(Date.now()));
@@ -354,6 +354,22 @@ describe("round trips", () => {
       }, wakeUps);
       expect(wakeUps.count).toBeGreaterThan(0);
       expect(wakeUps.count).toBeLessThan(40);
+
+      // A steady stream of commits, one after another: notifications at most
+      // every few milliseconds, not one per commit; the last still follows
+      // the last commit.
+      const steady = { count: 0 };
+      let started = 0;
+      let ended = 0;
+      await counted(async () => {
+        started = performance.now();
+        for (let i = 0; i < 60; i++) await pg.commit(`steady-${i}`, [msg("E")], meta());
+        ended = performance.now();
+        committedAt = Date.now();
+        await vi.waitFor(() => expect(woken.at(-1)!).toBeGreaterThanOrEqual(committedAt));
+      }, steady);
+      expect(steady.count).toBeGreaterThan(0);
+      expect(steady.count).toBeLessThanOrEqual(Math.ceil((ended - started) / 5) + 2);
     } finally {
       stop();
       await other.dispose();
