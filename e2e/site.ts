@@ -106,11 +106,7 @@ export async function open(page: Page, path: string): Promise<ReturnType<Page["g
  * (src/client/page-live.ts).
  */
 export async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () =>
-      Boolean((window as unknown as { docusaurusRoot?: unknown }).docusaurusRoot) &&
-      document.documentElement.hasAttribute("data-live")
-  );
+  await page.waitForFunction(() => document.documentElement.hasAttribute("data-live"));
   await page.waitForLoadState("load");
 }
 

@@ -23,29 +23,104 @@ describe("deferred-start: Docusaurus' page template still writes its scripts the
   });
 
   test("the inlined loader runs as a page script and adds the bundles in order once the browser is idle", () => {
-    const appended: { src?: string; async?: boolean }[] = [];
-    const timers: unknown[] = [];
-    const page: Record<string, unknown> = {
-      document: {
-        readyState: "complete",
-        createElement: () => ({}),
-        head: { appendChild: (element: { src?: string; async?: boolean }) => appended.push(element) },
-      },
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      requestIdleCallback: (callback: () => void) => callback(),
-      setInterval: (callback: unknown) => timers.push(callback),
-      clearInterval: () => {},
-    };
-    page.window = page;
-    runInNewContext(loaderSource(JSON.stringify(["/r.js", "/m.js"])), page);
+    const page = fakePage();
+    runInNewContext(loaderSource(JSON.stringify(["/r.js", "/m.js"])), page.window);
     assert.deepEqual(
-      appended.map(({ src, async }) => ({ src, async })),
+      page.appended.map(({ src, async }) => ({ src, async })),
       [
         { src: "/r.js", async: false },
         { src: "/m.js", async: false },
       ]
     );
-    assert.equal(timers.length, 1, "it then waits for React to take the page over");
+    assert.deepEqual(
+      // Objects made inside the page script belong to its realm: compare their data.
+      JSON.parse(JSON.stringify(page.observed)),
+      [{ attributes: true, attributeFilter: ["data-live"] }],
+      "it waits for the live mark"
+    );
+  });
+
+  test("a press before the page is live stops at the loader and is replayed once, on the same element, at the mark", () => {
+    const page = fakePage();
+    runInNewContext(loaderSource("[]"), page.window);
+    const toggle = {
+      tagName: "BUTTON",
+      disabled: false,
+      isConnected: true,
+      clicks: 0,
+      closest: () => null,
+      getAttribute: () => null,
+      click() {
+        this.clicks++;
+      },
+    };
+    const target = { closest: () => toggle };
+    const event = {
+      target,
+      prevented: 0,
+      stopped: 0,
+      preventDefault() {
+        this.prevented++;
+      },
+      stopImmediatePropagation() {
+        this.stopped++;
+      },
+    };
+    page.dispatch("click", event);
+    assert.equal(event.prevented, 1, "the browser's default is held back");
+    assert.equal(event.stopped, 1, "React, hydrated or not, never sees the held press");
+    assert.equal(toggle.clicks, 0);
+    page.mutate(); // a mutation that is not the mark
+    assert.equal(toggle.clicks, 0, "nothing is replayed before the mark");
+    page.live = true;
+    page.mutate();
+    assert.equal(toggle.clicks, 1, "replayed once at the mark");
+    assert.equal(page.listeners.size, 0, "the loader steps aside once the page is live");
+    assert.equal(page.disconnected, true);
   });
 });
+
+/** A page just enough for the loader: events, the live mark, script tags. */
+function fakePage() {
+  const appended: { src?: string; async?: boolean }[] = [];
+  const listeners = new Map<string, (event: unknown) => void>();
+  const observed: unknown[] = [];
+  let onMutation: () => void = () => {};
+  const state = {
+    live: false,
+    disconnected: false,
+    appended,
+    listeners,
+    observed,
+    window: {} as Record<string, unknown>,
+    dispatch: (type: string, event: unknown) => listeners.get(type)?.(event),
+    mutate: () => onMutation(),
+  };
+  const documentElement = { hasAttribute: (name: string) => name === "data-live" && state.live };
+  Object.assign(state.window, {
+    document: {
+      readyState: "complete",
+      documentElement,
+      createElement: () => ({}),
+      head: { appendChild: (element: { src?: string; async?: boolean }) => appended.push(element) },
+    },
+    addEventListener: (type: string, listener: (event: unknown) => void) => listeners.set(type, listener),
+    removeEventListener: (type: string) => listeners.delete(type),
+    requestIdleCallback: (callback: () => void) => callback(),
+    setTimeout: (callback: () => void) => callback(),
+    MutationObserver: class {
+      constructor(callback: () => void) {
+        onMutation = callback;
+      }
+      observe(node: unknown, options: unknown) {
+        assert.equal(node, documentElement);
+        observed.push(options);
+      }
+      disconnect() {
+        state.disconnected = true;
+      }
+    },
+  });
+  state.window.window = state.window;
+  return state;
+}

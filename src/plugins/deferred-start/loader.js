@@ -6,10 +6,16 @@
 //
 // Presses on controls that need the code (buttons, toggles, tabs,
 // collapsibles, the calculator's keys) made before the page is live are not
-// lost: they are held, in order, and replayed on the same elements once React
-// has taken them over. Ordinary links are left alone: they work without
-// code. An early Ctrl/⌘+K is replayed the same way, and a search box focused
-// early is focused again, so its own handlers run.
+// lost: they are held, in order, and replayed on the same elements once it
+// is. "Live" is the page's own mark, `<html data-live>`, which
+// src/client/page-live.ts sets from Docusaurus' client-module lifecycle once
+// the page has hydrated and its effects have run: the whole page hydrates in
+// one render, so every element is React's by then. Until the mark, a held
+// press stops here, so React never sees it: whether it has hydrated that
+// element yet or not, it handles the press once, when replayed. Ordinary
+// links are left alone: they work without code. An early Ctrl/⌘+K is held
+// and replayed the same way, and a search box focused early is focused
+// again, so its own handlers run.
 //
 // The file is a single function expression of the bundle list (./index.ts
 // calls it); keep it so.
@@ -20,20 +26,12 @@
   var CONTROL =
     'button,[role="button"],[role="tab"],[role="switch"],[role="checkbox"],summary,label,select,input[type="checkbox"],input[type="radio"],a';
 
-  // True once React has hydrated `element` (it then carries React's props):
-  // React itself then handles a press on it.
-  function live(element) {
-    if (!(/** @type {any} */ (window).docusaurusRoot)) return false;
-    for (var key in element) if (key.indexOf("__reactProps") === 0) return true;
-    return false;
-  }
-
-  // Calls `then` once the page is live (src/client/page-live.ts sets the
-  // mark after hydration and its effects) and `element` is enabled.
-  function whenLive(element, then) {
+  // Calls `then` once `element` is enabled (some controls render disabled
+  // until their effects have run; most already are by the live mark).
+  function whenEnabled(element, then) {
     var tries = 0;
     (function check() {
-      if (document.documentElement.hasAttribute("data-live") && !element.disabled) return then();
+      if (!element.disabled) return then();
       if (++tries < 400) setTimeout(check, 25);
     })();
   }
@@ -49,8 +47,9 @@
 
   function onClick(event) {
     var element = control(event.target);
-    if (element && !live(element)) {
+    if (element) {
       event.preventDefault();
+      event.stopImmediatePropagation();
       held.push(element);
     }
     start();
@@ -67,6 +66,7 @@
   function onKey(event) {
     if ((event.ctrlKey || event.metaKey) && /^k$/i.test(event.key)) {
       event.preventDefault();
+      event.stopImmediatePropagation();
       heldKeys.push({
         key: event.key,
         code: event.code,
@@ -96,29 +96,23 @@
     listeners.forEach((l) => {
       removeEventListener(l[0], l[1], l[2]);
     });
-    var presses = held;
-    var keys = heldKeys;
-    held = [];
-    heldKeys = [];
-    whenLive(document.documentElement, () => {
-      keys.forEach((key) => {
-        document.dispatchEvent(new KeyboardEvent("keydown", key));
-      });
-      var focused = /** @type {HTMLInputElement | null} */ (document.activeElement);
-      if (!keys.length && focused && focused.tagName === "INPUT" && focused.closest("nav")) {
-        focused.blur();
-        focused.focus();
-        if (focused.value) focused.dispatchEvent(new Event("input", { bubbles: true }));
-      }
-      (function next() {
-        var element = presses.shift();
-        if (element)
-          whenLive(element, () => {
-            if (element.isConnected) element.click();
-            next();
-          });
-      })();
+    heldKeys.forEach((key) => {
+      document.dispatchEvent(new KeyboardEvent("keydown", key));
     });
+    var focused = /** @type {HTMLInputElement | null} */ (document.activeElement);
+    if (!heldKeys.length && focused && focused.tagName === "INPUT" && focused.closest("nav")) {
+      focused.blur();
+      focused.focus();
+      if (focused.value) focused.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    (function next() {
+      var element = held.shift();
+      if (element)
+        whenEnabled(element, () => {
+          if (element.isConnected) element.click();
+          next();
+        });
+    })();
   }
 
   function start() {
@@ -131,12 +125,16 @@
       script.async = false;
       document.head.appendChild(script);
     });
-    var timer = setInterval(() => {
-      if (!(/** @type {any} */ (window).docusaurusRoot)) return;
-      clearInterval(timer);
-      replay();
-    }, 25);
   }
+
+  // Replays once the page is live: the mark may come long after the bundles
+  // were asked for (a slow connection), so it is observed, not polled.
+  var mark = new MutationObserver(() => {
+    if (!document.documentElement.hasAttribute("data-live")) return;
+    mark.disconnect();
+    replay();
+  });
+  mark.observe(document.documentElement, { attributes: true, attributeFilter: ["data-live"] });
 
   function whenIdle() {
     if (window.requestIdleCallback) requestIdleCallback(start, { timeout: 1500 });
