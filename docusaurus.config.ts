@@ -160,7 +160,7 @@ const config: Config = {
   // hydration (see the module), and every page is also written as x.html
   // (src/plugins/html-route-files) so a static host serves it.
   // Route prefetches wait for idle time (src/client/idle-prefetch.ts);
-  // <html data-live> marks a hydrated page (src/client/page-live.ts). Prism
+  // <html data-live> marks a hydrated page (src/theme/Root). Prism
   // is fetched when the reader first moves to another page, whose code
   // blocks render in the browser (src/client/code-on-navigation.ts). A page
   // whose code fails on its first load shows the error with Retry
@@ -168,7 +168,6 @@ const config: Config = {
   clientModules: [
     "./src/client/normalise-html-paths.ts",
     "./src/client/idle-prefetch.ts",
-    "./src/client/page-live.ts",
     "./src/client/code-on-navigation.ts",
     "./src/client/chunk-failure.ts",
   ],

@@ -103,7 +103,7 @@ export async function open(page: Page, path: string): Promise<ReturnType<Page["g
 /**
  * Resolves once the client app is running: the page's code loads after the
  * first paint, and `<html data-live>` marks the end of its hydration
- * (src/client/page-live.ts).
+ * (src/theme/Root).
  */
 export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.hasAttribute("data-live"));

@@ -1,20 +1,16 @@
 /**
- * Marks the page live: `<html data-live>` once React has hydrated it and
- * its effects have run.
+ * The page's live mark, `<html data-live>`: set once React has hydrated the
+ * page and the effects that enable its controls have run (by the
+ * `src/theme/Root` wrapper).
  *
  * Pages load their code after the first paint (src/plugins/deferred-start),
  * so for a moment a page is the server's HTML only. The loader waits for
- * this mark before replaying a press made in that moment, and CSS uses it
- * for what must match the server's render until then (code blocks keep the
- * light colours they were rendered in; see src/css/custom.css).
+ * this mark before replaying a press made in that moment, and a page-chunk
+ * failure before it is shown by src/client/chunk-failure.ts.
  */
 export const LIVE_ATTRIBUTE = "data-live";
 
-export function onRouteDidUpdate({ previousLocation }: { previousLocation: unknown }): void {
-  // The first call comes from the hydrating render; later ones are client
-  // navigations, when the page is live already.
-  if (previousLocation) return;
-  // Layout effects run now; the page's other effects (those that enable
-  // controls or add keyboard shortcuts) run before the next frame's task.
-  requestAnimationFrame(() => setTimeout(() => document.documentElement.setAttribute(LIVE_ATTRIBUTE, ""), 0));
+/** Sets the mark on `document` (once is enough: it stays for the page's life). */
+export function markLive(document: Document): void {
+  document.documentElement.setAttribute(LIVE_ATTRIBUTE, "");
 }

@@ -7,10 +7,10 @@
 // Presses on controls that need the code (buttons, toggles, tabs,
 // collapsibles, the calculator's keys) made before the page is live are not
 // lost: they are held, in order, and replayed on the same elements once it
-// is. "Live" is the page's own mark, `<html data-live>`, which
-// src/client/page-live.ts sets from Docusaurus' client-module lifecycle once
-// the page has hydrated and its effects have run: the whole page hydrates in
-// one render, so every element is React's by then. Until the mark, a held
+// is. "Live" is the page's own mark, `<html data-live>`, which the
+// src/theme/Root wrapper sets once the page has hydrated and the effects
+// that enable its controls have run: the whole page hydrates in one render,
+// so every element is React's by then. Until the mark, a held
 // press stops here, so React never sees it: whether it has hydrated that
 // element yet or not, it handles the press once, when replayed. Ordinary
 // links are left alone: they work without code. An early Ctrl/⌘+K is held
@@ -36,10 +36,12 @@
     })();
   }
 
-  // The control a press was meant for, if it needs the code to work.
+  // The control a press was meant for, if it needs the code to work. The
+  // Retry of a page whose code failed to load (src/client/chunk-failure.ts,
+  // `data-chunk-failure`) works without it: the page never goes live.
   function control(target) {
     var element = target?.closest ? target.closest(CONTROL) : null;
-    if (!element || element.closest(".act-diagram")) return null;
+    if (!element || element.closest(".act-diagram,[data-chunk-failure]")) return null;
     var href = element.tagName === "A" && element.getAttribute("href");
     if (href && href !== "#" && element.getAttribute("role") !== "button") return null;
     return element;
@@ -105,12 +107,15 @@
       focused.focus();
       if (focused.value) focused.dispatchEvent(new Event("input", { bubbles: true }));
     }
+    // One press per task: React renders what a press changed before the
+    // next one runs, as between a reader's clicks (handlers read the state
+    // of the last render; two presses in one task would both act on it).
     (function next() {
       var element = held.shift();
       if (element)
         whenEnabled(element, () => {
           if (element.isConnected) element.click();
-          next();
+          setTimeout(next, 0);
         });
     })();
   }
