@@ -2,10 +2,32 @@
 // code after the first paint, and a press made before the code has arrived
 // still does what it says once it has; what the server's HTML already
 // carries (diagrams, highlighted code).
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { CONCEPT, EXAMPLE, INTRO, MAIN_BUNDLE, expect, holdRequests, hydrated, mainHeading, test } from "./site";
 
 const toggle = (page: Page) => page.locator("nav.navbar").getByRole("button", { name: /dark and light mode/i });
+
+/**
+ * What clicks on the colour-mode toggle do on a live page, in a browser
+ * context of its own (the mode is stored): the toggle's label before the
+ * first click and after each of `clicks`, with the page's `data-theme`.
+ */
+async function referenceClicks(browser: Browser, clicks: number) {
+  const reference = await browser.newContext();
+  const live = await reference.newPage();
+  await live.goto(INTRO);
+  await hydrated(live);
+  const labels = [await toggle(live).getAttribute("aria-label")];
+  const themes = [await live.locator("html").getAttribute("data-theme")];
+  for (let i = 0; i < clicks; i++) {
+    await toggle(live).click();
+    await expect(toggle(live)).not.toHaveAttribute("aria-label", labels[i] ?? "");
+    labels.push(await toggle(live).getAttribute("aria-label"));
+    themes.push(await live.locator("html").getAttribute("data-theme"));
+  }
+  await reference.close();
+  return { labels, themes };
+}
 
 test("the page is complete and readable while its code has not arrived", async ({ page }) => {
   const held = await holdRequests(page, MAIN_BUNDLE);
@@ -23,18 +45,8 @@ test("a click on the colour-mode toggle before the code has arrived does what a 
   browser,
   page,
 }) => {
-  // What one click does on a live page, in a context of its own (the mode
-  // is stored): the toggle's next mode.
-  const reference = await browser.newContext();
-  const live = await reference.newPage();
-  await live.goto(INTRO);
-  await hydrated(live);
-  const before = await toggle(live).getAttribute("aria-label");
-  await toggle(live).click();
-  await expect(toggle(live)).not.toHaveAttribute("aria-label", before ?? "");
-  const after = await toggle(live).getAttribute("aria-label");
-  const theme = await live.locator("html").getAttribute("data-theme");
-  await reference.close();
+  // What one click does on a live page: the toggle's next mode.
+  const { labels, themes } = await referenceClicks(browser, 1);
 
   const held = await holdRequests(page, MAIN_BUNDLE);
   await page.goto(INTRO, { waitUntil: "load" });
@@ -43,8 +55,8 @@ test("a click on the colour-mode toggle before the code has arrived does what a 
   await expect.poll(held.requested).toBe(true);
   await held.release();
   await hydrated(page);
-  await expect(toggle(page)).toHaveAttribute("aria-label", after ?? "");
-  await expect(page.locator("html")).toHaveAttribute("data-theme", theme ?? "");
+  await expect(toggle(page)).toHaveAttribute("aria-label", labels[1] ?? "");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", themes[1] ?? "");
 });
 
 test("every click on the colour-mode toggle while the page starts counts once: before the code, during hydration, after", async ({
@@ -52,17 +64,7 @@ test("every click on the colour-mode toggle while the page starts counts once: b
   page,
 }) => {
   // The toggle's labels on a live page, click after click (it cycles).
-  const reference = await browser.newContext();
-  const live = await reference.newPage();
-  await live.goto(INTRO);
-  await hydrated(live);
-  const labels = [await toggle(live).getAttribute("aria-label")];
-  for (let i = 0; i < 3; i++) {
-    await toggle(live).click();
-    await expect(toggle(live)).not.toHaveAttribute("aria-label", labels[i] ?? "");
-    labels.push(await toggle(live).getAttribute("aria-label"));
-  }
-  await reference.close();
+  const { labels } = await referenceClicks(browser, 3);
   expect(labels[3]).toBe(labels[0]);
 
   const held = await holdRequests(page, MAIN_BUNDLE);
