@@ -95,7 +95,7 @@ export class RouteIndex {
     this.to = Math.max(this.to, last);
     if (this.size > this.limit) this.clear(this.to);
     for (const event of events) {
-      if (this.events.has(event.id)) continue;
+      if (!this.keep || this.events.has(event.id)) continue;
       // The oldest go first: a backlog longer than the room is read from the store as before.
       if (this.events.size >= this.keep) this.events.delete(this.events.keys().next().value!);
       this.events.set(event.id, event);

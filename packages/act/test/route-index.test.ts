@@ -107,7 +107,7 @@ describe("RouteIndex", () => {
         }),
         fc.record({
           kind: fc.constant("take" as const),
-          ids: fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 6 }),
+          ids: fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 31 }),
         }),
         fc.record({
           kind: fc.constant("read" as const),
