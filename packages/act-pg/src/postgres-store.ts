@@ -19,6 +19,7 @@ import {
   type ReactionStream,
   type Schemas,
   type Store,
+  sleep,
   StoreError,
   type StoreFailure,
   StreamSchema,
@@ -1063,7 +1064,7 @@ export class PostgresStore implements Store {
       return;
     }
     const wait = this.#announcedAt + ANNOUNCE_SPACING_MILLIS - performance.now();
-    this.#announcing = (wait > 0 ? new Promise<void>((resolve) => setTimeout(resolve, wait)) : Promise.resolve())
+    this.#announcing = (wait > 0 ? sleep(wait) : Promise.resolve())
       .then(() => {
         // Every commit made so far goes into this notification.
         this.#announceAgain = false;

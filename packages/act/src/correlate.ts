@@ -1,5 +1,6 @@
 import { decode } from "./event-sourcing.js";
 import { store } from "./ports.js";
+import { KEPT_EVENTS_LIMIT } from "./route-index.js";
 import type { Committed, Schemas } from "./types/action.js";
 import type { EventRegister, Lease, Reaction } from "./types/reaction.js";
 import type { Query } from "./schemas.js";
@@ -88,7 +89,8 @@ export function route(events: EventRegister<any, any>, stored: Committed<Schemas
  * records the last event that reacts into it, so `poll` offers a stream only
  * when there is work for it. `read` counts the events scanned, and `routes`
  * lists, per target stream, the ids of the scanned events that react into it
- * (ascending); `found` holds those events as the store returned them.
+ * (ascending); `found` holds the latest {@link KEPT_EVENTS_LIMIT} of those
+ * events as the store returned them.
  */
 export async function correlate<E extends Schemas>(
   events: EventRegister<E, any>,
@@ -110,7 +112,12 @@ export async function correlate<E extends Schemas>(
     read++;
     last_id = Math.max(last_id, stored.id);
     const routed = route(events, stored as never);
-    if (routed.length) found.push(stored as never);
+    if (routed.length) {
+      found.push(stored as never);
+      // Only the latest are kept for the drains: a long pass (a process
+      // catching up) must not hold every event it read until it ends.
+      if (found.length >= 2 * KEPT_EVENTS_LIMIT) found.splice(0, found.length - KEPT_EVENTS_LIMIT);
+    }
     for (const { target, source, name } of routed) {
       const ids = routes.get(target);
       if (!ids) routes.set(target, [stored.id]);
@@ -131,5 +138,5 @@ export async function correlate<E extends Schemas>(
     }
   }, query);
   const leased = targets.size ? await store().lease([...targets.values()], 0) : [];
-  return { leased, last_id, read, routes, found };
+  return { leased, last_id, read, routes, found: found.slice(-KEPT_EVENTS_LIMIT) };
 }

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { act, type Committed, type Schemas, sleep, state, store } from "../src/index.js";
+import { correlate } from "../src/correlate.js";
 import { backoff } from "../src/drain.js";
 import { KEPT_EVENTS_LIMIT, RouteIndex } from "../src/route-index.js";
 import { actor, freshStore } from "./fixtures.js";
@@ -113,6 +114,19 @@ describe("a drain's reads of the log", () => {
     // first 1,000 are read again, each once.
     expect(read.map((event) => event.id).sort((a, b) => a - b)).toEqual(Array.from({ length: 1_000 }, (_, i) => i));
     expect([...handled].sort((a, b) => a - b)).toEqual(Array.from({ length: events }, (_, i) => i));
+  });
+
+  it("hold only the latest events of a long correlation pass for the drains, not every event it read", async () => {
+    const { app } = recording((event) => ({ target: `ledger-${event.stream}` }));
+    const meta = { correlation: "c", causation: {} };
+    const events = KEPT_EVENTS_LIMIT * 2 + 500;
+    for (let i = 0; i < events; i++)
+      await store().commit(`acc-${i % 100}`, [{ name: "Deposited", data: { amount: i } }], meta);
+    const { found, routes } = await correlate(app.registry.events, "test", { after: -1, limit: events });
+    expect([...routes.values()].flat()).toHaveLength(events);
+    expect(found.map((event) => event.id)).toEqual(
+      Array.from({ length: KEPT_EVENTS_LIMIT }, (_, i) => events - KEPT_EVENTS_LIMIT + i)
+    );
   });
 
   it("replay a reset stream from its start after earlier drains read past its first events", async () => {
