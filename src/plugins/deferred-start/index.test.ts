@@ -78,6 +78,49 @@ describe("deferred-start: Docusaurus' page template still writes its scripts the
     assert.equal(page.listeners.size, 0, "the loader steps aside once the page is live");
     assert.equal(page.disconnected, true);
   });
+
+  test("held presses replay one per task, and the failure screen's Retry is never held", () => {
+    const page = fakePage();
+    runInNewContext(loaderSource("[]"), page.window);
+    const button = (inside: string | null) => {
+      const element = {
+        tagName: "BUTTON",
+        disabled: false,
+        isConnected: true,
+        clicks: 0,
+        closest: (selector: string) => (inside && selector.includes(inside) ? {} : null),
+        getAttribute: () => null,
+        click() {
+          this.clicks++;
+        },
+      };
+      return element;
+    };
+    // How many times the loader held back the press's default (held it).
+    const press = (element: ReturnType<typeof button>) => {
+      let held = 0;
+      page.dispatch("click", {
+        target: { closest: () => element },
+        preventDefault: () => held++,
+        stopImmediatePropagation: () => {},
+      });
+      return held;
+    };
+    const retry = button("[data-chunk-failure]");
+    assert.equal(press(retry), 0, "a Retry works without the code: the page never goes live");
+    const first = button(null);
+    const second = button(null);
+    press(first);
+    press(second);
+    page.tasks.length = 0;
+    page.live = true;
+    page.mutate();
+    assert.deepEqual([first.clicks, second.clicks], [1, 0], "one press, then React renders");
+    page.tasks.splice(0).forEach((task) => {
+      task();
+    });
+    assert.deepEqual([first.clicks, second.clicks], [1, 1], "the next press in a task of its own");
+  });
 });
 
 /** A page just enough for the loader: events, the live mark, script tags. */
@@ -85,6 +128,7 @@ function fakePage() {
   const appended: { src?: string; async?: boolean }[] = [];
   const listeners = new Map<string, (event: unknown) => void>();
   const observed: unknown[] = [];
+  const tasks: (() => void)[] = [];
   let onMutation: () => void = () => {};
   const state = {
     live: false,
@@ -92,6 +136,7 @@ function fakePage() {
     appended,
     listeners,
     observed,
+    tasks,
     window: {} as Record<string, unknown>,
     dispatch: (type: string, event: unknown) => listeners.get(type)?.(event),
     mutate: () => onMutation(),
@@ -107,7 +152,8 @@ function fakePage() {
     addEventListener: (type: string, listener: (event: unknown) => void) => listeners.set(type, listener),
     removeEventListener: (type: string) => listeners.delete(type),
     requestIdleCallback: (callback: () => void) => callback(),
-    setTimeout: (callback: () => void) => callback(),
+    // Timers queue their callbacks; `tasks` runs them when a test says so.
+    setTimeout: (callback: () => void) => tasks.push(callback),
     MutationObserver: class {
       constructor(callback: () => void) {
         onMutation = callback;
