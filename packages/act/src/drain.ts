@@ -222,8 +222,9 @@ export class Drainer<E extends Schemas> {
     const { projection, options } = jobs[0].reaction;
     const events = jobs.map(({ event, invalid }) => ({ event, invalid }));
     const outcome = await project(log, { lease, events, end, projection: projection!, options }, this.owned, backoff);
-    if (outcome.retry) return { ack: outcome.retry, progress: false };
-    if (outcome.block) return { block: outcome.block, progress: false };
+    // A failure after events applied without a transaction keeps their progress.
+    if (outcome.retry) return { ack: outcome.retry, progress: outcome.retry.at > lease.at };
+    if (outcome.block) return { block: outcome.block, progress: outcome.block.at > lease.at };
     if (outcome.acked) {
       for (const { event } of events) this.handled(event);
       return { ack: outcome.acked, acked: [outcome.acked], progress: outcome.acked.at > lease.at };

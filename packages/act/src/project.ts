@@ -34,12 +34,14 @@ function failure(projection: Projection<any, any>, events: Committed<Schemas, st
  * Applies `events` to `projection` in log order with the store's
  * transaction handle. Stays synchronous as long as the handlers are (a
  * synchronous store transaction, such as SQLite's, needs that) and returns a
- * promise from the first handler that does.
+ * promise from the first handler that does. `applied` hears of each event
+ * whose handler finished (not of a batched handler's events).
  */
 export function applyProjection(
   projection: Projection<any, any>,
   events: Committed<Schemas, string>[],
-  tx: unknown
+  tx: unknown,
+  applied?: (event: Committed<Schemas, string>) => void
 ): void | Promise<void> {
   if (!events.length) return;
   if (projection.batch) {
@@ -53,7 +55,11 @@ export function applyProjection(
     if (!handler) throw failure(projection, [event], new Error("no handler for this event"));
     const result = call(() => handler(event, tx), projection, [event]);
     if (thenable(result))
-      return Promise.resolve(result).then(() => applyProjection(projection, events.slice(i + 1), tx));
+      return Promise.resolve(result).then(() => {
+        applied?.(event);
+        return applyProjection(projection, events.slice(i + 1), tx, applied);
+      });
+    applied?.(event);
   }
 }
 
@@ -96,9 +102,14 @@ function call(run: () => unknown, projection: Projection<any, any>, events: Comm
  * writes back — so every event is applied exactly once. Without it, the
  * handlers run and the watermark is acknowledged afterwards: at least once.
  *
- * A batch is all or nothing: a failing handler rolls back the whole batch,
- * which is retried after a backoff and, after `maxRetries`, blocks the
- * projection's stream at its last committed position with the error.
+ * A failing handler stops the batch. Where the store handed the handlers a
+ * transaction the whole batch rolls back; where it handed them none (the
+ * in-memory store, a store without `project`) the writes of the events
+ * before the failing one cannot be undone, so the position moves past them
+ * and only the failing event is tried again. Either way the failure is
+ * retried after a backoff and, once `maxRetries` retries failed too (so
+ * after `maxRetries` + 1 failed runs), blocks the projection's stream with
+ * the error.
  *
  * @param owned - the reactions this app has; the acknowledgement is refused when the stream gained another
  * @param backoff - the delay before retry number `retry`
@@ -112,20 +123,34 @@ export async function project(
   const at = Math.max(lease.at, end, ...events.map(({ event }) => event.id));
   const moved: Lease = { ...lease, at, done: [], retry: 0, reactions: owned };
   const plain = events.map(({ event }) => event);
+  // The last event whose handler finished, and whether the handlers got no
+  // transaction handle: then nothing rolls their writes back on a failure.
+  let applied = lease.at;
+  let unguarded = false;
+  const work = (tx: unknown) => {
+    unguarded = tx === undefined;
+    return applyProjection(projection, plain, tx, (event) => {
+      applied = event.id;
+    });
+  };
   try {
     const bad = events.find(({ invalid }) => invalid !== undefined);
     if (bad) throw failure(projection, [bad.event], bad.invalid);
     let acked: boolean;
-    if (log.project) acked = await log.project(moved, (tx) => applyProjection(projection, plain, tx));
+    if (log.project) acked = await log.project(moved, work);
     else {
-      await applyProjection(projection, plain, undefined);
+      await work(undefined);
       acked = (await log.ack([moved])).length > 0;
     }
     return acked ? { acked: moved } : { refused: moved };
   } catch (error) {
     logger.error(error, (error as Error)?.message);
-    const retry = lease.retry + 1;
-    const kept = { ...lease, done: [], retry, reactions: owned };
+    // Writes made without a transaction stay: the position keeps the events
+    // applied before the failure, so a retry starts at the failing one
+    // instead of applying them again. Its failures are counted from one.
+    const keptAt = unguarded ? Math.max(lease.at, applied) : lease.at;
+    const retry = keptAt > lease.at ? 1 : lease.retry + 1;
+    const kept = { ...lease, at: keptAt, done: [], retry, reactions: owned };
     if (retry <= options.maxRetries) return { retry: { ...kept, delay: backoff(retry, options) } };
     return { block: { ...kept, error: (error as Error)?.message ?? String(error) } };
   }

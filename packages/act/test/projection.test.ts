@@ -165,6 +165,42 @@ describe("asynchronous projections (in memory)", () => {
     expect(seen).toEqual([snap.event!.id]);
   });
 
+  it("in memory, a failed batch keeps the events applied before the failure: a retry never applies them again", async () => {
+    const applied: string[] = [];
+    let failures = 2;
+    const p = projection("Once", { maxRetries: 3, retryBaseMillis: 0, retryMaxMillis: 0 })
+      .with(Ticket)
+      .on("TicketOpened", (event) => {
+        if (event.data.title === "second" && failures-- > 0) throw new Error("not yet");
+        applied.push(event.data.title);
+      })
+      .build();
+    const app = act().with(Ticket).with(p).build();
+    await app.do("open", { stream: "t-1", actor }, { title: "first" });
+    const [second] = await app.do("open", { stream: "t-2", actor }, { title: "second" });
+    await app.do("open", { stream: "t-3", actor }, { title: "third" });
+    await settle(app);
+    expect(applied).toEqual(["first", "second", "third"]);
+    expect((await store().reactions()).find((r) => r.stream === p.stream)?.at).toBeGreaterThanOrEqual(second.event!.id);
+  });
+
+  it("in memory, blocks after maxRetries + 1 failed runs of the failing event, past the events before it", async () => {
+    const runs: string[] = [];
+    const p = projection("Stuck", { maxRetries: 2, retryBaseMillis: 0, retryMaxMillis: 0 })
+      .with(Ticket)
+      .on("TicketOpened", (event) => {
+        runs.push(event.data.title);
+        if (event.data.title === "bad") throw new Error("cannot store it");
+      })
+      .build();
+    const app = act().with(Ticket).with(p).build();
+    const [first] = await app.do("open", { stream: "t-1", actor }, { title: "fine" });
+    await app.do("open", { stream: "t-2", actor }, { title: "bad" });
+    const { blocked } = await settle(app, { allowBlocked: true });
+    expect(runs).toEqual(["fine", "bad", "bad", "bad"]);
+    expect(blocked.map(({ stream, at }) => ({ stream, at }))).toEqual([{ stream: p.stream, at: first.event!.id }]);
+  });
+
   it("on a store without project, runs the handlers with no handle, then acknowledges (at least once)", async () => {
     const plain = new InMemoryStore();
     Object.defineProperty(plain, "project", { value: undefined });
