@@ -18,7 +18,7 @@ export type RebuildProgress = {
   readonly projected: number;
   /** Its position: the id of the last event projected (-1 before the first). */
   readonly at: number;
-  /** The last event it handles in the log when the rebuild started: the rebuild is done once `at` reaches it. */
+  /** The last event it handles (from its `since` on) in the log when the rebuild started, -1 for none: the rebuild is done once `at` reaches it. */
   readonly target: number;
   /** Whether it reached `target` (and the switch-over ran). */
   readonly done: boolean;
@@ -89,12 +89,22 @@ export async function rebuild(
     );
   const { onProgress, progressMillis = 1_000, timeoutMillis, switchOver } = options;
   const started = Date.now();
+  // The newest event it handles: with `since`, the newest from then on. When
+  // there is none, the new version has nothing to project and is done at
+  // once — its stream only comes to exist with an event it handles.
+  const { since } = projection.options;
   let target = -1;
-  await store().query((event) => (target = event.id), {
-    names: [...projection.events],
-    backward: true,
-    limit: 1,
-  });
+  await store().query(
+    (event) => {
+      if (!since || event.created >= since) target = event.id;
+    },
+    {
+      names: [...projection.events],
+      backward: true,
+      limit: 1,
+      ...(since && { created_after: new Date(since.getTime() - 1) }),
+    }
+  );
   const total = await handled(projection, -1, target);
   const position = async () => (await store().reactions()).find((r) => r.stream === projection.stream);
   // Counted as the position moves, so each event is read once over the whole rebuild.

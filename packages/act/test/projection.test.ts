@@ -314,6 +314,31 @@ describe("rebuild into a new version", () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
   });
 
+  it("with since, finishes at once when no event it handles is that recent, and counts only the recent ones", async () => {
+    await act().with(Ticket).build().do("open", { stream: "t-old", actor }, { title: "old" });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const since = new Date();
+    const rows = new Map<string, string>();
+    const V2 = projection("OpenTickets", { version: 2, since })
+      .with(Ticket)
+      .on("TicketOpened", (event) => void rows.set(event.stream, event.data.title))
+      .build();
+    const app = act().with(Ticket).with(V2).build();
+    let switched = 0;
+    app.start({ pollMillis: 5 });
+    try {
+      const nothing = await app.rebuild(V2, { timeoutMillis: 1_000, progressMillis: 5, switchOver: () => switched++ });
+      expect(nothing).toMatchObject({ total: 0, projected: 0, target: -1, done: true });
+      expect(switched).toBe(1);
+      const [recent] = await app.do("open", { stream: "t-new", actor }, { title: "new" });
+      const done = await app.rebuild(V2, { timeoutMillis: 1_000, progressMillis: 5 });
+      expect(done).toMatchObject({ total: 1, projected: 1, target: recent.event!.id, done: true });
+    } finally {
+      await app.stop();
+    }
+    expect([...rows.keys()]).toEqual(["t-new"]);
+  });
+
   it("says why it stops: a blocked new version, no consumer within the timeout, bad options", async () => {
     const Broken = projection("OpenTickets", { version: 3, maxRetries: 0 })
       .with(Ticket)
