@@ -4,6 +4,7 @@ import {
   type Context,
   context,
   isSpanContextValid,
+  type Link,
   type MeterProvider,
   metrics,
   type Span,
@@ -18,6 +19,7 @@ import {
   logger,
   type Observer,
   observe,
+  type ProjectionInfo,
   type ReactionInfo,
   SNAP_EVENT,
   type Store,
@@ -83,6 +85,9 @@ export type Instrumented = {
 /** The instrumentation in force, so a second `instrument` replaces it instead of doubling every span. */
 let current: Instrumented | undefined;
 
+/** Seconds from an event's commit to now. */
+const latencyOf = (event: { created: Date }) => Math.max(0, Date.now() - event.created.getTime()) / 1000;
+
 /** Seconds since a `performance.now()` reading. */
 const since = (start: number) => (performance.now() - start) / 1000;
 
@@ -93,13 +98,16 @@ const since = (start: number) => (performance.now() - start) / 1000;
  *
  * - a span per action (`do <action>`), per load (`load <state>`), per store
  *   call (`commit`, `query`, `lease`, … with `db.*` attributes), per drain
- *   cycle that leased something (`drain`) and per reaction handler run
+ *   cycle that leased something (`drain`), per reaction handler run
  *   (`process <event>`, a consumer span linked to the action that committed
- *   the event, in whichever process and however long before);
+ *   the event, in whichever process and however long before) and per
+ *   projection batch (`project <projection>`, linked to the actions that
+ *   committed its events);
  * - the trace context of each action kept in the metadata of the events it
  *   commits (`meta.trace`), which is what those links are made from;
  * - the `act.*` metrics: actions, commits and conflicts, events per commit,
- *   reaction durations, commit-to-handled latency, retries, blocks, drain
+ *   reaction and projection-batch durations, commit-to-handled latency,
+ *   retries, blocks, drain
  *   cycles and leases, and — for the apps passed — the lag of every
  *   reaction stream and the number of blocked ones.
  *
@@ -147,19 +155,19 @@ export function instrument(
   });
   const reactionDuration = meter.createHistogram(M.reactionDuration, {
     unit: "s",
-    description: "How long one run of a reaction handler takes, by outcome.",
+    description: "How long one run of a reaction handler, or of a projection on a batch, takes, by outcome.",
   });
   const reactionLatency = meter.createHistogram(M.reactionLatency, {
     unit: "s",
-    description: "From an event's commit to the end of a reaction's successful run on it.",
+    description: "From an event's commit to the end of a reaction's (or projection batch's) successful run on it.",
   });
   const retries = meter.createCounter(M.retries, {
     unit: "{retry}",
-    description: "Failed reaction runs that will be retried after a backoff.",
+    description: "Failed reaction (and projection batch) runs that will be retried after a backoff.",
   });
   const blocks = meter.createCounter(M.blocks, {
     unit: "{block}",
-    description: "Failed reaction runs past their retries that block their reaction stream.",
+    description: "Failed reaction (and projection batch) runs past their retries that block their reaction stream.",
   });
   const drainCycles = meter.createCounter(M.drainCycles, {
     unit: "{cycle}",
@@ -318,6 +326,64 @@ export function instrument(
       }
     },
 
+    async projection(info: ProjectionInfo, run) {
+      const { projection, stream, events, attempt, options: projectionOptions } = info;
+      // One link per action that committed an event of the batch.
+      const links: Link[] = [];
+      const seen = new Set<string>();
+      for (const event of events) {
+        const traceparent = event.meta.trace?.traceparent;
+        if (!traceparent || seen.has(traceparent)) continue;
+        seen.add(traceparent);
+        const link = linkTo(event.meta.trace, { [A.eventId]: event.id, [A.eventName]: event.name });
+        if (link) links.push(link);
+      }
+      const first = events[0];
+      const last = events[events.length - 1];
+      const span = tracer.startSpan(
+        `project ${projection}`,
+        {
+          kind: SpanKind.CONSUMER,
+          links,
+          attributes: {
+            [A.messagingSystem]: "act",
+            [A.messagingOperationName]: "process",
+            [A.messagingOperationType]: "process",
+            [A.messagingGroup]: stream,
+            [A.messagingBatchCount]: events.length,
+            [A.projection]: projection,
+            [A.reaction]: stream,
+            [A.reactionStream]: stream,
+            [A.events]: events.length,
+            ...(first && { [A.firstEventId]: first.id, [A.lastEventId]: last.id }),
+            [A.attempt]: attempt,
+          },
+        },
+        parentOf(context.active())
+      );
+      const measured = { [A.reaction]: stream };
+      const start = performance.now();
+      try {
+        const moved = await within(span, run, context.active().deleteValue(DRAIN));
+        span.setAttribute(A.outcome, moved ? "handled" : "refused");
+        reactionDuration.record(since(start), { ...measured, [A.outcome]: moved ? "handled" : "refused" });
+        // Per event, as app.stats() counts a projection's latency.
+        if (moved) for (const event of events) reactionLatency.record(latencyOf(event), measured);
+        return moved;
+      } catch (error) {
+        // What the drain does next with this failure, by the same rule it applies.
+        const outcome = attempt <= projectionOptions.maxRetries ? "retry" : "blocked";
+        span.setAttribute(A.outcome, outcome);
+        fail(span, error);
+        reactionDuration.record(since(start), { ...measured, [A.outcome]: outcome });
+        if (outcome === "retry") retries.add(1, measured);
+        else blocks.add(1, measured);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+
     async reaction(info: ReactionInfo, run) {
       const { reaction, event, stream, attempt, options: reactionOptions } = info;
       const link = linkTo(event.meta.trace, { [A.eventId]: event.id, [A.eventName]: event.name });
@@ -350,7 +416,7 @@ export function instrument(
         const result = await within(span, run, context.active().deleteValue(DRAIN));
         span.setAttribute(A.outcome, "handled");
         reactionDuration.record(since(start), { ...measured, [A.outcome]: "handled" });
-        reactionLatency.record(Math.max(0, Date.now() - event.created.getTime()) / 1000, measured);
+        reactionLatency.record(latencyOf(event), measured);
         return result;
       } catch (error) {
         // What the drain does next with this failure, by the same rule it applies.

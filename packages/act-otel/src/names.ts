@@ -16,6 +16,9 @@ export const A = {
   snapshot: "act.snapshot",
   patches: "act.load.patches",
   reaction: "act.reaction",
+  projection: "act.projection",
+  firstEventId: "act.projection.first_event_id",
+  lastEventId: "act.projection.last_event_id",
   reactionStream: "act.reaction.stream",
   attempt: "act.reaction.attempt",
   eventId: "act.event.id",
@@ -37,6 +40,7 @@ export const A = {
   messagingDestination: "messaging.destination.name",
   messagingGroup: "messaging.consumer.group.name",
   messagingMessageId: "messaging.message.id",
+  messagingBatchCount: "messaging.batch.message_count",
   messagingConversation: "messaging.message.conversation_id",
 } as const;
 

@@ -31,6 +31,8 @@ export type Pending = {
 /** The store methods that get a span: every call that reaches the database. */
 const OPERATIONS = [
   "commit",
+  "commitInline",
+  "project",
   "recall",
   "query",
   "poll",
@@ -64,6 +66,19 @@ function argumentAttributes(operation: string, args: unknown[]): Attributes {
       ...(expectedVersion !== undefined && { [A.expectedVersion]: expectedVersion }),
     };
   }
+  if (operation === "commitInline") {
+    const { stream, messages, expectedVersion } = args[0] as {
+      stream: string;
+      messages: unknown[];
+      expectedVersion?: number;
+    };
+    return {
+      [A.stream]: stream,
+      [A.events]: messages.length,
+      ...(expectedVersion !== undefined && { [A.expectedVersion]: expectedVersion }),
+    };
+  }
+  if (operation === "project") return { [A.reactionStream]: (args[0] as { stream: string }).stream };
   if (operation === "query") {
     const stream = (args[1] as { stream?: string } | undefined)?.stream;
     return stream === undefined ? {} : { [A.stream]: stream };

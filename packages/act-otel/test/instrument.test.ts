@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { act, disposeAndExit, InMemoryStore, store } from "@act-root/act";
+import { act, disposeAndExit, InMemoryStore, projection, store } from "@act-root/act";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { instrument, type Instrumented } from "../src/index.js";
 import { actor, Order, orders, shipping } from "./fixtures/apps.js";
@@ -182,6 +182,101 @@ describe("spans", () => {
     expect(await otel.value("act.reaction.retries", { "act.reaction": "Placed/flaky#1" })).toBe(1);
     expect(await otel.value("act.reaction.blocks", { "act.reaction": "Placed/flaky#1" })).toBe(1);
     expect(await otel.value("act.reaction.streams.blocked")).toBe(1);
+  });
+});
+
+describe("projections", () => {
+  it("a span per batch, linked to the actions that committed its events, with the store call that records its position under it", async () => {
+    const placed: string[] = [];
+    const Placed = projection("PlacedOrders")
+      .with(Order)
+      .on("Placed", (event) => void placed.push(event.stream))
+      .build();
+    const app = act().with(Order).with(Placed).build();
+    on(app);
+    const [one] = await app.do("place", { stream: "order-1", actor }, { sku: "pen" });
+    const [two] = await app.do("place", { stream: "order-2", actor }, { sku: "ink" });
+    await app.drain();
+    expect(placed).toEqual(["order-1", "order-2"]);
+
+    const batch = otel.span("project PlacedOrders");
+    expect(batch.kind).toBe(SpanKind.CONSUMER);
+    expect(batch.attributes).toMatchObject({
+      "act.projection": "PlacedOrders",
+      "act.reaction": "projection:PlacedOrders",
+      "act.reaction.stream": "projection:PlacedOrders",
+      "act.events": 2,
+      "messaging.batch.message_count": 2,
+      "act.projection.first_event_id": one.event!.id,
+      "act.projection.last_event_id": two.event!.id,
+      "act.reaction.attempt": 1,
+      "act.outcome": "handled",
+    });
+    expect(parentOf(batch)).toBe(otel.span("drain").spanContext().spanId);
+    const actions = otel.spans().filter((s) => s.name === "do place");
+    expect(batch.links.map((l) => l.context.spanId)).toEqual(actions.map((a) => a.spanContext().spanId));
+    const recorded = otel.span("project");
+    expect(recorded.kind).toBe(SpanKind.CLIENT);
+    expect(parentOf(recorded)).toBe(batch.spanContext().spanId);
+    expect(recorded.attributes).toMatchObject({
+      "db.operation.name": "project",
+      "act.reaction.stream": "projection:PlacedOrders",
+    });
+    const measured = { "act.reaction": "projection:PlacedOrders" };
+    expect(await otel.value("act.reaction.duration", { ...measured, "act.outcome": "handled" })).toBe(1);
+    // One latency per event, as app.stats() counts them.
+    expect(await otel.value("act.reaction.latency", measured)).toBe(2);
+    expect((await app.stats()).latency.count).toBe(2);
+  });
+
+  it("a failing batch: error status on each run, then the retry and block counters", async () => {
+    const Broken = projection("Broken", { maxRetries: 1, retryBaseMillis: 1, retryMaxMillis: 1 })
+      .with(Order)
+      .on("Placed", () => {
+        throw new Error("table missing");
+      })
+      .build();
+    const app = act().with(Order).with(Broken).build();
+    on(app);
+    await app.do("place", { stream: "order-1", actor }, { sku: "pen" });
+    await app.drain();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await app.drain();
+    const runs = otel.spans().filter((s) => s.name === "project Broken");
+    expect(runs.map((s) => [s.attributes["act.reaction.attempt"], s.attributes["act.outcome"]])).toEqual([
+      [1, "retry"],
+      [2, "blocked"],
+    ]);
+    expect(runs.every((s) => s.status.code === SpanStatusCode.ERROR && /table missing/.test(s.status.message!))).toBe(
+      true
+    );
+    const measured = { "act.reaction": "projection:Broken" };
+    expect(await otel.value("act.reaction.retries", measured)).toBe(1);
+    expect(await otel.value("act.reaction.blocks", measured)).toBe(1);
+    expect(await otel.value("act.reaction.duration", { ...measured, "act.outcome": "blocked" })).toBe(1);
+  });
+
+  it("an action with an inline projection: its commit is a store span under the action", async () => {
+    const placed: string[] = [];
+    const Inline = projection("PlacedNow", { inline: true })
+      .with(Order)
+      .on("Placed", (event) => void placed.push(event.stream))
+      .build();
+    const app = act().with(Order).with(Inline).build();
+    on(app);
+    await app.do("place", { stream: "order-1", actor }, { sku: "pen" });
+    expect(placed).toEqual(["order-1"]);
+    const action = otel.span("do place");
+    const commit = otel.span("commitInline");
+    expect(commit.kind).toBe(SpanKind.CLIENT);
+    expect(parentOf(commit)).toBe(action.spanContext().spanId);
+    expect(commit.attributes).toMatchObject({
+      "db.operation.name": "commitInline",
+      "act.stream": "order-1",
+      "act.events": 1,
+      "act.expected_version": -1,
+      "db.response.returned_rows": 1,
+    });
   });
 });
 

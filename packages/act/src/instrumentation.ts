@@ -5,13 +5,14 @@ import type { TraceContext } from "./schemas.js";
 const installed: { observer?: Observer } = {};
 
 /** The hooks that wrap work, each with what it receives and what its `run` returns. */
-type Wrapping = "action" | "load" | "drain" | "reaction";
+type Wrapping = "action" | "load" | "drain" | "reaction" | "projection";
 type Info<K extends Wrapping> = Parameters<NonNullable<Observer[K]>>[0];
 type Result<K extends Wrapping> = Awaited<ReturnType<NonNullable<Observer[K]>>>;
 
 /**
  * Installs an {@link Observer}: from now on every app of this process calls
- * its hooks around actions, loads, drains and reaction handlers, and keeps
+ * its hooks around actions, loads, drains, reaction handlers and projection
+ * batches, and keeps
  * the trace context it gives in the metadata of the events actions commit.
  * One observer at a time: a second call replaces the first. Until one is
  * installed (and after it is removed) the apps call their work directly and

@@ -1,3 +1,4 @@
+import { around } from "./instrumentation.js";
 import { logger } from "./ports.js";
 import type { Projection } from "./projection.js";
 import type { Committed, Schemas } from "./types/action.js";
@@ -133,15 +134,15 @@ export async function project(
       applied = event.id;
     });
   };
+  const info = { projection: projection.name, stream: lease.stream, events: plain, attempt: lease.retry + 1, options };
   try {
-    const bad = events.find(({ invalid }) => invalid !== undefined);
-    if (bad) throw failure(projection, [bad.event], bad.invalid);
-    let acked: boolean;
-    if (log.project) acked = await log.project(moved, work);
-    else {
+    const acked = await around("projection", info, async () => {
+      const bad = events.find(({ invalid }) => invalid !== undefined);
+      if (bad) throw failure(projection, [bad.event], bad.invalid);
+      if (log.project) return log.project(moved, work);
       await work(undefined);
-      acked = (await log.ack([moved])).length > 0;
-    }
+      return (await log.ack([moved])).length > 0;
+    });
     return acked ? { acked: moved } : { refused: moved };
   } catch (error) {
     logger.error(error, (error as Error)?.message);

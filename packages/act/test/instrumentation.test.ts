@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { act, EventMetaSchema, observe, type Observer, type ReactionInfo } from "../src/index.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  act,
+  EventMetaSchema,
+  observe,
+  type Observer,
+  type ProjectionInfo,
+  projection,
+  type ReactionInfo,
+} from "../src/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
 
 const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
@@ -31,6 +40,7 @@ function recorder() {
     load: wrap("load"),
     drain: wrap("drain"),
     reaction: wrap("reaction"),
+    projection: wrap("projection"),
     trace: () => ({ traceparent }),
   };
   return { seen, observer, hooks: () => seen.map(([hook]) => hook) };
@@ -95,6 +105,49 @@ describe("observe", () => {
       "drain:end",
     ]);
     expect(seen.filter(([hook]) => hook === "reaction:error")).toHaveLength(1);
+  });
+
+  it("wraps each projection batch with the projection, its stream, the events and the attempt", async () => {
+    let fail = true;
+    const Totals = projection("Totals", { maxRetries: 2, retryBaseMillis: 1, retryMaxMillis: 1 })
+      .with(Counter)
+      .on("Incremented", () => {
+        if (fail) throw new Error("not yet");
+      })
+      .build();
+    const app = act().with(Counter).with(Totals).build();
+    await app.do("increment", { stream: "c-4", actor }, { by: 1 });
+    await app.do("increment", { stream: "c-4", actor }, { by: 2 });
+    const { observer, seen } = recorder();
+    stop = observe(observer);
+    await app.drain();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    fail = false;
+    await app.drain();
+    const batches = seen.filter(([hook]) => hook.startsWith("projection:"));
+    expect(batches.map(([hook]) => hook)).toEqual([
+      "projection:start",
+      "projection:error",
+      "projection:start",
+      "projection:end",
+    ]);
+    const infos = batches.filter(([hook]) => hook === "projection:start").map(([, info]) => info as ProjectionInfo);
+    expect(
+      infos.map(({ projection, stream, attempt, events }) => ({
+        projection,
+        stream,
+        attempt,
+        ids: events.map((e) => e.id),
+      }))
+    ).toEqual([
+      { projection: "Totals", stream: "projection:Totals", attempt: 1, ids: [0, 1] },
+      { projection: "Totals", stream: "projection:Totals", attempt: 2, ids: [0, 1] },
+    ]);
+    expect(infos[0].options).toMatchObject({ maxRetries: 2 });
+    expect(batches[1][1]).toMatchObject({
+      message: expect.stringMatching(/Projection "Totals" failed on event "Incremented" #0: not yet/),
+    });
+    expect(batches[3][1]).toBe(true);
   });
 
   it("calls nothing and keeps no trace once removed, and a stale remover leaves the newer observer", async () => {

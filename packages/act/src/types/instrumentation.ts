@@ -79,6 +79,32 @@ export type ReactionInfo = {
 };
 
 /**
+ * What an {@link Observer} learns when a projection is about to apply a
+ * batch of events (an asynchronous projection's drain; inline projections
+ * run inside their action's commit and have no batch of their own).
+ *
+ * @example
+ * ```ts
+ * const info: ProjectionInfo = {
+ *   projection: "OpenTickets", stream: "projection:OpenTickets", events: [event], attempt: 1,
+ *   options: { blockOnError: true, maxRetries: 3 },
+ * };
+ * ```
+ */
+export type ProjectionInfo = {
+  /** The projection's name. */
+  readonly projection: string;
+  /** Its reaction stream, `projection:<name>` (`:v<version>` past version 1), as `app.stats()` and blocks name it. */
+  readonly stream: string;
+  /** The batch's events, in log order (decoded when they decode). */
+  readonly events: readonly Committed<Schemas, string>[];
+  /** 1 for the first run of the batch, then 2, 3… for the retries of the event it failed on. */
+  readonly attempt: number;
+  /** Its options: a failed attempt past `maxRetries` blocks the projection's stream. */
+  readonly options: ReactionOptions;
+};
+
+/**
  * Hooks an app calls around its work, so tracing and metrics can be added
  * without the core depending on any of them. Install one with
  * {@link observe}; `@act-root/act-otel` is the OpenTelemetry one. Every hook
@@ -133,6 +159,18 @@ export type Observer = {
    * @param run - runs the handler; call it once and return (or throw) what it does
    */
   reaction?(info: ReactionInfo, run: () => Promise<unknown>): Promise<unknown>;
+  /**
+   * Around one run of a projection on a batch of events: its handlers and
+   * the store call that records its position (in one transaction where the
+   * store has one). `run` resolves with whether the position moved — false
+   * when the store refused it because the stream was reset, unblocked or
+   * taken over meanwhile — and rejects with the handler's failure, which is
+   * then retried, or blocks the projection past `maxRetries`.
+   *
+   * @param info - the projection, its stream, the batch's events, the attempt and the options
+   * @param run - applies the batch; call it once and return (or throw) what it does
+   */
+  projection?(info: ProjectionInfo, run: () => Promise<boolean>): Promise<boolean>;
   /**
    * The trace context to keep in the metadata of the events an action is
    * about to commit (`EventMeta.trace`); called while the `action` hook's
