@@ -187,6 +187,7 @@ export class PostgresStore implements Store {
     readonly reactions: string;
     readonly blocked: string;
     readonly notBlocked: string;
+    readonly reactionsIn: string;
     readonly unblock: string;
     readonly reset: string;
     readonly retire: string;
@@ -257,6 +258,7 @@ export class PostgresStore implements Store {
       reactions: sql.reactions(n),
       blocked: sql.reactions(n, true),
       notBlocked: sql.reactions(n, false),
+      reactionsIn: sql.reactionsIn(n),
       unblock: sql.unblock(n),
       reset: sql.reset(n),
       retire: sql.retire(n),
@@ -943,13 +945,23 @@ export class PostgresStore implements Store {
    * ```
    */
   async reactions(filter: ReactionFilter = {}): Promise<ReactionStream[]> {
-    const statement =
-      filter.blocked === undefined
-        ? this.#statements.reactions
-        : filter.blocked
-          ? this.#statements.blocked
-          : this.#statements.notBlocked;
-    const { rows } = await this.#run<ReactionRow>("reactions", statement, [filter.limit ?? null], "array");
+    const { rows } = filter.streams
+      ? await this.#run<ReactionRow>(
+          "reactions",
+          this.#statements.reactionsIn,
+          [filter.limit ?? null, filter.streams, filter.blocked ?? null],
+          "array"
+        )
+      : await this.#run<ReactionRow>(
+          "reactions",
+          filter.blocked === undefined
+            ? this.#statements.reactions
+            : filter.blocked
+              ? this.#statements.blocked
+              : this.#statements.notBlocked,
+          [filter.limit ?? null],
+          "array"
+        );
     return rows.map(([stream, source, at, head, reactions, token, retry, blocked, error, by, until]) => {
       // Built in one shape, optional fields added after: thousands of rows stay cheap to make and to copy.
       const r: { -readonly [K in keyof ReactionStream]: ReactionStream[K] } = {

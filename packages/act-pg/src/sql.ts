@@ -492,6 +492,23 @@ FROM ${n.watermarks}
 ${where}ORDER BY stream COLLATE "C" LIMIT $1::bigint`;
 }
 
+/**
+ * `reactions({ streams })`: the watermarks named in `$2`, blocked or not as
+ * `$3` says (null: both), at most `$1`, by stream name in byte order, with
+ * the columns of {@link reactions}. The names are looked up through the
+ * primary key, so a waiter asking for a few streams reads those rows only,
+ * however many the table holds; sorting the few found costs nothing.
+ */
+export function reactionsIn(n: Names): string {
+  return `
+SELECT stream, source, at, head, array_to_json(reactions) AS reactions, token, retry, blocked, error,
+  CASE WHEN leased_until > now() THEN leased_by END AS leased_by,
+  CASE WHEN leased_until > now() THEN floor(extract(epoch FROM leased_until) * 1000)::float8 END AS leased_until
+FROM ${n.watermarks}
+WHERE stream = ANY($2::text[]) AND ($3::boolean IS NULL OR blocked = $3::boolean)
+ORDER BY stream COLLATE "C" LIMIT $1::bigint`;
+}
+
 /** `unblock()`: streams `$1` that are blocked resume at their watermark, retries reset, under a new `token`. */
 export function unblock(n: Names): string {
   return `

@@ -159,6 +159,14 @@ describe("reaction table plans", () => {
     const blocked = await plan(q.reactions(names, true), [null]);
     expect(blocked).toMatch(/events_watermarks_blocked/);
     expect(blocked).not.toMatch(/Seq Scan/); // reads the blocked rows only (a sort of those few may follow)
+    // Named streams are looked up by key, not found by reading the table.
+    const named = await plan(q.reactionsIn(names), [null, ["busy-1", "idle-4000"], null]);
+    expect(named).toMatch(/events_watermarks_pkey|events_watermarks_by_name/);
+    expect(named).not.toMatch(/Seq Scan/);
+    expect((await pg.reactions({ streams: ["idle-4000", "busy-1"] })).map((r) => r.stream)).toEqual([
+      "busy-1",
+      "idle-4000",
+    ]);
     expect((await pg.poll(10, 10)).map((p) => p.stream).sort()).toEqual(busy.map((b) => b.stream));
     expect((await pg.reactions({ blocked: true })).map((r) => r.stream)).toEqual(["idle-0", "idle-1", "idle-2"]);
     expect((await pg.reactions({ blocked: false, limit: 2 })).map((r) => r.stream)).toEqual(["busy-0", "busy-1"]);

@@ -192,6 +192,12 @@ WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?${OWNS}`,
     "UPDATE act_watermarks SET leased_by = NULL, leased_until = NULL WHERE stream = ? AND leased_by = ? AND token > ?",
   reactions: `SELECT stream, source, at, retry, blocked, error, leased_by, leased_until, head, reactions, token FROM act_watermarks
 WHERE ?1 IS NULL OR blocked = ?1 ORDER BY stream LIMIT ?2`,
+  /**
+   * The same columns for the streams named in `?3` (a JSON array): looked up
+   * by primary key, so a waiter asking for a few streams reads those rows only.
+   */
+  reactionsIn: `SELECT stream, source, at, retry, blocked, error, leased_by, leased_until, head, reactions, token FROM act_watermarks
+WHERE stream IN (SELECT value FROM json_each(?3)) AND (?1 IS NULL OR blocked = ?1) ORDER BY stream LIMIT ?2`,
   /** A new generation: acks and renewals begun before it are refused. */
   unblock: `UPDATE act_watermarks SET blocked = 0, error = NULL, retry = 0, leased_by = NULL, leased_until = NULL, token = token + 1
 WHERE stream = ? AND blocked = 1`,

@@ -780,11 +780,11 @@ export class SqliteStore implements Store {
    */
   async reactions(filter: ReactionFilter = {}): Promise<ReactionStream[]> {
     const now = Date.now();
-    const rows = this.#read(
-      "reactions",
-      SQL.reactions,
-      filter.blocked === undefined ? null : filter.blocked ? 1 : 0,
-      filter.limit ?? -1
+    const blocked = filter.blocked === undefined ? null : filter.blocked ? 1 : 0;
+    const rows = (
+      filter.streams
+        ? this.#read("reactions", SQL.reactionsIn, blocked, filter.limit ?? -1, JSON.stringify(filter.streams))
+        : this.#read("reactions", SQL.reactions, blocked, filter.limit ?? -1)
     ) as Array<
       [
         string,

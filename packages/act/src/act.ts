@@ -10,6 +10,7 @@ import { logger, onDispose, store } from "./ports.js";
 import { waitProjected } from "./projected.js";
 import type { Projection } from "./projection.js";
 import { type RebuildOptions, type RebuildProgress, rebuild } from "./rebuild.js";
+import { chainOf, type SettledOptions, waitSettled } from "./settled.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
 import { ValidationError } from "./errors.js";
@@ -557,6 +558,47 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   ): Promise<void> {
     validate("projected timeoutMillis", timeoutMillis, OptionSchemas.whole(0));
     return waitProjected(this, projection, after, timeoutMillis);
+  }
+
+  /**
+   * Waits until the reactions of one causal chain have run — read-your-writes
+   * after reactions, e.g. before an HTTP handler answers: pass what
+   * `app.do(...)` returned (or the chain's correlation id). Every event of
+   * the chain is routed with this app's reactions, and the wait ends when
+   * each reaction stream it reacts into has handled it. The chain grows while
+   * it runs — a reaction's action commits events with the same correlation
+   * that may react further — so it is followed until every event of it is
+   * handled and no new one appeared. Events no reaction of this app handles
+   * (or that a reaction's `since` or a resolver returning `undefined` leaves
+   * out) need no waiting; it returns at once when nothing reacts.
+   *
+   * Only the watermarks of the chain's own streams are read, when a drain of
+   * this app acknowledges or blocks one of them and otherwise at most every
+   * 200 ms: a backlog on other streams does not hold it up, though an older
+   * backlog on a stream the chain shares is waited for (each stream handles
+   * its events in order). A consumer must be running (`app.start()` here or
+   * in another process); this only waits. Reactions of other apps on the
+   * same store are not followed.
+   *
+   * @param chain - the snapshots `do` returned (their events' `meta.correlation`), or a correlation id
+   * @param options - how long to wait at most (`timeoutMillis`, default 5,000; see {@link SettledOptions})
+   * @throws {@link ValidationError} for an empty or malformed correlation id or a bad timeout
+   * @throws {@link NotSettledError} with `reason` `"blocked"` at once when a stream of the chain is
+   *   blocked before its events, or `"pending"` when they were not all handled within `timeoutMillis`;
+   *   `pending` lists the streams behind and by how much
+   * @see [Reactions in production](/docs/concepts/reactions-in-production#waiting-for-a-chain) — when to wait for reactions, and how.
+   * @example
+   * ```ts
+   * app.start();
+   * const snapshots = await app.do("increment", { stream: "c-1", actor }, { by: 1 });
+   * await app.settled(snapshots); // its reactions, and what they caused, have run
+   * const correlation = snapshots[0].event!.meta.correlation;
+   * await app.settled(correlation, { timeoutMillis: 1_000 });
+   * ```
+   */
+  async settled(chain: readonly Snapshot<any, any>[] | string, options?: SettledOptions): Promise<void> {
+    const { timeoutMillis = 5_000 } = checkOptions("settled", options, OptionSchemas.settled);
+    return waitSettled(this, this.registry.events, chainOf(chain), timeoutMillis);
   }
 
   /**

@@ -25,6 +25,8 @@ export const Errors = {
   StoreError: "ERR_STORE",
   /** A `state()` or `act()` builder was used in a way that cannot build a working app. */
   BuilderError: "ERR_BUILDER",
+  /** `app.settled` gave up: a reaction stream of the chain is blocked, or its time ran out. */
+  NotSettledError: "ERR_NOT_SETTLED",
 } as const;
 
 /**
@@ -259,5 +261,84 @@ export class BuilderError extends Error {
   ) {
     super(message);
     this.name = Errors.BuilderError;
+  }
+}
+
+/**
+ * A reaction stream that had not handled every event of a chain when
+ * `app.settled` gave up, and how far behind it was.
+ *
+ * @example
+ * ```ts
+ * const behind: PendingStream = { stream: "audit", at: 41, until: 44, behind: 2, retry: 0, blocked: false };
+ * ```
+ */
+export type PendingStream = {
+  /** The reaction stream. */
+  readonly stream: string;
+  /** Id of the last event it handled (-1 when none, or when no drain has registered the stream yet). */
+  readonly at: number;
+  /** Id of the chain's last event that reacts into it: it has caught up with the chain once `at` reaches this. */
+  readonly until: number;
+  /** How many of the chain's events that react into it lie after `at`. */
+  readonly behind: number;
+  /** Failed attempts at its next event (it waits out a backoff between them). */
+  readonly retry: number;
+  /** Whether it is blocked: it moves again only once unblocked (`app.unblock`). */
+  readonly blocked: boolean;
+  /** Why it was blocked. */
+  readonly error?: string;
+};
+
+/**
+ * Why `app.settled` gave up:
+ *
+ * - `"blocked"` — a reaction stream the chain reacts into is blocked before
+ *   the chain's events: they will not be handled until it is unblocked;
+ * - `"pending"` — the time ran out while streams were still behind: no
+ *   consumer is running, or the reactions are slow, or wait out retries.
+ *
+ * @example
+ * ```ts
+ * const reason: NotSettledReason = "pending";
+ * ```
+ */
+export type NotSettledReason = "blocked" | "pending";
+
+/**
+ * Thrown by `app.settled` when the reactions of a causal chain did not all
+ * run: a stream they run on is blocked (`reason` `"blocked"`, thrown at once,
+ * since waiting cannot help), or the time ran out first (`"pending"`). The
+ * events the chain committed so far stay committed; the rest is still to
+ * come, or waits for an operator. `pending` lists every stream still behind
+ * (the blocked ones with their error), and the message names each with its
+ * watermark and how many of the chain's events it has left.
+ *
+ * @see [Reactions in production](/docs/concepts/reactions-in-production#waiting-for-a-chain) — when to wait for reactions, and how.
+ * @example
+ * ```ts
+ * const snapshots = await app.do("increment", { stream: "c-1", actor }, { by: 1 });
+ * try { await app.settled(snapshots, { timeoutMillis: 2_000 }); }
+ * catch (error) {
+ *   if (!(error instanceof NotSettledError)) throw error;
+ *   for (const { stream, behind } of error.pending) console.warn(`${stream}: ${behind} to go`);
+ * }
+ * ```
+ */
+export class NotSettledError extends Error {
+  /**
+   * @param reason - why the wait stopped
+   * @param correlations - the correlation ids of the chain waited for
+   * @param pending - the reaction streams still behind, by name
+   * @param message - what happened, naming each stream
+   */
+  constructor(
+    public readonly reason: NotSettledReason,
+    public readonly correlations: readonly string[],
+    public readonly pending: readonly PendingStream[],
+    message: string
+  ) {
+    super(message);
+    this.name = Errors.NotSettledError;
   }
 }

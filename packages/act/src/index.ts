@@ -40,4 +40,5 @@ export {
   type ProjectionOptions,
 } from "./projection.js";
 export type { RebuildOptions, RebuildProgress } from "./rebuild.js";
+export type { SettledOptions } from "./settled.js";
 export { act, type ActBuilder, type ReactionDoStep, type ReactionStep } from "./act-builder.js";

@@ -54,6 +54,7 @@ const drain = z.object({
  * - `rebuild`: {@link RebuildOptions} — `progressMillis` and `timeoutMillis`.
  * - `settle`: the testing kit's `settle` options — the drain's, plus
  *   `maxDrains`, `timeoutMillis` and `allowBlocked`.
+ * - `settled`: {@link SettledOptions} — `timeoutMillis` (0 or more).
  * - `frequency`: the interval of `app.start_correlations`, in ms.
  * - `whole(min, max?)`: the rule they are made of, for a store's own options.
  *
@@ -125,6 +126,11 @@ export const OptionSchemas = {
     timeoutMillis: whole(0, MAX_DELAY).optional(),
     /** Return with blocked streams listed instead of throwing. */
     allowBlocked: z.boolean({ error: "must be true or false" }).optional(),
+  }),
+  /** The options of `app.settled`. */
+  settled: z.object({
+    /** How long to wait at most, in ms (0: look once). */
+    timeoutMillis: whole(0, MAX_DELAY).optional(),
   }),
   /** `app.start_correlations`' interval, in ms. */
   frequency: whole(1, MAX_DELAY),

@@ -50,7 +50,8 @@ export async function waitProjected(
   app.on("acked", listener);
   try {
     for (let pause = 10; ; pause = Math.min(MAX_PAUSE, pause * 2)) {
-      const position = (await store().reactions()).find((r) => r.stream === projection.stream);
+      // Its own row only: listing every reaction stream on each look cost as much as the store has streams.
+      const [position] = await store().reactions({ streams: [projection.stream] });
       if (position && position.at >= target) return;
       if (position?.blocked)
         throw new Error(

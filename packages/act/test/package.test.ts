@@ -50,6 +50,7 @@ const values = [
   "ValidationError",
   "StoreError",
   "BuilderError",
+  "NotSettledError",
   "InMemoryStore",
   "act",
   "build_tracer",

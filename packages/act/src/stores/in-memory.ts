@@ -469,7 +469,11 @@ export class InMemoryStore implements Store {
 
   async reactions(filter: ReactionFilter = {}): Promise<ReactionStream[]> {
     const now = Date.now();
-    return [...this.watermarks.values()]
+    // Named streams are looked up by name: a waiter asking for two rows does not walk them all.
+    const rows = filter.streams
+      ? [...new Set(filter.streams)].flatMap((stream) => this.watermarks.get(stream) ?? [])
+      : [...this.watermarks.values()];
+    return rows
       .filter((w) => filter.blocked === undefined || w.blocked === filter.blocked)
       .sort((a, b) => (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0))
       .slice(0, filter.limit ?? Number.POSITIVE_INFINITY)

@@ -17,7 +17,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * the same expected version: exactly one wins), data kept as JSON, stream
  * names, queries and their filters, snapshots, idempotency keys, and the
  * reaction bookkeeping (`poll` and its filter by reactions, `lease` with its
- * tokens and renewals, `ack`, `block`, `reactions`, `unblock`, `reset`,
+ * tokens and renewals, `ack`, `block`, `reactions` and its filters, `unblock`, `reset`,
  * `retire`) and, for a store that has it, `project` (a projection's writes
  * and position in one transaction). Call it at the top level of a test file.
  *
@@ -610,6 +610,27 @@ export function storeConformance(
         expect((await store.reactions()).find((x) => x.stream === "r")).toMatchObject({ at: -1, retry: 0 });
         expect((await store.poll(10, 10)).map((p) => p.stream).sort()).toEqual(["q", "r"]);
         expect((await store.reactions({ limit: 1 })).map((x) => x.stream)).toEqual(["q"]);
+      });
+
+      it("lists only the named streams, by name, once each, with the other filters on top", async () => {
+        const [a, b] = await store.commit("s", [msg("A"), msg("B")], meta());
+        await store.lease(
+          ["a-1", "b-2", "c-3", "d-4"].map((stream) => lease(stream, "d", -1, "s", b.id)),
+          0
+        );
+        const [granted] = await store.lease([lease("c-3", "d", -1, "s")], 10_000);
+        await store.block([{ ...granted, at: a.id, error: "boom" }]);
+        const named = (filter: Parameters<Store["reactions"]>[0]) =>
+          store.reactions(filter).then((rows) => rows.map((r) => r.stream));
+        expect(await named({ streams: ["d-4", "c-3", "missing", "a-1", "d-4"] })).toEqual(["a-1", "c-3", "d-4"]);
+        expect(await store.reactions({ streams: ["c-3"] })).toEqual([
+          expect.objectContaining({ stream: "c-3", source: "s", at: a.id, head: b.id, blocked: true, error: "boom" }),
+        ]);
+        expect(await named({ streams: ["a-1", "c-3", "d-4"], blocked: true })).toEqual(["c-3"]);
+        expect(await named({ streams: ["a-1", "c-3", "d-4"], blocked: false })).toEqual(["a-1", "d-4"]);
+        expect(await named({ streams: ["d-4", "c-3", "a-1"], limit: 2 })).toEqual(["a-1", "c-3"]);
+        expect(await named({ streams: [] })).toEqual([]);
+        expect(await named({ streams: ["missing"] })).toEqual([]);
       });
     });
 

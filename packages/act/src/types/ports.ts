@@ -310,11 +310,18 @@ export type KeyedVersions = {
  * ```ts
  * const firstTenBlocked: ReactionFilter = { blocked: true, limit: 10 };
  * const blocked = await store().reactions(firstTenBlocked);
+ * const [audit] = await store().reactions({ streams: ["audit"] });
  * ```
  */
 export type ReactionFilter = {
   /** `true` for blocked streams only, `false` for the others; omitted, both. */
   blocked?: boolean;
+  /**
+   * Only these reaction streams (exact names; names the store does not know
+   * are left out, each stream is listed once). A waiter that needs a few
+   * watermarks reads just those rows, however many streams the store keeps.
+   */
+  streams?: readonly string[];
   /** At most this many streams (the first by name). */
   limit?: number;
 };
