@@ -1,6 +1,7 @@
 import {
   type BlockedLease,
   checkCommit,
+  checkDiscovery,
   checkName,
   checkOptions,
   type Committed,
@@ -192,6 +193,8 @@ export class PostgresStore implements Store {
     readonly reset: string;
     readonly retire: string;
     readonly slowWriters: string;
+    readonly discovered: string;
+    readonly discover: string;
   };
   readonly #settings: { idempotencyMillis: number; slowWriterMillis: number; max: number; connection: object };
   #disposed?: Promise<void>;
@@ -262,6 +265,8 @@ export class PostgresStore implements Store {
       unblock: sql.unblock(n),
       reset: sql.reset(n),
       retire: sql.retire(n),
+      discovered: sql.discovered(n),
+      discover: sql.discover(n),
       slowWriters: sql.slowWriters(n),
     };
     const options = { ...connection(config), types };
@@ -1031,6 +1036,41 @@ export class PostgresStore implements Store {
   async retire(reactions: string[]): Promise<string[]> {
     const { rows } = await this.#run<{ stream: string }>("retire", this.#statements.retire, [reactions]);
     return rows.map((r) => r.stream).sort();
+  }
+
+  /**
+   * How far correlation has gone for each of `reactions`, as every process
+   * on this table recorded it (table `<table>_discovery`). One statement.
+   *
+   * @param reactions - the reaction names, as `"<event>/<reaction key>"`
+   * @returns the position of each reaction that has one; a reaction never discovered is absent
+   * @example
+   * ```ts
+   * const positions = await store.discovered(["Placed/invoice#1"]);
+   * console.log(positions.get("Placed/invoice#1") ?? "never discovered");
+   * ```
+   */
+  async discovered(reactions: readonly string[]): Promise<Map<string, number>> {
+    const names = checkDiscovery(reactions);
+    if (!names.length) return new Map();
+    const { rows } = await this.#run<{ name: string; at: number }>("discovered", this.#statements.discovered, [names]);
+    return new Map(rows.map((r) => [r.name, r.at]));
+  }
+
+  /**
+   * Moves each of `reactions` forward to `at` — never back: a position
+   * already past it stays, so racing processes are harmless. One statement.
+   *
+   * @param reactions - the reaction names, as `"<event>/<reaction key>"`
+   * @param at - the id of the last event correlated for them
+   * @example
+   * ```ts
+   * await store.discover(["Placed/invoice#1"], 41);
+   * ```
+   */
+  async discover(reactions: readonly string[], at: number): Promise<void> {
+    const names = checkDiscovery(reactions, at);
+    if (names.length) await this.#run("discover", this.#statements.discover, [names, at]);
   }
 
   /**

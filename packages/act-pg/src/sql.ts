@@ -40,6 +40,8 @@ export type Names = {
   readonly watermarks: string;
   /** `"schema"."table_keys"`: idempotency keys. */
   readonly keys: string;
+  /** `"schema"."table_discovery"`: how far correlation has gone, per reaction. */
+  readonly discovery: string;
   /** The LISTEN/NOTIFY channel commits are announced on (see `channel`). */
   readonly channel: string;
   /** Unquoted parts, for index names and catalog lookups. */
@@ -123,6 +125,7 @@ export function names(schema: string, table: string): Names {
     events: `${q(schema)}.${q(table)}`,
     watermarks: `${q(schema)}.${q(`${table}_watermarks`)}`,
     keys: `${q(schema)}.${q(`${table}_keys`)}`,
+    discovery: `${q(schema)}.${q(`${table}_discovery`)}`,
     channel: channel(schema, table),
     raw: { schema, table },
   };
@@ -176,12 +179,16 @@ CREATE TABLE IF NOT EXISTS ${n.keys} (
   expires timestamptz NOT NULL,
   PRIMARY KEY (stream, key)
 );
-CREATE INDEX IF NOT EXISTS "${table}_keys_expires" ON ${n.keys} (expires);`;
+CREATE INDEX IF NOT EXISTS "${table}_keys_expires" ON ${n.keys} (expires);
+CREATE TABLE IF NOT EXISTS ${n.discovery} (
+  name text PRIMARY KEY,
+  at bigint NOT NULL
+);`;
 }
 
 /** `drop()`: removes the tables (the schema separately, only when empty and not `public`). */
 export function drop(n: Names): string {
-  return `DROP TABLE IF EXISTS ${n.keys}; DROP TABLE IF EXISTS ${n.watermarks}; DROP TABLE IF EXISTS ${n.events};`;
+  return `DROP TABLE IF EXISTS ${n.discovery}; DROP TABLE IF EXISTS ${n.keys}; DROP TABLE IF EXISTS ${n.watermarks}; DROP TABLE IF EXISTS ${n.events};`;
 }
 
 /** Drops the schema if nothing else lives in it. */
@@ -523,6 +530,22 @@ export function retire(n: Names): string {
 UPDATE ${n.watermarks} SET reactions = ARRAY(SELECT r FROM unnest(reactions) AS r WHERE r <> ALL($1::text[]) ORDER BY r)
 WHERE reactions && $1::text[]
 RETURNING stream`;
+}
+
+/** `discovered()`: the positions of the reactions `$1` that have one. */
+export function discovered(n: Names): string {
+  return `SELECT name, at FROM ${n.discovery} WHERE name = ANY($1::text[])`;
+}
+
+/**
+ * `discover()`: moves the reactions `$1` (no repeats, sorted, so that two
+ * racing processes lock the rows in one order) forward to `$2`; a position
+ * already past it stays.
+ */
+export function discover(n: Names): string {
+  return `
+INSERT INTO ${n.discovery} AS d (name, at) SELECT name, $2::bigint FROM unnest($1::text[]) WITH ORDINALITY AS i (name, o) ORDER BY o
+ON CONFLICT (name) DO UPDATE SET at = excluded.at WHERE d.at < excluded.at`;
 }
 
 /**

@@ -29,9 +29,13 @@ import { type Query, SNAP_EVENT } from "@act-root/act";
 import type { Connection } from "./driver.js";
 
 /** The schema version this package writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const SNAP = `'${SNAP_EVENT.replace(/'/g, "''")}'`;
+
+/** How far correlation has gone, per reaction name (see `Store.discover`). */
+const DISCOVERY =
+  "CREATE TABLE IF NOT EXISTS act_discovery (name TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;";
 
 /** Every table and index at the current version; idempotent. */
 const CREATE = `
@@ -71,6 +75,7 @@ CREATE TABLE IF NOT EXISTS act_keys (
   PRIMARY KEY (stream, key)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS act_meta (key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID;
+${DISCOVERY}
 -- Ids start at 0, as in the other stores, and go on after the last one used
 -- before a drop (dropping a table forgets its sequence).
 INSERT INTO sqlite_sequence (name, seq)
@@ -93,6 +98,10 @@ const UPGRADES: Array<(db: Connection) => void> = [
         "ALTER TABLE act_watermarks ADD COLUMN token INTEGER NOT NULL DEFAULT 0; ALTER TABLE act_watermarks ADD COLUMN reactions TEXT;"
       );
   },
+  // 2 → 3: how far correlation has gone per reaction, shared by every process
+  // on the file. Empty on an upgraded file: the first process correlates the
+  // log once from its start, as before, and records the positions.
+  (db) => db.exec(DISCOVERY),
 ];
 
 /** The file's schema version. */
@@ -119,7 +128,9 @@ export function drop(db: Connection): void {
     db.exec(
       "INSERT OR REPLACE INTO act_meta (key, value) SELECT 'last_id', seq FROM sqlite_sequence WHERE name = 'act_events'"
     );
-  db.exec("DROP TABLE IF EXISTS act_keys; DROP TABLE IF EXISTS act_watermarks; DROP TABLE IF EXISTS act_events;");
+  db.exec(
+    "DROP TABLE IF EXISTS act_discovery; DROP TABLE IF EXISTS act_keys; DROP TABLE IF EXISTS act_watermarks; DROP TABLE IF EXISTS act_events;"
+  );
 }
 
 /** The watermark's reactions are all among `?8` (a JSON array), or `?8` is null. */
@@ -211,6 +222,11 @@ WHERE stream = ? AND blocked = 1`,
    * and no other drainer may start one beside it.
    */
   reset: `UPDATE act_watermarks SET at = ?, done = '[]', blocked = 0, error = NULL, retry = 0, token = token + 1 WHERE stream = ?`,
+  /** The positions of the reactions in `?` (a JSON array) that have one. */
+  discovered: "SELECT name, at FROM act_discovery WHERE name IN (SELECT value FROM json_each(?))",
+  /** Moves the reactions in `?1` (a JSON array) forward to `?2`; a position already past it stays. */
+  discover: `INSERT INTO act_discovery (name, at) SELECT value, ?2 FROM json_each(?1) WHERE true
+ON CONFLICT (name) DO UPDATE SET at = excluded.at WHERE excluded.at > at`,
 } as const;
 
 /**

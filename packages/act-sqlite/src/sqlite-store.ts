@@ -1,6 +1,7 @@
 import {
   type BlockedLease,
   checkCommit,
+  checkDiscovery,
   checkName,
   checkOptions,
   type Committed,
@@ -878,6 +879,42 @@ export class SqliteStore implements Store {
         return stream;
       })
     );
+  }
+
+  /**
+   * How far correlation has gone for each of `reactions`, as every process
+   * on the file recorded it (table `act_discovery`).
+   *
+   * @param reactions - the reaction names, as `"<event>/<reaction key>"`
+   * @returns the position of each reaction that has one; a reaction never discovered is absent
+   * @example
+   * ```ts
+   * const positions = await store.discovered(["TicketOpened/assign#1"]);
+   * ```
+   */
+  async discovered(reactions: readonly string[]): Promise<Map<string, number>> {
+    const names = checkDiscovery(reactions);
+    if (!names.length) return new Map();
+    const rows = this.#read("discovered", SQL.discovered, JSON.stringify(names)) as Array<[string, number]>;
+    return new Map(rows);
+  }
+
+  /**
+   * Moves each of `reactions` forward to `at` — never back: a position
+   * already past it stays, so racing processes are harmless. One transaction.
+   *
+   * @param reactions - the reaction names, as `"<event>/<reaction key>"`
+   * @param at - the id of the last event correlated for them
+   * @example
+   * ```ts
+   * await store.discover(["TicketOpened/assign#1"], 41);
+   * ```
+   */
+  async discover(reactions: readonly string[], at: number): Promise<void> {
+    const names = checkDiscovery(reactions, at);
+    if (!names.length) return;
+    const discover = this.#statement("discover", SQL.discover);
+    this.#write("discover", () => discover.run(JSON.stringify(names), at));
   }
 
   /**

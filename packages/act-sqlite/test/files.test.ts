@@ -113,8 +113,12 @@ describe("schema versions", () => {
       token?: number;
     }>;
     expect(granted.token).toBe(1);
+    // Version 3: positions of discovery, none yet on an upgraded file, recorded from then on.
+    expect(await store.discovered(["A/r#1"])).toEqual(new Map());
+    await store.discover(["A/r#1"], 0);
+    expect(await store.discovered(["A/r#1"])).toEqual(new Map([["A/r#1", 0]]));
     const check = new Database(file);
-    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(2);
+    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(3);
     check.close();
   });
 

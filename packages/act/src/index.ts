@@ -11,7 +11,7 @@ export * from "./environment.js";
 export * from "./errors.js";
 export * from "./schemas.js";
 export { patch, validate, extend, sleep } from "./utils.js";
-export { checkCommit, checkName, checkOptions, OptionSchemas } from "./inputs.js";
+export { checkCommit, checkDiscovery, checkName, checkOptions, OptionSchemas } from "./inputs.js";
 export { config } from "./config.js";
 export { stringifyJson } from "./json.js";
 export { port, store, logger, dispose, disposeAndExit } from "./ports.js";

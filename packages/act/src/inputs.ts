@@ -216,3 +216,33 @@ export function checkCommit<E extends Schemas>(
   if (idempotencyKey !== undefined) checkName("idempotency key", idempotencyKey);
   if (lastId !== undefined) validate("last event id", lastId, IdSchema);
 }
+
+/**
+ * Checks the inputs of `Store.discovered` and `Store.discover` the way every
+ * store must: the reaction names (an array of non-empty strings without NUL
+ * characters — reaction names have no length limit of their own, so none is
+ * imposed) and, when given, the position (a whole number of at least -1).
+ *
+ * @param reactions - the reaction names
+ * @param position - the position `discover` records; `discovered` passes none
+ * @returns the names without repeats, sorted (stores that lock rows take them in one order)
+ * @throws {@link ValidationError} naming the bad name (by its index) or position
+ * @example
+ * ```ts
+ * checkDiscovery(["Placed/invoice#1"], 41); // ok
+ * checkDiscovery([""], 41); // throws: Invalid reaction names: 0: must be a non-empty string without NUL characters
+ * ```
+ */
+export function checkDiscovery(reactions: unknown, ...position: [at?: unknown]): string[] {
+  if (!Array.isArray(reactions))
+    throw new ValidationError("reaction names", reactions, [{ path: "", message: "must be an array of names" }]);
+  const issues = reactions.flatMap((name, i) =>
+    typeof name === "string" && name.length > 0 && !name.includes("\u0000")
+      ? []
+      : [{ path: String(i), message: "must be a non-empty string without NUL characters" }]
+  );
+  if (issues.length) throw new ValidationError("reaction names", reactions, issues);
+  // Given (even as undefined) by `discover`, which must record a position.
+  if (position.length) validate("discovered position", position[0], VersionSchema);
+  return [...new Set(reactions as string[])].sort();
+}

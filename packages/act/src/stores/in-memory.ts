@@ -3,7 +3,7 @@ import { ConcurrencyError, ValidationError } from "../errors.js";
 import type { InlineCommit, KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type EventMeta, type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../schemas.js";
-import { checkCommit, checkName, checkOptions, OptionSchemas } from "../inputs.js";
+import { checkCommit, checkDiscovery, checkName, checkOptions, OptionSchemas } from "../inputs.js";
 import { copyJson } from "../json.js";
 import { upper, validate } from "../utils.js";
 
@@ -76,6 +76,8 @@ export class InMemoryStore implements Store {
   private keys = new Map<string, { from: number; to: number; expires: number }>();
   /** The asynchronous work of the inline commit in progress, if any: commits wait for it. */
   private running?: Promise<unknown>;
+  /** How far correlation has gone, by reaction name (see `discover`). */
+  private discoveries = new Map<string, number>();
 
   /**
    * @param options - the store's settings; all optional
@@ -97,7 +99,7 @@ export class InMemoryStore implements Store {
   /** Nothing to create. */
   async seed(): Promise<void> {}
 
-  /** Forgets every event, watermark and idempotency key; ids go on from where they were. */
+  /** Forgets every event, watermark, idempotency key and discovery position; ids go on from where they were. */
   async drop(): Promise<void> {
     this.first += this.events.length;
     this.events = [];
@@ -105,6 +107,7 @@ export class InMemoryStore implements Store {
     this.watermarks = new Map();
     this.pending = new Set();
     this.keys = new Map();
+    this.discoveries = new Map();
   }
 
   /** Same as {@link InMemoryStore.drop}. */
@@ -528,6 +531,20 @@ export class InMemoryStore implements Store {
       .filter((w) => reactions.filter((r) => w.reactions.delete(r)).length > 0)
       .map((w) => w.stream)
       .sort();
+  }
+
+  async discovered(reactions: readonly string[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    for (const name of checkDiscovery(reactions)) {
+      const at = this.discoveries.get(name);
+      if (at !== undefined) found.set(name, at);
+    }
+    return found;
+  }
+
+  async discover(reactions: readonly string[], at: number): Promise<void> {
+    for (const name of checkDiscovery(reactions, at))
+      this.discoveries.set(name, Math.max(at, this.discoveries.get(name) ?? -1));
   }
 
   /**

@@ -18,7 +18,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * names, queries and their filters, snapshots, idempotency keys, and the
  * reaction bookkeeping (`poll` and its filter by reactions, `lease` with its
  * tokens and renewals, `ack`, `block`, `reactions` and its filters, `unblock`, `reset`,
- * `retire`) and, for a store that has it, `project` (a projection's writes
+ * `retire`), the positions of discovery (`discovered`, `discover`) and, for
+ * a store that has it, `project` (a projection's writes
  * and position in one transaction). Call it at the top level of a test file.
  *
  * The store is created once, on the first test, and `drop()` then `seed()`
@@ -636,6 +637,67 @@ export function storeConformance(
 
     // Edge inputs every store must treat alike: what one store refuses, all
     // refuse with the same ValidationError; what one keeps, all keep.
+    describe("discovery positions", () => {
+      const positions = async (names: string[]) => [...(await store.discovered(names)).entries()].sort();
+
+      it("knows no position for a reaction never discovered", async () => {
+        expect(await positions(["A/r#1", "B/projection:Totals"])).toEqual([]);
+        expect(await positions([])).toEqual([]);
+      });
+
+      it("records positions per reaction, moves them only forward, and leaves the others alone", async () => {
+        await store.discover(["A/r#1", "B/s#1"], 5);
+        await store.discover(["A/r#1"], 3); // behind: stays at 5
+        await store.discover(["A/r#1"], 9);
+        await store.discover(["C/t#1"], -1); // nothing correlated yet, but known
+        await store.discover([], 7);
+        expect(await positions(["A/r#1", "B/s#1", "C/t#1", "D/u#1"])).toEqual([
+          ["A/r#1", 9],
+          ["B/s#1", 5],
+          ["C/t#1", -1],
+        ]);
+      });
+
+      it("keeps names of every shape apart: repeats, Object's property names, slashes, long names", async () => {
+        const long = `E/${"x".repeat(600)}#1`;
+        await store.discover(["constructor", "__proto__", "A/r#1", "A/r#1", long, "A/r#10"], 4);
+        await store.discover(["A/r#10"], 6);
+        expect(await positions(["A/r#1", "A/r#10", "__proto__", "constructor", long, "toString"])).toEqual(
+          [
+            ["A/r#1", 4],
+            ["A/r#10", 6],
+            ["__proto__", 4],
+            ["constructor", 4],
+            [long, 4],
+          ].sort()
+        );
+      });
+
+      it("ends at the highest position whatever order racing processes record in", async () => {
+        const names = ["A/r#1", "B/s#1", "C/t#1"];
+        await Promise.all([7, 3, 11, 5, 9, 1].map((at, i) => store.discover(i % 2 ? names : [...names].reverse(), at)));
+        expect(await positions(names)).toEqual(names.map((n) => [n, 11]));
+      });
+
+      it("keeps positions through seed and forgets them on drop", async () => {
+        await store.discover(["A/r#1"], 2);
+        await store.seed();
+        expect(await positions(["A/r#1"])).toEqual([["A/r#1", 2]]);
+        await store.drop();
+        await store.seed();
+        expect(await positions(["A/r#1"])).toEqual([]);
+      });
+
+      it("refuses bad names and positions, and records nothing", async () => {
+        for (const names of [[""], ["a\u0000b"], [1], "A/r#1", undefined])
+          await expect(store.discover(names as never, 1)).rejects.toThrow(ValidationError);
+        for (const at of [-2, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "3", undefined])
+          await expect(store.discover(["A/r#1"], at as never)).rejects.toThrow(ValidationError);
+        await expect(store.discovered([""] as never)).rejects.toThrow(ValidationError);
+        expect(await positions(["A/r#1"])).toEqual([]);
+      });
+    });
+
     describe("edge inputs", () => {
       const refused = async (run: () => Promise<unknown>, says: string) => {
         const error = await run().then(

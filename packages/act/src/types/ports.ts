@@ -241,6 +241,28 @@ export interface Store extends Disposable {
    */
   retire(reactions: string[]): Promise<string[]>;
   /**
+   * How far correlation has gone for each of `reactions`, shared by every
+   * process on the store: the id of the last event whose reaction streams
+   * were registered for that reaction (see `discover`). A process that starts
+   * continues from these positions instead of reading the log from its start.
+   *
+   * @param reactions - the reaction names, as `"<event>/<reaction key>"`
+   * @returns the position of each reaction the store has one for; a reaction never discovered is absent
+   * @throws {@link ValidationError} when a name is not a non-empty string without NUL characters
+   */
+  discovered(reactions: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * Records that correlation has registered the reaction streams of every
+   * event up to `at` for each of `reactions`. A position only moves forward:
+   * one already past `at` stays, so processes that race, or a slow one
+   * finishing late, never move it back.
+   *
+   * @param reactions - the reaction names, as `"<event>/<reaction key>"`
+   * @param at - the id of the last event correlated for them (-1 for none)
+   * @throws {@link ValidationError} when a name is not a non-empty string without NUL characters, or `at` is not a whole number of at least -1
+   */
+  discover(reactions: readonly string[], at: number): Promise<void>;
+  /**
    * Calls `listener` when events may have been committed — by this process or,
    * where the store can tell, by another one — so a running consumer drains
    * at once instead of waiting for its next poll. Optional: without it, the
