@@ -8,6 +8,7 @@ import {
   type Actor,
   ConcurrencyError,
   InvariantError,
+  NotSettledError,
   type Snapshot,
   StoreError,
   ValidationError,
@@ -66,42 +67,13 @@ export function problem(error: unknown): { status: ContentfulStatusCode; body: R
 }
 
 /**
- * Waits until the reactions of a causal chain have run: every reaction
- * stream that an event of the chain (`correlation`) reacts into has handled
- * it, or is blocked. The chain grows while it runs — a reaction's action
- * commits events that may react further — so the last event is looked up
- * again each round. It drains too (a no-op while the app's own consumer is
- * draining), so it works with or without `app.start()`.
- *
- * @returns false when `timeoutMillis` passed first
- */
-export async function reactionsOf(correlation: string, timeoutMillis = 5_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMillis;
-  while (Date.now() < deadline) {
-    await app.correlate(); // registers the streams the newest events react into
-    const chain = await app.query_array({ correlation, backward: true, limit: 1 });
-    const last = chain[0]?.id ?? -1;
-    const { streams } = await app.stats(1);
-    // Handled up to the chain's last event (or up to its own newest work, if
-    // that is earlier); an older backlog on such a stream is waited for too.
-    if (streams.every((s) => s.at >= Math.min(s.head, last) || s.blocked)) {
-      // Nothing is pending up to the chain's last event, unless a reaction just committed more.
-      const again = await app.query_array({ correlation, backward: true, limit: 1 });
-      if ((again[0]?.id ?? -1) === last) return true;
-      continue;
-    }
-    await app.drain();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return false;
-}
-
-/**
  * The Hono app: `GET /tickets/:id` reads a ticket, `POST /tickets/:id/:action`
  * runs an action on it. Both answer with the ticket and its ETag.
- * `?wait=reactions` on a POST waits for the reactions the action caused
- * (see {@link reactionsOf}) before answering, so the answer — and the
- * client's next read — includes their effects; 202 if they took too long.
+ * `?wait=reactions` on a POST waits for the reactions the action caused —
+ * and those their actions caused in turn — before answering
+ * (`app.settled`), so the answer and the client's next read include their
+ * effects; 202 when they did not all run in time (a consumer runs them:
+ * `app.start()` in this process or another).
  *
  * @param authenticate - turns the Authorization header into an actor
  */
@@ -139,9 +111,16 @@ export function api(authenticate: Authenticate): Hono {
     const snapshots = await app.do(action as Action, target, payload);
     let last = snapshots.at(-1)!;
     let done = true;
-    const correlation = last.event?.meta.correlation;
-    if (c.req.query("wait") === "reactions" && correlation) {
-      done = await reactionsOf(correlation);
+    if (c.req.query("wait") === "reactions") {
+      // Only this request's chain is waited for: other tickets' backlogs do not delay it.
+      done = await app.settled(snapshots).then(
+        () => true,
+        (error: unknown) => {
+          // Still running, or blocked until an operator unblocks it: the action itself committed.
+          if (error instanceof NotSettledError) return false;
+          throw error;
+        }
+      );
       last = await app.load(Ticket, stream);
     }
     const { body, etag } = reply(last);
