@@ -45,6 +45,50 @@ function synchronously(result: unknown, what: string): void {
 }
 
 /**
+ * The connection projection handlers get: the store's own, usable only while
+ * they run, synchronously, inside the write transaction. A handler that
+ * returned a promise is refused and rolled back, but its code after an
+ * `await` still runs later: through this connection it fails instead of
+ * writing outside any transaction, so a refused handler leaves nothing.
+ */
+function fence(db: Connection, open: () => boolean): Connection {
+  const check = () => {
+    if (!open())
+      throw new Error(
+        "SqliteStore: a projection handler used its connection after it returned (after an await?); the connection works only while the handler runs inside the store's write transaction, and nothing was written"
+      );
+  };
+  return {
+    exec(sql) {
+      check();
+      db.exec(sql);
+    },
+    prepare(sql) {
+      check();
+      const statement = db.prepare(sql);
+      return {
+        run(...params) {
+          check();
+          return statement.run(...params);
+        },
+        rows(...params) {
+          check();
+          return statement.rows(...params);
+        },
+        row(...params) {
+          check();
+          return statement.row(...params);
+        },
+      };
+    },
+    close() {
+      check();
+      db.close();
+    },
+  };
+}
+
+/**
  * Settings of a {@link SqliteStore}. Only `filename` is required.
  *
  * @example
@@ -160,6 +204,17 @@ export class SqliteStore implements Store {
   #watch?: ReturnType<typeof setInterval>;
   #dataVersion = -1;
   #keysPurgedAt = 0;
+  /** Whether projection handlers are running now, inside a write transaction: the only time their connection works. */
+  #handling = false;
+  /** The store's connection, and the fenced one handed to projection handlers. */
+  #fenced?: [Connection, Connection];
+
+  /**
+   * Projection handlers run synchronously inside the write transaction: the
+   * app refuses an `async` handler before any handler runs (see
+   * `Store.synchronousHandlers`).
+   */
+  readonly synchronousHandlers = true;
 
   /**
    * Checks the options; the file is opened on the first call.
@@ -201,6 +256,18 @@ export class SqliteStore implements Store {
     if (this.#disposed) throw this.#failure(operation, new Error("the store was disposed"));
     this.#db ??= openDatabase(this.#settings);
     return this.#db;
+  }
+
+  /** Runs projection handlers with their connection open, and closes it when they return. */
+  #handle(operation: string, work: (db: Connection) => unknown): unknown {
+    const db = this.#connection(operation);
+    if (this.#fenced?.[0] !== db) this.#fenced = [db, fence(db, () => this.#handling)];
+    this.#handling = true;
+    try {
+      return work(this.#fenced[1]);
+    } finally {
+      this.#handling = false;
+    }
   }
 
   /** A statement prepared once per connection (a failed busy statement prepared afresh would poison libsql's connection). */
@@ -394,7 +461,7 @@ export class SqliteStore implements Store {
    * `work` throws or the commit conflicts — neither, and `work`'s error is
    * rethrown as it is. `work` runs synchronously, as with `project`: a
    * `work` that returns a promise is refused (rolled back, with an error
-   * saying so).
+   * saying so), and its connection works only while `work` runs.
    *
    * @param commit - the arguments of `commit`, by name
    * @param work - writes the read model with `db.prepare(sql).run(...)` or `db.exec(sql)`
@@ -434,7 +501,6 @@ export class SqliteStore implements Store {
     const remember = keyed ? this.#statement(operation, SQL.remember) : undefined;
     const now = Date.now();
     const created = new Date(now);
-    const db = work && this.#connection(operation);
     let thrown: { error: unknown } | undefined;
     const write = () =>
       this.#write(operation, () => {
@@ -468,7 +534,10 @@ export class SqliteStore implements Store {
         })) as Committed<E, keyof E>[];
         if (work)
           try {
-            synchronously(work(events, db!), "inline projection handlers");
+            synchronously(
+              this.#handle(operation, (handed) => work(events, handed)),
+              "inline projection handlers"
+            );
           } catch (error) {
             thrown = { error };
             throw error;
@@ -691,7 +760,9 @@ export class SqliteStore implements Store {
    * `work` runs synchronously — the driver is synchronous, and the
    * connection is shared with the rest of the store, so nothing else may
    * run inside the transaction. A `work` that returns a promise is refused
-   * (rolled back, with an error saying so).
+   * (rolled back, with an error saying so). The connection `work` gets
+   * works only while `work` runs: code that still runs after it returned
+   * (after an `await`) cannot write through it.
    *
    * @param lease - the lease to acknowledge, with the last event projected as `at`
    * @param work - writes the read model with `db.prepare(sql).run(...)` or `db.exec(sql)`
@@ -707,13 +778,12 @@ export class SqliteStore implements Store {
    */
   async project(lease: Lease, work: (db: Connection) => unknown): Promise<boolean> {
     const ack = this.#statement("project", SQL.ack);
-    const db = this.#connection("project");
     let thrown: { error: unknown } | undefined;
     const refused = new Error("refused");
     try {
       return this.#write("project", () => {
         try {
-          synchronously(work(db), "projection handlers");
+          synchronously(this.#handle("project", work), "projection handlers");
         } catch (error) {
           thrown = { error };
           throw error;

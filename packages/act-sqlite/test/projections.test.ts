@@ -76,10 +76,84 @@ it("rolls a failing batch back — rows and position — and blocks only that pr
   const { blocked } = await settle(app, { allowBlocked: true, eventLimit: 100 });
   const errors = Object.fromEntries(blocked.map((b) => [b.stream, b.error]));
   expect(errors["projection:Half"]).toMatch(/failed on event "TicketOpened" #\d+: refusing a bad title/);
-  expect(errors["projection:Async"]).toMatch(/synchronously.*returned a promise/);
+  expect(errors["projection:Async"]).toMatch(
+    /^Projection "Async" failed on event "TicketOpened" #\d+: its handler of "TicketOpened" is an async function, but SqliteStore runs projection handlers synchronously/
+  );
   // The whole batch rolled back: not even t-3's row, written before the failure, is there.
   expect(rows().filter(([id]) => String(id).startsWith("half-"))).toEqual([]);
   expect((await position("projection:Half"))?.at).toBeLessThan(fine.event!.id);
+});
+
+describe("handlers that are, or return, promises", () => {
+  const late = () => reader.prepare("SELECT id FROM late_rows ORDER BY id").rows();
+  beforeAll(() => reader.exec("CREATE TABLE late_rows (id TEXT NOT NULL)"));
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  it("refuses an async handler before it runs: no row, however often it is retried, and the projection blocks saying why", async () => {
+    const Awaiting = projection<Connection>("Awaiting", { maxRetries: 3, retryBaseMillis: 1, retryMaxMillis: 1 })
+      .with(Ticket)
+      .on("TicketOpened", async (event, db) => {
+        await tick();
+        db.prepare("INSERT INTO late_rows (id) VALUES (?)").run(`awaiting-${event.stream}`);
+      })
+      .build();
+    const app = act().with(Ticket).with(Awaiting).build();
+    await app.do("open", { stream: "a-1", actor }, { title: "x" });
+    const { blocked } = await settle(app, { allowBlocked: true });
+    await tick();
+    expect(late()).toEqual([]);
+    // Its first batch starts at the log's first TicketOpened.
+    expect(blocked.find((b) => b.stream === "projection:Awaiting")?.error).toMatch(
+      /^Projection "Awaiting" failed on event "TicketOpened" #0: its handler of "TicketOpened" is an async function, but SqliteStore runs projection handlers synchronously inside its write transaction, so its writes after an await would land outside it/
+    );
+  });
+
+  it("refuses a handler that returns a promise; what it still does after returning cannot write", async () => {
+    const Deferred = projection<Connection>("Deferred", { maxRetries: 3, retryBaseMillis: 1, retryMaxMillis: 1 })
+      .with(Ticket)
+      .on("TicketOpened", (event, db) =>
+        tick().then(() => void db.prepare("INSERT INTO late_rows (id) VALUES (?)").run(`deferred-${event.stream}`))
+      )
+      .build();
+    const app = act().with(Ticket).with(Deferred).build();
+    await app.do("open", { stream: "d-1", actor }, { title: "x" });
+    const { blocked } = await settle(app, { allowBlocked: true });
+    await tick();
+    expect(late()).toEqual([]);
+    expect(blocked.find((b) => b.stream === "projection:Deferred")?.error).toMatch(
+      /^Projection "Deferred" failed on event "TicketOpened" #0: its handler returned a promise, but SqliteStore runs projection handlers synchronously/
+    );
+  });
+
+  it("an inline projection: refuses an async handler, or one that returns a promise, committing nothing and writing nothing", async () => {
+    const AwaitingInline = projection<Connection>("AwaitingInline", { inline: true })
+      .with(Ticket)
+      .on("TicketOpened", async (event, db) => {
+        await tick();
+        db.prepare("INSERT INTO late_rows (id) VALUES (?)").run(`inline-${event.stream}`);
+      })
+      .build();
+    const DeferredInline = projection<Connection>("DeferredInline", { inline: true })
+      .with(Ticket)
+      .on("TicketOpened", (event, db) =>
+        tick().then(() => void db.prepare("INSERT INTO late_rows (id) VALUES (?)").run(`inline-${event.stream}`))
+      )
+      .build();
+    await expect(
+      act().with(Ticket).with(AwaitingInline).build().do("open", { stream: "ai-1", actor }, { title: "x" })
+    ).rejects.toThrow(
+      /^Inline projection "AwaitingInline" cannot run for the events of stream "ai-1" \(nothing was committed\): its handler of "TicketOpened" is an async function/
+    );
+    await expect(
+      act().with(Ticket).with(DeferredInline).build().do("open", { stream: "di-1", actor }, { title: "x" })
+    ).rejects.toThrow(/^An inline projection's handler for "TicketOpened" of stream "di-1" returned a promise/);
+    await tick();
+    let stored = 0;
+    await store().query(() => stored++, { stream: "ai-1" });
+    await store().query(() => stored++, { stream: "di-1" });
+    expect(stored).toBe(0);
+    expect(late()).toEqual([]);
+  });
 });
 
 describe("inline projections", () => {
@@ -121,7 +195,7 @@ describe("inline projections", () => {
       .build();
     const app = act().with(Ticket).with(AsyncInline).build();
     await expect(app.do("open", { stream: "i-3", actor }, { title: "x" })).rejects.toThrow(
-      /SqliteStore runs inline projection handlers synchronously.*returned a promise/
+      /Inline projection "AsyncInline" .* its handler of "TicketOpened" is an async function, but SqliteStore runs projection handlers synchronously/
     );
     expect(await stored("i-3")).toBe(0);
   });

@@ -19,7 +19,7 @@ import { type Matcher, plainMatcher } from "./plain-shape.js";
 import { outputSchema, readSchema, reviver } from "./revive.js";
 import { patch, uuid, validate } from "./utils.js";
 import type { InlineCommit, Store } from "./types/ports.js";
-import { applyInline } from "./project.js";
+import { applyInline, asyncHandler, notSynchronous } from "./project.js";
 import type { Projection } from "./projection.js";
 import type { ZodType } from "zod";
 
@@ -429,9 +429,25 @@ function commit<E extends Schemas>(
   const names = new Set(messages.map(({ name }) => name as string));
   const running = inline.filter((projection) => projection.events.some((event) => names.has(event)));
   if (!running.length) return log.commit<E>(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
-  return log.commitInline!<E>(request, (events, tx) =>
-    applyInline(running, events as Committed<Schemas, string>[], tx)
-  );
+  for (const projection of running) {
+    const refused = asyncHandler(projection, log);
+    if (refused !== undefined)
+      throw notSynchronous(
+        log,
+        `Inline projection "${projection.name}" cannot run for the events of stream "${stream}" (nothing was committed): its handler of "${refused}" is an async function`
+      );
+  }
+  return log.commitInline!<E>(request, (events, tx) => {
+    const result = applyInline(running, events as Committed<Schemas, string>[], tx);
+    if (!log.synchronousHandlers || typeof (result as PromiseLike<void> | undefined)?.then !== "function")
+      return result;
+    Promise.resolve(result).catch(() => {});
+    const names = events.map(({ name }) => `"${String(name)}"`).join(", ");
+    throw notSynchronous(
+      log,
+      `An inline projection's handler for ${names} of stream "${stream}" returned a promise (nothing was committed)`
+    );
+  });
 }
 
 /** What {@link action} is asked to do. */

@@ -20,6 +20,37 @@ export type ProjectionOutcome = { acked?: Lease; refused?: Lease; retry?: Lease;
 const thenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as PromiseLike<unknown> | undefined)?.then === "function";
 
+/** Whether `fn` is an `async` function (or async generator): its body runs past its first `await` after it returned. */
+const isAsync = (fn: unknown) => {
+  const tag = (fn as { [Symbol.toStringTag]?: string } | undefined)?.[Symbol.toStringTag];
+  return tag === "AsyncFunction" || tag === "AsyncGeneratorFunction";
+};
+
+/** Projections whose handlers were found synchronous, so each is looked at once. */
+const synchronous = new WeakSet<Projection<any, any>>();
+
+/**
+ * Why `projection` cannot run on a store that runs handlers synchronously
+ * inside its transaction (see `Store.synchronousHandlers`): the event whose
+ * handler (or the batched handler) is an `async` function, whose writes
+ * after an `await` would land outside the transaction. Undefined when it can.
+ */
+export function asyncHandler(projection: Projection<any, any>, log: Store): string | undefined {
+  if (!log.synchronousHandlers || synchronous.has(projection)) return undefined;
+  if (projection.batch && isAsync(projection.batch)) return projection.events[0];
+  const found = Object.entries(projection.handlers).find(([, handler]) => isAsync(handler));
+  if (found) return found[0];
+  synchronous.add(projection);
+  return undefined;
+}
+
+/** What a store that runs handlers synchronously says about a handler that is, or returned, a promise. */
+export function notSynchronous(log: Store, what: string): Error {
+  return new Error(
+    `${what}, but ${log.constructor?.name ?? "the store"} runs projection handlers synchronously inside its write transaction, so its writes after an await would land outside it: write with the handle's synchronous calls and return nothing`
+  );
+}
+
 /** The error a handler's failure becomes: which projection, which event, why. */
 function failure(projection: Projection<any, any>, events: Committed<Schemas, string>[], cause: unknown): Error {
   const what =
@@ -130,15 +161,30 @@ export async function project(
   let unguarded = false;
   const work = (tx: unknown) => {
     unguarded = tx === undefined;
-    return applyProjection(projection, plain, tx, (event) => {
+    const result = applyProjection(projection, plain, tx, (event) => {
       applied = event.id;
     });
+    if (!log.synchronousHandlers || !thenable(result)) return result;
+    // Its failure is this error; whatever it still does cannot write (the store fences its handle).
+    Promise.resolve(result).catch(() => {});
+    const event = plain.find(({ id }) => id > applied) ?? plain[0];
+    throw failure(projection, [event], notSynchronous(log, `its handler returned a promise`));
   };
   const info = { projection: projection.name, stream: lease.stream, events: plain, attempt: lease.retry + 1, options };
   try {
     const acked = await around("projection", info, async () => {
       const bad = events.find(({ invalid }) => invalid !== undefined);
       if (bad) throw failure(projection, [bad.event], bad.invalid);
+      // Refused before any handler runs, so nothing is written.
+      const refused = asyncHandler(projection, log);
+      if (refused !== undefined) {
+        const event = plain.find(({ name }) => name === refused);
+        throw failure(
+          projection,
+          event ? [event] : plain,
+          notSynchronous(log, `its handler of "${refused}" is an async function`)
+        );
+      }
       if (log.project) return log.project(moved, work);
       await work(undefined);
       return (await log.ack([moved])).length > 0;

@@ -198,6 +198,15 @@ export interface Store extends Disposable {
    */
   project?(lease: Lease, work: (tx: any) => unknown): Promise<boolean>;
   /**
+   * `true` when the store runs projection handlers synchronously inside its
+   * transaction (`project`, `commitInline`), as a store on a synchronous
+   * driver must. The app then refuses a projection whose handler is an
+   * `async` function before any of its handlers runs, and a handler that
+   * returns a promise, naming the projection and the event. Omitted: handlers
+   * may be asynchronous.
+   */
+  readonly synchronousHandlers?: boolean;
+  /**
    * Lists reaction streams with their watermark, retries, blocked state and
    * lease, ordered by stream name.
    *
