@@ -55,6 +55,7 @@ const values = [
   "act",
   "build_tracer",
   "checkCommit",
+  "checkDiscovery",
   "checkName",
   "checkOptions",
   "NameSchema",
