@@ -5,6 +5,7 @@ import type { Projection } from "./projection.js";
 import { isProjection, withProjection } from "./projection-registry.js";
 import type { Schema, Schemas, State } from "./types/action.js";
 import type { Reaction, ReactionHandler, ReactionOptions, ReactionResolver, Registry } from "./types/reaction.js";
+import { legacyAliases, reactionKey } from "./reaction-names.js";
 
 /**
  * The step after `.on(event).do(handler)`: optionally say where the reaction
@@ -73,7 +74,42 @@ export type ReactionDoStep<S extends Schemas, E extends Schemas, A extends Schem
    * @returns the next step, {@link ReactionStep} (`.to`, `.void`, or any {@link ActBuilder} step)
    * @throws ValidationError naming an option out of range (see {@link OptionSchemas})
    */
-  do(handler: ReactionHandler<E, K, A>, options?: Partial<ReactionOptions>): ReactionStep<S, E, A, K>;
+  do(handler: ReactionHandler<E, K, A>, options?: Partial<ReactionOptions> & ReactionNaming): ReactionStep<S, E, A, K>;
+};
+
+/**
+ * How a reaction is known in the store: its reaction streams record the name
+ * `"<event>/<name>"`, and its progress on each stream is kept under it. The
+ * name must stay the same from one release to the next; registering other
+ * reactions or projections before it does not change it.
+ *
+ * @see [Deploying and upgrading](/docs/guides/deploying-and-upgrading#reaction-names) — explains when to name a reaction and how to rename one.
+ * @example
+ * ```ts
+ * act().with(Counter)
+ *   .on("Incremented")
+ *   .do(async (event) => console.log(event.data.by), { name: "log-increment" })
+ *   .build();
+ * ```
+ */
+export type ReactionNaming = {
+  /**
+   * The reaction's name among the reactions to its event. Default: the
+   * handler function's name, or `"reaction"` for an anonymous function. Two
+   * reactions to one event cannot share a name. Name a reaction when its
+   * function has no name or a bundler may rename functions (minifiers do,
+   * unless told to keep names). Letters, digits and `_ . - : @ +`, up to 100
+   * characters; `projection:` starts the names of projections only.
+   */
+  readonly name?: string;
+  /**
+   * The names it had before, to rename a reaction without losing its place:
+   * streams that recorded an earlier name are still this reaction's, and
+   * progress recorded under it counts. Stored names of releases that numbered
+   * reactions by position (`"invoice#1"`) can be given here too; the
+   * position-numbered name of the same function is recognised without it.
+   */
+  readonly renamedFrom?: string | readonly string[];
 };
 
 /**
@@ -208,14 +244,15 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
           `No state registered so far emits "${event}": register the state that emits it with .with(State) before .on("${event}")`
         );
       return {
-        do(handler, options) {
+        do(handler, given) {
+          const { name, renamedFrom, ...options } = given ?? {};
           checkOptions("reaction", options, OptionSchemas.reaction);
           const register = registry.events[event];
+          const { key, aliases } = reactionKey(event, register.reactions, handler, name, renamedFrom);
           // One key per registration; `.to`/`.void` choose the resolver stored under it.
-          const key = `${handler.name || "reaction"}#${register.reactions.size + 1}`;
           const registered = (resolver: ReactionResolver<E, typeof event>) => {
             const reactions = new Map(register.reactions);
-            reactions.set(key, { handler, resolver, options: { ...defaults, ...options } } as Reaction<
+            reactions.set(key, { handler, resolver, options: { ...defaults, ...options }, aliases } as Reaction<
               E,
               typeof event,
               A
@@ -241,7 +278,7 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
           "build",
           "act().build() has no states: register a state with .with(State) and chain the calls, as in act().with(State).build() — each step returns a new builder and leaves the one it was called on unchanged, so keep the result"
         );
-      return new Act(registry);
+      return new Act(legacyAliases(registry));
     },
   };
 }

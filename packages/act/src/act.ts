@@ -1,10 +1,11 @@
 import { SnapshotCache } from "./cache.js";
 import { settings } from "./config.js";
 import { Consumer } from "./consumer.js";
-import { correlate, reactionNames, route } from "./correlate.js";
+import { correlate, route } from "./correlate.js";
 import { Drainer } from "./drain.js";
 import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing.js";
 import { checkOptions, OptionSchemas } from "./inputs.js";
+import { ownedNames } from "./reaction-names.js";
 import { around } from "./instrumentation.js";
 import { logger, onDispose, store } from "./ports.js";
 import { waitProjected } from "./projected.js";
@@ -726,7 +727,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     const log = store();
     const reactions = await log.reactions();
     const lags = await this.lags(log, reactions, lagLimit);
-    const owned = new Set(reactionNames(this.registry.events));
+    const owned = new Set(ownedNames(this.registry.events));
     // Object.assign, not a spread followed by new keys: with thousands of
     // streams of differing shapes (optional fields) the spread took longer
     // than the reads.

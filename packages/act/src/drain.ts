@@ -1,7 +1,7 @@
-import { reactionNames } from "./correlate.js";
 import { around } from "./instrumentation.js";
 import { project } from "./project.js";
 import { logger, store } from "./ports.js";
+import { ownedNames } from "./reaction-names.js";
 import { type Batch, type Job, readBatches } from "./read-batches.js";
 import { RouteIndex } from "./route-index.js";
 import type { build_tracer } from "./tracer.js";
@@ -33,6 +33,10 @@ const LATENCY_SAMPLES = 1_024;
 /** `event id:reaction key`, how the watermark remembers reactions already run on a partly handled event. */
 const doneKey = (job: Job) => `${job.event.id}:${job.key}`;
 
+/** Whether `done` records the job's reaction, under its key or a name it had before. */
+const isDone = (done: ReadonlySet<string>, job: Job) =>
+  done.has(doneKey(job)) || (job.reaction.aliases ?? []).some((alias) => done.has(`${job.event.id}:${alias}`));
+
 /**
  * The delay before retry number `retry` (1-based): exponential from
  * `retryBaseMillis`, capped at `retryMaxMillis`, with jitter (50–100 %) so
@@ -60,7 +64,7 @@ export class Drainer<E extends Schemas> {
   private latencyAt = 0;
   /** The leases of the batches running now, by stream. */
   private readonly keepers = new Map<string, Keeper>();
-  /** The names of this app's reactions: it leases only streams whose every reaction is among them. */
+  /** The names this app's reactions answer to: it leases only streams whose every reaction is among them. */
   private readonly owned: string[];
   /** Which events react into which stream, from this app's correlation passes (see `Act.correlate`). */
   readonly routes = new RouteIndex();
@@ -79,7 +83,7 @@ export class Drainer<E extends Schemas> {
     private readonly tracer: ReturnType<typeof build_tracer>,
     private readonly report: (acked: Lease[], blocked: BlockedLease[]) => void
   ) {
-    this.owned = reactionNames(events);
+    this.owned = ownedNames(events);
   }
 
   /** Streams this drainer is still working on (a handler outlived the drain that started it). */
@@ -261,15 +265,18 @@ export class Drainer<E extends Schemas> {
  * (renewing at once if not), so no handler starts on a lease about to lapse.
  * A renewal carries the lease's token. Once the store refuses one — an
  * operator reset or unblocked the stream, or another drainer holds it — or a
- * renewal fails with an error, the lease counts as lost for good: no handler
+ * renewal fails with an error, or the lease's deadline passes without a
+ * renewal (a paused or starved process), the lease counts as lost for good:
+ * `signal` aborts, so the handler running now learns it, and no handler
  * starts on it again. A renewal that failed may have left the lease to run
  * out in the store, and another drainer may then take the stream; carrying
  * on until the deadline would run the same event in two places.
  */
 class Keeper {
-  lost = false;
+  private readonly controller = new AbortController();
   private expires: number;
   private readonly timer: ReturnType<typeof setInterval>;
+  private deadline?: ReturnType<typeof setTimeout>;
 
   constructor(
     private readonly log: Store,
@@ -280,6 +287,21 @@ class Keeper {
     this.expires = grantedAt + millis;
     this.timer = setInterval(() => void this.renew(), Math.min(MAX_TIMER, Math.max(1, Math.floor(millis / 3))));
     (this.timer as { unref?: () => void }).unref?.();
+    this.watch();
+  }
+
+  /** Aborts when the lease may no longer be this drainer's. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The lease's generation, for handlers that pass it on to systems that can refuse an older one. */
+  get token(): number {
+    return this.lease.token ?? 0;
+  }
+
+  get lost(): boolean {
+    return this.controller.signal.aborted;
   }
 
   /** Whether the lease is still this drainer's, for at least half its length. */
@@ -291,11 +313,41 @@ class Keeper {
 
   stop(): void {
     clearInterval(this.timer);
+    clearTimeout(this.deadline);
   }
 
   /** The lease is no longer this drainer's: an operator command took the stream back. */
   revoke(): void {
-    this.lost = true;
+    this.lose(
+      `lease of reaction stream "${this.lease.stream}" was given up for an operator command (reset or unblock)`
+    );
+  }
+
+  private lose(reason: string): void {
+    if (this.lost) return;
+    clearTimeout(this.deadline);
+    this.controller.abort(new Error(reason));
+  }
+
+  /**
+   * Aborts at the lease's deadline unless a renewal moved it: a process that
+   * was paused past it finds the signal aborted as soon as it runs again,
+   * since another drainer may have taken the stream meanwhile.
+   */
+  private watch(): void {
+    clearTimeout(this.deadline);
+    if (this.lost) return;
+    this.deadline = setTimeout(
+      () => {
+        if (Date.now() >= this.expires)
+          this.lose(
+            `lease of reaction stream "${this.lease.stream}" passed its deadline without a renewal (the process was paused or starved); another drainer may hold it`
+          );
+        else this.watch();
+      },
+      Math.min(MAX_TIMER, Math.max(0, this.expires - Date.now()))
+    );
+    (this.deadline as { unref?: () => void }).unref?.();
   }
 
   private async renew(): Promise<boolean> {
@@ -303,24 +355,39 @@ class Keeper {
     const asked = Date.now();
     try {
       const granted = await this.log.lease([this.lease], this.millis);
+      if (this.lost) return false;
       if (granted.length) {
         this.expires = Math.max(this.expires, asked + this.millis);
+        this.watch();
         return true;
       }
-      this.lost = true;
-      logger.error(
-        `lease of reaction stream "${this.lease.stream}" was lost while its handlers ran (reset, unblocked or taken over); stopping after the current one`
-      );
+      const message = `lease of reaction stream "${this.lease.stream}" was lost while its handlers ran (reset, unblocked or taken over); stopping after the current one`;
+      this.lose(message);
+      logger.error(message);
       return false;
     } catch (error) {
-      this.lost = true;
-      logger.error(
-        error,
-        `lease of reaction stream "${this.lease.stream}" could not be renewed; stopping after the current handler`
-      );
+      const message = `lease of reaction stream "${this.lease.stream}" could not be renewed; stopping after the current handler`;
+      this.lose(`${message}: ${(error as Error)?.message ?? String(error)}`);
+      logger.error(error, message);
       return false;
     }
   }
+}
+
+/** What `handle` needs of a lease: whether a handler may start, and what the handlers get to know of it. */
+type Held = { ready(): Promise<boolean>; readonly signal: AbortSignal; readonly token: number };
+
+/**
+ * The app as a handler sees it: actions are refused once the lease is lost,
+ * so a handler that goes on after the abort commits nothing more.
+ */
+function fenced(app: Dispatcher<Schemas>, signal: AbortSignal): Dispatcher<Schemas> {
+  return {
+    do: (...args) => {
+      if (signal.aborted) return Promise.reject(signal.reason);
+      return app.do(...args);
+    },
+  };
 }
 
 /**
@@ -337,13 +404,14 @@ class Keeper {
 export async function handle<E extends Schemas>(
   { lease, jobs, end }: Batch<E>,
   app: Dispatcher<Schemas>,
-  keeper: { ready(): Promise<boolean> },
+  keeper: Held,
   onHandled: (event: Committed<Schemas, string>) => void = () => {}
 ): Promise<Outcome> {
   let at = lease.at;
   let done = new Set(lease.done ?? []);
   // Failed attempts of the first reaction not done yet (the one a retry resumes at).
   let retries = lease.retry;
+  const guarded = fenced(app, keeper.signal);
   const finish = (job: Job, next: Job | undefined) => {
     done.add(doneKey(job));
     retries = 0;
@@ -355,7 +423,7 @@ export async function handle<E extends Schemas>(
   };
   for (let i = 0; i < jobs.length; i++) {
     const job = jobs[i];
-    if (done.has(doneKey(job))) {
+    if (isDone(done, job)) {
       if (jobs[i + 1]?.event.id !== job.event.id) at = job.event.id;
       continue;
     }
@@ -368,10 +436,12 @@ export async function handle<E extends Schemas>(
     const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
     try {
       const observed = `${event.name}/${job.key}`;
-      const info = { reaction: observed, event, stream: lease.stream, attempt: retries + 1, options: reaction.options };
+      const attempt = retries + 1;
+      const info = { reaction: observed, event, stream: lease.stream, attempt, options: reaction.options };
+      const context = { signal: keeper.signal, token: keeper.token, attempt };
       await around("reaction", info, async () => {
         if (job.invalid) throw job.invalid;
-        return reaction.handler(event as never, lease.stream, app);
+        return reaction.handler(event as never, lease.stream, guarded, context);
       });
       onHandled(event);
       finish(job, jobs[i + 1]);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { act, BuilderError, Errors, state, ZodEmpty } from "../src/index.js";
+import { act, BuilderError, Errors, projection, state, ZodEmpty } from "../src/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
 
 beforeEach(async () => {
@@ -164,5 +164,105 @@ describe("the act builder", () => {
       expect(error).toBeInstanceOf(BuilderError);
       expect(error).toMatchObject({ name: Errors.BuilderError, builder: "act", step });
     }
+  });
+});
+
+describe("reaction names", () => {
+  const keys = (app: { registry: { events: Record<string, { reactions: Map<string, unknown> }> } }, event: string) => [
+    ...app.registry.events[event].reactions.keys(),
+  ];
+
+  it("are the handler's name, the `name` option, or `reaction` for an anonymous handler — whatever was registered before", () => {
+    const Totals = projection("Totals")
+      .with(Note)
+      .on("Written", () => {})
+      .build();
+    const app = act()
+      .with(Note)
+      .with(Totals)
+      .on("Written")
+      .do(async function notify() {})
+      .on("Written")
+      .do(async () => {}, { name: "audit" })
+      .on("Written")
+      .do(async () => {})
+      .build();
+    expect(keys(app, "Written")).toEqual(["projection:Totals", "notify", "audit", "reaction"]);
+    // Without the projection, the same keys: a registration never renames another.
+    const without = act()
+      .with(Note)
+      .on("Written")
+      .do(async function notify() {})
+      .build();
+    expect(keys(without, "Written")).toEqual(["notify"]);
+  });
+
+  it("answer to the position-numbered names of earlier releases, and to `renamedFrom`", () => {
+    const Totals = projection("Totals")
+      .with(Note)
+      .on("Written", () => {})
+      .build();
+    const app = act()
+      .with(Note)
+      .with(Totals)
+      .on("Written")
+      .do(async function notify() {})
+      .on("Written")
+      .do(async function reserve() {}, { renamedFrom: ["book", "book#7"] })
+      .build();
+    // (Not destructured into `notify` and `reserve`: a bundler renames a function whose name
+    // another binding in its scope takes — one reason to give production reactions a `name`.)
+    const aliases = Object.fromEntries([...app.registry.events.Written.reactions].map(([k, r]) => [k, r.aliases]));
+    // Registered second, so numbered #2 then; #1..#3 cover a release that registered fewer or more before it.
+    expect(aliases.notify).toEqual(["notify#2", "notify#1", "notify#3"]);
+    expect(aliases.reserve).toEqual(["book", "book#7", "reserve#3", "reserve#1", "reserve#2"]);
+  });
+
+  it("refuse a second reaction with the same name on one event, saying how to name it", () => {
+    const twice = () =>
+      act()
+        .with(Note)
+        .on("Written")
+        .do(async () => {})
+        .on("Written")
+        .do(async () => {});
+    expect(twice).toThrow(BuilderError);
+    expect(twice).toThrow(
+      /already has a reaction named "reaction": give this one a name of its own.*name: "reaction-2"/
+    );
+    const named = () =>
+      act()
+        .with(Note)
+        .on("Written")
+        .do(async function notify() {})
+        .on("Written")
+        .do(async () => {}, { name: "notify" });
+    expect(named).toThrow(/already has a reaction named "notify"/);
+    // The same name on two events is two reactions.
+    expect(() =>
+      act()
+        .with(Note)
+        .with(Counter)
+        .on("Written")
+        .do(async function notify() {})
+        .on("Incremented")
+        .do(async function notify() {})
+        .build()
+    ).not.toThrow();
+  });
+
+  it("refuse invalid names and former names another reaction answers to", () => {
+    const base = act().with(Note).on("Written");
+    for (const name of ["", "a/b", "a#1", "projection:x", "x".repeat(201)])
+      expect(() => base.do(async () => {}, { name })).toThrow(/is not a valid reaction name/);
+    expect(() => base.do(async () => {}, { name: 7 as never })).toThrow(/name must be a string/);
+    expect(() => base.do(async () => {}, { renamedFrom: "a/b" })).toThrow(/renamedFrom "a\/b" is not a reaction name/);
+    const one = base.do(async function notify() {}, { renamedFrom: "mail" });
+    expect(() => one.on("Written").do(async function other() {}, { renamedFrom: "mail" })).toThrow(
+      /claims the name "mail", which reaction "notify" already answers to/
+    );
+    expect(() => one.on("Written").do(async function other() {}, { renamedFrom: "notify" })).toThrow(
+      /claims the name "notify"/
+    );
   });
 });

@@ -295,13 +295,13 @@ describe("resolvers and correlation", () => {
     const app = act()
       .with(Note)
       .on("Written")
-      .do(record("audit"))
+      .do(record("audit"), { name: "audit" })
       .to("audit")
       .on("Written")
-      .do(record("mirror"))
+      .do(record("mirror"), { name: "mirror" })
       .to((e) => ({ target: `mirror-${e.stream}`, source: e.stream }))
       .on("Archived")
-      .do(record("never"))
+      .do(record("never"), { name: "never" })
       .void()
       .build();
     await app.do("write", { stream: "n1", actor }, { text: "a" });

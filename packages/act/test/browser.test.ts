@@ -29,6 +29,7 @@ describe("in a browser", () => {
       clearInterval,
       queueMicrotask,
       structuredClone,
+      AbortController,
       crypto: webcrypto,
       TextEncoder,
       TextDecoder,

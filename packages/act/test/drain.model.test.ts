@@ -99,10 +99,10 @@ async function run(program: Program) {
     act()
       .with(Source)
       .on("Happened")
-      .do(handler(0), options)
+      .do(handler(0), { ...options, name: "to-source" })
       .to((e) => ({ target: `t-${e.stream}`, source: e.stream }))
       .on("Happened")
-      .do(handler(1), options)
+      .do(handler(1), { ...options, name: "to-audit" })
       .to((e) => (program.shared ? { target: "audit" } : { target: `u-${e.stream}` }))
       .build();
   const apps = Array.from({ length: program.apps }, build);

@@ -93,8 +93,8 @@ describe("observe", () => {
     expect(
       reactions.map(({ reaction, stream, attempt, event }) => ({ reaction, stream, attempt, id: event.id }))
     ).toEqual([
-      { reaction: "Incremented/audit#1", stream: "audit", attempt: 1, id: 0 },
-      { reaction: "Incremented/audit#1", stream: "audit", attempt: 2, id: 0 },
+      { reaction: "Incremented/audit", stream: "audit", attempt: 1, id: 0 },
+      { reaction: "Incremented/audit", stream: "audit", attempt: 2, id: 0 },
     ]);
     expect(reactions[0].options).toMatchObject({ maxRetries: 2, blockOnError: true });
     expect(seen.filter(([hook]) => hook.startsWith("drain")).map(([hook]) => hook)).toEqual([

@@ -104,16 +104,16 @@ export async function run(program: Program, fresh: () => Promise<Store>): Promis
   const current = act()
     .with(Source)
     .on("Happened")
-    .do(handler("r1", "current"), options)
+    .do(handler("r1", "current"), { ...options, name: "r1" })
     .to((e) => ({ target: `t-${e.stream}`, source: e.stream }))
     .on("Happened")
-    .do(handler("r2", "current"), options)
+    .do(handler("r2", "current"), { ...options, name: "r2" })
     .to((e) => ({ target: `u-${e.stream}`, source: e.stream }))
     .build();
   const old = act()
     .with(Source)
     .on("Happened")
-    .do(handler("r1", "old"), options)
+    .do(handler("r1", "old"), { ...options, name: "r1" })
     .to((e) => ({ target: `t-${e.stream}`, source: e.stream }))
     .build();
 

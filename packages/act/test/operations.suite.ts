@@ -7,7 +7,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { act, type Lease, type Store, sleep, state, store } from "../src/index.js";
+import { act, type Lease, projection, type Store, sleep, state, store } from "../src/index.js";
 
 const actor = { id: "u", name: "U" };
 
@@ -76,8 +76,8 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
         expect(welcomed).toEqual(["a", "b", "c"]);
         expect(audited).toEqual(["a", "b", "c"]);
         const [row] = await store().reactions();
-        expect(row.reactions).toEqual(["Placed/audit#1", "Placed/welcome#2"]);
-        expect((await old.stats()).streams[0].missing).toEqual(["Placed/welcome#2"]);
+        expect(row.reactions).toEqual(["Placed/audit", "Placed/welcome"]);
+        expect((await old.stats()).streams[0].missing).toEqual(["Placed/welcome"]);
         expect((await next.stats()).streams[0].missing).toEqual([]);
       });
 
@@ -145,10 +145,117 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
         await after.do("place", { stream: "s", actor }, { sku: "b" });
         await settle(after);
         expect(runs).toEqual([]);
-        expect((await after.stats()).streams[0].missing).toEqual(["Placed/book#1"]);
-        expect(await store().retire(["Placed/book#1"])).toEqual(["orders"]);
+        expect((await after.stats()).streams[0].missing).toEqual(["Placed/book"]);
+        expect(await store().retire(["Placed/book"])).toEqual(["orders"]);
         await settle(after);
         expect(runs).toEqual(["reserve a", "reserve b"]);
+      });
+
+      it("a projection registered before a reaction does not rename it: the next release goes on with its streams", async () => {
+        const runs: string[] = [];
+        const target = () => ({ target: "invoices" });
+        // The same reaction in both releases, as each release's source declares it.
+        const invoicing = () =>
+          async function invoice(e: { data: { sku: string } }) {
+            runs.push(`invoice ${e.data.sku}`);
+          };
+        const before = act().with(Shop).on("Placed").do(invoicing()).to(target).build();
+        const Totals = projection("Totals")
+          .with(Shop)
+          .on("Placed", () => {})
+          .build();
+        const after = act().with(Shop).with(Totals).on("Placed").do(invoicing()).to(target).build();
+        await before.do("place", { stream: "s", actor }, { sku: "a" });
+        await settle(before);
+        await after.do("place", { stream: "s", actor }, { sku: "b" });
+        await settle(after);
+        expect(runs).toEqual(["invoice a", "invoice b"]);
+        const invoices = (await after.stats()).streams.find((r) => r.stream === "invoices");
+        expect(invoices).toMatchObject({ reactions: ["Placed/invoice"], missing: [], lag: 0 });
+      });
+
+      it("a renamed reaction with `renamedFrom` keeps the streams and progress of its old name", async () => {
+        const runs: string[] = [];
+        const target = () => ({ target: "orders" });
+        const before = act()
+          .with(Shop)
+          .on("Placed")
+          .do(async function book(e) {
+            runs.push(`book ${e.data.sku}`);
+          })
+          .to(target)
+          .build();
+        const after = act()
+          .with(Shop)
+          .on("Placed")
+          .do(
+            async function reserve(e) {
+              runs.push(`reserve ${e.data.sku}`);
+            },
+            { renamedFrom: "book" }
+          )
+          .to(target)
+          .build();
+        await before.do("place", { stream: "s", actor }, { sku: "a" });
+        await settle(before);
+        await after.do("place", { stream: "s", actor }, { sku: "b" });
+        await settle(after);
+        expect(runs).toEqual(["book a", "reserve b"]);
+        expect((await after.stats()).streams[0]).toMatchObject({ missing: [], lag: 0 });
+        // The release before the rename no longer takes the stream: it lacks the new name.
+        await after.do("place", { stream: "s", actor }, { sku: "c" });
+        await before.correlate();
+        expect((await before.drain()).leased).toEqual([]);
+      });
+
+      it("a store written by a release that numbered reactions by position is taken over: nothing runs twice, nothing is skipped", async () => {
+        const runs: string[] = [];
+        const attempts: number[] = [];
+        // What such a release left: "invoice" and "welcome" on the stream as
+        // `#1` and `#2`, the first event handled, the second half done
+        // (invoice ran, welcome failed once).
+        const [e0, e1, e2] = await Promise.all(
+          ["a", "b", "c"].map(async (sku) => {
+            const [committed] = await store().commit(`s-${sku}`, [{ name: "Placed", data: { sku } }], {
+              correlation: sku,
+              causation: {},
+            });
+            return committed;
+          })
+        ).then((events) => events.sort((x, y) => x.id - y.id));
+        const legacy = ["Placed/invoice#1", "Placed/welcome#2"];
+        const registered = { stream: "orders", by: "old", at: e0.id - 1, retry: 0, head: e2.id, reactions: legacy };
+        await store().lease([registered], 0);
+        const [held] = await store().lease([{ ...registered, at: e0.id - 1 }], 5_000);
+        const done = [`${e1.id}:invoice#1`];
+        expect(await store().ack([{ ...held, at: e0.id, done, retry: 1, reactions: legacy }])).toHaveLength(1);
+        // The new release registers a projection first and the reactions in the other order.
+        const Totals = projection("Totals")
+          .with(Shop)
+          .on("Placed", () => {})
+          .build();
+        const target = () => ({ target: "orders" });
+        const next = act()
+          .with(Shop)
+          .with(Totals)
+          .on("Placed")
+          .do(async function welcome(e, _stream, _app, { attempt }) {
+            runs.push(`welcome ${e.data.sku}`);
+            attempts.push(attempt);
+          })
+          .to(target)
+          .on("Placed")
+          .do(async function invoice(e) {
+            runs.push(`invoice ${e.data.sku}`);
+          })
+          .to(target)
+          .build();
+        expect((await next.stats()).streams.find((r) => r.stream === "orders")?.missing).toEqual([]);
+        await settle(next);
+        expect(runs).toEqual(["welcome b", "welcome c", "invoice c"]);
+        expect(attempts).toEqual([2, 1]);
+        const orders = (await next.stats()).streams.find((r) => r.stream === "orders");
+        expect(orders).toMatchObject({ at: e2.id, lag: 0, missing: [] });
       });
 
       it("a reaction with `since` runs only for events committed from then on", async () => {
@@ -425,6 +532,96 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
         expect(overlaps).toEqual([]);
         await settle(first);
         expect(handled.slice().sort()).toEqual(["a", "b", "c", "d"]);
+      });
+    });
+
+    describe("fenced handlers", () => {
+      /** One slow reaction on stream "one" that waits for its lease's abort (or 3 s), then tries an action. */
+      function fencedApp(seen: { reason?: string; refused?: string; token?: number }) {
+        return act()
+          .with(Shop)
+          .on("Placed")
+          .do(async function slow(e, _stream, app, { signal, token }) {
+            seen.token = token;
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, 3_000);
+              signal.addEventListener("abort", () => {
+                clearTimeout(timer);
+                resolve();
+              });
+            });
+            seen.reason = (signal.reason as Error | undefined)?.message;
+            await app
+              .do("note", { stream: "late", actor }, { text: "after the lease" }, e)
+              .catch((error: Error) => (seen.refused = error.message));
+          })
+          .to("one")
+          .build();
+      }
+
+      /** Waits (bounded) until the handler has tried its action, so a handler never aborted fails the test instead of hanging it. */
+      async function tried(seen: { refused?: string }): Promise<void> {
+        for (let i = 0; i < 500 && !seen.refused; i++) await sleep(10);
+      }
+
+      async function notes(): Promise<number> {
+        return store().query(() => {}, { stream: "late" });
+      }
+
+      it("a failed renewal aborts the running handler's signal, and the app refuses its actions from then on", async () => {
+        const seen: { reason?: string; refused?: string; token?: number } = {};
+        const app = fencedApp(seen);
+        await app.do("place", { stream: "s", actor }, { sku: "a" });
+        const log = store();
+        const lease = log.lease.bind(log);
+        log.lease = async (leases: Lease[], millis: number) => {
+          if (millis > 0 && leases.some((l) => l.token !== undefined)) throw new Error("pool busy");
+          return lease(leases, millis);
+        };
+        try {
+          await app.drain({ leaseMillis: 150 });
+          await tried(seen);
+        } finally {
+          log.lease = lease;
+        }
+        expect(seen.reason).toMatch(/could not be renewed.*: pool busy/);
+        expect(seen.refused).toBe(seen.reason);
+        expect(typeof seen.token).toBe("number");
+        expect(await notes()).toBe(0);
+      });
+
+      it("a lease whose deadline passes without a renewal aborts the handler's signal (a paused process)", async () => {
+        const seen: { reason?: string; refused?: string } = {};
+        const app = fencedApp(seen);
+        await app.do("place", { stream: "s", actor }, { sku: "a" });
+        const log = store();
+        const lease = log.lease.bind(log);
+        // Renewals never answer: the store is stuck, or the process was paused.
+        log.lease = (leases: Lease[], millis: number) =>
+          millis > 0 && leases.some((l) => l.token !== undefined)
+            ? new Promise<Lease[]>(() => {})
+            : lease(leases, millis);
+        try {
+          await app.drain({ leaseMillis: 150 });
+          await tried(seen);
+        } finally {
+          log.lease = lease;
+        }
+        expect(seen.reason).toMatch(/passed its deadline without a renewal/);
+        expect(await notes()).toBe(0);
+      });
+
+      it("an operator reset aborts the signal of the handler running on the stream", async () => {
+        const seen: { reason?: string; refused?: string; token?: number } = {};
+        const app = fencedApp(seen);
+        await app.do("place", { stream: "s", actor }, { sku: "a" });
+        const draining = app.drain({ leaseMillis: 2_000 });
+        while (seen.token === undefined) await sleep(5);
+        await app.reset("one");
+        await draining;
+        await tried(seen);
+        expect(seen.reason).toMatch(/operator command/);
+        expect(await notes()).toBe(0);
       });
     });
 

@@ -60,7 +60,7 @@ export type LoadInfo = {
  * @example
  * ```ts
  * const info: ReactionInfo = {
- *   reaction: "Opened/notify#1", event, stream: "inbox", attempt: 1,
+ *   reaction: "Opened/notify", event, stream: "inbox", attempt: 1,
  *   options: { blockOnError: true, maxRetries: 3 },
  * };
  * ```

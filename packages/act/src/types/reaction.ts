@@ -46,14 +46,52 @@ export type Dispatcher<A extends Schemas> = {
 export type ReactionPayload<E extends Schemas, K extends keyof E> = Committed<E, K>;
 
 /**
+ * What a running handler knows about its lease, the fourth argument of a
+ * {@link ReactionHandler}.
+ *
+ * The lease makes the handler the only one running its stream's events,
+ * for as long as it lasts. `signal` aborts the moment that may no longer
+ * hold: a renewal was refused (an operator reset or unblocked the stream,
+ * or another drainer holds it), a renewal failed (the store did not answer,
+ * so the lease may be running out unrenewed), or the lease's deadline passed
+ * without a renewal (the process was paused or starved). From then on
+ * another drainer may run the same event: stop, and let the retry do the
+ * work. The `app` the handler got refuses actions once the signal aborted.
+ *
+ * Calls to other systems can still overlap in the moments before the abort
+ * is seen, or when a process stops after the call and before its progress
+ * is recorded: make them idempotent with the event's id (one effect per
+ * event and reaction), or with `token` where the other system can refuse
+ * an older one.
+ *
+ * @see [Guarantees](/docs/concepts/guarantees#reactions) — what runs exactly once and what at least once.
+ * @example
+ * ```ts
+ * const onOpened: ReactionHandler<{ Opened: { title: string } }, "Opened"> = async (event, _stream, _app, { signal }) => {
+ *   await fetch("https://mail.example/send", { method: "POST", body: event.data.title, signal });
+ * };
+ * ```
+ */
+export type ReactionContext = {
+  /** Aborts when the lease may no longer be this handler's (refused or failed renewal, deadline passed). */
+  readonly signal: AbortSignal;
+  /** The lease's generation: a later lease of the stream, a reset or an unblock carries a higher one. */
+  readonly token: number;
+  /** The attempt at this event and reaction: 1 the first time, more on retries. */
+  readonly attempt: number;
+};
+
+/**
  * Runs after an event of name `K` is committed, when the app drains. It gets
- * the event, the stream the reaction is leased on, and the app to act with.
- * A throw (or not finishing within the lease) is retried, then blocks the
- * stream after `maxRetries` when `blockOnError` is set.
+ * the event, the stream the reaction is leased on, the app to act with, and
+ * its lease ({@link ReactionContext}: an abort signal, the lease's token and
+ * the attempt). A throw (or not finishing within the lease) is retried, then
+ * blocks the stream after `maxRetries` when `blockOnError` is set.
  *
  * @param event - the committed event, with its data, stream, version and metadata
  * @param stream - the reaction stream the handler runs on (the resolver's `target`)
- * @param app - the app's {@link Dispatcher}, to ask for actions
+ * @param app - the app's {@link Dispatcher}, to ask for actions; it refuses them once `context.signal` aborted
+ * @param context - the lease the handler runs under: `signal`, `token`, `attempt`
  * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains reactions.
  * @example
  * ```ts
@@ -66,7 +104,8 @@ export type ReactionPayload<E extends Schemas, K extends keyof E> = Committed<E,
 export type ReactionHandler<E extends Schemas, K extends keyof E, A extends Schemas = Schemas> = (
   event: ReactionPayload<E, K>,
   stream: string,
-  app: Dispatcher<A>
+  app: Dispatcher<A>,
+  context: ReactionContext
 ) => Promise<unknown>;
 
 /**
@@ -140,16 +179,23 @@ export type Reaction<E extends Schemas, K extends keyof E, A extends Schemas = S
   readonly options: ReactionOptions;
   /** The projection this reaction feeds, when it is one: the drain then applies its events in one store transaction. */
   readonly projection?: Projection<any, any>;
+  /**
+   * Other names the reaction answers to in the store, besides its key: the
+   * names it had before (`renamedFrom`) and the position-numbered names of
+   * releases before stable names (`"invoice#1"`). Streams that recorded one
+   * of them are this reaction's, and progress recorded under one counts.
+   */
+  readonly aliases?: readonly string[];
 };
 
 /**
- * The reactions registered on one event, by reaction key (the handler's name
- * and its position, e.g. `assign#1`).
+ * The reactions registered on one event, by reaction key (its `name` option,
+ * else the handler's name, e.g. `assign`).
  *
  * @example
  * ```ts
  * const reactions: ReactionsRegister<{ Opened: { title: string } }, "Opened"> = new Map();
- * reactions.set("notify#1", {
+ * reactions.set("notify", {
  *   handler: async (event) => console.log(event.data.title),
  *   resolver: (event) => ({ target: event.stream, source: event.stream }),
  *   options: { blockOnError: true, maxRetries: 3 },
