@@ -50,8 +50,12 @@ export async function waitProjected(
   app.on("acked", listener);
   try {
     for (let pause = 10; ; pause = Math.min(MAX_PAUSE, pause * 2)) {
-      // Its own row only: listing every reaction stream on each look cost as much as the store has streams.
-      const [position] = await store().reactions({ streams: [projection.stream] });
+      // Its own row only: listing every reaction stream on each look cost as
+      // much as the store has streams. Matched by name all the same, in case
+      // a store written before the filter existed lists them all.
+      const position = (await store().reactions({ streams: [projection.stream] })).find(
+        (r) => r.stream === projection.stream
+      );
       if (position && position.at >= target) return;
       if (position?.blocked)
         throw new Error(
