@@ -1030,7 +1030,7 @@ export class PostgresStore implements Store {
    * @returns the reaction streams that carried one of them, by name
    * @example
    * ```ts
-   * await store.retire(["Placed/welcome#2"]);
+   * await store.retire(["Placed/welcome"]);
    * ```
    */
   async retire(reactions: string[]): Promise<string[]> {

@@ -935,7 +935,7 @@ export class SqliteStore implements Store {
    * @returns the reaction streams that carried one of them, by name
    * @example
    * ```ts
-   * await store.retire(["TicketOpened/notifyLegacy#2"]);
+   * await store.retire(["TicketOpened/notifyLegacy"]);
    * ```
    */
   async retire(reactions: string[]): Promise<string[]> {
