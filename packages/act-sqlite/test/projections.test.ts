@@ -156,6 +156,27 @@ describe("handlers that are, or return, promises", () => {
   });
 });
 
+it("a local projection beside the file: each new app fills its own map from the whole log at its first drain", async () => {
+  const opened = () => {
+    const titles = new Map<string, string>();
+    const Local = projection("LocalTitles", { local: true })
+      .with(Ticket)
+      .on("TicketOpened", (event) => void titles.set(event.stream, event.data.title))
+      .build();
+    return { titles, app: act().with(Ticket).with(Local).build() };
+  };
+  const first = opened();
+  await first.app.do("open", { stream: "l-1", actor }, { title: "Lamp" });
+  await first.app.drain();
+  expect(first.titles.get("l-1")).toBe("Lamp");
+  // Another process, or this one restarted: an empty map, and no shared position saying it is full.
+  const second = opened();
+  await second.app.drain();
+  expect(second.titles.get("l-1")).toBe("Lamp");
+  expect(second.titles.size).toBe(first.titles.size);
+  expect(await position("projection:LocalTitles")).toBeUndefined();
+});
+
 describe("inline projections", () => {
   /** Ticket titles written inside each commit; a title "bad" makes the handler throw after its write. */
   const InlineTitles = projection<Connection>("InlineTitles", { inline: true })

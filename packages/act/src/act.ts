@@ -7,6 +7,7 @@ import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing
 import { checkOptions, OptionSchemas } from "./inputs.js";
 import { ownedNames } from "./reaction-names.js";
 import { around } from "./instrumentation.js";
+import { LocalProjections } from "./local-projection.js";
 import { logger, onDispose, store } from "./ports.js";
 import { waitProjected } from "./projected.js";
 import type { Projection } from "./projection.js";
@@ -102,6 +103,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   private readonly cache = new SnapshotCache();
   /** Runs the reactions. */
   private readonly drainer: Drainer<E>;
+  /** The local projections, caught up in this process by each drain. */
+  private readonly locals: LocalProjections;
   /** The running consumer started by {@link Act.start}, and how to undo its hooks. */
   private consumer?: { consumer: Consumer; detach: () => void };
 
@@ -112,6 +115,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     this.drainer = new Drainer(registry.events, this as Dispatcher<Schemas>, this.id, this.tracer, (acked, blocked) =>
       this.announce(acked, blocked)
     );
+    this.locals = new LocalProjections(registry.local ?? [], registry.events);
   }
 
   /** Tells listeners what a drain acknowledged and blocked. */
@@ -448,7 +452,9 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
       const { read } = await this.scan({ after: this.correlated(), limit: CORRELATION_PAGE });
       if (read < CORRELATION_PAGE) break;
     }
-    return around("drain", options, () => this.drainer.drain(options));
+    const drained = await around("drain", options, () => this.drainer.drain(options));
+    if (this.locals.projections.length) await this.locals.catchUp(store());
+    return drained;
   }
 
   /**
@@ -538,7 +544,9 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * returned (or an event id), then read the model. Returns at once when
    * none of those events is one the projection handles, and always for an
    * inline projection (its writes committed with the events). A consumer must be
-   * running (`app.start()` in this process or another); this only waits.
+   * running (`app.start()` in this process or another); this only waits. For
+   * a local projection (`{ local: true }`) it waits for this process's copy,
+   * which this app's own drains fill.
    *
    * @param projection - a projection registered with `act().with(projection)`
    * @param after - the snapshots `do` returned, or the id of the last event to wait for
@@ -558,7 +566,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     timeoutMillis = 5_000
   ): Promise<void> {
     validate("projected timeoutMillis", timeoutMillis, OptionSchemas.whole(0));
-    return waitProjected(this, projection, after, timeoutMillis);
+    return waitProjected(this, projection, after, timeoutMillis, this.locals);
   }
 
   /**
@@ -616,13 +624,14 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * development, empty the table and `reset` the projection's stream. An
    * inline projection has no position to rebuild and is refused: rebuild its
    * read model with the same handlers as an asynchronous projection under a
-   * new version.
+   * new version. A local projection is refused too: every process rebuilds
+   * it from the log when it starts.
    *
    * @param projection - the new version, registered with `act().with(projection)`
    * @param options - progress reporting, a timeout and the switch-over (see {@link RebuildOptions})
    * @returns the final progress, with `done: true`
    * @throws {@link ValidationError} naming an option out of range
-   * @throws Error naming the projection when it is blocked, not caught up within `timeoutMillis`, or inline
+   * @throws Error naming the projection when it is blocked, not caught up within `timeoutMillis`, inline or local
    * @see [Read models and projections](/docs/guides/projections#rebuilds) — rebuilds step by step.
    * @example
    * ```ts

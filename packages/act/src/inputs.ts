@@ -50,7 +50,7 @@ const drain = z.object({
  * - `reaction`: {@link ReactionOptions} — `blockOnError`, `maxRetries` (0 or more),
  *   `retryBaseMillis`, `retryMaxMillis` and `since` (a valid date).
  * - `projection`: {@link ProjectionOptions} — `maxRetries`, `retryBaseMillis`,
- *   `retryMaxMillis`, `version` (1 or more), `since` and `inline`.
+ *   `retryMaxMillis`, `version` (1 or more), `since`, `inline` and `local`.
  * - `rebuild`: {@link RebuildOptions} — `progressMillis` and `timeoutMillis`.
  * - `settle`: the testing kit's `settle` options — the drain's, plus
  *   `maxDrains`, `timeoutMillis` and `allowBlocked`.
@@ -110,6 +110,8 @@ export const OptionSchemas = {
     since: z.date({ error: "must be a valid date" }).optional(),
     /** Whether it runs inside the action's commit. */
     inline: z.boolean({ error: "must be true or false" }).optional(),
+    /** Whether its position is kept in the process. */
+    local: z.boolean({ error: "must be true or false" }).optional(),
   }),
   /** The options of `app.rebuild` (its callbacks are not checked here). */
   rebuild: z.object({

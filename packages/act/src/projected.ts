@@ -1,3 +1,4 @@
+import type { LocalProjections } from "./local-projection.js";
 import { store } from "./ports.js";
 import type { Projection } from "./projection.js";
 import type { Snapshot } from "./types/action.js";
@@ -38,12 +39,19 @@ export async function waitProjected(
   app: Acks,
   projection: Projection<any, any>,
   after: readonly Snapshot<any, any>[] | number,
-  timeoutMillis: number
+  timeoutMillis: number,
+  locals?: LocalProjections
 ): Promise<void> {
   // Inline: its writes committed with the events, there is nothing to wait for.
   if (projection.options.inline) return;
   const target = projectedTarget(projection, after);
   if (target < 0) return;
+  // Local: its position is this process's, not a row of the store.
+  const local = projection.options.local ? locals?.position(projection) : undefined;
+  if (projection.options.local && !local)
+    throw new Error(
+      `Projection "${projection.name}" is local and this app does not register it: only the app that registers a local projection keeps its position`
+    );
   const deadline = Date.now() + timeoutMillis;
   let wake: () => void = () => {};
   const listener = () => wake();
@@ -53,9 +61,9 @@ export async function waitProjected(
       // Its own row only: listing every reaction stream on each look cost as
       // much as the store has streams. Matched by name all the same, in case
       // a store written before the filter existed lists them all.
-      const position = (await store().reactions({ streams: [projection.stream] })).find(
-        (r) => r.stream === projection.stream
-      );
+      const position = local
+        ? { at: local.at, blocked: local.error !== undefined, error: local.error }
+        : (await store().reactions({ streams: [projection.stream] })).find((r) => r.stream === projection.stream);
       if (position && position.at >= target) return;
       if (position?.blocked)
         throw new Error(

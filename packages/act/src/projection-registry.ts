@@ -15,7 +15,8 @@ export function isProjection(value: unknown): value is Projection<any, any> {
  * leasing, `reset` and `stats` then treat it like any reaction stream, and
  * the drain recognises its batches by `Reaction.projection`. The key is the
  * same in every app, so workers of one release share the stream. An inline
- * projection is listed in `Registry.inline` instead: each commit runs it.
+ * projection is listed in `Registry.inline` instead: each commit runs it; a
+ * local one in `Registry.local`: each drain of the app catches it up.
  */
 export function withProjection<S extends Schemas, E extends Schemas, A extends Schemas>(
   registry: Registry<S, E, A>,
@@ -23,7 +24,7 @@ export function withProjection<S extends Schemas, E extends Schemas, A extends S
 ): Registry<S, E, A> {
   const key = projection.stream;
   const twin =
-    (registry.inline ?? []).some((p) => p.stream === key) ||
+    [...(registry.inline ?? []), ...(registry.local ?? [])].some((p) => p.stream === key) ||
     Object.values(registry.events).some((register) =>
       [...register.reactions.values()].some((reaction) => reaction.projection?.stream === key)
     );
@@ -38,6 +39,8 @@ export function withProjection<S extends Schemas, E extends Schemas, A extends S
       );
   // Inline: no reaction stream, the commit runs it.
   if (projection.options.inline) return { ...registry, inline: [...(registry.inline ?? []), projection] };
+  // Local: no reaction stream either; each drain of the app catches it up in this process.
+  if (projection.options.local) return { ...registry, local: [...(registry.local ?? []), projection] };
   const target = { target: key };
   const { maxRetries, retryBaseMillis, retryMaxMillis, since } = projection.options;
   const reaction = {

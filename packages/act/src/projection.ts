@@ -156,5 +156,9 @@ export function projection<Tx = undefined>(
   if (typeof name !== "string" || !name.length || name.includes(":"))
     throw new Error(`projection(name) takes a non-empty name without ":", got ${JSON.stringify(name)}`);
   checkOptions("projection", options, OptionSchemas.projection);
+  if (options.inline && options.local)
+    throw new Error(
+      `projection("${name}") is both inline and local: an inline projection runs inside each commit and has no position, a local one keeps its position in the process; choose one`
+    );
   return builder(name, { ...defaults, ...options }, [], {});
 }

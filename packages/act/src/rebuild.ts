@@ -87,6 +87,10 @@ export async function rebuild(
     throw new Error(
       `Projection "${projection.name}" is inline: it has no position to rebuild from, and sees only the events committed while it is registered. Rebuild its read model with the same handlers as an asynchronous projection under a new version — projection("${projection.name}", { version: ${projection.options.version + 1} }) — then rebuild that one.`
     );
+  if (projection.options.local)
+    throw new Error(
+      `Projection "${projection.name}" is local: every process rebuilds it from the log when it starts, and its position is not in the store for a rebuild to watch. Restart the process to rebuild it, or register a new version beside it and read from that once app.projected says it caught up.`
+    );
   const { onProgress, progressMillis = 1_000, timeoutMillis, switchOver } = options;
   const started = Date.now();
   // The newest event it handles: with `since`, the newest from then on. When

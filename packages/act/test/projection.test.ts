@@ -359,6 +359,90 @@ describe("rebuild into a new version", () => {
   });
 });
 
+describe("local projections (a read model in each process's memory)", () => {
+  /** One process: its own map, and an app with the local projection writing it. */
+  function process(name = "OpenTickets") {
+    const rows = new Map<string, string>();
+    const p = projection(name, { local: true })
+      .with(Ticket)
+      .on("TicketOpened", (event) => void rows.set(event.stream, event.data.title))
+      .on("TicketClosed", (event) => void rows.delete(event.stream))
+      .build();
+    return { rows, p, app: act().with(Ticket).with(p).build() };
+  }
+
+  it("fills every process's own copy from the log, a process started later included, and keeps no position in the store", async () => {
+    const a = process();
+    const b = process();
+    await a.app.do("open", { stream: "t-1", actor }, { title: "Printer" });
+    await a.app.do("open", { stream: "t-2", actor }, { title: "Mail" });
+    await b.app.do("close", { stream: "t-1", actor }, {});
+    await a.app.drain();
+    await b.app.drain();
+    expect([...a.rows]).toEqual([["t-2", "Mail"]]);
+    expect([...b.rows]).toEqual([["t-2", "Mail"]]);
+    // A restart: a new process starts empty and projects the whole log at its first drain.
+    const c = process();
+    expect(c.rows.size).toBe(0);
+    await c.app.drain();
+    expect([...c.rows]).toEqual([["t-2", "Mail"]]);
+    expect((await store().reactions()).map((r) => r.stream)).not.toContain(a.p.stream);
+  });
+
+  it("app.projected waits for this process's copy, and says when the app does not register it", async () => {
+    const a = process();
+    a.app.start({ pollMillis: 1_000 });
+    try {
+      const snapshots = await a.app.do("open", { stream: "t-3", actor }, { title: "Phone" });
+      await a.app.projected(a.p, snapshots);
+      expect(a.rows.get("t-3")).toBe("Phone");
+    } finally {
+      await a.app.stop();
+    }
+    const other = act().with(Ticket).build();
+    await expect(other.projected(a.p, 0, 10)).rejects.toThrow(
+      /"OpenTickets" is local and this app does not register it/
+    );
+  });
+
+  it("a failing event: the events before it stay applied, it is run again after the retry delay, then blocks here", async () => {
+    let failures = 1;
+    const seen: string[] = [];
+    const p = projection("Flaky", { local: true, maxRetries: 1, retryBaseMillis: 1, retryMaxMillis: 1 })
+      .with(Ticket)
+      .on("TicketOpened", (event) => {
+        if (event.data.title === "bad") throw new Error("cannot store it");
+        if (event.data.title === "flaky" && failures-- > 0) throw new Error("not yet");
+        seen.push(event.data.title);
+      })
+      .build();
+    const app = act().with(Ticket).with(p).build();
+    await app.do("open", { stream: "t-1", actor }, { title: "fine" });
+    await app.do("open", { stream: "t-2", actor }, { title: "flaky" });
+    await app.drain();
+    expect(seen).toEqual(["fine"]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await app.drain();
+    expect(seen).toEqual(["fine", "flaky"]);
+    const snapshots = await app.do("open", { stream: "t-3", actor }, { title: "bad" });
+    await app.drain();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await app.drain();
+    await app.drain();
+    expect(seen).toEqual(["fine", "flaky"]);
+    await expect(app.projected(p, snapshots, 100)).rejects.toThrow(
+      /"Flaky" is blocked at event #\d+ and cannot reach #\d+: Projection "Flaky" failed on event "TicketOpened" #\d+: cannot store it/
+    );
+  });
+
+  it("is refused with inline, and by app.rebuild", async () => {
+    expect(() => projection("Both", { inline: true, local: true })).toThrow(/both inline and local/);
+    expect(() => projection("Bad", { local: "yes" as never })).toThrow(ValidationError);
+    const { p, app } = process();
+    await expect(app.rebuild(p)).rejects.toThrow(/is local: every process rebuilds it from the log when it starts/);
+  });
+});
+
 describe("inline projections (in memory)", () => {
   /** Open tickets kept inline: written inside each commit; a title "fail" makes the handler throw. */
   function inlineTickets(rows: Map<string, string>, calls: number[] = []) {

@@ -47,6 +47,8 @@ export type ProjectionBatchHandler<E extends Schemas, Tx> = (events: CommittedOf
  * @example
  * ```ts
  * const options: ProjectionOptions = { maxRetries: 5, version: 2 };
+ * // A read model in this process's memory, beside a durable store:
+ * const local: ProjectionOptions = { maxRetries: 3, version: 1, local: true };
  * ```
  */
 export type ProjectionOptions = {
@@ -76,6 +78,23 @@ export type ProjectionOptions = {
    * store with `commitInline` (the in-memory store, `PostgresStore`, `SqliteStore`).
    */
   readonly inline?: boolean;
+  /**
+   * Keeps the position in this process, beside a read model in its memory
+   * (default `false`). A position in the store is shared by every process on
+   * it and outlives a restart, while rows in a process's memory are neither:
+   * a second process, or the same one restarted, would keep an empty model
+   * that the shared position says is up to date. A local projection's
+   * position is never stored: each process, at each start, projects every
+   * event it handles from the beginning of the log (or `since`) into its own
+   * copy at its first drain (`app.start()` or `app.drain()`), and every drain
+   * then brings it up to the log's head. Its handlers get no handle; a
+   * failing event is run again by later drains after the retry delays, and
+   * blocks the projection in this process after `maxRetries` + 1 failed runs.
+   * `app.projected` waits for this process's copy; `app.rebuild` refuses it
+   * (it is rebuilt at every start), and it has no reaction stream in the
+   * store, so `app.stats()` does not list it. Not with `inline`.
+   */
+  readonly local?: boolean;
 };
 
 /**

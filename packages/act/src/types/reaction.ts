@@ -254,6 +254,8 @@ export type Registry<S extends Schemas, E extends Schemas, A extends Schemas> = 
   readonly events: EventRegister<E, A>;
   /** The inline projections, run inside each commit of events they handle. */
   readonly inline?: readonly Projection<any, any>[];
+  /** The local projections, whose positions each process keeps for itself (see `ProjectionOptions.local`). */
+  readonly local?: readonly Projection<any, any>[];
 };
 
 /**
