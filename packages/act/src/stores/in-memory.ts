@@ -429,8 +429,10 @@ export class InMemoryStore implements Store {
    * in the process's memory like the store, and no crash can leave one
    * without the other — then acknowledges `lease`. A lease that is not the
    * caller's any more runs nothing; a throw leaves the position untouched
-   * (writes `work` made before throwing stay: write them last, or make them
-   * idempotent).
+   * and undoes nothing. Because it hands `work` no handle, the app then
+   * records the progress of the events applied before the failing one, so
+   * they are not applied again; what the failing handler wrote before
+   * throwing stays (write it last, or make it idempotent).
    *
    * @param lease - the lease to acknowledge, with the last event projected as `at`
    * @param work - applies the events to the read model

@@ -190,7 +190,9 @@ export interface Store extends Disposable {
    * back and is rethrown. Projections whose read model lives in the store's
    * database use it to apply each event exactly once. Optional: without it,
    * projections run `work` with no handle and acknowledge afterwards (at
-   * least once).
+   * least once). A store that hands `work` no handle (`undefined`) has
+   * nothing to roll back, and the app then records the progress of the
+   * events applied before a failure.
    *
    * @param lease - the lease to acknowledge, with the last event handled as `at`
    * @param work - writes the read model through the handle; a store may require it to be synchronous (and say so)
