@@ -273,11 +273,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
+    // Only a path is answered. A full URL as the target (`GET http://other/…`,
+    // the form proxies receive) names a host of its own, which by the HTTP
+    // rules takes the place of the Host header checked below.
+    const target = req.url ?? "";
+    if (!target.startsWith("/") || target.startsWith("//"))
+      return send(res, 400, { error: "The request target must be a path." });
     // A page on another site resolving its own name to 127.0.0.1 (DNS
     // rebinding) sends its own Host header: only ours is answered.
     if (!allowedHost(req.headers.host, port))
       return send(res, 421, { error: "This server answers only to 127.0.0.1 and localhost." });
+    const url = new URL(target, "http://localhost");
+    // A broken %-escape would otherwise fail deep in a handler (a 500), and
+    // a NUL would reach the store, which some databases refuse in text.
+    if (!wellFormed(url)) return send(res, 400, { error: "The address has a malformed %-escape or a NUL character." });
 
     const given = url.searchParams.get("token");
     if (given !== null && req.method === "GET" && !url.pathname.startsWith("/api/")) {
@@ -425,6 +434,16 @@ function crossSite(req: IncomingMessage, port: number): string | undefined {
   if (origin !== undefined && !allowedHost(origin.replace(/^http:\/\//, ""), port))
     return "Refused: the request came from another origin.";
   return undefined;
+}
+
+/** The path and every query parameter decode, and none holds a NUL. */
+function wellFormed(url: URL): boolean {
+  try {
+    const parts = [url.pathname, ...url.search.slice(1).split("&")];
+    return parts.every((part) => !decodeURIComponent(part.replace(/\+/g, " ")).includes("\0"));
+  } catch {
+    return false;
+  }
 }
 
 function cookieOf(req: IncomingMessage, name: string): string | undefined {
