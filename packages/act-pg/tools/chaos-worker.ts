@@ -3,13 +3,16 @@
  * `node --import tsx`. It runs the app's consumer (`app.start()`) against the
  * table in `TABLE` until it is killed or sent SIGTERM.
  *
- * Two releases of the app exist: `RELEASE=current` has both reactions,
+ * Three releases of the app exist: `RELEASE=current` has both reactions,
  * `RELEASE=old` lacks `notify` — a worker left over from the previous release
- * during a rolling deploy. Each handler records that it ran in `chaos_runs`,
- * then asks for an idempotent action (the effect): the store keeps its key,
- * so the effect is committed once however often the handler runs.
+ * during a rolling deploy — and `RELEASE=next`, deployed during the run, adds
+ * a reaction (`audit`) and a projection (`Totals`, rows in `chaos_totals`
+ * written in the projection's transaction). Each handler records that it
+ * ran in `chaos_runs`, then asks for an idempotent action (the effect): the
+ * store keeps its key, so the effect is committed once however often the
+ * handler runs.
  */
-import { act, dispose, state, store } from "@act-root/act";
+import { act, dispose, projection, state, store } from "@act-root/act";
 import pg from "pg";
 import { z } from "zod";
 import { PostgresStore } from "../src/index.js";
@@ -17,7 +20,7 @@ import { Job } from "../test/fixtures/states.js";
 
 const env = process.env;
 const connectionString = env.DATABASE_URL || undefined;
-const release = env.RELEASE === "old" ? "old" : "current";
+const release = env.RELEASE === "old" || env.RELEASE === "next" ? env.RELEASE : "current";
 const applicationName = `chaos-worker-${process.pid}`;
 const leaseMillis = Number(env.LEASE_MS ?? 1_500);
 
@@ -60,20 +63,37 @@ const base = act()
   .to((e) => ({ target: `ledger-${e.stream}`, source: e.stream }));
 // `notify` shares the ledger stream of even-numbered sources and has a stream
 // of its own for the others: old workers must leave both kinds alone.
+const current = base
+  .on("Queued")
+  .do(async function notify(event, _stream, app) {
+    await ran("notify", event.id);
+    await app.do("record", once(event.id, "notify"), { event: event.id, reaction: "notify" }, event);
+  }, options)
+  .to((e) => ({
+    target: Number(e.stream.split("-")[1]) % 2 ? `notify-${e.stream}` : `ledger-${e.stream}`,
+    source: e.stream,
+  }));
+/** The read model `next` adds: one row per event, written in the transaction that moves its position. */
+const Totals = projection<pg.PoolClient>("Totals", { maxRetries: 50, retryBaseMillis: 20, retryMaxMillis: 200 })
+  .with(Job)
+  .on("Queued", async (event, client) => {
+    await client.query("INSERT INTO chaos_totals (event_id, pid) VALUES ($1, $2)", [event.id, process.pid]);
+  })
+  .build();
 const app =
   release === "old"
     ? base.build()
-    : base
-        .on("Queued")
-        .do(async function notify(event, _stream, app) {
-          await ran("notify", event.id);
-          await app.do("record", once(event.id, "notify"), { event: event.id, reaction: "notify" }, event);
-        }, options)
-        .to((e) => ({
-          target: Number(e.stream.split("-")[1]) % 2 ? `notify-${e.stream}` : `ledger-${e.stream}`,
-          source: e.stream,
-        }))
-        .build();
+    : release === "current"
+      ? current.build()
+      : current
+          .with(Totals)
+          .on("Queued")
+          .do(async function audit(event, _stream, app) {
+            await ran("audit", event.id);
+            await app.do("record", once(event.id, "audit"), { event: event.id, reaction: "audit" }, event);
+          }, options)
+          .to((e) => ({ target: `audit-${e.stream}`, source: e.stream }))
+          .build();
 
 app.start({ leaseMillis, pollMillis: 100 });
 dispose(async () => {

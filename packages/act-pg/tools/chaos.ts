@@ -2,8 +2,14 @@
  * Chaos run: worker processes drain one PostgreSQL table while events keep
  * arriving, and the run kills workers with SIGKILL, terminates their
  * database connections, keeps a worker of the previous release (one
- * reaction short) running beside the others, and resets a reaction stream in
- * the middle. At the end it waits for the workers to catch up and counts:
+ * reaction short) running beside the others, resets a reaction stream in
+ * the middle, and — with `deploy` — ships a release that adds a reaction
+ * and a projection, the way the deploying guide says to when a new
+ * reaction must not miss an event: the running consumers stop (SIGTERM),
+ * then the new release's start. With `backlog`, the log already holds that
+ * many events (of a kind no reaction handles) when the workers start, so
+ * every start and restart shows what a long log costs before a worker's
+ * first reaction. At the end it waits for the workers to catch up and counts:
  *
  * - **lost**: (event, reaction) pairs whose effect was never committed;
  * - **duplicated**: effects committed more than once (each effect is an
@@ -12,12 +18,18 @@
  *   a handler and its acknowledgement costs, plus the replay the reset asked
  *   for (at least once is the promise for side effects outside the store);
  * - **old release on a stream it lacks a reaction for**: runs of the old
- *   release on streams that carry `notify` (must be 0).
+ *   release on streams that carry `notify` (must be 0);
+ * - **projection**: rows of the added projection missing or written twice
+ *   (must be 0: its rows and position commit in one transaction);
+ * - **first reaction after a start**: per worker started after the first
+ *   ones (restarts after a kill, the deploy), the time from its app's start
+ *   to its first handler run, p50 and max (other workers share the work, so
+ *   a fresh worker may also wait for a stream to be free).
  *
  * Run it for minutes: `npm run chaos -w @act-root/act-pg -- --seconds 300`
  * (`--workers`, `--streams`, `--rate` events/s, `--kill-every`,
- * `--terminate-every` in ms). Without `DATABASE_URL` it starts a disposable
- * server. The test suite runs a short version (`test/chaos.test.ts`).
+ * `--terminate-every` in ms, `--backlog` events, `--no-deploy`). Without
+ * `DATABASE_URL` it starts a disposable server. The test suite runs a short version (`test/chaos.test.ts`).
  */
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -46,6 +58,10 @@ export type ChaosOptions = {
   terminateEvery: number;
   /** How long to wait for the workers to catch up at the end, in ms. */
   settleMillis?: number;
+  /** Events in the log before the workers start, of a kind no reaction handles (default 0). */
+  backlog?: number;
+  /** Deploy, at 60 % of the run, a release that adds a reaction and a projection (default false). */
+  deploy?: boolean;
   /** Called with progress lines. */
   log?: (line: string) => void;
 };
@@ -60,6 +76,14 @@ export type ChaosFigures = {
   duplicated: number;
   reruns: number;
   oldOnForeignStreams: number;
+  /** Rows of the added projection missing (events it never applied), with `deploy`. */
+  projectionMissing: number;
+  /** Rows of the added projection written more than once, with `deploy`. */
+  projectionDuplicated: number;
+  /** Workers started after the first ones (restarts, the deploy) that ran a handler, and the start-to-first-run times. */
+  restarts: number;
+  firstReactionP50Ms: number;
+  firstReactionMaxMs: number;
   blocked: number;
   caughtUp: boolean;
   seconds: number;
@@ -70,7 +94,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs the chaos and returns what it counted. */
 export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
-  const { connectionString, table = "chaos", millis, log = () => {} } = options;
+  const { connectionString, table = "chaos", millis, log = () => {}, backlog = 0, deploy = false } = options;
   const started = Date.now();
   const db = new pg.Pool({ connectionString, max: 4 });
   db.on("error", () => {});
@@ -79,11 +103,20 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
   await events.seed();
   await db.query("DROP TABLE IF EXISTS chaos_runs");
   await db.query(
-    "CREATE TABLE chaos_runs (event_id bigint NOT NULL, reaction text NOT NULL, pid integer NOT NULL, release text NOT NULL)"
+    "CREATE TABLE chaos_runs (event_id bigint NOT NULL, reaction text NOT NULL, pid integer NOT NULL, release text NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())"
   );
+  await db.query("DROP TABLE IF EXISTS chaos_totals");
+  await db.query("CREATE TABLE chaos_totals (event_id bigint NOT NULL, pid integer NOT NULL)");
+  // The long log, in commits of a thousand events: nothing reacts to them.
+  for (let filled = 0; filled < backlog; filled += 1_000) {
+    const count = Math.min(1_000, backlog - filled);
+    const messages = Array.from({ length: count }, (_, i) => ({ name: "Filled", data: { n: filled + i } }));
+    await events.commit(`backlog-${filled / 1_000}`, messages, { correlation: "backlog", causation: {} });
+  }
+  if (backlog) log(`backlog of ${backlog} events committed`);
 
   const children = new Set<ChildProcess>();
-  const spawn = (release: "current" | "old") =>
+  const spawn = (release: "current" | "old" | "next") =>
     forkWorker(
       worker,
       {
@@ -93,9 +126,20 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
       },
       children
     );
-  const releases = new Map<ChildProcess, "current" | "old">();
-  const start = async (release: "current" | "old") => releases.set(await spawn(release), release);
-  await Promise.all(Array.from({ length: options.workers }, () => start("current")));
+  type Release = "current" | "old" | "next";
+  const releases = new Map<ChildProcess, Release>();
+  /**
+   * When each worker after the first ones was ready — its app started, the
+   * process and its TypeScript loaded — by pid, for the first-reaction times.
+   */
+  const restarted = new Map<number, number>();
+  const start = async (release: Release, later = true) => {
+    const child = await spawn(release);
+    releases.set(child, release);
+    if (later && child.pid) restarted.set(child.pid, Date.now());
+  };
+  await Promise.all(Array.from({ length: options.workers }, () => start("current", false)));
+  let deploying = false;
 
   let kills = 0;
   let terminations = 0;
@@ -130,6 +174,7 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
     while (!stopping) {
       await sleep(options.killEvery);
       if (stopping) break;
+      if (deploying) continue;
       const victim = pick([...releases.keys()]);
       const release = releases.get(victim)!;
       releases.delete(victim);
@@ -161,17 +206,38 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
     resets += reset.length;
     log(`reset ${reset.join(", ") || "nothing (not registered yet)"}`);
   })();
+  // The deploy: every consumer of the running releases stops first (so no
+  // worker without the new reaction moves a stream past an event it has not
+  // seen), then the new release's workers start. Events wait in the log meanwhile.
+  const deployer = (async () => {
+    if (!deploy) return;
+    await sleep(millis * 0.6);
+    await straggler;
+    deploying = true;
+    const running = [...releases.keys()];
+    await Promise.all(
+      running.map((child) => {
+        releases.delete(child);
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        return exited;
+      })
+    );
+    await Promise.all(Array.from({ length: options.workers }, () => start("next")));
+    deploying = false;
+    log(`deployed: ${running.length} workers stopped, ${options.workers} of the next release started`);
+  })();
 
   await sleep(millis);
   stopping = true;
-  await Promise.all([producer, straggler, killer, terminator, operator]);
+  await Promise.all([producer, straggler, killer, terminator, operator, deployer]);
 
   // Catch up: every reaction stream at its head, none blocked.
   const settleBy = Date.now() + (options.settleMillis ?? 60_000);
   let caughtUp = false;
   while (Date.now() < settleBy) {
     const rows = await events.reactions();
-    const expected = await effects(db, table);
+    const expected = await effects(db, table, deploy);
     if (rows.every((r) => !r.blocked && r.head <= r.at) && expected.missing === 0) {
       caughtUp = true;
       break;
@@ -181,7 +247,15 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
   for (const child of children) child.kill("SIGTERM");
   while (children.size) await sleep(20);
 
-  const figures = await effects(db, table);
+  const figures = await effects(db, table, deploy);
+  const totals = deploy ? await projected(db, table) : { missing: 0, duplicated: 0 };
+  const { rows: firsts } = await db.query<{ pid: number; first: Date }>(
+    "SELECT pid, min(at) AS first FROM chaos_runs GROUP BY pid"
+  );
+  const waits = firsts
+    .filter(({ pid }) => restarted.has(pid))
+    .map(({ pid, first }) => first.getTime() - restarted.get(pid)!)
+    .sort((a, b) => a - b);
   const { rows: reruns } = await db.query<{ n: string }>(
     "SELECT coalesce(sum(c - 1), 0) AS n FROM (SELECT count(*) AS c FROM chaos_runs GROUP BY event_id, reaction) t"
   );
@@ -203,6 +277,11 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
     duplicated: figures.duplicated,
     reruns: Number(reruns[0].n),
     oldOnForeignStreams: Number(foreign[0].n),
+    projectionMissing: totals.missing,
+    projectionDuplicated: totals.duplicated,
+    restarts: waits.length,
+    firstReactionP50Ms: waits[Math.floor(waits.length / 2)] ?? 0,
+    firstReactionMaxMs: waits[waits.length - 1] ?? 0,
     blocked,
     caughtUp,
     seconds: Math.round((Date.now() - started) / 1000),
@@ -212,24 +291,41 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
 /** Quotes an identifier (the table name is ours, but never trust a string in SQL). */
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** Expected effects (two per Queued event), the ones missing, and the ones committed more than once. */
-async function effects(db: pg.Pool, table: string) {
+/**
+ * Expected effects (two per Queued event, three once the release that adds
+ * `audit` is deployed: it runs for every Queued event of the log, as a new
+ * reaction on new streams does), the ones missing, and the ones committed
+ * more than once.
+ */
+async function effects(db: pg.Pool, table: string, deployed: boolean) {
+  const reactions = deployed ? ["ledger", "notify", "audit"] : ["ledger", "notify"];
   const { rows } = await db.query<{ events: string; missing: string; duplicated: string }>(
     `WITH queued AS (SELECT id FROM ${q(table)} WHERE name = 'Queued'),
-     pairs AS (SELECT id, r FROM queued CROSS JOIN (VALUES ('ledger'), ('notify')) AS v(r)),
+     pairs AS (SELECT id, r FROM queued CROSS JOIN unnest($1::text[]) AS v(r)),
      done AS (SELECT (data->>'event')::bigint AS id, data->>'reaction' AS r, count(*) AS c
               FROM ${q(table)} WHERE name = 'Recorded' GROUP BY 1, 2)
      SELECT (SELECT count(*) FROM queued) AS events,
        (SELECT count(*) FROM pairs p LEFT JOIN done d USING (id, r) WHERE d.c IS NULL) AS missing,
-       (SELECT coalesce(sum(c - 1), 0) FROM done) AS duplicated`
+       (SELECT coalesce(sum(c - 1), 0) FROM done) AS duplicated`,
+    [reactions]
   );
   const [row] = rows;
   return {
     events: Number(row.events),
-    pairs: Number(row.events) * 2,
+    pairs: Number(row.events) * reactions.length,
     missing: Number(row.missing),
     duplicated: Number(row.duplicated),
   };
+}
+
+/** The added projection's rows: Queued events without one, and rows written more than once. */
+async function projected(db: pg.Pool, table: string) {
+  const { rows } = await db.query<{ missing: string; duplicated: string }>(
+    `SELECT (SELECT count(*) FROM ${q(table)} e WHERE e.name = 'Queued'
+               AND NOT EXISTS (SELECT 1 FROM chaos_totals t WHERE t.event_id = e.id)) AS missing,
+            (SELECT count(*) - count(DISTINCT event_id) FROM chaos_totals) AS duplicated`
+  );
+  return { missing: Number(rows[0].missing), duplicated: Number(rows[0].duplicated) };
 }
 
 /** The command line: prints the figures as a table. */
@@ -242,6 +338,8 @@ async function main() {
       rate: { type: "string", default: "40" },
       "kill-every": { type: "string", default: "3000" },
       "terminate-every": { type: "string", default: "2000" },
+      backlog: { type: "string", default: "200000" },
+      "no-deploy": { type: "boolean", default: false },
     },
   });
   const server = process.env.DATABASE_URL ? undefined : await startServer();
@@ -254,11 +352,21 @@ async function main() {
       rate: Number(values.rate),
       killEvery: Number(values["kill-every"]),
       terminateEvery: Number(values["terminate-every"]),
+      backlog: Number(values.backlog),
+      deploy: !values["no-deploy"],
       settleMillis: 120_000,
       log: (line) => console.log(`  ${line}`),
     });
     console.table(figures);
-    if (figures.lost || figures.duplicated || figures.oldOnForeignStreams || figures.blocked || !figures.caughtUp)
+    if (
+      figures.lost ||
+      figures.duplicated ||
+      figures.oldOnForeignStreams ||
+      figures.projectionMissing ||
+      figures.projectionDuplicated ||
+      figures.blocked ||
+      !figures.caughtUp
+    )
       process.exitCode = 1;
   } finally {
     await server?.stop();
