@@ -2,7 +2,10 @@
  * Errors carry payloads and states for the caller; logs get names, ids and
  * field paths, and the data only at debug level.
  */
+import { execFile } from "node:child_process";
 import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -88,4 +91,35 @@ describe("errors in logs", () => {
     expect(line).not.toContain(SECRET);
     expect(line).toContain("Registered");
   });
+});
+
+/** What the library's own logger, built from the environment, writes to stdout for two failed actions. */
+async function defaultLogger(level: string): Promise<Array<{ level: number; err: Record<string, unknown> }>> {
+  const tsx = fileURLToPath(new URL("../../../node_modules/.bin/tsx", import.meta.url));
+  const program = fileURLToPath(new URL("./fixtures/log-errors.ts", import.meta.url));
+  const { stdout } = await promisify(execFile)(tsx, [program, SECRET], {
+    env: { ...process.env, NODE_ENV: "test", LOG_LEVEL: level },
+  });
+  return stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.msg === "action failed");
+}
+
+describe("the default logger", () => {
+  it("writes the names, rules and field paths at info level, and the payload and state only at debug", async () => {
+    const [invariant, validation] = await defaultLogger("info");
+    expect(invariant.err).toMatchObject({ type: "InvariantError", message: expect.stringContaining("unlocked") });
+    expect(validation.err).toMatchObject({ type: "ValidationError", details: [{ path: "ssn" }] });
+    for (const { err } of [invariant, validation]) {
+      expect(JSON.stringify(err)).not.toContain(SECRET);
+      expect(err).not.toHaveProperty("payload");
+      expect(err).not.toHaveProperty("snapshot");
+    }
+
+    const [invariantDebug, validationDebug] = await defaultLogger("debug");
+    expect(invariantDebug.err).toMatchObject({ payload: { ssn: SECRET }, snapshot: { state: { ssn: SECRET } } });
+    expect(validationDebug.err).toMatchObject({ payload: { ssn: `${SECRET}x` } });
+  }, 60_000);
 });
