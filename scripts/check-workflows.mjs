@@ -59,7 +59,10 @@ export const WRITE_GRANTS = {
 
 const SHA = /^[0-9a-f]{40}$/;
 const UNSAFE_IN_RUN = /\$\{\{\s*github\.(event\.|head_ref)/;
-const SECRET = /\$\{\{[^}]*\bsecrets\b/;
+// Any expression that names the secrets context, however it reads it
+// (`secrets.X`, `secrets['X']`, `toJSON(secrets)`, `format('{0}', secrets.X)`):
+// a single `}` inside the expression does not end it, `}}` does.
+const SECRET = /\$\{\{(?:[^}]|\}(?!\}))*\bsecrets\b/;
 const INSTALLS = /\b(npm\s+(ci|install|i|add)|yarn(\s+install)?|pnpm\s+(install|i|add)|npx)\b/;
 
 /**

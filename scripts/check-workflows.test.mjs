@@ -116,6 +116,37 @@ test("a secret in the workflow's or a job's env fails: every step, install scrip
   assert.deepEqual(checkWorkflow("x.yml", good.replace("    steps:", "    env:\n      CI: true\n    steps:")), []);
 });
 
+test("every spelling that reads a secret counts: index, whole context, inside a function", () => {
+  // JSON strings are YAML strings: the expressions' quotes need no escaping by hand.
+  const envWith = (/** @type {string} */ name, /** @type {string} */ value) =>
+    good.replace("    steps:", `    env:\n      ${name}: ${JSON.stringify(value)}\n    steps:`);
+  for (const read of [
+    "secrets['NPM_TOKEN']",
+    'secrets["NPM_TOKEN"]',
+    "toJSON(secrets)",
+    "format('{0}', secrets.NPM_TOKEN)",
+    "secrets.NPM_TOKEN || 'none'",
+    "fromJSON(toJSON(secrets)).NPM_TOKEN",
+  ]) {
+    const expression = `\${{ ${read} }}`;
+    assert.match(
+      checkWorkflow("x.yml", envWith("NODE_AUTH_TOKEN", expression)).join(),
+      /jobs\.build\.env: NODE_AUTH_TOKEN reads a secret/,
+      read
+    );
+    const workflowEnv = good.replace(
+      "permissions: {}\n",
+      `permissions: {}\nenv:\n  ALL: ${JSON.stringify(expression)}\n`
+    );
+    assert.match(checkWorkflow("x.yml", workflowEnv).join(), /env: ALL reads a secret .* every job/, read);
+    const pasted = good.replace("run: npm test", `run: ${JSON.stringify(`echo ${expression}`)}`);
+    assert.match(checkWorkflow("x.yml", pasted).join(), /secret pasted into a script/, read);
+  }
+  // A name that only begins with the word, or the word after the expression, reads no secret.
+  for (const value of [`\${{ env.secrets_file }}`, `\${{ github.sha }} secrets`])
+    assert.deepEqual(checkWorkflow("x.yml", envWith("X", value)), [], value);
+});
+
 test("a secret in the env of the one step that uses it passes; pasted into the script, or beside an install, fails", () => {
   const publish = (/** @type {string} */ run) =>
     good.replace(
@@ -151,7 +182,7 @@ test("the release workflow gives NPM_TOKEN to its publish step only, in a job th
   const release = /** @type {Workflow} */ (parse(readFileSync(join(root, ".github/workflows/release.yml"), "utf8")));
   const holders = [];
   for (const [id, job] of Object.entries(release.jobs))
-    for (const step of job.steps) if (JSON.stringify(step).includes("secrets.")) holders.push(`${id}: ${step.name}`);
+    for (const step of job.steps) if (/\bsecrets\b/.test(JSON.stringify(step))) holders.push(`${id}: ${step.name}`);
   assert.deepEqual(holders, ["publish: Publish"]);
   const publishRuns = release.jobs.publish.steps.map((s) => s.run ?? "").join("\n");
   assert.doesNotMatch(publishRuns, /npm (ci|install|run)|node scripts/);
