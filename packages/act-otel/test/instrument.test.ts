@@ -256,6 +256,26 @@ describe("projections", () => {
     expect(await otel.value("act.reaction.duration", { ...measured, "act.outcome": "blocked" })).toBe(1);
   });
 
+  it("a local projection: each page it catches up in this process is a span too", async () => {
+    const placed = new Map<string, string>();
+    const Local = projection("PlacedHere", { local: true })
+      .with(Order)
+      .on("Placed", (event) => void placed.set(event.stream, event.data.sku))
+      .build();
+    const app = act().with(Order).with(Local).build();
+    on(app);
+    await app.do("place", { stream: "order-1", actor }, { sku: "pen" });
+    await app.drain();
+    expect([...placed]).toEqual([["order-1", "pen"]]);
+    const batch = otel.span("project PlacedHere");
+    expect(batch.attributes).toMatchObject({
+      "act.projection": "PlacedHere",
+      "act.events": 1,
+      "act.outcome": "handled",
+    });
+    expect(batch.links.map((l) => l.context.spanId)).toEqual([otel.span("do place").spanContext().spanId]);
+  });
+
   it("an action with an inline projection: its commit is a store span under the action", async () => {
     const placed: string[] = [];
     const Inline = projection("PlacedNow", { inline: true })

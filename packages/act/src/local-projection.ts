@@ -1,5 +1,6 @@
 import { backoff } from "./drain.js";
 import { decode } from "./event-sourcing.js";
+import { around } from "./instrumentation.js";
 import { logger } from "./ports.js";
 import { applyProjection } from "./project.js";
 import type { Projection } from "./projection.js";
@@ -42,14 +43,6 @@ export class LocalProjections {
     return this.positions.get(projection);
   }
 
-  /** Starts `projection` again from the beginning of the log (and unblocks it). */
-  reset(projection: Projection<any, any>): boolean {
-    const position = this.positions.get(projection);
-    if (!position) return false;
-    Object.assign(position, { at: -1, retry: 0, until: 0, error: undefined });
-    return true;
-  }
-
   /**
    * Applies every event each projection has not seen yet, in log order, page
    * by page. A failing event stops its projection there — what came before
@@ -83,22 +76,34 @@ export class LocalProjections {
         { names: [...projection.events], after: position.at, limit: PAGE }
       );
       if (last === position.at) return;
-      let failed: { event: Committed<Schemas, string>; cause: unknown } | undefined;
-      for (const stored of page) {
+      if (page.length) {
+        const { maxRetries, retryBaseMillis, retryMaxMillis } = projection.options;
+        const options = { blockOnError: true, maxRetries, retryBaseMillis, retryMaxMillis };
+        let current = page[0];
+        // Observed as a batch of an asynchronous projection is, so local ones show in traces and metrics too.
+        const info = {
+          projection: projection.name,
+          stream: projection.stream,
+          events: page,
+          attempt: position.retry + 1,
+          options,
+        };
         try {
-          const register = this.events[stored.name];
-          const event = decode(register?.schema, register?.upcasts, stored) as Committed<Schemas, string>;
-          await applyProjection(projection, [event], undefined);
+          await around("projection", info, async () => {
+            for (const stored of page) {
+              current = stored;
+              const register = this.events[stored.name];
+              const event = decode(register?.schema, register?.upcasts, stored) as Committed<Schemas, string>;
+              await applyProjection(projection, [event], undefined);
+              position.at = stored.id;
+              position.retry = 0;
+            }
+            return true;
+          });
         } catch (cause) {
-          failed = { event: stored, cause };
-          break;
+          this.fail(projection, position, current, cause);
+          return;
         }
-        position.at = stored.id;
-        position.retry = 0;
-      }
-      if (failed) {
-        this.fail(projection, position, failed.event, failed.cause);
-        return;
       }
       position.at = last;
     }
