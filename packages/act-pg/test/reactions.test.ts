@@ -185,6 +185,46 @@ describe("wake-ups with the longest names", () => {
     }
   });
 
+  it("reach a subscriber when the channel name is exactly 63 bytes, and exactly 64", async () => {
+    // `act:` + schema + `.` + table: 4 + 35 + 1 + 23 = 63 bytes fit as they are;
+    // one more byte is one too many for PostgreSQL.
+    const fits = { schema: "tenant_customer_accounts_production", table: "domain_events_v2_archiv" };
+    const over = { schema: "tenant_customer_accounts_production", table: "domain_events_v2_archive" };
+    expect(q.channel(fits.schema, fits.table)).toBe("act:tenant_customer_accounts_production.domain_events_v2_archiv");
+    expect(Buffer.byteLength(q.channel(fits.schema, fits.table))).toBe(63);
+    const hashed = q.channel(over.schema, over.table);
+    expect(hashed).not.toBe("act:tenant_customer_accounts_production.domain_events_v2_archive");
+    expect(Buffer.byteLength(hashed)).toBeLessThanOrEqual(63);
+
+    const warn = vi.spyOn(logger, "warn");
+    try {
+      for (const names of [fits, over]) {
+        const writer = makeStore(names);
+        const listener = makeStore(names);
+        await writer.seed();
+        const woken = vi.fn();
+        const stop = listener.subscribe(woken);
+        try {
+          await vi.waitFor(
+            async () => {
+              await writer.commit("edge", [{ name: "E", data: {} }], { correlation: "x", causation: {} });
+              expect(woken).toHaveBeenCalled();
+            },
+            { timeout: 5_000, interval: 100 }
+          );
+        } finally {
+          stop();
+          await writer.drop();
+          await writer.dispose();
+          await listener.dispose();
+        }
+      }
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it("keep two long names that differ only at the end on different channels that fit", () => {
     const a = q.channel(`s${"x".repeat(62)}`, `t${"y".repeat(47)}`);
     const b = q.channel(`s${"x".repeat(62)}`, `t${"y".repeat(46)}z`);
