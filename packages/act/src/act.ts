@@ -1,11 +1,12 @@
 import { SnapshotCache } from "./cache.js";
 import { settings } from "./config.js";
 import { Consumer } from "./consumer.js";
-import { correlate, route } from "./correlate.js";
+import { route } from "./correlate.js";
+import { ownedNames } from "./reaction-names.js";
+import { Discovery } from "./discovery.js";
 import { Drainer } from "./drain.js";
 import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing.js";
 import { checkOptions, OptionSchemas } from "./inputs.js";
-import { ownedNames } from "./reaction-names.js";
 import { around } from "./instrumentation.js";
 import { LocalProjections } from "./local-projection.js";
 import { logger, onDispose, store } from "./ports.js";
@@ -62,17 +63,6 @@ export type Lifecycle<S extends Schemas, E extends Schemas> = {
   blocked: BlockedLease[];
 };
 
-/** Query fields that leave events out of a correlation pass (the app's position then stays put). */
-const NARROWING = [
-  "stream",
-  "names",
-  "created_before",
-  "created_after",
-  "correlation",
-  "from_snapshot",
-  "backward",
-] as const;
-
 /**
  * An app: the states and reactions registered with {@link act}, bound to the
  * {@link store} port. It handles actions (`do`), rebuilds state (`load`),
@@ -95,8 +85,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /** Identifies this app's drainer in leases. */
   private readonly id = uuid();
   private readonly listeners = new Map<keyof Lifecycle<S, E>, Set<(payload: any) => void>>();
-  /** Last event id the resolvers have seen, and the store it was read from. */
-  private correlation: { log?: Store; at: number } = { at: -1 };
+  /** How far the resolvers have registered reaction streams, per reaction, shared through the store. */
+  private readonly discovery: Discovery;
   private correlations?: ReturnType<typeof setInterval>;
   private readonly tracer = build_tracer(settings().logLevel);
   /** Latest snapshot per stream, so actions read only new events. */
@@ -115,6 +105,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     this.drainer = new Drainer(registry.events, this as Dispatcher<Schemas>, this.id, this.tracer, (acked, blocked) =>
       this.announce(acked, blocked)
     );
+    this.discovery = new Discovery(registry.events as never, this.id, this.drainer.routes);
     this.locals = new LocalProjections(registry.local ?? [], registry.events);
   }
 
@@ -325,52 +316,38 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * streams they target, so `drain` finds them. `drain` calls it first; call
    * it yourself (or {@link Act.start_correlations}) to discover streams sooner.
    *
-   * @param query - which events to scan (default: the next 1,000 after the last one scanned)
+   * Without a query it continues from where correlation stopped for each
+   * reaction, as the store records it for every process (see
+   * `Store.discovered`): a page of 1,000 events to bring the most advanced
+   * reactions to the head of the log, and a page for reactions still behind
+   * (a reaction the store has never seen starts at the beginning of the log).
+   * With a query it reads exactly those events for every reaction; such a
+   * pass moves the recorded positions only when it left no event out (no
+   * filter, not backward) and started at or before them.
+   *
+   * @param query - which events to scan (default: the next page of each reaction's discovery)
    * @returns the registered streams and the last event id scanned
    * @example
    * ```ts
    * const { leased, last_id } = await app.correlate();
    * ```
    */
-  async correlate(query: Query = { after: this.correlated(), limit: 1000 }): Promise<{
+  async correlate(query?: Query): Promise<{
     /** The reaction streams registered (new or already known). */
     leased: Lease[];
     /** Id of the last event scanned. */
     last_id: number;
   }> {
-    const { leased, last_id } = await this.scan(query);
+    const { leased, last_id } = query
+      ? await this.discovery.pass(query)
+      : await this.discovery.step(1, CORRELATION_PAGE);
+    if (leased.length) this.tracer.correlated(leased);
     return { leased, last_id };
   }
 
-  /**
-   * Last event id the resolvers have seen in the current store; a store
-   * swapped in since (a new adapter after `dispose`, say) is read from its
-   * start.
-   */
+  /** The lowest discovery position of the app's reactions in the current store (-1 before they were read). */
   private correlated(): number {
-    const log = store();
-    if (this.correlation.log !== log) this.correlation = { log, at: -1 };
-    return this.correlation.at;
-  }
-
-  /**
-   * One correlation pass; `read` tells the caller whether the log may hold
-   * more. The app's position moves only over events the pass really scanned:
-   * a pass that started past the position, filtered the log (by stream,
-   * name, correlation, time) or read it backwards leaves it where it was, so
-   * no event is passed over for the reactions it did not see.
-   */
-  private async scan(query: Query) {
-    const from = this.correlated(); // starts over if the store was swapped
-    const log = store();
-    const result = await correlate(this.registry.events, this.id, query);
-    const contiguous = (query.after ?? -1) <= from && NARROWING.every((key) => !query[key]);
-    if (contiguous) {
-      this.correlation.at = Math.max(this.correlation.at, result.last_id);
-      this.drainer.routes.add(log, query.after ?? -1, result.last_id, result.routes, result.found);
-    }
-    if (result.leased.length) this.tracer.correlated(result.leased);
-    return result;
+    return this.discovery.lowest();
   }
 
   /**
@@ -391,8 +368,14 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     validate("correlation frequency", frequency, OptionSchemas.frequency);
     if (this.correlations) return false;
     const { limit = 1000, ...rest } = query;
+    // Without filters or a start, the shared discovery; otherwise passes over
+    // the query from the app's lowest position, as asked.
+    const shared = Object.values(rest).every((value) => value === undefined);
     this.correlations = setInterval(() => {
-      this.correlate({ ...rest, after: Math.max(this.correlated(), rest.after ?? -1), limit })
+      (shared
+        ? this.discovery.step(1, limit)
+        : this.correlate({ ...rest, after: Math.max(this.correlated(), rest.after ?? -1), limit })
+      )
         .then(({ leased }) => leased.length && callback?.(leased))
         .catch((error) => logger.error(error, "correlation failed"));
     }, frequency);
@@ -446,12 +429,11 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   async drain(options: DrainOptions = {}): Promise<Drain<E>> {
     checkOptions("drain", options, OptionSchemas.drain);
-    // Catch up with the log a page at a time (a restarted process has the
-    // whole log to scan), a bounded number of pages per drain.
-    for (let page = 0; page < CORRELATION_PAGES; page++) {
-      const { read } = await this.scan({ after: this.correlated(), limit: CORRELATION_PAGE });
-      if (read < CORRELATION_PAGE) break;
-    }
+    // Continue discovery where the store says it stopped, per reaction: the
+    // most advanced reactions to the head of the log first, then a bounded
+    // number of pages for reactions still behind (a new one backfills).
+    const { leased } = await this.discovery.step(CORRELATION_PAGES, CORRELATION_PAGE);
+    if (leased.length) this.tracer.correlated(leased);
     const drained = await around("drain", options, () => this.drainer.drain(options));
     if (this.locals.projections.length) await this.locals.catchUp(store());
     return drained;

@@ -1,0 +1,205 @@
+import { correlate } from "./correlate.js";
+import { store } from "./ports.js";
+import type { RouteIndex } from "./route-index.js";
+import type { Query } from "./schemas.js";
+import type { Schemas } from "./types/action.js";
+import type { Store } from "./types/ports.js";
+import type { EventRegister, Lease } from "./types/reaction.js";
+
+/** Query fields that leave events out of a pass: such a pass moves no position. */
+const NARROWING = [
+  "stream",
+  "names",
+  "ids",
+  "created_before",
+  "created_after",
+  "correlation",
+  "from_snapshot",
+  "backward",
+] as const;
+
+/** A reaction as the store names it, with the names it answered to before (their positions count as its own). */
+type Named = { name: string; event: string; aliases: string[] };
+
+/** Reactions discovered up to the same event id. */
+type Group = { at: number; names: string[] };
+
+/** What a discovery step or pass did: the streams registered and the last event id read. */
+export type Discovered = { leased: Lease[]; last_id: number };
+
+/**
+ * Discovery of reaction work, shared through the store: how far correlation
+ * has registered reaction streams is kept per reaction name in the store
+ * (`Store.discovered`/`Store.discover`), so a process that starts continues
+ * where the last one stopped instead of reading the log from its start.
+ *
+ * The positions are read once per store, when the app first correlates in
+ * it; from then on this process moves them as it correlates. Reactions at
+ * the same position form a group, correlated together. A step first brings
+ * the most advanced group to the head of the log — new work is found at
+ * once — and only then spends its pages on the lagging groups (a reaction
+ * the store has never seen starts at the beginning of the log), each
+ * reading only its reactions' events up to the group ahead of it, which it
+ * joins once there. So a backfill never delays the others' new work.
+ *
+ * Each pass registers the streams it found before it moves the positions:
+ * a crash in between only repeats registrations, which are idempotent.
+ */
+export class Discovery {
+  private log?: Store;
+  private known?: Map<string, number>;
+  private loading?: Promise<Map<string, number>>;
+  /** The position of an app without reactions: nothing to record in the store, but passes still report it. */
+  private bare = -1;
+  private readonly reactions: Named[];
+  private readonly events = new Map<string, string>();
+
+  /**
+   * @param register - the app's events and their reactions
+   * @param by - the drainer id registrations carry
+   * @param routes - the drainer's route index, fed with the passes that routed every reaction
+   */
+  constructor(
+    private readonly register: EventRegister<Schemas, any>,
+    private readonly by: string,
+    private readonly routes: RouteIndex
+  ) {
+    this.reactions = Object.entries(register).flatMap(([event, { reactions }]) =>
+      [...reactions].map(([key, reaction]) => ({
+        name: `${event}/${key}`,
+        event,
+        aliases: ((reaction as { aliases?: readonly string[] }).aliases ?? []).map((alias) => `${event}/${alias}`),
+      }))
+    );
+    for (const { name, event } of this.reactions) this.events.set(name, event);
+  }
+
+  /**
+   * The positions of the app's reactions in the current store (-1 for a
+   * reaction never discovered), read from the store once per store. A
+   * reaction that answered to another name before continues from the most
+   * advanced of its names.
+   */
+  async positions(): Promise<Map<string, number>> {
+    const log = store();
+    if (this.log !== log) {
+      this.log = log;
+      this.known = undefined;
+      this.loading = undefined;
+      this.bare = -1;
+    }
+    if (this.known) return this.known;
+    this.loading ??= (async () => {
+      const names = this.reactions.flatMap(({ name, aliases }) => [name, ...aliases]);
+      try {
+        const found = names.length ? await log.discovered(names) : new Map<string, number>();
+        const known = new Map(
+          this.reactions.map(({ name, aliases }) => [
+            name,
+            Math.max(-1, ...[name, ...aliases].map((n) => found.get(n) ?? -1)),
+          ])
+        );
+        if (this.log === log) this.known = known;
+        return known;
+      } catch (error) {
+        if (this.log === log) this.loading = undefined; // read again on the next call
+        throw error;
+      }
+    })();
+    return this.loading;
+  }
+
+  /** The lowest position known in the current store: every reaction was discovered up to it (-1 before the positions were read). */
+  lowest(): number {
+    if (this.log !== store() || !this.known) return -1;
+    if (!this.known.size) return this.bare;
+    let lowest = Number.POSITIVE_INFINITY;
+    for (const at of this.known.values()) lowest = Math.min(lowest, at);
+    return lowest;
+  }
+
+  /**
+   * One step of discovery: up to `pages` pages of `size` events to bring the
+   * most advanced group to the head of the log, then up to `pages` pages
+   * more for the lagging groups, the most advanced first.
+   */
+  async step(pages: number, size: number): Promise<Discovered> {
+    const log = store();
+    const known = await this.positions();
+    const groups = this.groups(known);
+    const lead = groups[0];
+    const leased: Lease[] = [];
+    let caught = false;
+    for (let page = 0; page < pages && !caught; page++) {
+      const after = lead.at;
+      const pass = await correlate(this.register, this.by, { after, limit: size }, new Set(lead.names));
+      // The pass routed every reaction (it registered only the group's), so
+      // the index can vouch for every stream over its range.
+      this.routes.add(log, after, pass.last_id, pass.routes, pass.found);
+      leased.push(...pass.leased);
+      await this.advance(log, known, lead, pass.last_id);
+      caught = pass.read < size;
+    }
+    let budget = pages;
+    for (let i = 1; i < groups.length && budget > 0; i++) {
+      const group = groups[i];
+      const ahead = groups[i - 1];
+      // Only the group's events, and none past the group ahead: all of those
+      // were visible when that group passed them.
+      const names = [...new Set(group.names.map((name) => this.events.get(name)!))];
+      while (budget > 0 && group.at < ahead.at) {
+        budget--;
+        const query = { after: group.at, before: ahead.at + 1, limit: size, names };
+        const pass = await correlate(this.register, this.by, query, new Set(group.names));
+        leased.push(...pass.leased);
+        await this.advance(log, known, group, pass.read < size ? ahead.at : pass.last_id);
+      }
+      if (group.at < ahead.at) break;
+      ahead.names.push(...group.names);
+      groups[i] = ahead; // merged: the next group catches up with both
+    }
+    return { leased, last_id: lead.at };
+  }
+
+  /**
+   * A pass over an explicit query, for every reaction, as `Act.correlate`
+   * asks. Only a pass that read the log without leaving events out moves
+   * positions: those of the reactions it continues (at or after its start).
+   */
+  async pass(query: Query): Promise<Discovered> {
+    const log = store();
+    const known = await this.positions();
+    const pass = await correlate(this.register, this.by, query);
+    if (NARROWING.some((key) => query[key] !== undefined && query[key] !== false)) return pass;
+    const after = query.after ?? -1;
+    let highest = known.size ? -1 : this.bare;
+    for (const at of known.values()) highest = Math.max(highest, at);
+    if (after <= highest) this.routes.add(log, after, pass.last_id, pass.routes, pass.found);
+    const moved = [...known].filter(([, at]) => at >= after && at < pass.last_id).map(([name]) => name);
+    if (moved.length) await log.discover(moved, pass.last_id);
+    for (const name of moved) known.set(name, pass.last_id);
+    if (!known.size && this.bare >= after) this.bare = Math.max(this.bare, pass.last_id);
+    return pass;
+  }
+
+  /** The reactions grouped by position, the most advanced first (one group without names for an app without reactions). */
+  private groups(known: Map<string, number>): Group[] {
+    if (!known.size) return [{ at: this.bare, names: [] }];
+    const byAt = new Map<number, string[]>();
+    for (const [name, at] of known) {
+      const names = byAt.get(at);
+      if (names) names.push(name);
+      else byAt.set(at, [name]);
+    }
+    return [...byAt].map(([at, names]) => ({ at, names })).sort((a, b) => b.at - a.at);
+  }
+
+  /** Records a group's new position — after the pass registered its streams, so a crash between repeats only idempotent work. */
+  private async advance(log: Store, known: Map<string, number>, group: Group, at: number): Promise<void> {
+    if (at <= group.at) return;
+    if (group.names.length) await log.discover(group.names, at);
+    else this.bare = Math.max(this.bare, at);
+    group.at = at;
+    for (const name of group.names) known.set(name, Math.max(known.get(name) ?? -1, at));
+  }
+}

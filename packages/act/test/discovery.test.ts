@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { act, disposeAndExit, InMemoryStore, state, store } from "../src/index.js";
+import { discoverySuite } from "./discovery.suite.js";
+
+process.env.LOG_LEVEL ??= "fatal";
+
+discoverySuite(
+  "InMemoryStore",
+  async () => {
+    await disposeAndExit();
+    return store(new InMemoryStore());
+  },
+  { runs: 100 }
+);
+
+const Counter = state("Counter", z.object({ n: z.number() }))
+  .init(() => ({ n: 0 }))
+  .emits({ Added: z.object({}) })
+  .patch({ Added: (_, s) => ({ n: s.n + 1 }) })
+  .on("add", z.object({}))
+  .emit(() => ["Added", {}])
+  .build();
+
+describe("discovery positions per store", () => {
+  it("a store swapped in is read from its own positions, not the last store's", async () => {
+    await disposeAndExit();
+    const first = store(new InMemoryStore());
+    const ran: number[] = [];
+    const app = act()
+      .with(Counter)
+      .on("Added")
+      .do(async function count(e) {
+        ran.push(e.id);
+      })
+      .to("counts")
+      .build();
+    const actor = { id: "u", name: "U" };
+    for (let i = 0; i < 3; i++) await app.do("add", { stream: "c", actor }, {});
+    await app.drain();
+    await app.drain();
+    const [name] = [...app.registry.events.Added.reactions.keys()].map((key) => `Added/${key}`);
+    expect(await first.discovered([name])).toEqual(new Map([[name, 2]]));
+
+    // A new adapter: its log has moved on past events it says were discovered.
+    await disposeAndExit();
+    const second = store(new InMemoryStore());
+    for (let i = 0; i < 5; i++) await app.do("add", { stream: "c", actor }, {});
+    await second.discover([name], 1);
+    ran.length = 0;
+    await app.drain();
+    await app.drain();
+    // Events up to its position were not registered again; the ones after were.
+    expect(ran).toEqual([2, 3, 4]);
+    expect(await second.discovered([name])).toEqual(new Map([[name, 4]]));
+  });
+});
