@@ -44,6 +44,23 @@ describe("actions over HTTP", () => {
     expect(await res.json()).toMatchObject({ version: 0, ticket: { status: "open", customer: "customer:carla" } });
   });
 
+  it("records the token's actor on the event even when the body names another", async () => {
+    // A customer who claims, in the body, to be another customer or a supervisor.
+    for (const claimed of [
+      { id: "customer:mallory", name: "Mallory" },
+      { id: "supervisor:mallory", name: "Mallory" },
+    ]) {
+      const id = newId();
+      const res = await post(`/tickets/${id}/OpenTicket`, { title: "Escalate me", message: "x", actor: claimed });
+      expect(res.status, claimed.id).toBe(200);
+      expect((await res.json()).ticket.customer).toBe("customer:carla");
+      const [event] = await app.query_array({ stream: `ticket-${id}` });
+      expect(event.name).toBe("TicketOpened");
+      expect(event.meta.causation.action?.actor, claimed.id).toEqual({ id: "customer:carla", name: "Carla" });
+      expect(JSON.stringify(event)).not.toContain("mallory");
+    }
+  });
+
   it("waits for the reactions an action caused with ?wait=reactions, and a read sees them too", async () => {
     const id = newId();
     const res = await open(id, "?wait=reactions");
