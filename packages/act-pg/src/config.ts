@@ -82,6 +82,30 @@ export function identifier(field: string, value: unknown, max = 63): string {
   return `"${value}"`;
 }
 
+/**
+ * The part of a config that is validated: the fields in `keys` (the numeric
+ * settings) and nothing else. A refused config's `ValidationError` carries
+ * what was checked, and the default logger writes that at debug level: a
+ * connection string or a password must not be in it. A config that is not an
+ * object is replaced by the name of its type, which is refused the same way.
+ *
+ * @param config - the config as given
+ * @param keys - the fields the options schema checks
+ * @returns what to validate
+ */
+export function checkable(
+  config: PostgresStoreConfig | undefined,
+  keys: readonly string[]
+): PostgresStoreConfig | undefined {
+  const given: unknown = config;
+  if (given === undefined || given === null) return config;
+  // Callers without types can pass anything; what is not an object is refused as one.
+  if (typeof given !== "object" || Array.isArray(given))
+    return `(${Array.isArray(given) ? "array" : typeof given})` as PostgresStoreConfig;
+  const fields = given as Record<string, unknown>;
+  return Object.fromEntries(keys.filter((key) => key in fields).map((key) => [key, fields[key]]));
+}
+
 /** Environment variable, ignoring empty values. */
 const env = (name: string) => {
   const value = globalThis.process?.env?.[name];

@@ -30,7 +30,7 @@ import {
 } from "@act-root/act";
 import { createHash, randomUUID } from "node:crypto";
 import pg from "pg";
-import { connection, identifier, type PostgresStoreConfig } from "./config.js";
+import { checkable, connection, identifier, type PostgresStoreConfig } from "./config.js";
 import { classify, type DriverError } from "./errors.js";
 import * as sql from "./sql.js";
 
@@ -235,7 +235,7 @@ export class PostgresStore implements Store {
    * ```
    */
   constructor(config: PostgresStoreConfig = {}) {
-    checkOptions("store", config, PG_OPTIONS);
+    checkOptions("store", checkable(config, Object.keys(PG_OPTIONS.shape)), PG_OPTIONS);
     const schema = config.schema ?? "public";
     const table = config.table ?? "events";
     identifier("schema", schema);

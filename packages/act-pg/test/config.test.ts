@@ -1,7 +1,18 @@
+import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { connection, identifier } from "../src/config.js";
 import { InMemoryStore, ValidationError } from "@act-root/act";
-import { PostgresStore } from "../src/index.js";
+import { PostgresStore, type PostgresStoreConfig } from "../src/index.js";
+
+/** The error `create` throws. */
+function refusal(create: () => unknown): Error {
+  try {
+    create();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected the config to be refused");
+}
 
 describe("configuration", () => {
   afterEach(() => vi.unstubAllEnvs());
@@ -40,6 +51,42 @@ describe("configuration", () => {
     }
     expect(() => new PostgresStore({ slowWriterMillis: Number.NaN })).toThrow(/slowWriterMillis/);
     expect(() => new PostgresStore({ max: 0 })).toThrow(/max: must be at least 1/);
+  });
+
+  it("keeps the password and the connection string out of the error that refuses a config", () => {
+    const password = "S3cretPw";
+    const connectionString = `postgres://app:${password}@db.internal/orders`;
+    const refusals = [
+      { connectionString, max: 0 },
+      { connectionString, password, user: "app", idleTimeoutMillis: -1 },
+      { password, slowWriterMillis: Number.NaN },
+      { connectionString, password, max: "ten" },
+    ].map((config) => refusal(() => new PostgresStore(config as PostgresStoreConfig)));
+    // A config given as a plain string (a URL where an object belongs) is refused without repeating it.
+    refusals.push(refusal(() => new PostgresStore(connectionString as unknown as PostgresStoreConfig)));
+    for (const error of refusals) {
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.message).toMatch(/^Invalid store options: /);
+      // Everything a caller or a logger can reach from the error: its message
+      // and stack, every own field, enumerable or not (the payload, which the
+      // default logger writes at debug level, and the details), and its cause.
+      const fields = error as unknown as Record<string, unknown>;
+      const seen = [
+        error.message,
+        String(error.stack),
+        JSON.stringify(error),
+        ...Object.getOwnPropertyNames(error).map((key) => `${key}: ${JSON.stringify(fields[key])}`),
+        inspect(error, { showHidden: true, depth: Number.POSITIVE_INFINITY }),
+        inspect(error.cause, { showHidden: true, depth: Number.POSITIVE_INFINITY }),
+      ].join("\n");
+      expect(seen).not.toContain(password);
+      expect(seen).not.toContain("postgres://");
+      expect(seen).not.toContain("db.internal");
+    }
+    // What was wrong is still said, field by field.
+    expect((refusals[0] as ValidationError).details).toEqual([{ path: "max", message: expect.any(String) }]);
+    expect((refusals[0] as ValidationError).payload).toEqual({ max: 0 });
+    expect(refusals[4].message).toMatch(/must be an object/);
   });
 
   it("quotes valid identifiers", () => {
