@@ -165,7 +165,8 @@ export async function project(
       applied = event.id;
     });
     if (!log.synchronousHandlers || !thenable(result)) return result;
-    // Its failure is this error; whatever it still does cannot write (the store fences its handle).
+    // Its failure is this error. What it still does after returning is for the
+    // store to fence: SqliteStore's connection refuses it.
     Promise.resolve(result).catch(() => {});
     const event = plain.find(({ id }) => id > applied) ?? plain[0];
     throw failure(projection, [event], notSynchronous(log, `its handler returned a promise`));
