@@ -326,10 +326,10 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * filter, not backward) and started at or before them.
    *
    * @param query - which events to scan (default: the next page of each reaction's discovery)
-   * @returns the registered streams and the last event id scanned
+   * @returns the registered streams, the last event id scanned, and whether discovery is still behind the log
    * @example
    * ```ts
-   * const { leased, last_id } = await app.correlate();
+   * const { leased, last_id, behind } = await app.correlate();
    * ```
    */
   async correlate(query?: Query): Promise<{
@@ -337,12 +337,18 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     leased: Lease[];
     /** Id of the last event scanned. */
     last_id: number;
+    /**
+     * Whether there may be more to read: without a query, some reaction's
+     * discovery has not reached the end of the log yet (call again, or
+     * drain); with a query, the pass read as many events as its `limit`.
+     */
+    behind: boolean;
   }> {
-    const { leased, last_id } = query
+    const { leased, last_id, behind } = query
       ? await this.discovery.pass(query)
       : await this.discovery.step(1, CORRELATION_PAGE);
     if (leased.length) this.tracer.correlated(leased);
-    return { leased, last_id };
+    return { leased, last_id, behind };
   }
 
   /** The lowest discovery position of the app's reactions in the current store (-1 before they were read). */

@@ -24,8 +24,8 @@ type Named = { name: string; event: string; aliases: string[] };
 /** Reactions discovered up to the same event id. */
 type Group = { at: number; names: string[] };
 
-/** What a discovery step or pass did: the streams registered and the last event id read. */
-export type Discovered = { leased: Lease[]; last_id: number };
+/** What a discovery step or pass did: the streams registered, the last event id read, and whether there is more to read. */
+export type Discovered = { leased: Lease[]; last_id: number; behind: boolean };
 
 /**
  * Discovery of reaction work, shared through the store: how far correlation
@@ -158,7 +158,7 @@ export class Discovery {
       ahead.names.push(...group.names);
       groups[i] = ahead; // merged: the next group catches up with both
     }
-    return { leased, last_id: lead.at };
+    return { leased, last_id: lead.at, behind: !caught || groups.some((group) => group.at < lead.at) };
   }
 
   /**
@@ -169,7 +169,8 @@ export class Discovery {
   async pass(query: Query): Promise<Discovered> {
     const log = store();
     const known = await this.positions();
-    const pass = await correlate(this.register, this.by, query);
+    const correlated = await correlate(this.register, this.by, query);
+    const pass = { ...correlated, behind: query.limit !== undefined && correlated.read >= query.limit };
     if (NARROWING.some((key) => query[key] !== undefined && query[key] !== false)) return pass;
     const after = query.after ?? -1;
     let highest = known.size ? -1 : this.bare;

@@ -328,7 +328,7 @@ describe("resolvers and correlation", () => {
     const first = await app.correlate();
     expect(first.leased.map((l) => l.stream).sort()).toEqual(["t-x", "t-y"]);
     expect(first.last_id).toBe(1);
-    expect(await app.correlate()).toEqual({ leased: [], last_id: 1 });
+    expect(await app.correlate()).toEqual({ leased: [], last_id: 1, behind: false });
     expect((await store().poll(10, 10)).map((p) => [p.stream, p.at]).sort()).toEqual([
       ["t-x", -1],
       ["t-y", 0],

@@ -155,6 +155,30 @@ export function discoverySuite(
       expect(await store().discovered(namesOf(next))).toEqual(new Map(namesOf(next).map((n) => [n, last])));
     });
 
+    it("a cold serverless invocation after a gap longer than a drain's discovery handles the new work: drain while it acknowledges or discovery is behind", async () => {
+      const ran: Ran = [];
+      const warm = release(1, ran);
+      await warm.do("place", { stream: "order-1", actor }, { sku: "a" });
+      await quiet(warm);
+      // Nothing discovers while more than a drain's 10,000 events arrive, then an order.
+      await history(size);
+      const [placed] = await warm.do("place", { stream: "order-2", actor }, { sku: "b" });
+
+      // The recipe of the scaling guide, on a cold instance.
+      const cold = release(1, ran);
+      let handled = 0;
+      let drained: Awaited<ReturnType<typeof cold.drain>>;
+      let drains = 0;
+      do {
+        drained = await cold.drain({ streamLimit: 20, eventLimit: 50, leaseMillis: 15_000 });
+        handled += drained.acked.length;
+        drains++;
+      } while ((drained.acked.length || (await cold.correlate()).behind) && drains < 100);
+      expect(handled).toBe(1);
+      expect(ran).toEqual([expect.any(String), `invoice ${placed.event!.id}`]);
+      expect((await cold.correlate()).behind).toBe(false);
+    });
+
     it("an explicit, filtered pass moves no position; an unfiltered one from the start moves them all", async () => {
       const ran: Ran = [];
       const app = release(2, ran);
