@@ -467,6 +467,7 @@ export class PostgresStore implements Store {
    * @param expectedVersion - the version the stream must be at (-1: new stream); omitted, no check
    * @param idempotencyKey - claimed with the commit (see `recall`); a key the stream holds unexpired commits nothing
    * @param lastId - the id of the stream's last event as the caller knows it; another event there is a conflict
+   * @param request - with `idempotencyKey`: what the request asked for (a digest), kept with the key for `recall`
    * @returns the committed events with ids, versions and the commit time
    * @throws ConcurrencyError when the stream is not at `expectedVersion`, another commit to the stream won the race, or the key was used
    * @throws ValidationError when the stream name breaks the rules of `StreamSchema`
@@ -483,9 +484,10 @@ export class PostgresStore implements Store {
     meta: EventMeta,
     expectedVersion?: number,
     idempotencyKey?: string,
-    lastId?: number
+    lastId?: number,
+    request?: string
   ): Promise<Committed<E, keyof E>[]> {
-    const commit = { stream, messages, meta, expectedVersion, idempotencyKey, lastId };
+    const commit = { stream, messages, meta, expectedVersion, idempotencyKey, lastId, request };
     const operation = this.#checkCommit(commit);
     for (let attempt = 0; ; attempt++) {
       const done = await this.#append(operation, commit, this.#run.bind(this), attempt);
@@ -566,8 +568,9 @@ export class PostgresStore implements Store {
     expectedVersion,
     idempotencyKey,
     lastId,
+    request,
   }: InlineCommit<E>): string {
-    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
+    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId, request);
     const operation = `commit to "${stream}"`;
     if (messages.length > sql.MAX_EVENTS_PER_COMMIT)
       throw new RangeError(
@@ -584,7 +587,7 @@ export class PostgresStore implements Store {
    */
   async #append<E extends Schemas>(
     operation: string,
-    { stream, messages, meta, expectedVersion, idempotencyKey, lastId }: InlineCommit<E>,
+    { stream, messages, meta, expectedVersion, idempotencyKey, lastId, request }: InlineCommit<E>,
     run: (operation: string, text: string, values: unknown[]) => Promise<pg.QueryResult<any>>,
     attempt: number
   ): Promise<{ events: Committed<E, keyof E>[] } | undefined> {
@@ -606,6 +609,7 @@ export class PostgresStore implements Store {
               ...values,
               idempotencyKey,
               this.#settings.idempotencyMillis,
+              request ?? null,
             ]));
     } catch (error) {
       // 23505: a concurrent commit took the same (stream, version) or key first.
@@ -682,12 +686,14 @@ export class PostgresStore implements Store {
   async recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined> {
     checkName("stream", stream);
     checkName("idempotency key", idempotencyKey);
-    const { rows } = await this.#run<{ from_version: number; to_version: number }>(
+    const { rows } = await this.#run<{ from_version: number; to_version: number; request: string | null }>(
       `recall of "${stream}"`,
       this.#statements.recall,
       [stream, idempotencyKey]
     );
-    return rows.length ? { from: rows[0].from_version, to: rows[0].to_version } : undefined;
+    if (!rows.length) return undefined;
+    const [{ from_version: from, to_version: to, request }] = rows;
+    return request === null ? { from, to } : { from, to, request };
   }
 
   /**

@@ -179,6 +179,8 @@ CREATE TABLE IF NOT EXISTS ${n.keys} (
   expires timestamptz NOT NULL,
   PRIMARY KEY (stream, key)
 );
+-- What the request that used the key asked for (a digest); keys stored before have none.
+ALTER TABLE ${n.keys} ADD COLUMN IF NOT EXISTS request text;
 CREATE INDEX IF NOT EXISTS "${table}_keys_expires" ON ${n.keys} (expires);
 CREATE TABLE IF NOT EXISTS ${n.discovery} (
   name text PRIMARY KEY,
@@ -200,8 +202,8 @@ export function dropSchema(n: Names): string {
  * `commit()`: one statement. Reads the stream's last version and event id,
  * checks them against `$4` and `$5` (null = no check) and inserts every
  * message of `$2` (a JSON array of `{ name, data }`) with `$3` as meta — or
- * nothing. With `keyed`, it also claims the idempotency key `$6` for `$7` ms unless the stream holds it
- * unexpired, and inserts nothing when it cannot. Returns one row per inserted
+ * nothing. With `keyed`, it also claims the idempotency key `$6` for `$7` ms, for the request `$8` (a
+ * digest, or null), unless the stream holds it unexpired, and inserts nothing when it cannot. Returns one row per inserted
  * event (its id, version and time in epoch milliseconds, as the reads return
  * it), or a single row with null id when nothing was inserted, always
  * carrying the version the stream was at and the id of its last event. Two concurrent commits that read
@@ -214,11 +216,12 @@ export function dropSchema(n: Names): string {
 export function commit(n: Names, keyed: boolean): string {
   const claimed = keyed
     ? `, claimed AS (
-  INSERT INTO ${n.keys} (stream, key, from_version, to_version, expires)
-  SELECT $1, $6::text, last.v + 1, last.v + json_array_length($2::json), now() + $7::bigint * interval '1 millisecond'
+  INSERT INTO ${n.keys} (stream, key, from_version, to_version, expires, request)
+  SELECT $1, $6::text, last.v + 1, last.v + json_array_length($2::json), now() + $7::bigint * interval '1 millisecond', $8::text
   FROM last WHERE ($4::integer IS NULL OR last.v = $4::integer) AND ($5::bigint IS NULL OR last.id = $5::bigint)
   ON CONFLICT (stream, key) DO UPDATE SET
-    from_version = EXCLUDED.from_version, to_version = EXCLUDED.to_version, expires = EXCLUDED.expires
+    from_version = EXCLUDED.from_version, to_version = EXCLUDED.to_version, expires = EXCLUDED.expires,
+    request = EXCLUDED.request
     WHERE ${n.keys}.expires <= now()
   RETURNING 1
 )`
@@ -277,9 +280,9 @@ export function idCheck(n: Names): string {
   pg_snapshot_xmax(pg_current_snapshot())::text::bigint << ${COMMIT_BITS} AS next_id`;
 }
 
-/** `recall()`: the versions committed under key `$2` on stream `$1`, unless expired. */
+/** `recall()`: the versions committed under key `$2` on stream `$1`, and for which request, unless expired. */
 export function recall(n: Names): string {
-  return `SELECT from_version, to_version FROM ${n.keys} WHERE stream = $1 AND key = $2 AND expires > now()`;
+  return `SELECT from_version, to_version, request FROM ${n.keys} WHERE stream = $1 AND key = $2 AND expires > now()`;
 }
 
 /**

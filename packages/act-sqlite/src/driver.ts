@@ -91,7 +91,11 @@ export function open(filename: string): Connection {
       return {
         run: (...params) => statement.run(params).changes,
         rows: (...params) => (reader ? (reader.all(params) as unknown[][]) : []),
-        row: (...params) => (reader ? (reader.get(params) as unknown[] | undefined) : undefined),
+        // Not `get`: after `all` (or `iterate`) returned rows, libsql's `get` on
+        // the same statement returns the previous run's first row when the new
+        // run has none — a recall that found a key made the next keyed commit
+        // see its own new key as used. Every `row` query reads one row at most.
+        row: (...params) => (reader ? (reader.all(params)[0] as unknown[] | undefined) : undefined),
       };
     },
     close: () => db.close(),

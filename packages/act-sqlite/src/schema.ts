@@ -29,7 +29,7 @@ import { type Query, SNAP_EVENT } from "@act-root/act";
 import type { Connection } from "./driver.js";
 
 /** The schema version this package writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const SNAP = `'${SNAP_EVENT.replace(/'/g, "''")}'`;
 
@@ -72,6 +72,7 @@ CREATE TABLE IF NOT EXISTS act_keys (
   from_version INTEGER NOT NULL,
   to_version INTEGER NOT NULL,
   expires INTEGER NOT NULL,
+  request TEXT,
   PRIMARY KEY (stream, key)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS act_meta (key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID;
@@ -102,6 +103,13 @@ const UPGRADES: Array<(db: Connection) => void> = [
   // on the file. Empty on an upgraded file: the first process correlates the
   // log once from its start, as before, and records the positions.
   (db) => db.exec(DISCOVERY),
+  // 3 → 4: what the request that used an idempotency key asked for (a
+  // digest), so a key reused for another request is refused. Keys stored
+  // before have none and match any request.
+  (db) => {
+    const columns = db.prepare("SELECT name FROM pragma_table_info('act_keys')").rows().flat();
+    if (columns.length && !columns.includes("request")) db.exec("ALTER TABLE act_keys ADD COLUMN request TEXT");
+  },
 ];
 
 /** The file's schema version. */
@@ -152,8 +160,9 @@ export const SQL = {
    */
   insert: `INSERT INTO act_events (id, stream, version, name, data, meta, created)
 VALUES ((SELECT seq + 1 FROM sqlite_sequence WHERE name = 'act_events'), ?, ?, ?, ?, ?, ?) RETURNING id`,
-  recall: "SELECT from_version, to_version FROM act_keys WHERE stream = ? AND key = ? AND expires > ?",
-  remember: "INSERT OR REPLACE INTO act_keys (stream, key, from_version, to_version, expires) VALUES (?, ?, ?, ?, ?)",
+  recall: "SELECT from_version, to_version, request FROM act_keys WHERE stream = ? AND key = ? AND expires > ?",
+  remember:
+    "INSERT OR REPLACE INTO act_keys (stream, key, from_version, to_version, expires, request) VALUES (?, ?, ?, ?, ?, ?)",
   purgeKeys: "DELETE FROM act_keys WHERE expires <= ?",
   /**
    * Streams with work (`head` past the watermark), not blocked, not leased and

@@ -27,7 +27,7 @@ import {
   validate,
 } from "@act-root/act";
 import type { Connection, DriverError, Statement } from "./driver.js";
-import { type FileSettings, inMemory, isBusy, openDatabase } from "./file.js";
+import { backupFile, discardBackupFile, type FileSettings, inMemory, isBusy, openDatabase } from "./file.js";
 import { drop, migrate, query as buildQuery, SQL } from "./schema.js";
 
 /**
@@ -407,8 +407,8 @@ export class SqliteStore implements Store {
    * in one file with no WAL beside it. Other processes keep committing
    * meanwhile; the copy does not see their later commits.
    *
-   * @param destination - the new file; its directory must exist and the file must not
-   * @throws StoreError when the destination exists or cannot be written
+   * @param destination - the path of the new file (not a `file:` URI); its directory must exist and the file must not. It is created readable by its owner only (mode 0600)
+   * @throws StoreError when the destination is a `file:` URI, a symbolic link or an existing file, or cannot be written
    * @example
    * ```ts
    * await store.backup(`./backups/app-${new Date().toISOString().slice(0, 10)}.db`);
@@ -417,9 +417,11 @@ export class SqliteStore implements Store {
   async backup(destination: string): Promise<void> {
     const operation = `backup to ${JSON.stringify(destination)}`;
     const vacuum = this.#statement(operation, "VACUUM INTO ?");
+    const path = backupFile(destination);
     try {
-      vacuum.run(destination);
+      vacuum.run(path);
     } catch (error) {
+      discardBackupFile(path);
       throw this.#failure(operation, error as DriverError);
     }
   }

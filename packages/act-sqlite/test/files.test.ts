@@ -6,7 +6,7 @@
 import { StoreError } from "@act-root/act";
 import Database from "libsql";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SqliteStore } from "../src/index.js";
@@ -193,5 +193,99 @@ describe("backups", () => {
     await copy.query((e) => names.push(e.name));
     expect(names).toHaveLength(20);
     expect(names).not.toContain("After");
+  });
+});
+
+describe("file permissions", () => {
+  /** The permission bits of a file (not of a link's target). */
+  const mode = (path: string) => lstatSync(path).mode & 0o777;
+
+  it("a new database and its -wal and -shm files are readable and writable by their owner only", async () => {
+    const file = tempFile();
+    const store = make(file);
+    await store.seed();
+    await store.commit("s", [{ name: "A", data: {} }], meta);
+    for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(mode(path), path).toBe(0o600);
+  });
+
+  it("an existing database keeps the mode its owner gave it", async () => {
+    const file = tempFile();
+    writeFileSync(file, "");
+    chmodSync(file, 0o640);
+    const store = make(file);
+    await store.seed();
+    expect(mode(file)).toBe(0o640);
+  });
+
+  it("a backup is readable and writable by its owner only", async () => {
+    const file = tempFile();
+    const live = make(file);
+    await live.seed();
+    await live.commit("s", [{ name: "A", data: {} }], meta);
+    const backup = join(dirname(file), "backup.db");
+    await live.backup(backup);
+    expect(mode(backup)).toBe(0o600);
+    const names: string[] = [];
+    await make(backup).query((e) => names.push(e.name));
+    expect(names).toEqual(["A"]);
+  });
+});
+
+describe("backup destinations", () => {
+  async function refused(store: SqliteStore, destination: string): Promise<StoreError> {
+    const error = await store.backup(destination).then(
+      () => undefined,
+      (e: unknown) => e
+    );
+    expect(error, destination).toBeInstanceOf(StoreError);
+    expect(error).toMatchObject({ operation: "backup", reason: "rejected", retryable: false });
+    return error as StoreError;
+  }
+
+  it("refuses a file: URI, whose parameters SQLite would read, and writes nothing", async () => {
+    const file = tempFile();
+    const live = make(file);
+    await live.seed();
+    const dir = dirname(file);
+    for (const uri of [`file:${dir}/uri.db?mode=rwc`, `FILE:${dir}/uri.db`, "file:uri.db"]) {
+      const error = await refused(live, uri);
+      expect(error.message).toMatch(/`file:` URI is not accepted/);
+    }
+    expect(readdirSync(dir).sort()).toEqual(["test.db", "test.db-shm", "test.db-wal"]);
+  });
+
+  it("refuses a symbolic link, dangling or not, and leaves what it points at alone", async () => {
+    const file = tempFile();
+    const live = make(file);
+    await live.seed();
+    const dir = dirname(file);
+    // A link planted where the app will write its backup, pointing somewhere the attacker reads.
+    const dangling = join(dir, "dangling.db");
+    const target = join(dir, "elsewhere.db");
+    symlinkSync(target, dangling);
+    expect((await refused(live, dangling)).message).toMatch(/symbolic link/);
+    expect(existsSync(target)).toBe(false);
+    const present = join(dir, "present.db");
+    const empty = join(dir, "empty.db");
+    writeFileSync(empty, "");
+    symlinkSync(empty, present);
+    expect((await refused(live, present)).message).toMatch(/symbolic link/);
+    expect(readFileSync(empty, "utf8")).toBe("");
+    expect(lstatSync(present).isSymbolicLink()).toBe(true);
+  });
+
+  it("refuses an existing file and a missing directory, and creates nothing", async () => {
+    const file = tempFile();
+    const live = make(file);
+    await live.seed();
+    const dir = dirname(file);
+    const existing = join(dir, "existing.db");
+    writeFileSync(existing, "");
+    expect((await refused(live, existing)).message).toMatch(/exists/);
+    expect(readFileSync(existing, "utf8")).toBe("");
+    const missing = join(dir, "missing", "backup.db");
+    expect((await refused(live, missing)).message).toMatch(/does not exist/);
+    expect(existsSync(dirname(missing))).toBe(false);
+    for (const nothing of ["", ":memory:"]) await refused(live, nothing);
   });
 });

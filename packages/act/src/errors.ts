@@ -27,6 +27,8 @@ export const Errors = {
   BuilderError: "ERR_BUILDER",
   /** `app.settled` gave up: a reaction stream of the chain is blocked, or its time ran out. */
   NotSettledError: "ERR_NOT_SETTLED",
+  /** An idempotency key the stream already used came with another request (action, actor or payload). */
+  IdempotencyKeyReusedError: "ERR_IDEMPOTENCY_KEY_REUSED",
 } as const;
 
 /**
@@ -164,6 +166,42 @@ export class ConcurrencyError extends Error {
     );
     this.name = Errors.ConcurrencyError;
     hidden(this, "events", events);
+  }
+}
+
+/**
+ * Thrown when an action comes with an idempotency key its stream already
+ * used for a different request — another action, another actor or another
+ * payload. The first request's outcome is not returned (it may be someone
+ * else's) and nothing runs or is committed. A retry of the *same* request
+ * with its key gets the first outcome instead; this error means the caller
+ * reused a key for something new, which an HTTP layer usually answers with
+ * 422 (or 409).
+ *
+ * @see [Reactions in production](/docs/concepts/reactions-in-production#exactly-once-per-reaction) — explains idempotency keys.
+ * @example
+ * ```ts
+ * try { await app.do("increment", { ...target, idempotencyKey: "req-1" }, { by: 2 }); }
+ * catch (error) {
+ *   if (error instanceof IdempotencyKeyReusedError) console.warn(error.message); // "req-1" was used for another request
+ * }
+ * ```
+ */
+export class IdempotencyKeyReusedError extends Error {
+  /**
+   * @param stream - the stream the action was addressed to
+   * @param key - the idempotency key
+   * @param action - the action that came with the key this time
+   */
+  constructor(
+    public readonly stream: string,
+    public readonly key: string,
+    public readonly action: string
+  ) {
+    super(
+      `Idempotency key "${key}" of stream "${stream}" was already used for another request: action "${action}" with this actor and payload is not what was committed under it. Use a new key for a new request; nothing was committed`
+    );
+    this.name = Errors.IdempotencyKeyReusedError;
   }
 }
 

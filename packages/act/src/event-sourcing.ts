@@ -13,9 +13,10 @@ import type {
   State,
   Upcaster,
 } from "./types/action.js";
-import { ConcurrencyError, InvariantError, ValidationError } from "./errors.js";
+import { ConcurrencyError, IdempotencyKeyReusedError, InvariantError, ValidationError } from "./errors.js";
 import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "./schemas.js";
 import { type Matcher, plainMatcher } from "./plain-shape.js";
+import { requestDigest } from "./request-digest.js";
 import { outputSchema, readSchema, reviver } from "./revive.js";
 import { patch, uuid, validate } from "./utils.js";
 import type { InlineCommit, Store } from "./types/ports.js";
@@ -389,16 +390,25 @@ function guard<T>(what: string, action: string, stream: string, run: () => T): T
 /**
  * The outcome of an idempotent action already committed under `key`: one
  * snapshot per event it committed, as they were then. Undefined when the
- * stream has not used the key (or the store forgot it).
+ * stream has not used the key (or the store forgot it). A key the stream
+ * used for another request (`request`, see `requestDigest`) is refused:
+ * that outcome is not this caller's. Keys stored before requests were
+ * recorded with them carry none, and match any request.
+ *
+ * @throws {@link IdempotencyKeyReusedError} when the key was used for another request
  */
 async function recall<S extends Schema, E extends Schemas>(
   log: Store,
   me: State<S, E, any>,
   stream: string,
-  key: string
+  key: string,
+  action: string,
+  request: string
 ): Promise<Snapshot<S, E>[] | undefined> {
   const range = await log.recall(stream, key);
   if (!range) return undefined;
+  if (range.request !== undefined && range.request !== request)
+    throw new IdempotencyKeyReusedError(stream, key, action);
   let snapshot = await loadAt(me, stream, { version: range.from - 1 }, undefined, log);
   const snapshots: Snapshot<S, E>[] = [];
   await log.query<E>(
@@ -421,14 +431,14 @@ function commit<E extends Schemas>(
   inline: readonly Projection<any, any>[],
   request: InlineCommit<E>
 ): Promise<Committed<E, keyof E>[]> {
-  const { stream, messages, meta, expectedVersion, idempotencyKey, lastId } = request;
+  const { stream, messages, meta, expectedVersion, idempotencyKey, lastId, request: asked } = request;
   if (inline.length && !log.commitInline)
     throw new Error(
       `Inline projection "${inline[0].name}" needs a store that runs handlers inside its commit (Store.commitInline), and ${log.constructor?.name ?? "this store"} has none: nothing was committed. Use the in-memory store, PostgresStore or SqliteStore, or build the projection without { inline: true }.`
     );
   const names = new Set(messages.map(({ name }) => name as string));
   const running = inline.filter((projection) => projection.events.some((event) => names.has(event)));
-  if (!running.length) return log.commit<E>(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
+  if (!running.length) return log.commit<E>(stream, messages, meta, expectedVersion, idempotencyKey, lastId, asked);
   for (const projection of running) {
     const refused = asyncHandler(projection, log);
     if (refused !== undefined)
@@ -504,8 +514,10 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   const data: Readonly<A[K]> = skipValidation
     ? payload
     : validate(`payload of action "${name}"`, payload, me.actions[name]);
-  // A key this stream already used: the first outcome, nothing run, nothing committed.
-  const replay = idempotencyKey !== undefined ? await recall(log, me, stream, idempotencyKey) : undefined;
+  // A key this stream already used: the first outcome, nothing run, nothing
+  // committed — when it was used for this very request (action, actor, payload).
+  const asked = idempotencyKey !== undefined ? await requestDigest(name, actor, data) : undefined;
+  const replay = idempotencyKey !== undefined ? await recall(log, me, stream, idempotencyKey, name, asked!) : undefined;
   if (replay) return { result: replay, committed: false };
   const key = `${me.name}\u0000${stream}`;
   const cached = optimistic ? (cache.get(log, key) as Snapshot<S, E> | undefined) : undefined;
@@ -592,11 +604,12 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
       expectedVersion: expectedVersion ?? version,
       idempotencyKey,
       lastId: current.event?.id,
+      request: asked,
     });
   } catch (error) {
     // Another process committed the same idempotent action first: its outcome is ours.
     const raced = error instanceof ConcurrencyError && idempotencyKey !== undefined;
-    const replayed = raced ? await recall(log, me, stream, idempotencyKey) : undefined;
+    const replayed = raced ? await recall(log, me, stream, idempotencyKey, name, asked!) : undefined;
     if (replayed) return { result: replayed, committed: false };
     if (trusted && error instanceof ConcurrencyError) return again();
     cache.delete(key);

@@ -197,6 +197,7 @@ export function checkName(what: string, value: unknown): string {
  * @param expectedVersion - the version the stream must be at, if any
  * @param idempotencyKey - the key claimed with the commit, if any
  * @param lastId - the id of the stream's last event the caller knows, if any (a whole number)
+ * @param request - what the request with the key asked for (its digest), if any
  * @throws {@link ValidationError} naming the bad input
  * @example
  * ```ts
@@ -209,7 +210,8 @@ export function checkCommit<E extends Schemas>(
   meta: EventMeta,
   expectedVersion?: number,
   idempotencyKey?: string,
-  lastId?: number
+  lastId?: number,
+  request?: string
 ): void {
   checkName("stream", stream);
   for (const { name } of messages) checkName("event name", name);
@@ -217,6 +219,7 @@ export function checkCommit<E extends Schemas>(
   if (expectedVersion !== undefined) validate("expected version", expectedVersion, VersionSchema);
   if (idempotencyKey !== undefined) checkName("idempotency key", idempotencyKey);
   if (lastId !== undefined) validate("last event id", lastId, IdSchema);
+  if (request !== undefined) checkName("idempotency request", request);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { act, disposeAndExit, InMemoryStore, sleep, store } from "../src/index.js";
+import { act, disposeAndExit, IdempotencyKeyReusedError, InMemoryStore, sleep, store } from "../src/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
 
 beforeEach(async () => {
@@ -42,5 +42,58 @@ describe("idempotent actions", () => {
     ]);
     expect(x).toEqual(y);
     expect((await a.load(Counter, "r")).state.count).toBe(11);
+  });
+
+  describe("a key bound to its request", () => {
+    const other = { id: "2", name: "Grace" };
+
+    it("refuses the key for another payload, action or actor — nothing runs, nothing is committed", async () => {
+      const app = act().with(Counter).build();
+      await app.do("increment", target("c", "req-1"), { by: 5 });
+      const attempts = [
+        () => app.do("increment", target("c", "req-1"), { by: 6 }),
+        () => app.do("tag", target("c", "req-1"), { tags: ["x"] }),
+        () => app.do("increment", { stream: "c", actor: other, idempotencyKey: "req-1" }, { by: 5 }),
+      ];
+      for (const attempt of attempts) {
+        const error = await attempt().then(
+          () => undefined,
+          (e: unknown) => e
+        );
+        expect(error).toBeInstanceOf(IdempotencyKeyReusedError);
+        expect(error).toMatchObject({ name: "ERR_IDEMPOTENCY_KEY_REUSED", stream: "c", key: "req-1" });
+        expect((error as Error).message).toMatch(/"req-1" of stream "c" was already used for another request/);
+      }
+      expect(await app.query({ stream: "c" })).toMatchObject({ count: 1 });
+      // The same request still gets its first outcome, whatever order its keys came in.
+      expect(await app.do("increment", { idempotencyKey: "req-1", actor, stream: "c" }, { by: 5 })).toHaveLength(1);
+      expect(await app.query({ stream: "c" })).toMatchObject({ count: 1 });
+    });
+
+    it("refuses the loser of a race with another request under the same key", async () => {
+      const [a, b] = [act().with(Counter).build(), act().with(Counter).build()];
+      const results = await Promise.allSettled([
+        a.do("increment", target("r", "pay-8"), { by: 10 }),
+        b.do("increment", target("r", "pay-8"), { by: 20 }),
+      ]);
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      const [lost] = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+      expect(lost.reason).toBeInstanceOf(IdempotencyKeyReusedError);
+      expect(await a.query({ stream: "r" })).toMatchObject({ count: 1 });
+    });
+
+    it("replays a key stored without its request (by an earlier release) for any request", async () => {
+      const app = act().with(Counter).build();
+      const [first] = await store().commit(
+        "legacy",
+        [{ name: "Incremented", data: { by: 3 } }],
+        { correlation: "c", causation: {} },
+        -1,
+        "old-key"
+      );
+      const replay = await app.do("increment", target("legacy", "old-key"), { by: 99 });
+      expect(replay.map((s) => s.event?.id)).toEqual([first.id]);
+      expect((await app.load(Counter, "legacy")).state.count).toBe(3);
+    });
   });
 });

@@ -51,6 +51,7 @@ const values = [
   "StoreError",
   "BuilderError",
   "NotSettledError",
+  "IdempotencyKeyReusedError",
   "InMemoryStore",
   "act",
   "build_tracer",

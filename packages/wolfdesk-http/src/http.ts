@@ -7,6 +7,7 @@
 import {
   type Actor,
   ConcurrencyError,
+  IdempotencyKeyReusedError,
   InvariantError,
   NotSettledError,
   type Snapshot,
@@ -55,6 +56,9 @@ export function problem(error: unknown): { status: ContentfulStatusCode; body: R
   if (error instanceof InvariantError)
     // The request was understood, and the ticket's rules refuse it now.
     return { status: 422, body: { error: error.description } };
+  if (error instanceof IdempotencyKeyReusedError)
+    // The key came with another request than the one it was first used for: a client bug, not a retry.
+    return { status: 422, body: { error: "this Idempotency-Key was already used for another request" } };
   if (error instanceof ConcurrencyError)
     // The client's If-Match (or the version loaded for it) is stale: reload, decide again.
     return {

@@ -142,6 +142,11 @@ describe("actions over HTTP", () => {
     const twice = await post(`/tickets/${id}/AddMessage`, { body: "anyone?" }, guarded);
     expect([once.status, twice.status]).toEqual([200, 200]);
     expect(twice.headers.get("ETag")).toBe(once.headers.get("ETag"));
+    // The same key with another body is not a retry: refused, and nothing is added.
+    const other = await post(`/tickets/${id}/AddMessage`, { body: "something else" }, key);
+    expect(other.status).toBe(422);
+    expect(await other.json()).toEqual({ error: "this Idempotency-Key was already used for another request" });
+    expect(await app.query_array({ stream: `ticket-${id}`, names: ["MessageAdded"] })).toHaveLength(2);
   });
 
   it("lets staff act where customers may not", async () => {

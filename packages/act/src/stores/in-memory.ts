@@ -73,7 +73,7 @@ export class InMemoryStore implements Store {
   /** Told after each commit (see `subscribe`). */
   private listeners = new Set<(names?: readonly string[]) => void>();
   /** Idempotency keys by stream and key: the versions committed under each, and when the key expires. */
-  private keys = new Map<string, { from: number; to: number; expires: number }>();
+  private keys = new Map<string, { from: number; to: number; expires: number; request?: string }>();
   /** The asynchronous work of the inline commit in progress, if any: commits wait for it. */
   private running?: Promise<unknown>;
   /** How far correlation has gone, by reaction name (see `discover`). */
@@ -121,11 +121,12 @@ export class InMemoryStore implements Store {
     meta: EventMeta,
     expectedVersion?: number,
     idempotencyKey?: string,
-    lastId?: number
+    lastId?: number,
+    request?: string
   ): Promise<Committed<E, keyof E>[]> {
     // No await between this check and the append: they must be one step.
     while (this.running) await this.running.catch(() => undefined);
-    const staged = this.stage({ stream, messages, meta, expectedVersion, idempotencyKey, lastId });
+    const staged = this.stage({ stream, messages, meta, expectedVersion, idempotencyKey, lastId, request });
     staged.append();
     return staged.events;
   }
@@ -184,8 +185,9 @@ export class InMemoryStore implements Store {
     expectedVersion,
     idempotencyKey,
     lastId,
+    request,
   }: InlineCommit<E>): { events: Committed<E, keyof E>[]; append: () => void } {
-    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
+    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId, request);
     const log = this.streams.get(stream);
     const lastVersion = log ? log.ids.length - 1 : -1;
     const used = idempotencyKey !== undefined && this.remembered(stream, idempotencyKey) !== undefined;
@@ -226,6 +228,7 @@ export class InMemoryStore implements Store {
           from: lastVersion + 1,
           to: lastVersion + messages.length,
           expires: Date.now() + this.idempotencyMillis,
+          ...(request !== undefined && { request }),
         });
       if (this.listeners.size) {
         const names = [...new Set(events.map(({ name }) => name as string))];
@@ -574,6 +577,8 @@ export class InMemoryStore implements Store {
       this.keys.delete(key);
       return undefined;
     }
-    return { from: found.from, to: found.to };
+    return found.request === undefined
+      ? { from: found.from, to: found.to }
+      : { from: found.from, to: found.to, request: found.request };
   }
 }

@@ -350,6 +350,28 @@ export function storeConformance(
         await store.commit("other", [msg("X")], meta(), undefined, "req-1"); // keys are per stream
       });
 
+      it("commits under a new key right after recalling a used one (a lookup leaves nothing behind)", async () => {
+        await store.commit("k", [msg("A")], meta(), -1, "used");
+        expect(await store.recall("k", "used")).toEqual({ from: 0, to: 0 });
+        await store.commit("k", [msg("B")], meta(), 0, "fresh");
+        expect(await store.recall("k", "fresh")).toEqual({ from: 1, to: 1 });
+      });
+
+      it("keeps what the request that used a key asked for, and nothing for a key committed without it", async () => {
+        await store.commit("k", [msg("A")], meta(), -1, "with", undefined, "sha256:ab");
+        await store.commit("k", [msg("B")], meta(), 0, "without");
+        expect(await store.recall("k", "with")).toEqual({ from: 0, to: 0, request: "sha256:ab" });
+        expect(await store.recall("k", "without")).toEqual({ from: 1, to: 1 });
+        // A used key is refused whatever request comes with it: the caller decides by what recall says.
+        await expect(
+          store.commit("k", [msg("C")], meta(), undefined, "with", undefined, "sha256:cd")
+        ).rejects.toBeInstanceOf(ConcurrencyError);
+        expect(await store.recall("k", "with")).toEqual({ from: 0, to: 0, request: "sha256:ab" });
+        await expect(store.commit("k", [msg("C")], meta(), undefined, "new", undefined, "")).rejects.toThrow(
+          /idempotency request/
+        );
+      });
+
       it("lets exactly one of two concurrent commits with the same key win", async () => {
         const results = await Promise.allSettled([
           store.commit("race", [msg("A")], meta(), undefined, "same"),

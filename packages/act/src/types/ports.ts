@@ -73,6 +73,9 @@ export interface Store extends Disposable {
    *   also fails with a `ConcurrencyError` if the stream's last event is another one — the stream was
    *   dropped and written again up to the same version — so state cached from the old event is never
    *   built on
+   * @param request - with `idempotencyKey`: what the request asked for (a digest of its action, actor
+   *   and payload), kept with the key and returned by `recall`, so a key reused for another request
+   *   can be told from a retry
    * @returns the committed events, with ids, versions and creation time
    * @throws {@link ConcurrencyError} when the stream is not at `expectedVersion`, its last event is not
    *   `lastId`, or the key was used
@@ -83,7 +86,8 @@ export interface Store extends Disposable {
     meta: EventMeta,
     expectedVersion?: number,
     idempotencyKey?: string,
-    lastId?: number
+    lastId?: number,
+    request?: string
   ): Promise<Committed<E, keyof E>[]>;
   /**
    * The stream versions committed under an idempotency key, if the stream
@@ -317,6 +321,8 @@ export type InlineCommit<E extends Schemas> = {
   readonly idempotencyKey?: string;
   /** The id of the stream's last event as the caller knows it. */
   readonly lastId?: number;
+  /** With `idempotencyKey`: what the request asked for, kept with the key (see `KeyedVersions.request`). */
+  readonly request?: string;
 };
 
 /**
@@ -334,6 +340,12 @@ export type KeyedVersions = {
   readonly from: number;
   /** Version of the last one. */
   readonly to: number;
+  /**
+   * What the request that used the key asked for (a digest of its action,
+   * actor and payload); absent for keys stored without one, which match any
+   * request.
+   */
+  readonly request?: string;
 };
 
 /**
