@@ -435,6 +435,7 @@ export class SqliteStore implements Store {
    * @param expectedVersion - the version the stream must be at (-1: new stream); omitted, no check
    * @param idempotencyKey - remembered with the versions committed (see `recall`); a key the stream holds unexpired commits nothing
    * @param lastId - the id of the stream's last event as the caller knows it; another event there is a conflict
+   * @param request - with `idempotencyKey`: what the request asked for (a digest), kept with the key for `recall`
    * @returns the committed events with ids, versions and the commit time
    * @throws ConcurrencyError when the stream is not at `expectedVersion`, its last event is not `lastId`, or the key was used
    * @throws ValidationError when a name or number breaks the rules every store shares (see `checkCommit`)
@@ -451,9 +452,10 @@ export class SqliteStore implements Store {
     meta: EventMeta,
     expectedVersion?: number,
     idempotencyKey?: string,
-    lastId?: number
+    lastId?: number,
+    request?: string
   ): Promise<Committed<E, keyof E>[]> {
-    return this.#commit({ stream, messages, meta, expectedVersion, idempotencyKey, lastId });
+    return this.#commit({ stream, messages, meta, expectedVersion, idempotencyKey, lastId, request });
   }
 
   /**
@@ -487,10 +489,10 @@ export class SqliteStore implements Store {
 
   /** `commit`, with `work` run inside its transaction when given. */
   async #commit<E extends Schemas>(
-    { stream, messages, meta, expectedVersion, idempotencyKey, lastId }: InlineCommit<E>,
+    { stream, messages, meta, expectedVersion, idempotencyKey, lastId, request }: InlineCommit<E>,
     work?: (events: Committed<E, keyof E>[], db: Connection) => unknown
   ): Promise<Committed<E, keyof E>[]> {
-    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId);
+    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId, request);
     const operation = `commit to "${stream.length > 80 ? `${stream.slice(0, 80)}…` : stream}"`;
     const encoded = messages.map(({ name, data }) =>
       stringifyJson(data, `SqliteStore ${operation}: data of event "${String(name)}"`)
@@ -521,7 +523,8 @@ export class SqliteStore implements Store {
             idempotencyKey,
             last + 1,
             last + messages.length,
-            now + this.#settings.idempotencyMillis
+            now + this.#settings.idempotencyMillis,
+            request ?? null
           );
           this.#purgeKeys(operation, now);
         }
@@ -570,7 +573,7 @@ export class SqliteStore implements Store {
    *
    * @param stream - where the keyed action committed
    * @param idempotencyKey - the action's key
-   * @returns `{ from, to }`, the versions it wrote, or `undefined` for an unknown or expired key
+   * @returns `{ from, to }`, the versions it wrote (and `request`, what the request asked for, when recorded), or `undefined` for an unknown or expired key
    * @example
    * ```ts
    * const written = await store.recall("cart-9", "checkout-7");
@@ -581,7 +584,9 @@ export class SqliteStore implements Store {
     checkName("stream", stream);
     checkName("idempotency key", idempotencyKey);
     const [row] = this.#read(`recall of "${stream}"`, SQL.recall, stream, idempotencyKey, Date.now());
-    return row ? { from: Number(row[0]), to: Number(row[1]) } : undefined;
+    if (!row) return undefined;
+    const range = { from: Number(row[0]), to: Number(row[1]) };
+    return row[2] === null || row[2] === undefined ? range : { ...range, request: String(row[2]) };
   }
 
   /**

@@ -101,6 +101,7 @@ describe("schema versions", () => {
         expires INTEGER NOT NULL, PRIMARY KEY (stream, key)) WITHOUT ROWID;
       INSERT INTO act_events (stream, version, name, data, meta, created) VALUES ('s', 0, 'A', '{"n":1}', '{"correlation":"c","causation":{}}', 0);
       INSERT INTO act_watermarks (stream, at, head) VALUES ('r', -1, 1);
+      INSERT INTO act_keys (stream, key, from_version, to_version, expires) VALUES ('s', 'old-key', 0, 0, 9e15);
       PRAGMA user_version = 1;
     `);
     raw.close();
@@ -117,8 +118,12 @@ describe("schema versions", () => {
     expect(await store.discovered(["A/r#1"])).toEqual(new Map());
     await store.discover(["A/r#1"], 0);
     expect(await store.discovered(["A/r#1"])).toEqual(new Map([["A/r#1", 0]]));
+    // Version 4: idempotency keys keep what their request asked for; a key stored before has nothing.
+    expect(await store.recall("s", "old-key")).toEqual({ from: 0, to: 0 });
+    await store.commit("s", [{ name: "B", data: {} }], meta, 0, "new-key", undefined, "sha256:ab");
+    expect(await store.recall("s", "new-key")).toEqual({ from: 1, to: 1, request: "sha256:ab" });
     const check = new Database(file);
-    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(3);
+    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(4);
     check.close();
   });
 
