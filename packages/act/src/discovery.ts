@@ -1,5 +1,5 @@
 import { correlate } from "./correlate.js";
-import { store } from "./ports.js";
+import { logger, store } from "./ports.js";
 import type { RouteIndex } from "./route-index.js";
 import type { Query } from "./schemas.js";
 import type { Schemas } from "./types/action.js";
@@ -92,7 +92,17 @@ export class Discovery {
     this.loading ??= (async () => {
       const names = this.reactions.flatMap(({ name, aliases }) => [name, ...aliases]);
       try {
-        const found = names.length ? await log.discovered(names) : new Map<string, number>();
+        // A store that refuses the positions (an app role without access to
+        // the table, say) must not stop reactions: the process then reads the
+        // log from its start, as before positions were shared. A failure
+        // worth retrying fails the drain instead, which is retried.
+        const found = names.length
+          ? await log.discovered(names).catch((error: { retryable?: boolean }) => {
+              if (error?.retryable) throw error;
+              logger.error(error, "discovery positions could not be read; correlating the log from its start");
+              return new Map<string, number>();
+            })
+          : new Map<string, number>();
         const known = new Map(
           this.reactions.map(({ name, aliases }) => [
             name,
@@ -177,7 +187,10 @@ export class Discovery {
     for (const at of known.values()) highest = Math.max(highest, at);
     if (after <= highest) this.routes.add(log, after, pass.last_id, pass.routes, pass.found);
     const moved = [...known].filter(([, at]) => at >= after && at < pass.last_id).map(([name]) => name);
-    if (moved.length) await log.discover(moved, pass.last_id);
+    if (moved.length)
+      await log
+        .discover(moved, pass.last_id)
+        .catch((error) => logger.error(error, "discovery positions could not be recorded; this process goes on"));
     for (const name of moved) known.set(name, pass.last_id);
     if (!known.size && this.bare >= after) this.bare = Math.max(this.bare, pass.last_id);
     return pass;
@@ -198,7 +211,12 @@ export class Discovery {
   /** Records a group's new position — after the pass registered its streams, so a crash between repeats only idempotent work. */
   private async advance(log: Store, known: Map<string, number>, group: Group, at: number): Promise<void> {
     if (at <= group.at) return;
-    if (group.names.length) await log.discover(group.names, at);
+    if (group.names.length)
+      // Not recorded, the positions only cost the next process a longer read;
+      // this one goes on from where it is.
+      await log
+        .discover(group.names, at)
+        .catch((error) => logger.error(error, "discovery positions could not be recorded; this process goes on"));
     else this.bare = Math.max(this.bare, at);
     group.at = at;
     for (const name of group.names) known.set(name, Math.max(known.get(name) ?? -1, at));

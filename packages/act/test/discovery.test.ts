@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { act, disposeAndExit, InMemoryStore, state, store } from "../src/index.js";
+import { act, disposeAndExit, InMemoryStore, StoreError, state, store } from "../src/index.js";
 import { discoverySuite } from "./discovery.suite.js";
 
 process.env.LOG_LEVEL ??= "fatal";
@@ -53,5 +53,33 @@ describe("discovery positions per store", () => {
     // Events up to its position were not registered again; the ones after were.
     expect(ran).toEqual([2, 3, 4]);
     expect(await second.discovered([name])).toEqual(new Map([[name, 4]]));
+  });
+
+  it("a store that refuses the positions still runs every reaction: the process reads the log from its start", async () => {
+    await disposeAndExit();
+    class Refusing extends InMemoryStore {
+      async discovered(): Promise<Map<string, number>> {
+        throw new StoreError("discovered", "rejected", "permission denied for table events_discovery");
+      }
+      async discover(): Promise<void> {
+        throw new StoreError("discover", "rejected", "permission denied for table events_discovery");
+      }
+    }
+    store(new Refusing());
+    const ran: number[] = [];
+    const app = act()
+      .with(Counter)
+      .on("Added")
+      .do(async function count(e) {
+        ran.push(e.id);
+      })
+      .to("counts")
+      .build();
+    const actor = { id: "u", name: "U" };
+    for (let i = 0; i < 3; i++) await app.do("add", { stream: "c", actor }, {});
+    await app.drain();
+    await app.do("add", { stream: "c", actor }, {});
+    await app.drain();
+    expect(ran).toEqual([0, 1, 2, 3]);
   });
 });
