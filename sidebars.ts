@@ -18,6 +18,8 @@ const sidebars: SidebarsConfig = {
         "concepts/event-sourcing",
         "concepts/configuration",
         "concepts/reactions-in-production",
+        "concepts/guarantees",
+        "concepts/how-it-runs",
         "concepts/changing-your-model",
       ],
     },
