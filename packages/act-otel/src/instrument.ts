@@ -26,6 +26,7 @@ import {
   store,
 } from "@act-root/act";
 import { A, M } from "./names.js";
+import { lagSeries, metricNames, reactionAttributes, type StreamLag, streamAttributes } from "./lag.js";
 import { errorType, fail, now } from "./spans.js";
 import { DRAIN, materialize, type Pending, traceStore } from "./store.js";
 import { carrier, linkTo } from "./trace-context.js";
@@ -36,8 +37,9 @@ const SCOPE = "@act-root/act-otel";
 /**
  * Options of {@link instrument}. Every one is optional: by default the
  * global tracer and meter providers are used (the ones your OpenTelemetry
- * SDK set-up registers), store calls get spans, and the lag of every reaction
- * stream is observed.
+ * SDK set-up registers), store calls get spans, and the lag of each reaction
+ * is observed (one series per reaction; per-stream series only with
+ * `lagStreams`).
  *
  * @example
  * ```ts
@@ -61,6 +63,15 @@ export type InstrumentOptions = {
    * (1,000), so the gauge and a dashboard calling `app.stats()` agree.
    */
   readonly lagLimit?: number | false;
+  /**
+   * Also observe the lag of single reaction streams, by name
+   * (`act.reaction.stream.lag`): the this-many streams furthest behind at
+   * each collection (default 0: none). Stream names are often chosen by
+   * clients — an order or ticket id, an e-mail — and every distinct name is
+   * a series of its own in the metrics backend, so keep it small (at most
+   * 1,000) and turn it on where stream names hold no personal data.
+   */
+  readonly lagStreams?: number;
 };
 
 /**
@@ -108,8 +119,10 @@ const since = (start: number) => (performance.now() - start) / 1000;
  * - the `act.*` metrics: actions, commits and conflicts, events per commit,
  *   reaction and projection-batch durations, commit-to-handled latency,
  *   retries, blocks, drain
- *   cycles and leases, and — for the apps passed — the lag of every
- *   reaction stream and the number of blocked ones.
+ *   cycles and leases, and — for the apps passed — the lag of each
+ *   reaction (summed over its streams) and the number of blocked streams.
+ *   No metric carries a stream name, correlation id or payload unless
+ *   `lagStreams` asks for the streams furthest behind by name.
  *
  * The hooks are process-wide (like the store port): every app of the
  * process is traced; pass every app whose reaction streams should be
@@ -132,7 +145,9 @@ export function instrument(
   options: InstrumentOptions = {}
 ): Instrumented {
   current?.stop();
-  const { storeSpans = true, lagLimit } = options;
+  const { storeSpans = true, lagLimit, lagStreams = 0 } = options;
+  if (!Number.isInteger(lagStreams) || lagStreams < 0 || lagStreams > 1_000)
+    throw new RangeError(`instrument(): lagStreams must be a whole number from 0 to 1,000, got ${String(lagStreams)}`);
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
 
@@ -436,38 +451,50 @@ export function instrument(
 
   const unobserve = observe(observer);
 
-  // The lag of every reaction stream, and how many are blocked, from the
-  // apps' own stats — the figures `app.stats()` gives, read at each
+  // The lag of each reaction, and how many reaction streams are blocked, from
+  // the apps' own stats — the figures `app.stats()` gives, read at each
   // collection. A stream two apps share reports the larger of their lags.
+  // One series per reaction, never per stream unless asked (see lag.ts).
   const list = apps === undefined ? [] : Array.isArray(apps) ? apps : [apps as Act<any, any, any>];
   let unobserveGauges = () => {};
   if (lagLimit !== false && list.length) {
+    const labels = new Map(list.flatMap((app) => [...metricNames(app)]));
     const lag = meter.createObservableGauge(M.lag, {
       unit: "{event}",
-      description: "Events a reaction stream still has to handle (app.stats() lag).",
+      description: "Events a reaction's streams still have to handle (the sum of their app.stats() lag).",
+    });
+    const streamLag = meter.createObservableGauge(M.streamLag, {
+      unit: "{event}",
+      description: "Events one reaction stream still has to handle: the lagStreams streams furthest behind.",
     });
     const blockedStreams = meter.createObservableGauge(M.blockedStreams, {
       unit: "{stream}",
       description: "Reaction streams blocked now.",
     });
     const collect: BatchObservableCallback = async (result) => {
-      const streams = new Map<string, { lag: number; blocked: boolean }>();
+      const streams = new Map<string, StreamLag>();
       for (const app of list) {
         try {
           for (const s of (await app.stats(lagLimit)).streams) {
             const known = streams.get(s.stream);
-            streams.set(s.stream, { lag: Math.max(known?.lag ?? 0, s.lag), blocked: s.blocked });
+            streams.set(s.stream, {
+              lag: Math.max(known?.lag ?? 0, s.lag),
+              blocked: s.blocked,
+              reactions: [...s.reactions],
+            });
           }
         } catch (error) {
           logger.warn(error, "act-otel: the reaction streams' lag could not be read");
         }
       }
-      for (const [stream, s] of streams)
-        result.observe(lag, s.lag, { [A.reactionStream]: stream, [A.blockedStream]: s.blocked });
-      result.observe(blockedStreams, [...streams.values()].filter((s) => s.blocked).length);
+      const series = lagSeries(streams, labels, lagStreams);
+      for (const [reaction, value] of series.reactions) result.observe(lag, value, reactionAttributes(reaction));
+      for (const [stream, s] of series.streams) result.observe(streamLag, s.lag, streamAttributes(stream, s.blocked));
+      result.observe(blockedStreams, series.blocked);
     };
-    meter.addBatchObservableCallback(collect, [lag, blockedStreams]);
-    unobserveGauges = () => meter.removeBatchObservableCallback(collect, [lag, blockedStreams]);
+    const observed = [lag, streamLag, blockedStreams];
+    meter.addBatchObservableCallback(collect, observed);
+    unobserveGauges = () => meter.removeBatchObservableCallback(collect, observed);
   }
 
   const instrumented: Instrumented = {

@@ -55,6 +55,7 @@ export const M = {
   retries: "act.reaction.retries",
   blocks: "act.reaction.blocks",
   lag: "act.reaction.lag",
+  streamLag: "act.reaction.stream.lag",
   blockedStreams: "act.reaction.streams.blocked",
   drainCycles: "act.drain.cycles",
   drainDuration: "act.drain.duration",

@@ -319,12 +319,12 @@ describe("metrics", () => {
     expect(events.value).toMatchObject({ count: 3, sum: 3 });
     // Once correlated, three placed orders wait for the inventory reaction.
     await placing.correlate();
-    expect(await otel.value("act.reaction.lag", { "act.reaction.stream": "inventory-reactions" })).toBe(3);
+    expect(await otel.value("act.reaction.lag", { "act.reaction": "Placed/reserve" })).toBe(3);
 
     await placing.drain();
     await shipper.drain();
-    expect(await otel.value("act.reaction.lag", { "act.reaction.stream": "inventory-reactions" })).toBe(0);
-    expect(await otel.value("act.reaction.lag", { "act.reaction.stream": "shipping-reactions" })).toBe(0);
+    expect(await otel.value("act.reaction.lag", { "act.reaction": "Placed/reserve" })).toBe(0);
+    expect(await otel.value("act.reaction.lag", { "act.reaction": "Reserved/ship" })).toBe(0);
     expect(await otel.value("act.reaction.streams.blocked")).toBe(0);
     expect(await otel.value("act.reaction.duration", { "act.reaction": "Placed/reserve" })).toBe(3);
     expect(
@@ -379,5 +379,66 @@ describe("off", () => {
     on(app);
     await app.do("place", { stream: "order-1", actor }, { sku: "a" });
     expect(otel.spans().filter((s) => s.name === "commit")).toHaveLength(1);
+  });
+});
+
+describe("metric cardinality", () => {
+  /** Orders whose reaction runs on each order's own stream: a stream per order, named by the client. */
+  const perOrder = () =>
+    act()
+      .with(Order)
+      .on("Placed")
+      .do(async function confirm() {})
+      .build();
+
+  /** Every attribute value of every data point of every metric, as of now. */
+  async function attributeValues(): Promise<string[]> {
+    const names = ["act.action.duration", "act.action.commits", "act.action.events", "act.reaction.lag"];
+    names.push("act.reaction.stream.lag", "act.reaction.streams.blocked", "act.drain.cycles", "act.drain.leases");
+    const points = (await Promise.all(names.map((name) => otel.points(name)))).flat();
+    return points.flatMap((p) => Object.values(p.attributes).map(String));
+  }
+
+  it("observe one lag series per reaction, with no stream name, however many streams it runs on", async () => {
+    const app = perOrder();
+    on(app);
+    for (let n = 0; n < 20; n++)
+      await app.do("place", { stream: `order-carla@example.com-${n}`, actor }, { sku: "pen" });
+    await app.correlate();
+    const lag = await otel.points("act.reaction.lag");
+    expect(lag.map((p) => p.attributes)).toEqual([{ "act.reaction": "Placed/confirm" }]);
+    expect(lag[0].value).toBe(20);
+    expect(await otel.points("act.reaction.stream.lag")).toEqual([]);
+    expect((await attributeValues()).filter((v) => v.includes("order-") || v.includes("@"))).toEqual([]);
+  });
+
+  it("observe the streams furthest behind by name only when asked, at most lagStreams of them", async () => {
+    // Orders grouped by their first letter: "group-a" gets 1 order, "group-b" 3, "group-c" 2.
+    const app = act()
+      .with(Order)
+      .on("Placed")
+      .do(async function confirm() {})
+      .to((event) => ({ target: `group-${event.stream[0]}` }))
+      .build();
+    instrumented = instrument(app, {
+      tracerProvider: otel.tracerProvider,
+      meterProvider: otel.meterProvider,
+      lagStreams: 2,
+    });
+    for (const stream of ["a1", "b1", "b2", "b3", "c1", "c2"]) await app.do("place", { stream, actor }, { sku: "pen" });
+    await app.correlate();
+    const detail = await otel.points("act.reaction.stream.lag");
+    expect(detail.map((p) => [p.attributes["act.reaction.stream"], p.value])).toEqual([
+      ["group-b", 3],
+      ["group-c", 2],
+    ]);
+    expect(await otel.value("act.reaction.lag", { "act.reaction": "Placed/confirm" })).toBe(6);
+  });
+
+  it("refuses a lagStreams that is not a whole number from 0 to 1,000", () => {
+    for (const lagStreams of [-1, 1.5, 1_001, Number.NaN])
+      expect(() => instrument(undefined, { meterProvider: otel.meterProvider, lagStreams })).toThrow(
+        /lagStreams must be a whole number from 0 to 1,000/
+      );
   });
 });

@@ -37,5 +37,5 @@ it("traces actions, store calls and reactions on SQLite", async () => {
   expect(commits.map((s) => s.attributes["db.system.name"])).toEqual(["sqlite", "sqlite"]);
   expect(otel.span("process Placed").links.map((l) => l.context.spanId)).toEqual([place.spanContext().spanId]);
   expect(await otel.value("act.action.commits")).toBe(2);
-  expect(await otel.value("act.reaction.lag", { "act.reaction.stream": "inventory-reactions" })).toBe(0);
+  expect(await otel.value("act.reaction.lag", { "act.reaction": "Placed/reserve" })).toBe(0);
 });
