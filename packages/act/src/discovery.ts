@@ -191,7 +191,8 @@ export class Discovery {
       await log
         .discover(moved, pass.last_id)
         .catch((error) => logger.error(error, "discovery positions could not be recorded; this process goes on"));
-    for (const name of moved) known.set(name, pass.last_id);
+    // Another pass of this app may have moved them further meanwhile.
+    for (const name of moved) known.set(name, Math.max(known.get(name) ?? -1, pass.last_id));
     if (!known.size && this.bare >= after) this.bare = Math.max(this.bare, pass.last_id);
     return pass;
   }
