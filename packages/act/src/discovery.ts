@@ -18,8 +18,8 @@ const NARROWING = [
   "backward",
 ] as const;
 
-/** A reaction as the store names it, with the names it answered to before (their positions count as its own). */
-type Named = { name: string; event: string; aliases: string[] };
+/** A reaction as the store names it, with the names it answered to before (their positions count as its own) and its `since`. */
+type Named = { name: string; event: string; aliases: string[]; since?: Date };
 
 /** Reactions discovered up to the same event id. */
 type Group = { at: number; names: string[] };
@@ -53,6 +53,7 @@ export class Discovery {
   private bare = -1;
   private readonly reactions: Named[];
   private readonly events = new Map<string, string>();
+  private readonly since = new Map<string, Date | undefined>();
 
   /**
    * @param register - the app's events and their reactions
@@ -69,9 +70,13 @@ export class Discovery {
         name: `${event}/${key}`,
         event,
         aliases: ((reaction as { aliases?: readonly string[] }).aliases ?? []).map((alias) => `${event}/${alias}`),
+        since: reaction.options.since,
       }))
     );
-    for (const { name, event } of this.reactions) this.events.set(name, event);
+    for (const { name, event, since } of this.reactions) {
+      this.events.set(name, event);
+      this.since.set(name, since);
+    }
   }
 
   /**
@@ -157,9 +162,14 @@ export class Discovery {
       // Only the group's events, and none past the group ahead: all of those
       // were visible when that group passed them.
       const names = [...new Set(group.names.map((name) => this.events.get(name)!))];
+      // Reactions that all start at a point in time see nothing before it:
+      // the read skips those events (routing would drop them anyway).
+      const since = group.names.map((name) => this.since.get(name)?.getTime());
+      const from = since.every((t) => t !== undefined) ? Math.min(...(since as number[])) : undefined;
       while (budget > 0 && group.at < ahead.at) {
         budget--;
-        const query = { after: group.at, before: ahead.at + 1, limit: size, names };
+        const query: Query = { after: group.at, before: ahead.at + 1, limit: size, names };
+        if (from !== undefined) query.created_after = new Date(from - 1);
         const pass = await correlate(this.register, this.by, query, new Set(group.names));
         leased.push(...pass.leased);
         await this.advance(log, known, group, pass.read < size ? ahead.at : pass.last_id);

@@ -82,4 +82,51 @@ describe("discovery positions per store", () => {
     await app.drain();
     expect(ran).toEqual([0, 1, 2, 3]);
   });
+
+  it("a new reaction with since backfills without reading the events before its start", async () => {
+    await disposeAndExit();
+    const log = store(new InMemoryStore());
+    const actor = { id: "u", name: "U" };
+    const count = async function count() {};
+    const audit = async function audit() {};
+    const old = act().with(Counter).on("Added").do(count).to("counts").build();
+    for (let i = 0; i < 5; i++)
+      await log.commit(
+        "bulk",
+        Array.from({ length: 1_000 }, () => ({ name: "Added", data: {} })),
+        {
+          correlation: "bulk",
+          causation: {},
+        }
+      );
+    for (let after = -1; ; ) {
+      const { last_id } = await old.correlate({ after, limit: 10_000 });
+      if (last_id <= after) break;
+      after = last_id;
+    }
+    const next = act()
+      .with(Counter)
+      .on("Added")
+      .do(count)
+      .to("counts")
+      .on("Added")
+      .do(audit, { since: new Date(Date.now() + 1) })
+      .to("audits")
+      .build();
+    const query = log.query.bind(log);
+    let read = 0;
+    log.query = ((callback: (event: never) => void, q?: object) =>
+      query((event) => {
+        read++;
+        callback(event as never);
+      }, q)) as typeof log.query;
+    const { behind } = await next.correlate();
+    expect(read).toBe(0); // 1,000 (a page of the backfill) without the start
+    expect(behind).toBe(false);
+    const names = [...next.registry.events.Added.reactions.keys()].map((key) => `Added/${key}`);
+    expect(await log.discovered(names)).toEqual(new Map(names.map((n) => [n, 4_999])));
+    await next.do("add", { stream: "c", actor }, {});
+    await next.drain();
+    expect((await log.reactions()).map((r) => r.stream)).toEqual(["audits", "counts"]);
+  });
 });
