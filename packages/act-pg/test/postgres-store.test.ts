@@ -51,10 +51,11 @@ beforeEach(async () => {
 });
 
 describe("seed and drop", () => {
-  it("creates the schema, both tables and the indexes, idempotently, and drop removes them", async () => {
+  it("creates the schema, its tables and the indexes, idempotently, and drop removes them", async () => {
     await pg.seed();
     await Promise.all([pg.seed(), pg.seed(), makeStore({ schema: "store_tests" }).seed()]);
     expect(await catalog("store_tests")).toEqual([
+      { kind: "index", name: "events_discovery_pkey" },
       { kind: "index", name: "events_keys_expires" },
       { kind: "index", name: "events_keys_pkey" },
       { kind: "index", name: "events_pkey" },
@@ -67,9 +68,18 @@ describe("seed and drop", () => {
       { kind: "index", name: "events_watermarks_ready" },
       { kind: "schema", name: "store_tests" },
       { kind: "table", name: "events" },
+      { kind: "table", name: "events_discovery" },
       { kind: "table", name: "events_keys" },
       { kind: "table", name: "events_watermarks" },
     ]);
+    // The keys table of a store seeded before requests were kept gains the column.
+    await sql(`ALTER TABLE store_tests.events_keys DROP COLUMN request`);
+    await pg.seed();
+    expect(
+      await sql(
+        `SELECT column_name FROM information_schema.columns WHERE table_schema = 'store_tests' AND table_name = 'events_keys' AND column_name = 'request'`
+      )
+    ).toHaveLength(1);
     await pg.drop();
     expect(await catalog("store_tests")).toEqual([]);
     await pg.drop(); // idempotent too
