@@ -87,6 +87,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   private readonly listeners = new Map<keyof Lifecycle<S, E>, Set<(payload: any) => void>>();
   /** How far the resolvers have registered reaction streams, per reaction, shared through the store. */
   private readonly discovery: Discovery;
+  /** Whether the last drain's discovery stopped short of the end of the log (the consumer then drains again at once). */
+  private behind = false;
   private correlations?: ReturnType<typeof setInterval>;
   private readonly tracer = build_tracer(settings().logLevel);
   /** Latest snapshot per stream, so actions read only new events. */
@@ -438,7 +440,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     // Continue discovery where the store says it stopped, per reaction: the
     // most advanced reactions to the head of the log first, then a bounded
     // number of pages for reactions still behind (a new one backfills).
-    const { leased } = await this.discovery.step(CORRELATION_PAGES, CORRELATION_PAGE);
+    const { leased, behind } = await this.discovery.step(CORRELATION_PAGES, CORRELATION_PAGE);
+    this.behind = behind;
     if (leased.length) this.tracer.correlated(leased);
     const drained = await around("drain", options, () => this.drainer.drain(options));
     if (this.locals.projections.length) await this.locals.catchUp(store());
@@ -476,7 +479,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
       () => this.drain(options),
       () => this.drainer.working.size > 0,
       options,
-      store().subscribe !== undefined
+      store().subscribe !== undefined,
+      () => this.behind
     );
     // A commit whose events no reaction of this app handles (a reaction's own
     // output, typically) gives it nothing to do: waking for it would cost a

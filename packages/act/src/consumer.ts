@@ -25,12 +25,15 @@ export class Consumer {
    * @param options - drain options, poll interval and grace period
    * @param woken - whether the store wakes it for commits made elsewhere; without that, work that
    *   arrives during a drain is only found by draining again, so a drain that did work is followed at once by another
+   * @param behind - whether the last drain's discovery stopped short of the end of the log (a long gap, a
+   *   new reaction's backfill): the work it has not found yet wakes no one, so the loop drains again at once
    */
   constructor(
     private readonly drain: () => Promise<Drain<any>>,
     private readonly busy: () => boolean,
     private readonly options: ConsumerOptions,
-    private readonly woken = true
+    private readonly woken = true,
+    private readonly behind: () => boolean = () => false
   ) {}
 
   /** Whether the loop is running. */
@@ -87,7 +90,8 @@ export class Consumer {
         more =
           leased.length >= (this.options.streamLimit ?? STREAM_LIMIT) ||
           fetched.some(({ events }) => events.length >= (this.options.eventLimit ?? EVENT_LIMIT)) ||
-          (worked && !this.woken);
+          (worked && !this.woken) ||
+          this.behind();
       } catch (error) {
         // A store that is down must not end the loop: log, back off, try again.
         logger.error(error, "drain failed; the consumer retries");

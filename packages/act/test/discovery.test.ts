@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { act, disposeAndExit, InMemoryStore, StoreError, state, store } from "../src/index.js";
 import { discoverySuite } from "./discovery.suite.js";
@@ -128,5 +128,47 @@ describe("discovery positions per store", () => {
     await next.do("add", { stream: "c", actor }, {});
     await next.drain();
     expect((await log.reactions()).map((r) => r.stream)).toEqual(["audits", "counts"]);
+  });
+
+  it("a running consumer drains again at once while discovery is behind the log, without waiting for its poll", async () => {
+    await disposeAndExit();
+    const log = store(new InMemoryStore());
+    const actor = { id: "u", name: "U" };
+    const ran: number[] = [];
+    const build = () =>
+      act()
+        .with(Counter)
+        .on("Added")
+        .do(async function count(e) {
+          ran.push(e.id);
+        })
+        .to("counts")
+        .build();
+    const first = build();
+    await first.do("add", { stream: "c", actor }, {});
+    await first.drain();
+    // More than a drain's 10,000 events that no reaction handles, then one it does.
+    for (let i = 0; i < 25; i++)
+      await log.commit(
+        "other",
+        Array.from({ length: 1_000 }, () => ({ name: "Other", data: {} })),
+        {
+          correlation: "other",
+          causation: {},
+        }
+      );
+    const [added] = await first.do("add", { stream: "c", actor }, {});
+    // Timers never fire: the consumer gets to the reaction only by draining without waiting.
+    vi.useFakeTimers({ toFake: ["setTimeout", "setInterval", "clearTimeout", "clearInterval"] });
+    const restarted = build();
+    try {
+      restarted.start({ pollMillis: 60_000 });
+      for (let tick = 0; tick < 5_000 && ran.length < 2; tick++) await new Promise((r) => setImmediate(r));
+    } finally {
+      const stopped = restarted.stop();
+      vi.useRealTimers();
+      await stopped;
+    }
+    expect(ran).toEqual([0, added.event!.id]);
   });
 });
