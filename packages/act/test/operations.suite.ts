@@ -214,15 +214,16 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
         // What such a release left: "invoice" and "welcome" on the stream as
         // `#1` and `#2`, the first event handled, the second half done
         // (invoice ran, welcome failed once).
-        const [e0, e1, e2] = await Promise.all(
-          ["a", "b", "c"].map(async (sku) => {
-            const [committed] = await store().commit(`s-${sku}`, [{ name: "Placed", data: { sku } }], {
-              correlation: sku,
-              causation: {},
-            });
-            return committed;
-          })
-        ).then((events) => events.sort((x, y) => x.id - y.id));
+        // One after another, so ids follow the skus.
+        const placed: Array<{ id: number }> = [];
+        for (const sku of ["a", "b", "c"]) {
+          const [committed] = await store().commit(`s-${sku}`, [{ name: "Placed", data: { sku } }], {
+            correlation: sku,
+            causation: {},
+          });
+          placed.push(committed);
+        }
+        const [e0, e1, e2] = placed;
         const legacy = ["Placed/invoice#1", "Placed/welcome#2"];
         const registered = { stream: "orders", by: "old", at: e0.id - 1, retry: 0, head: e2.id, reactions: legacy };
         await store().lease([registered], 0);
