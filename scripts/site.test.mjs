@@ -277,8 +277,12 @@ test("the runtime and main bundles begin with the compile hint; route chunks and
 // the docs list of the global data), which no public option leaves out:
 // every API page adds about 0.27 KB, every guide page about 0.6 KB (its
 // route, its sidebar entry and its metadata are loaded on every page). The
-// budget below stops anything else from growing it.
-const INTRO_JS_BUDGET = 553 * 1024;
+// budget below stops anything else from growing it; it moves only with new
+// pages. On 28 November 2026 about ten API pages (the errors and options of
+// `app.settled`, idempotency and reaction names, the handler's context) and
+// two concept pages (Guarantees, How it runs) took the intro to 558.6 KB,
+// the main bundle to 461.1 KB.
+const INTRO_JS_BUDGET = 560 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");
