@@ -11,7 +11,8 @@
  * `schema` and `table` must be plain SQL identifiers — a letter or `_`, then
  * letters, digits or `_` (the table name at most 48 characters, so the names
  * derived from it fit PostgreSQL's 63-character limit). They are used
- * case-sensitively. The watermark table is named `<table>_watermarks`.
+ * case-sensitively. The other tables are named after it: `<table>_watermarks`,
+ * `<table>_keys` and `<table>_discovery`.
  *
  * @see [Configuration](/docs/concepts/configuration#switching-to-postgres) — sets it up step by step.
  * @example
@@ -43,7 +44,7 @@ export type PostgresStoreConfig = {
   readonly password?: string;
   /** Schema holding the tables (default `public`); created by `seed()` if missing. */
   readonly schema?: string;
-  /** Events table name (default `events`); the watermark table is `<table>_watermarks`, the idempotency keys `<table>_keys`. */
+  /** Events table name (default `events`); the watermark table is `<table>_watermarks`, the idempotency keys `<table>_keys`, the discovery positions `<table>_discovery`. */
   readonly table?: string;
   /** Maximum connections in the pool (default 10). */
   readonly max?: number;
