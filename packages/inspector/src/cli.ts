@@ -45,7 +45,23 @@ async function main() {
     console.error(`act-inspector: ${(error as Error).message}`);
     process.exit(2);
   }
-  const server = await startServer({ store, catalog, operations: args.operations, port: args.port });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ store, catalog, operations: args.operations, port: args.port });
+  } catch (error) {
+    // One line a person can act on, not a stack trace of the server's start.
+    const code = (error as { code?: string }).code;
+    const why =
+      code === "EADDRINUSE"
+        ? `port ${args.port} is already in use on 127.0.0.1: choose another with --port, or leave --port out for a free one`
+        : code === "EACCES"
+          ? `port ${args.port} may not be opened by this user: choose one above 1023 with --port`
+          : (error as Error).message;
+    console.error(`act-inspector: ${why}`);
+    await catalog.close().catch(() => {});
+    await store.dispose().catch(() => {});
+    process.exit(2);
+  }
   console.log(`Act Inspector (${args.operations ? "operations allowed" : "read-only"}): ${server.url}`);
   const stop = async () => {
     await server.close();
