@@ -9,12 +9,21 @@ import { defineConfig } from "vitest/config";
 // `npm run test:postgres` (ACT_POSTGRES_ONLY) only those: each run holds the
 // coverage thresholds of the code it tests.
 const CORE = { "packages/act/src/**": { lines: 90, branches: 90 } };
+// The SQLite store and the OpenTelemetry package, run without PostgreSQL
+// (94.4% lines, 94.4% branches and 95.7% functions for act-sqlite; 97.3%,
+// 84.4% and 96.9% for act-otel on 28 November 2026), less a margin for the
+// process tests, whose timing decides which retry branches a run takes.
+const UNIT = {
+  ...CORE,
+  "packages/act-sqlite/src/**": { lines: 92, branches: 91, functions: 93 },
+  "packages/act-otel/src/**": { lines: 95, branches: 80, functions: 94 },
+};
 // What the act-pg tests reach (98.8% lines and statements, 98.4%
 // functions, 91.1% branches), less a margin for the fault tests, whose
 // timing decides which retry branches a run takes.
 const POSTGRES = { "packages/act-pg/src/**": { lines: 97, statements: 97, functions: 96, branches: 89 } };
 const thresholds = process.env.ACT_UNIT_ONLY
-  ? CORE
+  ? UNIT
   : process.env.ACT_POSTGRES_ONLY
     ? POSTGRES
     : { ...CORE, ...POSTGRES };

@@ -11,7 +11,7 @@ export type Routed = {
   event: Committed<Schemas, string>;
   /** The reaction's key in the event's register. */
   key: string;
-  /** The reaction's name across apps, `"<event>/<key>"` (see `reactionNames`). */
+  /** The reaction's name across apps, `"<event>/<key>"` (see `ownedNames` in reaction-names.ts). */
   name: string;
   reaction: Reaction<Schemas, string>;
   /** The reaction stream it runs on. */
@@ -21,21 +21,6 @@ export type Routed = {
   /** Why the reaction cannot run on this event (it fails with this, is retried, then blocks). */
   invalid?: unknown;
 };
-
-/**
- * The name a reaction goes by in the store, the same in every app that
- * registers it: `"<event>/<key>"`. Reaction streams record the names of the
- * reactions that target them, and an app only leases streams whose every
- * reaction it has.
- *
- * @param events - the app's events and their reactions
- * @returns every reaction's name, sorted
- */
-export function reactionNames(events: EventRegister<any, any>): string[] {
-  return Object.entries(events)
-    .flatMap(([event, register]) => [...register.reactions.keys()].map((key) => `${event}/${key}`))
-    .sort();
-}
 
 /**
  * The reactions to one stored event, each with the stream it runs on. The
