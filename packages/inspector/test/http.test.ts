@@ -140,3 +140,42 @@ describe("the request target", () => {
     expect(await get("/api/streams?prefix=a+b")).toBe(200);
   });
 });
+
+describe("a database that refuses the catalog's queries", () => {
+  /** A catalog whose database refuses with `code`, as PostgreSQL's driver reports it. */
+  const refusing = (code: string) =>
+    Object.assign(Object.create(catalog), {
+      streams: async () => {
+        throw Object.assign(new Error(`refused (${code})`), { code });
+      },
+    });
+
+  it("answers 503, as the store's endpoints do, naming no detail of the database", async () => {
+    for (const code of ["42501", "28P01", "3D000", "53300"]) {
+      const refused = await startServer({ store, catalog: refusing(code) });
+      try {
+        const res = await fetch(`${new URL(refused.url).origin}/api/streams`, {
+          headers: { cookie: `act_inspector_${refused.port}=${tokenOf(refused)}` },
+        });
+        expect(res.status, code).toBe(503);
+        const { error } = (await res.json()) as { error: string };
+        expect(error, code).toMatch(/^The store is not answering \(refused\)/);
+        expect(error, code).not.toContain(code);
+      } finally {
+        await refused.close();
+      }
+    }
+  });
+
+  it("still answers 500 for a failure that is not the database refusing", async () => {
+    const broken = await startServer({ store, catalog: refusing("42601") });
+    try {
+      const res = await fetch(`${new URL(broken.url).origin}/api/streams`, {
+        headers: { cookie: `act_inspector_${broken.port}=${tokenOf(broken)}` },
+      });
+      expect(res.status).toBe(500);
+    } finally {
+      await broken.close();
+    }
+  });
+});

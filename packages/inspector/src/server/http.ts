@@ -482,6 +482,16 @@ function sendText(res: ServerResponse, status: number, text: string) {
 /** Driver error codes that mean the database is unreachable or went away, not that the request was wrong. */
 const DOWN = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|08\w{3}|57P\d{2})$/;
 
+/**
+ * SQLSTATEs with which a database refuses the inspector's own queries — the
+ * catalog's listing of streams, which the store's error handling does not
+ * cover: a role without the right to read a table (42501), a failed login
+ * (28xxx), a database that does not exist (3D000), too many connections or
+ * another lack of resources (53xxx). The store's endpoints answer these with
+ * 503; so do the catalog's.
+ */
+const REFUSED = /^(42501|28\w{3}|3D000|53\w{3})$/;
+
 function sendError(res: ServerResponse, error: unknown) {
   if (error instanceof HttpError) return send(res, error.status, { error: error.message });
   const e = error as { name?: string; reason?: string; retryable?: unknown; code?: string; message?: string };
@@ -493,9 +503,10 @@ function sendError(res: ServerResponse, error: unknown) {
   const storeError = typeof e?.retryable === "boolean" && typeof e?.reason === "string";
   const down =
     (e?.code && DOWN.test(e.code)) || (error as Error)?.message?.includes("timeout exceeded when trying to connect");
-  if (storeError || down)
+  const refused = !storeError && !down && typeof e?.code === "string" && REFUSED.test(e.code);
+  if (storeError || down || refused)
     return send(res, 503, {
-      error: `The store is not answering (${storeError ? e.reason : "unreachable"}). Check that the database is up; the inspector's terminal has the details.`,
+      error: `The store is not answering (${storeError ? e.reason : refused ? "refused" : "unreachable"}). Check that the database is up and that the inspector's role may read it; the inspector's terminal has the details.`,
     });
   return send(res, 500, { error: "The inspector failed to answer; its terminal has the details." });
 }
