@@ -19,8 +19,8 @@ import { type Matcher, plainMatcher } from "./plain-shape.js";
 import { requestDigest } from "./request-digest.js";
 import { outputSchema, readSchema, reviver } from "./revive.js";
 import { patch, uuid, validate } from "./utils.js";
-import type { InlineCommit, Store } from "./types/ports.js";
-import { applyInline, asyncHandler, notSynchronous } from "./project.js";
+import type { Store } from "./types/ports.js";
+import { commitEvents } from "./inline-commit.js";
 import type { Projection } from "./projection.js";
 import type { ZodType } from "zod";
 
@@ -422,44 +422,6 @@ async function recall<S extends Schema, E extends Schemas>(
   return snapshots.length ? snapshots : undefined;
 }
 
-/**
- * Commits an action's events — with `commitInline` when an inline projection
- * handles one of them, so its writes commit with the events or not at all.
- */
-function commit<E extends Schemas>(
-  log: Store,
-  inline: readonly Projection<any, any>[],
-  request: InlineCommit<E>
-): Promise<Committed<E, keyof E>[]> {
-  const { stream, messages, meta, expectedVersion, idempotencyKey, lastId, request: asked } = request;
-  if (inline.length && !log.commitInline)
-    throw new Error(
-      `Inline projection "${inline[0].name}" needs a store that runs handlers inside its commit (Store.commitInline), and ${log.constructor?.name ?? "this store"} has none: nothing was committed. Use the in-memory store, PostgresStore or SqliteStore, or build the projection without { inline: true }.`
-    );
-  const names = new Set(messages.map(({ name }) => name as string));
-  const running = inline.filter((projection) => projection.events.some((event) => names.has(event)));
-  if (!running.length) return log.commit<E>(stream, messages, meta, expectedVersion, idempotencyKey, lastId, asked);
-  for (const projection of running) {
-    const refused = asyncHandler(projection, log);
-    if (refused !== undefined)
-      throw notSynchronous(
-        log,
-        `Inline projection "${projection.name}" cannot run for the events of stream "${stream}" (nothing was committed): its handler of "${refused}" is an async function`
-      );
-  }
-  return log.commitInline!<E>(request, (events, tx) => {
-    const result = applyInline(running, events as Committed<Schemas, string>[], tx);
-    if (!log.synchronousHandlers || typeof (result as PromiseLike<void> | undefined)?.then !== "function")
-      return result;
-    Promise.resolve(result).catch(() => {});
-    const names = events.map(({ name }) => `"${String(name)}"`).join(", ");
-    throw notSynchronous(
-      log,
-      `An inline projection's handler for ${names} of stream "${stream}" returned a promise (nothing was committed)`
-    );
-  });
-}
-
 /** What {@link action} is asked to do. */
 export type ActionRequest<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A & string> = {
   /** The state that owns the action. */
@@ -597,7 +559,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     // The id of the event the state was built from goes with the version: a
     // stream dropped and written again up to the same version has another
     // event there, and the commit refuses to build on the old state.
-    committed = await commit(log, request.inline ?? [], {
+    committed = await commitEvents(log, request.inline ?? [], {
       stream,
       messages,
       meta,
