@@ -797,7 +797,8 @@ export class PostgresStore implements Store {
 
   /**
    * Registers the leases' streams — a missing one starts at its `at`; an
-   * existing watermark never moves, its `head` only grows — and, when
+   * existing watermark moves only back, for a reaction that joins it late
+   * (see `Lease.joining`), its `head` only grows — and, when
    * `millis` > 0, leases each one to `lease.by` for `millis` unless it is
    * blocked, another drainer holds an unexpired lease (or it waits out a
    * retry's backoff), or its watermark already moved past `lease.at`
@@ -809,7 +810,7 @@ export class PostgresStore implements Store {
    *
    * @param leases - the streams to register or lease
    * @param millis - lease length (any non-negative integer); 0 only registers
-   * @returns the leases obtained, in input order, with the stored `retry` and `done` (every registered one when `millis` is 0)
+   * @returns the leases obtained, in input order, with the stored `at`, `retry`, `done`, `head` and `ahead` (every registered one when `millis` is 0)
    * @example
    * ```ts
    * const [granted] = await store.lease([{ stream: "r-1", by: "drainer-a", at: 41, retry: 0 }], 10_000);
@@ -823,7 +824,7 @@ export class PostgresStore implements Store {
     const unique = [...new Map(leases.map((l) => [l.stream, l])).values()];
     if (!unique.length) return [];
     const input = JSON.stringify(
-      unique.map(({ stream, source, at, by, head, token, reactions }) => ({
+      unique.map(({ stream, source, at, by, head, token, reactions, joining }) => ({
         stream,
         source: source ?? null,
         at,
@@ -831,9 +832,18 @@ export class PostgresStore implements Store {
         head: head ?? null,
         token: token ?? null,
         reactions: reactions ?? [],
+        joining: joining?.length ? joining : null,
       }))
     );
-    type Row = { stream: string; retry: number; done: string[]; token: string | number | null; head: string | number };
+    type Row = {
+      stream: string;
+      at?: string | number;
+      retry: number;
+      done: string[];
+      token: string | number | null;
+      head: string | number;
+      ahead?: Record<string, number>;
+    };
     const { rows } =
       millis > 0
         ? await this.#run<Row>("lease", this.#statements.lease, [input, millis])
@@ -851,7 +861,13 @@ export class PostgresStore implements Store {
       .filter((l) => stored.has(l.stream))
       .map((l) => {
         const row = stored.get(l.stream)!;
-        return { ...withState(l), token: Number(row.token), head: Number(row.head) };
+        return {
+          ...withState(l),
+          at: Number(row.at),
+          token: Number(row.token),
+          head: Number(row.head),
+          ahead: row.ahead ?? {},
+        };
       });
   }
 

@@ -166,6 +166,8 @@ ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS done text[] NOT NULL DEFAUL
 ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS head bigint NOT NULL DEFAULT -1;
 ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS token bigint NOT NULL DEFAULT 0;
 ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS reactions text[] NOT NULL DEFAULT '{}';
+-- Reactions that handled a stream past its watermark (it moved back for one that joined late), by name.
+ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS ahead jsonb NOT NULL DEFAULT '{}';
 -- reactions() lists streams by name in byte order: read in index order, not sorted on each call.
 CREATE INDEX IF NOT EXISTS "${table}_watermarks_by_name" ON ${n.watermarks} (stream COLLATE "C");
 CREATE INDEX IF NOT EXISTS "${table}_watermarks_blocked" ON ${n.watermarks} (stream COLLATE "C") WHERE blocked;
@@ -371,16 +373,31 @@ const RELEASE_OVERTAKEN = (n: Names) => `overtaken AS (
 const UNION = (names: string) => `ARRAY(SELECT DISTINCT r FROM unnest(COALESCE(${names}, '{}')) AS r ORDER BY r)`;
 
 /**
- * `lease(leases, 0)`: registers missing streams at their `at`, never moving
- * an existing watermark; widens a stream's source to every stream when
- * another source names it; moves `head` up to the input's and adds the
- * input's reactions to the stream's; returns every
- * stream's stored `retry` and `done`. One update per row (a statement must
- * not change a row twice).
+ * Where a registration's joining reactions start on a stream that carries
+ * reactions already, for those none of whose names it carries (NULL when
+ * none). Evaluated in the update itself, on the row as it is when locked:
+ * a registration that waited for another's sees the reactions it added.
+ */
+const JOIN_AT = `(SELECT min((j->>'at')::bigint) FROM jsonb_array_elements(COALESCE(i.joining, '[]')) j
+    WHERE cardinality(w.reactions) > 0
+      AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(j->'names') name WHERE name = ANY(w.reactions)))`;
+
+/**
+ * `lease(leases, 0)`: registers missing streams at their `at`; widens a
+ * stream's source to every stream when another source names it; moves
+ * `head` up to the input's and adds the input's reactions to the stream's;
+ * returns every stream's stored `retry` and `done`. An existing watermark
+ * moves only back, for a reaction that joins a stream already carrying
+ * others (none of its names there yet) at a point before it: the joining
+ * reaction's events would be skipped otherwise. The watermark then goes
+ * back to that point under a new token, retries start over, and the
+ * reactions already there are recorded in `ahead` at the old watermark
+ * (an entry already further ahead stays). One update per row (a statement
+ * must not change a row twice).
  */
 export function register(n: Names): string {
   return `
-WITH ${INPUT("stream text, source text, at bigint, head bigint, reactions text[]")},
+WITH ${INPUT("stream text, source text, at bigint, head bigint, reactions text[], joining jsonb")},
 ins AS (
   INSERT INTO ${n.watermarks} (stream, source, at, head, reactions)
   SELECT stream, source, at, GREATEST(at, COALESCE(head, at)), ${UNION("reactions")} FROM input
@@ -391,8 +408,15 @@ ins AS (
     -- Reactions from different sources share this stream: it must read them all.
     source = CASE WHEN w.source IS NOT NULL AND w.source IS DISTINCT FROM i.source THEN NULL ELSE w.source END,
     head = GREATEST(w.head, COALESCE(i.head, w.head)),
-    reactions = ${UNION("w.reactions || i.reactions")}
-  FROM input i WHERE w.stream = i.stream
+    reactions = ${UNION("w.reactions || i.reactions")},
+    at = CASE WHEN ${JOIN_AT} < w.at THEN ${JOIN_AT} ELSE w.at END,
+    retry = CASE WHEN ${JOIN_AT} < w.at THEN 0 ELSE w.retry END,
+    token = CASE WHEN ${JOIN_AT} < w.at THEN w.token + 1 ELSE w.token END,
+    ahead = CASE WHEN ${JOIN_AT} < w.at
+      THEN COALESCE((SELECT jsonb_object_agg(r, w.at) FROM unnest(w.reactions) r), '{}') || w.ahead
+      ELSE w.ahead END
+  FROM input i
+  WHERE w.stream = i.stream
   RETURNING w.stream, w.retry, w.done
 )
 SELECT stream, retry, done FROM ins
@@ -424,7 +448,7 @@ ins AS (
   INSERT INTO ${n.watermarks} (stream, source, at, head, leased_by, leased_until, token)
   SELECT stream, source, at, at, holder, now() + $2::bigint * interval '1 millisecond', 1 FROM input WHERE token IS NULL
   ON CONFLICT (stream) DO NOTHING
-  RETURNING stream, retry, done, token, head
+  RETURNING stream, at, retry, done, token, head, ahead
 ), free AS (
   SELECT w.stream, i.holder FROM ${n.watermarks} w JOIN input i ON i.stream = w.stream
   WHERE i.token IS NULL AND NOT w.blocked AND w.at <= i.at
@@ -434,7 +458,7 @@ ins AS (
   UPDATE ${n.watermarks} w SET leased_by = f.holder, leased_until = now() + $2::bigint * interval '1 millisecond',
     token = w.token + 1
   FROM free f WHERE w.stream = f.stream
-  RETURNING w.stream, w.retry, w.done, w.token, w.head
+  RETURNING w.stream, w.at, w.retry, w.done, w.token, w.head, w.ahead
 ), mine AS (
   SELECT w.stream FROM ${n.watermarks} w JOIN input i ON i.stream = w.stream
   WHERE i.token IS NOT NULL AND NOT w.blocked AND w.at <= i.at AND w.leased_by = i.holder AND w.token = i.token
@@ -442,17 +466,23 @@ ins AS (
 ), renewed AS (
   UPDATE ${n.watermarks} w SET leased_until = now() + $2::bigint * interval '1 millisecond'
   FROM mine m WHERE w.stream = m.stream
-  RETURNING w.stream, w.retry, w.done, w.token, w.head
+  RETURNING w.stream, w.at, w.retry, w.done, w.token, w.head, w.ahead
 )
-SELECT stream, retry, done, token, head FROM ins
+SELECT stream, at, retry, done, token, head, ahead FROM ins
 UNION ALL
-SELECT stream, retry, done, token, head FROM taken
+SELECT stream, at, retry, done, token, head, ahead FROM taken
 UNION ALL
-SELECT stream, retry, done, token, head FROM renewed`;
+SELECT stream, at, retry, done, token, head, ahead FROM renewed`;
 }
 
+/** The entries of `ahead` the watermark has not passed: reactions still ahead of it. */
+const STILL_AHEAD = `CASE WHEN w.ahead = '{}' THEN w.ahead ELSE COALESCE(
+    (SELECT jsonb_object_agg(key, value) FROM jsonb_each(w.ahead) WHERE (value #>> '{}')::bigint > GREATEST(w.at, i.at)),
+    '{}') END`;
+
 /**
- * `ack()`: moves the watermark, stores `retry` and `done`, releases — only
+ * `ack()`: moves the watermark, stores `retry` and `done`, forgets the
+ * reactions in `ahead` it passed, releases — only
  * where `holder` still holds it under the same `token` and has every
  * reaction the stream carries (when it says which it has); `delay` > 0 keeps the stream out of `poll`
  * for that many ms (the backoff before a retry).
@@ -461,8 +491,8 @@ export function ack(n: Names): string {
   return `
 WITH ${INPUT("stream text, holder text, token bigint, reactions text[], at bigint, retry integer, done text[], delay bigint")},
 ${RELEASE_OVERTAKEN(n)}
-UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), retry = i.retry, done = COALESCE(i.done, '{}'), leased_by = NULL,
-  leased_until = CASE WHEN i.delay > 0 THEN now() + i.delay * interval '1 millisecond' END
+UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), retry = i.retry, done = COALESCE(i.done, '{}'), ahead = ${STILL_AHEAD},
+  leased_by = NULL, leased_until = CASE WHEN i.delay > 0 THEN now() + i.delay * interval '1 millisecond' END
 FROM input i
 WHERE w.stream = i.stream AND w.leased_by = i.holder AND w.token = i.token AND NOT w.blocked
   AND (i.reactions IS NULL OR w.reactions <@ i.reactions)
@@ -474,7 +504,7 @@ export function block(n: Names): string {
   return `
 WITH ${INPUT("stream text, holder text, token bigint, reactions text[], at bigint, retry integer, done text[], error text")},
 ${RELEASE_OVERTAKEN(n)}
-UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), done = COALESCE(i.done, '{}'), blocked = true, error = i.error,
+UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), done = COALESCE(i.done, '{}'), ahead = ${STILL_AHEAD}, blocked = true, error = i.error,
   retry = i.retry, leased_by = NULL, leased_until = NULL
 FROM input i
 WHERE w.stream = i.stream AND w.leased_by = i.holder AND w.token = i.token AND NOT w.blocked
@@ -560,7 +590,7 @@ ON CONFLICT (name) DO UPDATE SET at = excluded.at WHERE d.at < excluded.at`;
  */
 export function reset(n: Names): string {
   return `
-UPDATE ${n.watermarks} SET at = $2::bigint, done = '{}', blocked = false, error = NULL, retry = 0, token = token + 1
+UPDATE ${n.watermarks} SET at = $2::bigint, done = '{}', ahead = '{}', blocked = false, error = NULL, retry = 0, token = token + 1
 WHERE stream = ANY($1::text[])
 RETURNING stream`;
 }

@@ -29,7 +29,7 @@ import { type Query, SNAP_EVENT } from "@act-root/act";
 import type { Connection } from "./driver.js";
 
 /** The schema version this package writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const SNAP = `'${SNAP_EVENT.replace(/'/g, "''")}'`;
 
@@ -62,7 +62,8 @@ CREATE TABLE IF NOT EXISTS act_watermarks (
   done TEXT NOT NULL DEFAULT '[]',
   head INTEGER NOT NULL DEFAULT -1,
   token INTEGER NOT NULL DEFAULT 0,
-  reactions TEXT
+  reactions TEXT,
+  ahead TEXT NOT NULL DEFAULT '{}'
 );
 -- poll reads only the streams with work: thousands of caught-up ones cost it nothing.
 CREATE INDEX IF NOT EXISTS act_watermarks_ready ON act_watermarks (at, stream) WHERE head > at AND blocked = 0;
@@ -110,6 +111,14 @@ const UPGRADES: Array<(db: Connection) => void> = [
     const columns = db.prepare("SELECT name FROM pragma_table_info('act_keys')").rows().flat();
     if (columns.length && !columns.includes("request")) db.exec("ALTER TABLE act_keys ADD COLUMN request TEXT");
   },
+  // 4 → 5: reactions that handled a stream past its watermark, which moved
+  // back for a reaction that joined the stream late (a rolling deploy, a
+  // backfill): they skip those events, the joining one runs them.
+  (db) => {
+    const columns = db.prepare("SELECT name FROM pragma_table_info('act_watermarks')").rows().flat();
+    if (columns.length && !columns.includes("ahead"))
+      db.exec("ALTER TABLE act_watermarks ADD COLUMN ahead TEXT NOT NULL DEFAULT '{}'");
+  },
 ];
 
 /** The file's schema version. */
@@ -145,6 +154,10 @@ export function drop(db: Connection): void {
 const OWNS = `
   AND (?8 IS NULL OR reactions IS NULL OR NOT EXISTS (
     SELECT 1 FROM json_each(reactions) r WHERE r.value NOT IN (SELECT value FROM json_each(?8))))`;
+
+/** The entries of `ahead` the new watermark (`?1`) has not passed: reactions still ahead of it. */
+const STILL_AHEAD = `CASE WHEN ahead = '{}' THEN ahead ELSE coalesce(
+  (SELECT json_group_object(key, value) FROM json_each(ahead) WHERE value > max(at, ?1)), '{}') END`;
 
 /** The fixed statements, prepared once per connection. */
 export const SQL = {
@@ -187,21 +200,23 @@ SELECT stream, source, at, lagging FROM (
   SELECT stream, source, at, 0 AS lagging FROM lead
 ) ORDER BY lagging DESC, CASE lagging WHEN 1 THEN at ELSE -at END, stream`,
   watermark:
-    "SELECT source, at, retry, blocked, leased_by, leased_until, done, head, token, reactions FROM act_watermarks WHERE stream = ?",
+    "SELECT source, at, retry, blocked, leased_by, leased_until, done, head, token, reactions, ahead FROM act_watermarks WHERE stream = ?",
   register: "INSERT INTO act_watermarks (stream, source, at, head, reactions) VALUES (?, ?, ?, ?, ?)",
   widen: "UPDATE act_watermarks SET source = ?, head = max(head, ?), reactions = ? WHERE stream = ?",
   insertLeased:
     "INSERT INTO act_watermarks (stream, source, at, head, leased_by, leased_until, token) VALUES (?, ?, ?, ?, ?, ?, 1)",
   grant: "UPDATE act_watermarks SET leased_by = ?, leased_until = ?, token = ? WHERE stream = ?",
+  /** A reaction joined the stream before its watermark: back to `?1`, a new generation, retries over, `?2` the reactions ahead. */
+  join: "UPDATE act_watermarks SET at = ?1, retry = 0, token = token + 1, ahead = ?2 WHERE stream = ?3",
   /**
    * Only the holder, with the current generation, not blocked, and — when it
    * says which reactions it has (`?8`, JSON) — only if it has every reaction
    * the stream carries now: a newer release may have added one since the lease.
    */
-  ack: `UPDATE act_watermarks SET at = max(at, ?), retry = ?, done = ?, leased_by = NULL, leased_until = ?
-WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?${OWNS}`,
-  block: `UPDATE act_watermarks SET at = max(at, ?), retry = ?, done = ?, blocked = 1, error = ?, leased_by = NULL, leased_until = NULL
-WHERE stream = ? AND leased_by = ? AND blocked = 0 AND token = ?${OWNS}`,
+  ack: `UPDATE act_watermarks SET at = max(at, ?1), retry = ?2, done = ?3, ahead = ${STILL_AHEAD}, leased_by = NULL, leased_until = ?4
+WHERE stream = ?5 AND leased_by = ?6 AND blocked = 0 AND token = ?7${OWNS}`,
+  block: `UPDATE act_watermarks SET at = max(at, ?1), retry = ?2, done = ?3, ahead = ${STILL_AHEAD}, blocked = 1, error = ?4, leased_by = NULL, leased_until = NULL
+WHERE stream = ?5 AND leased_by = ?6 AND blocked = 0 AND token = ?7${OWNS}`,
   /**
    * Run when an ack or a block is refused: a holder whose lease an operator
    * reset or unblock overtook (same holder, older generation) has finished
@@ -230,7 +245,7 @@ WHERE stream = ? AND blocked = 1`,
    * lease stays until it runs out: its holder may still be running a handler,
    * and no other drainer may start one beside it.
    */
-  reset: `UPDATE act_watermarks SET at = ?, done = '[]', blocked = 0, error = NULL, retry = 0, token = token + 1 WHERE stream = ?`,
+  reset: `UPDATE act_watermarks SET at = ?, done = '[]', ahead = '{}', blocked = 0, error = NULL, retry = 0, token = token + 1 WHERE stream = ?`,
   /** The positions of the reactions in `?` (a JSON array) that have one. */
   discovered: "SELECT name, at FROM act_discovery WHERE name IN (SELECT value FROM json_each(?))",
   /** Moves the reactions in `?1` (a JSON array) forward to `?2`; a position already past it stays. */

@@ -126,6 +126,7 @@ type WatermarkRow = [
   head: number,
   token: number,
   reactions: string | null,
+  ahead: string,
 ];
 /** An event of a `query` page: its data and metadata parsed. */
 type EventRow = [number, string, number, number, string, Record<string, unknown>, EventMeta];
@@ -657,7 +658,8 @@ export class SqliteStore implements Store {
 
   /**
    * Registers the leases' streams — a missing one starts at its `at`; an
-   * existing watermark never moves, its `head` only grows, and the
+   * existing watermark moves only back, for a reaction that joins it late
+   * (see `Lease.joining`), its `head` only grows, and the
    * `reactions` named are added to the stream's set — and, when `millis` > 0,
    * leases each one to `lease.by` for `millis`, unless it is blocked, held by
    * another drainer (or waiting out a backoff), or its watermark moved past
@@ -684,6 +686,7 @@ export class SqliteStore implements Store {
     const read = this.#statement("lease", SQL.watermark);
     const register = this.#statement("lease", SQL.register);
     const widen = this.#statement("lease", SQL.widen);
+    const join = this.#statement("lease", SQL.join);
     const insertLeased = this.#statement("lease", SQL.insertLeased);
     const grant = this.#statement("lease", SQL.grant);
     const now = Date.now();
@@ -695,23 +698,26 @@ export class SqliteStore implements Store {
         if (millis === 0) {
           const head = Math.max(lease.at, lease.head ?? lease.at);
           if (!row) register.run(lease.stream, source, lease.at, head, union(null, lease.reactions));
-          // Reactions from different sources share this stream: it must read them all.
-          else
+          else {
+            const joined = joinedAt(row, lease);
+            if (joined !== undefined) join.run(joined.at, JSON.stringify(joined.ahead), lease.stream);
+            // Reactions from different sources share this stream: it must read them all.
             widen.run(
               row[0] !== null && row[0] !== source ? null : row[0],
               head,
               union(row[9], lease.reactions),
               lease.stream
             );
+          }
           granted.push({ ...lease, retry: row ? row[2] : 0, done: row ? JSON.parse(row[6]) : [] });
           continue;
         }
         if (!row) {
           insertLeased.run(lease.stream, source, lease.at, lease.at, lease.by, now + millis);
-          granted.push({ ...lease, retry: 0, done: [], token: 1, head: lease.at });
+          granted.push({ ...lease, retry: 0, done: [], token: 1, head: lease.at, ahead: {} });
           continue;
         }
-        const [, at, retry, blocked, by, until, done, head, token] = row;
+        const [, at, retry, blocked, by, until, done, head, token, , ahead] = row;
         // A watermark past the polled one means another drainer handled those events.
         if (blocked || at > lease.at) continue;
         const renewal = lease.token !== undefined;
@@ -719,7 +725,7 @@ export class SqliteStore implements Store {
           continue;
         const next = renewal ? token : token + 1;
         grant.run(lease.by, now + millis, next, lease.stream);
-        granted.push({ ...lease, retry, done: JSON.parse(done), token: next, head });
+        granted.push({ ...lease, at, retry, done: JSON.parse(done), token: next, head, ahead: JSON.parse(ahead) });
       }
       return granted;
     });
@@ -1056,6 +1062,26 @@ export class SqliteStore implements Store {
 }
 
 /** `ack`'s parameters for one lease; `now` dates the end of a retry's backoff. */
+/**
+ * Where a registration's joining reactions start on a stream that already
+ * carries reactions, for those none of whose names it carries, when that is
+ * before its watermark: the watermark goes back there, and the reactions
+ * already on the stream are ahead up to the old one (an entry already
+ * further ahead stays). Undefined when the watermark stays.
+ */
+function joinedAt(row: WatermarkRow, lease: Lease): { at: number; ahead: Record<string, number> } | undefined {
+  const carried: string[] = row[9] ? JSON.parse(row[9]) : [];
+  if (!carried.length || !lease.joining?.length) return undefined;
+  const current = row[1];
+  let at = current;
+  for (const { names, at: from } of lease.joining)
+    if (from < at && !names.some((name) => carried.includes(name))) at = from;
+  if (at >= current) return undefined;
+  const ahead: Record<string, number> = JSON.parse(row[10]);
+  for (const reaction of carried) ahead[reaction] = Math.max(ahead[reaction] ?? current, current);
+  return { at, ahead };
+}
+
 function ackParams(l: Lease, now: number): unknown[] {
   return [
     l.at,

@@ -78,7 +78,11 @@ export function route(events: EventRegister<any, any>, stored: Committed<Schemas
  * events as the store returned them. With `only`, just the streams of those
  * reactions are registered, while `routes` and `found` still cover every
  * reaction (discovery registers a group of reactions at a time, and the
- * route index must know every event of a stream it vouches for).
+ * route index must know every event of a stream it vouches for). Each
+ * registration also says where each reaction's events into the stream
+ * start (`joining`): a reaction that joins a stream whose watermark is
+ * already past them — another release, or the stream's other reactions,
+ * moved it on first — takes the watermark back there (see `Lease.joining`).
  */
 export async function correlate<E extends Schemas>(
   events: EventRegister<E, any>,
@@ -92,7 +96,10 @@ export async function correlate<E extends Schemas>(
   routes: Map<string, number[]>;
   found: Committed<Schemas, string>[];
 }> {
-  const targets = new Map<string, Lease & { reactions: string[] }>();
+  const targets = new Map<
+    string,
+    Lease & { reactions: string[]; joining: Array<{ names: readonly string[]; at: number }> }
+  >();
   const routes = new Map<string, number[]>();
   const found: Committed<Schemas, string>[] = [];
   let last_id = query.after ?? -1;
@@ -107,14 +114,23 @@ export async function correlate<E extends Schemas>(
       // catching up) must not hold every event it read until it ends.
       if (found.length >= 2 * KEPT_EVENTS_LIMIT) found.splice(0, found.length - KEPT_EVENTS_LIMIT);
     }
-    for (const { target, source, name } of routed) {
+    for (const { target, source, name, reaction } of routed) {
       const ids = routes.get(target);
       if (!ids) routes.set(target, [stored.id]);
       // Several reactions of one event may go to the same stream: its id once.
       else if (ids[ids.length - 1] !== stored.id) ids.push(stored.id);
       if (only && !only.has(name)) continue;
       const known = targets.get(target);
-      if (known && !known.reactions.includes(name)) known.reactions.push(name);
+      // Where each reaction's events into the stream start: one joining a
+      // stream whose watermark is already past that point takes it back there.
+      const joining = {
+        names: [name, ...(reaction.aliases ?? []).map((alias) => `${String(stored.name)}/${alias}`)],
+        at: stored.id - 1,
+      };
+      if (known && !known.reactions.includes(name)) {
+        known.reactions.push(name);
+        known.joining.push(joining);
+      }
       targets.set(target, {
         stream: target,
         // Reactions from different sources share this stream: it must read them all.
@@ -124,6 +140,7 @@ export async function correlate<E extends Schemas>(
         retry: 0,
         head: stored.id,
         reactions: known?.reactions ?? [name],
+        joining: known?.joining ?? [joining],
       });
     }
   }, query);

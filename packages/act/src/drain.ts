@@ -33,6 +33,14 @@ const LATENCY_SAMPLES = 1_024;
 /** `event id:reaction key`, how the watermark remembers reactions already run on a partly handled event. */
 const doneKey = (job: Job) => `${job.event.id}:${job.key}`;
 
+/**
+ * The entries of `done` for events past `at`. Usually none: `done` holds the
+ * partly handled event right after the watermark. But a stream moved back
+ * for a reaction that joined it late keeps the entries of the event it had
+ * reached, which the drain comes back to later.
+ */
+const after = (done: Iterable<string>, at: number) => [...done].filter((key) => Number.parseInt(key, 10) > at);
+
 /** Whether `done` records the job's reaction, under its key or a name it had before. */
 const isDone = (done: ReadonlySet<string>, job: Job) =>
   done.has(doneKey(job)) || (job.reaction.aliases ?? []).some((alias) => done.has(`${job.event.id}:${alias}`));
@@ -418,7 +426,7 @@ export async function handle<E extends Schemas>(
     // The event is handled once its last reaction ran: move past it.
     if (next?.event.id !== job.event.id) {
       at = job.event.id;
-      done = new Set();
+      done = new Set(after(done, at));
     }
   };
   for (let i = 0; i < jobs.length; i++) {
@@ -459,5 +467,5 @@ export async function handle<E extends Schemas>(
     }
   }
   const last = Math.max(at, end);
-  return { ack: { ...lease, at: last, done: [], retry: 0 }, progress: last > lease.at };
+  return { ack: { ...lease, at: last, done: after(done, last), retry: 0 }, progress: last > lease.at };
 }

@@ -15,6 +15,21 @@ export type Job = {
 /** The work of one leased stream: its events, the reactions to run, and where its watermark ends when all ran. */
 export type Batch<E extends Schemas> = { lease: Lease; events: CommittedOf<E>[]; jobs: Job[]; end: number };
 
+/**
+ * The jobs still to run on a leased stream: without those of reactions that
+ * handled the event already — the stream moved back for a reaction that
+ * joined it late (`Lease.ahead`), and the others must not run twice.
+ */
+function waiting(lease: Lease, jobs: Job[] | undefined): Job[] | undefined {
+  const ahead = lease.ahead;
+  if (!jobs || !ahead || !Object.keys(ahead).length) return jobs;
+  const left = jobs.filter(({ event, key, reaction }) => {
+    const names = [key, ...(reaction.aliases ?? [])];
+    return !names.some((name) => (ahead[`${event.name}/${name}`] ?? -1) >= event.id);
+  });
+  return left.length ? left : undefined;
+}
+
 /** Events per read of the whole log, shared by every leased stream without a source. */
 const PAGE = 1_000;
 /** Reads of the whole log per drain at most, so one drain stays short on a long log. */
@@ -69,8 +84,14 @@ export async function readBatches<E extends Schemas>(
    * the batch's stream. Once the batch is full, events without such reactions
    * still move its end (nothing to do there), up to the next one with work.
    */
-  const route = (batch: Batch<E>, id: number, jobs: Job[] | undefined, count: { events: number; closed: boolean }) => {
+  const route = (
+    batch: Batch<E>,
+    id: number,
+    routed: Job[] | undefined,
+    count: { events: number; closed: boolean }
+  ) => {
     if (id <= batch.lease.at || count.closed) return;
+    const jobs = waiting(batch.lease, routed);
     if (jobs && count.events >= eventLimit) {
       count.closed = true;
       return;
@@ -133,9 +154,9 @@ export async function readBatches<E extends Schemas>(
       for (const event of found) {
         const byTarget = resolve(event);
         for (const stream of takers.get(event.id) ?? []) {
-          const jobs = byTarget.get(stream);
-          if (!jobs) continue;
           const batch = batches.get(stream)!;
+          const jobs = waiting(batch.lease, byTarget.get(stream));
+          if (!jobs) continue;
           batch.events.push(jobs[0].event as CommittedOf<E>);
           batch.jobs.push(...jobs);
         }

@@ -24,6 +24,8 @@ type Watermark = {
   head: number;
   /** The reactions that target this stream: only apps that have them all lease it. */
   reactions: Set<string>;
+  /** Reactions that handled the stream past `at` (it moved back for one that joined late): the last event each handled. */
+  ahead: Record<string, number>;
   /** The lease's generation: a new lease, `reset` and `unblock` move it on. */
   token: number;
   blocked: boolean;
@@ -348,6 +350,7 @@ export class InMemoryStore implements Store {
           done: [],
           head: lease.at,
           reactions: new Set(),
+          ahead: {},
           token: 0,
           blocked: false,
           until: 0,
@@ -355,6 +358,7 @@ export class InMemoryStore implements Store {
         this.watermarks.set(lease.stream, w);
       }
       if (millis <= 0) {
+        this.join(w, lease);
         w.head = Math.max(w.head, lease.head ?? lease.at);
         this.track(w);
         for (const reaction of lease.reactions ?? []) w.reactions.add(reaction);
@@ -375,9 +379,33 @@ export class InMemoryStore implements Store {
       }
       w.by = lease.by;
       w.until = now + millis;
-      granted.push({ ...lease, token: w.token, retry: w.retry, done: [...w.done], head: w.head });
+      granted.push({
+        ...lease,
+        at: w.at,
+        token: w.token,
+        retry: w.retry,
+        done: [...w.done],
+        head: w.head,
+        ahead: { ...w.ahead },
+      });
     }
     return granted;
+  }
+
+  /**
+   * A reaction new to a stream that already carries reactions joins it where
+   * its events start: a watermark past that point moves back to it, under a
+   * new token, and the reactions already there are recorded as `ahead` up to
+   * the old watermark, so they do not run again.
+   */
+  private join(w: Watermark, lease: Lease): void {
+    if (!w.reactions.size || !lease.joining?.length) return;
+    let at = w.at;
+    for (const { names, at: from } of lease.joining)
+      if (from < at && !names.some((name) => w.reactions.has(name))) at = from;
+    if (at >= w.at) return;
+    for (const reaction of w.reactions) w.ahead[reaction] = Math.max(w.ahead[reaction] ?? w.at, w.at);
+    Object.assign(w, { at, retry: 0, token: w.token + 1 });
   }
 
   /**
@@ -420,6 +448,7 @@ export class InMemoryStore implements Store {
       this.track(w);
       w.retry = lease.retry;
       w.done = [...(lease.done ?? [])];
+      for (const [reaction, at] of Object.entries(w.ahead)) if (at <= w.at) delete w.ahead[reaction];
       w.by = undefined;
       w.until = lease.delay && lease.delay > 0 ? Date.now() + lease.delay : 0;
       acked.push(lease);
@@ -521,6 +550,7 @@ export class InMemoryStore implements Store {
       Object.assign(w, {
         at,
         done: [],
+        ahead: {},
         blocked: false,
         error: undefined,
         retry: 0,

@@ -2,6 +2,7 @@ import type { Lease } from "../types/reaction.js";
 import type { Store } from "../types/ports.js";
 import { ConcurrencyError, ValidationError } from "../errors.js";
 import { type EventMeta, MAX_STREAM_LENGTH, type Query, SNAP_EVENT } from "../schemas.js";
+import { joiningConformance } from "./joining-conformance.js";
 import { inlineConformance, projectConformance } from "./projection-conformance.js";
 import type { ReadModelProbe } from "./read-model-probe.js";
 import type { TestApi } from "./test-api.js";
@@ -18,7 +19,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * names, queries and their filters, snapshots, idempotency keys, and the
  * reaction bookkeeping (`poll` and its filter by reactions, `lease` with its
  * tokens and renewals, `ack`, `block`, `reactions` and its filters, `unblock`, `reset`,
- * `retire`), the positions of discovery (`discovered`, `discover`) and, for
+ * `retire`; a reaction that joins a stream late moves its watermark back),
+ * the positions of discovery (`discovered`, `discover`) and, for
  * a store that has it, `project` (a projection's writes
  * and position in one transaction). Call it at the top level of a test file.
  *
@@ -837,6 +839,7 @@ export function storeConformance(
       });
     });
 
+    joiningConformance(() => store, test);
     projectConformance(() => store, test, probe);
     inlineConformance(() => store, test, probe);
   });

@@ -147,11 +147,17 @@ export interface Store extends Disposable {
    * `lease.at` (the watermark the drainer polled) since. `millis` = 0 only
    * registers: it moves each stream's `head` (the last event found reacting
    * into it) up to `lease.head` and adds `lease.reactions` to the stream's
-   * reactions.
+   * reactions. A reaction in `lease.joining` that is new to a stream which
+   * already carries reactions moves its watermark back to where that
+   * reaction's events start, when the watermark is past them (see
+   * `Lease.joining`): a reaction that joins a stream late, in a rolling
+   * deploy or after a backfill, still runs for those events.
    *
-   * A granted lease carries the stream's stored `head` (the `at` it was
-   * registered at when the lease created it): the drain reads no event past
-   * it, since correlation has found nothing after it reacting into the stream.
+   * A granted lease carries the stream's stored `at`, `head` (the `at` it
+   * was registered at when the lease created it) and `ahead`: the drain
+   * reads from the stored watermark, no event past `head` (correlation has
+   * found nothing after it reacting into the stream), and skips each
+   * reaction in `ahead` up to the event it names.
    *
    * A new lease moves the stream's `token` on and returns it. A lease that
    * carries the `token` it was granted, from the same `by`, is a renewal: it
@@ -162,7 +168,7 @@ export interface Store extends Disposable {
    *
    * @param leases - one per stream: the stream, its source, the drainer (`by`), the polled watermark (`at`) and the `head` found by correlation
    * @param millis - how long the leases last, in ms; 0 to register the streams without leasing them
-   * @returns the leases obtained (with the stored `retry`, `done` and `head`), or all registered ones when `millis` is 0
+   * @returns the leases obtained (with the stored `at`, `retry`, `done`, `head` and `ahead`), or all registered ones when `millis` is 0
    */
   lease(leases: Lease[], millis: number): Promise<Lease[]>;
   /**

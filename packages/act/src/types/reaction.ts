@@ -297,7 +297,11 @@ export type Lease = {
   readonly source?: string;
   /** Identifies the drainer holding the lease. */
   readonly by: string;
-  /** Watermark: polled (lease) or handled up to (ack). */
+  /**
+   * Watermark: the one polled (lease: the store refuses a stream whose
+   * watermark moved past it, and returns the stored one), or the last event
+   * handled (ack).
+   */
   readonly at: number;
   /** Failed attempts at the first event after the watermark. */
   readonly retry: number;
@@ -337,6 +341,28 @@ export type Lease = {
    * handled again by an app that has it.
    */
   readonly reactions?: readonly string[];
+  /**
+   * When registering (`lease` with 0 ms): each reaction registered, with
+   * every name it answers to (its own first, then the names it had before)
+   * and the id just before its first event that reacts into the stream. A
+   * reaction none of whose names the stream carries yet joins it there: when
+   * the stream's watermark is already past that point (another release, or
+   * another reaction, moved it on first), the store moves the watermark back
+   * to it, under a new `token`, and records in `ahead` how far the
+   * reactions already on the stream had handled it — so the joining
+   * reaction runs for those events and the others do not run twice. A
+   * stream that carries no reaction names yet (registered before stores
+   * recorded them) is left as it is.
+   */
+  readonly joining?: ReadonlyArray<{ readonly names: readonly string[]; readonly at: number }>;
+  /**
+   * Returned by `lease` with a duration: for reactions that handled the
+   * stream's events further than its watermark — the stream was moved back
+   * for a reaction that joined it later (see `joining`) — the id of the last
+   * event each has handled, by reaction name. The drain skips those
+   * reactions up to there; `ack` forgets the entries the watermark passed.
+   */
+  readonly ahead?: Readonly<Record<string, number>>;
 };
 
 /**
