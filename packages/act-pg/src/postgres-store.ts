@@ -849,8 +849,8 @@ export class PostgresStore implements Store {
         ? await this.#run<Row>("lease", this.#statements.lease, [input, millis])
         : await this.#run<Row>("lease", this.#statements.register, [input]);
     const stored = new Map(rows.map((r) => [r.stream, r]));
-    // A stream registered by a concurrent transaction right now is neither
-    // inserted nor visible to this statement: it exists, with no retries yet.
+    // A stream another drainer's lease is creating right now is neither
+    // inserted nor granted by a lease: it exists, with no retries yet.
     const withState = (l: Lease) => ({
       ...l,
       retry: stored.get(l.stream)?.retry ?? 0,
@@ -886,8 +886,10 @@ export class PostgresStore implements Store {
    */
   async ack(leases: Lease[]): Promise<Lease[]> {
     if (!leases.length) return [];
-    const { rows } = await this.#run<{ stream: string }>("ack", this.#statements.ack, [ackInput(leases)]);
-    const acked = new Set(rows.map((r) => r.stream));
+    const { rows } = await this.#run<{ stream: string; owns: boolean }>("ack", this.#statements.ack, [
+      ackInput(leases),
+    ]);
+    const acked = new Set(rows.filter((r) => r.owns).map((r) => r.stream));
     return leases.filter((l) => acked.has(l.stream));
   }
 
@@ -926,9 +928,15 @@ export class PostgresStore implements Store {
       await work(client);
       handler = false;
       const text = this.#statements.ack;
-      const { rowCount } = await client.query({ name: this.#name(text), text, values: [ackInput([lease])] });
-      await client.query(rowCount ? "COMMIT" : "ROLLBACK");
-      return !!rowCount;
+      const { rows } = await client.query<{ owns: boolean }>({
+        name: this.#name(text),
+        text,
+        values: [ackInput([lease])],
+      });
+      // Committed also when the holder lacks a reaction the stream gained:
+      // the writes and its reactions' progress (`ahead`) go together.
+      await client.query(rows.length ? "COMMIT" : "ROLLBACK");
+      return rows.some((r) => r.owns);
     } catch (error) {
       await client.query("ROLLBACK").catch((lost: Error) => {
         broken = lost;
@@ -955,8 +963,8 @@ export class PostgresStore implements Store {
   async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     if (!leases.length) return [];
     const input = leasesInput(leases, ({ error }) => ({ error }));
-    const { rows } = await this.#run<{ stream: string }>("block", this.#statements.block, [input]);
-    const blocked = new Set(rows.map((r) => r.stream));
+    const { rows } = await this.#run<{ stream: string; owns: boolean }>("block", this.#statements.block, [input]);
+    const blocked = new Set(rows.filter((r) => r.owns).map((r) => r.stream));
     return leases.filter((l) => blocked.has(l.stream));
   }
 

@@ -372,13 +372,16 @@ const RELEASE_OVERTAKEN = (n: Names) => `overtaken AS (
 /** The distinct, sorted names of a text array expression (the empty array for NULL). */
 const UNION = (names: string) => `ARRAY(SELECT DISTINCT r FROM unnest(COALESCE(${names}, '{}')) AS r ORDER BY r)`;
 
+/** The registration's input row for the conflicting stream (`excluded` has only the table's columns). */
+const INPUT_OF = (column: string) => `(SELECT ${column} FROM input WHERE input.stream = excluded.stream)`;
+
 /**
  * Where a registration's joining reactions start on a stream that carries
  * reactions already, for those none of whose names it carries (NULL when
  * none). Evaluated in the update itself, on the row as it is when locked:
  * a registration that waited for another's sees the reactions it added.
  */
-const JOIN_AT = `(SELECT min((j->>'at')::bigint) FROM jsonb_array_elements(COALESCE(i.joining, '[]')) j
+const JOIN_AT = `(SELECT min((j->>'at')::bigint) FROM jsonb_array_elements(COALESCE(${INPUT_OF("joining")}, '[]')) j
     WHERE cardinality(w.reactions) > 0
       AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(j->'names') name WHERE name = ANY(w.reactions)))`;
 
@@ -392,36 +395,31 @@ const JOIN_AT = `(SELECT min((j->>'at')::bigint) FROM jsonb_array_elements(COALE
  * reaction's events would be skipped otherwise. The watermark then goes
  * back to that point under a new token, retries start over, and the
  * reactions already there are recorded in `ahead` at the old watermark
- * (an entry already further ahead stays). One update per row (a statement
- * must not change a row twice).
+ * (an entry already further ahead stays).
+ *
+ * One upsert, in stream order: a stream another transaction is registering
+ * at the same moment is waited for and then updated — an insert that
+ * skipped it and an update that cannot see it yet would lose this
+ * registration's reactions — and two registrations lock their rows in the
+ * same order, so they never deadlock.
  */
 export function register(n: Names): string {
   return `
-WITH ${INPUT("stream text, source text, at bigint, head bigint, reactions text[], joining jsonb")},
-ins AS (
-  INSERT INTO ${n.watermarks} (stream, source, at, head, reactions)
-  SELECT stream, source, at, GREATEST(at, COALESCE(head, at)), ${UNION("reactions")} FROM input
-  ON CONFLICT (stream) DO NOTHING
-  RETURNING stream, retry, done
-), up AS (
-  UPDATE ${n.watermarks} w SET
-    -- Reactions from different sources share this stream: it must read them all.
-    source = CASE WHEN w.source IS NOT NULL AND w.source IS DISTINCT FROM i.source THEN NULL ELSE w.source END,
-    head = GREATEST(w.head, COALESCE(i.head, w.head)),
-    reactions = ${UNION("w.reactions || i.reactions")},
-    at = CASE WHEN ${JOIN_AT} < w.at THEN ${JOIN_AT} ELSE w.at END,
-    retry = CASE WHEN ${JOIN_AT} < w.at THEN 0 ELSE w.retry END,
-    token = CASE WHEN ${JOIN_AT} < w.at THEN w.token + 1 ELSE w.token END,
-    ahead = CASE WHEN ${JOIN_AT} < w.at
-      THEN COALESCE((SELECT jsonb_object_agg(r, w.at) FROM unnest(w.reactions) r), '{}') || w.ahead
-      ELSE w.ahead END
-  FROM input i
-  WHERE w.stream = i.stream
-  RETURNING w.stream, w.retry, w.done
-)
-SELECT stream, retry, done FROM ins
-UNION ALL
-SELECT stream, retry, done FROM up`;
+WITH ${INPUT("stream text, source text, at bigint, head bigint, reactions text[], joining jsonb")}
+INSERT INTO ${n.watermarks} AS w (stream, source, at, head, reactions)
+SELECT stream, source, at, GREATEST(at, COALESCE(head, at)), ${UNION("reactions")} FROM input ORDER BY stream
+ON CONFLICT (stream) DO UPDATE SET
+  -- Reactions from different sources share this stream: it must read them all.
+  source = CASE WHEN w.source IS NOT NULL AND w.source IS DISTINCT FROM excluded.source THEN NULL ELSE w.source END,
+  head = GREATEST(w.head, COALESCE(${INPUT_OF("head")}, w.head)),
+  reactions = ${UNION("w.reactions || excluded.reactions")},
+  at = CASE WHEN ${JOIN_AT} < w.at THEN ${JOIN_AT} ELSE w.at END,
+  retry = CASE WHEN ${JOIN_AT} < w.at THEN 0 ELSE w.retry END,
+  token = CASE WHEN ${JOIN_AT} < w.at THEN w.token + 1 ELSE w.token END,
+  ahead = CASE WHEN ${JOIN_AT} < w.at
+    THEN COALESCE((SELECT jsonb_object_agg(r, w.at) FROM unnest(w.reactions) r), '{}') || w.ahead
+    ELSE w.ahead END
+RETURNING w.stream, w.retry, w.done`;
 }
 
 /**
@@ -480,36 +478,67 @@ const STILL_AHEAD = `CASE WHEN w.ahead = '{}' THEN w.ahead ELSE COALESCE(
     (SELECT jsonb_object_agg(key, value) FROM jsonb_each(w.ahead) WHERE (value #>> '{}')::bigint > GREATEST(w.at, i.at)),
     '{}') END`;
 
+/** Whether the holder has every reaction the stream carries (or did not say which it has). */
+const OWNS = "(i.reactions IS NULL OR w.reactions <@ i.reactions)";
+
+/**
+ * The progress of a holder that lacks a reaction the stream gained while it
+ * held the lease (a newer release registered it): its own reactions are
+ * ahead up to where it got, the watermark stays for the others.
+ */
+const HOLDER_AHEAD = `w.ahead || COALESCE((SELECT jsonb_object_agg(r, GREATEST(i.at, COALESCE((w.ahead->>r)::bigint, -1)))
+    FROM unnest(w.reactions) r WHERE r = ANY(i.reactions) AND i.at > w.at), '{}')`;
+
+/**
+ * What `ack` and `block` record for a holder that still holds the stream
+ * under the same `token` but lacks a reaction it gained since the lease:
+ * the watermark stays (the new reaction has not run), the holder's
+ * reactions are recorded as `ahead` up to its progress and its `done` kept,
+ * so nothing it ran runs again; the stream is released, not blocked.
+ */
+const PROGRESS_OF_OTHERS = {
+  at: `CASE WHEN ${OWNS} THEN GREATEST(w.at, i.at) ELSE w.at END`,
+  done: `CASE WHEN ${OWNS} THEN COALESCE(i.done, '{}') ELSE ${UNION("w.done || i.done")} END`,
+  ahead: `CASE WHEN ${OWNS} THEN ${STILL_AHEAD} ELSE ${HOLDER_AHEAD} END`,
+};
+
 /**
  * `ack()`: moves the watermark, stores `retry` and `done`, forgets the
- * reactions in `ahead` it passed, releases — only
- * where `holder` still holds it under the same `token` and has every
- * reaction the stream carries (when it says which it has); `delay` > 0 keeps the stream out of `poll`
- * for that many ms (the backoff before a retry).
+ * reactions in `ahead` it passed, releases — where `holder` still holds it
+ * under the same `token` and has every reaction the stream carries (when it
+ * says which it has); `delay` > 0 keeps the stream out of `poll` for that
+ * many ms (the backoff before a retry). A holder that lacks one only
+ * records its reactions' progress and releases (see `PROGRESS_OF_OTHERS`);
+ * `owns` says which it was.
  */
 export function ack(n: Names): string {
   return `
 WITH ${INPUT("stream text, holder text, token bigint, reactions text[], at bigint, retry integer, done text[], delay bigint")},
 ${RELEASE_OVERTAKEN(n)}
-UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), retry = i.retry, done = COALESCE(i.done, '{}'), ahead = ${STILL_AHEAD},
-  leased_by = NULL, leased_until = CASE WHEN i.delay > 0 THEN now() + i.delay * interval '1 millisecond' END
+UPDATE ${n.watermarks} w SET at = ${PROGRESS_OF_OTHERS.at}, retry = CASE WHEN ${OWNS} THEN i.retry ELSE w.retry END,
+  done = ${PROGRESS_OF_OTHERS.done}, ahead = ${PROGRESS_OF_OTHERS.ahead}, leased_by = NULL,
+  leased_until = CASE WHEN ${OWNS} AND i.delay > 0 THEN now() + i.delay * interval '1 millisecond' END
 FROM input i
 WHERE w.stream = i.stream AND w.leased_by = i.holder AND w.token = i.token AND NOT w.blocked
-  AND (i.reactions IS NULL OR w.reactions <@ i.reactions)
-RETURNING w.stream`;
+RETURNING w.stream, ${OWNS} AS owns`;
 }
 
-/** `block()`: keeps the progress made (`at`, `done`), blocks with the error, stores `retry`, releases — only where `holder` still holds it under the same `token`. */
+/**
+ * `block()`: keeps the progress made (`at`, `done`), blocks with the error,
+ * stores `retry`, releases — where `holder` still holds it under the same
+ * `token`; a holder that lacks a reaction the stream gained since only
+ * records its reactions' progress and releases, without blocking.
+ */
 export function block(n: Names): string {
   return `
 WITH ${INPUT("stream text, holder text, token bigint, reactions text[], at bigint, retry integer, done text[], error text")},
 ${RELEASE_OVERTAKEN(n)}
-UPDATE ${n.watermarks} w SET at = GREATEST(w.at, i.at), done = COALESCE(i.done, '{}'), ahead = ${STILL_AHEAD}, blocked = true, error = i.error,
-  retry = i.retry, leased_by = NULL, leased_until = NULL
+UPDATE ${n.watermarks} w SET at = ${PROGRESS_OF_OTHERS.at}, done = ${PROGRESS_OF_OTHERS.done},
+  ahead = ${PROGRESS_OF_OTHERS.ahead}, blocked = ${OWNS}, error = CASE WHEN ${OWNS} THEN i.error END,
+  retry = CASE WHEN ${OWNS} THEN i.retry ELSE w.retry END, leased_by = NULL, leased_until = NULL
 FROM input i
 WHERE w.stream = i.stream AND w.leased_by = i.holder AND w.token = i.token AND NOT w.blocked
-  AND (i.reactions IS NULL OR w.reactions <@ i.reactions)
-RETURNING w.stream`;
+RETURNING w.stream, ${OWNS} AS owns`;
 }
 
 /**

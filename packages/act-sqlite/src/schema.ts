@@ -206,6 +206,9 @@ SELECT stream, source, at, lagging FROM (
   insertLeased:
     "INSERT INTO act_watermarks (stream, source, at, head, leased_by, leased_until, token) VALUES (?, ?, ?, ?, ?, ?, 1)",
   grant: "UPDATE act_watermarks SET leased_by = ?, leased_until = ?, token = ? WHERE stream = ?",
+  /** A holder lacking a reaction the stream gained: its reactions' progress (`?1` ahead, `?2` done) recorded, the lease released. */
+  keepProgress:
+    "UPDATE act_watermarks SET ahead = ?1, done = ?2, leased_by = NULL, leased_until = NULL WHERE stream = ?3",
   /** A reaction joined the stream before its watermark: back to `?1`, a new generation, retries over, `?2` the reactions ahead. */
   join: "UPDATE act_watermarks SET at = ?1, retry = 0, token = token + 1, ahead = ?2 WHERE stream = ?3",
   /**

@@ -749,13 +749,11 @@ export class SqliteStore implements Store {
   async ack(leases: Lease[]): Promise<Lease[]> {
     if (!leases.length) return [];
     const ack = this.#statement("ack", SQL.ack);
-    const overtaken = this.#statement("releaseOvertaken", SQL.releaseOvertaken);
     const now = Date.now();
     return this.#write("ack", () =>
       leases.filter((l) => {
         if (ack.run(...ackParams(l, now)) > 0) return true;
-        // Refused: a holder an operator overtook has finished its handlers and gives the stream back.
-        overtaken.run(l.stream, l.by, l.token ?? null);
+        this.#refused(l);
         return false;
       })
     );
@@ -828,7 +826,6 @@ export class SqliteStore implements Store {
   async block(leases: BlockedLease[]): Promise<BlockedLease[]> {
     if (!leases.length) return [];
     const block = this.#statement("block", SQL.block);
-    const overtaken = this.#statement("releaseOvertaken", SQL.releaseOvertaken);
     return this.#write("block", () =>
       leases.filter((l) => {
         if (
@@ -844,11 +841,35 @@ export class SqliteStore implements Store {
           ) > 0
         )
           return true;
-        // Refused: a holder an operator overtook has finished its handlers and gives the stream back.
-        overtaken.run(l.stream, l.by, l.token ?? null);
+        this.#refused(l);
         return false;
       })
     );
+  }
+
+  /**
+   * After an `ack` or `block` was refused, in its transaction. A holder that
+   * still holds the stream under its token but lacks a reaction the stream
+   * gained since the lease (a newer release registered it) keeps its
+   * progress: the watermark stays, since that reaction has not run, and its
+   * own reactions are recorded as ahead up to where it got, with its
+   * `done`, so nothing it ran runs again. A holder an operator overtook
+   * (same holder, older token) has finished its handlers and gives the
+   * stream back. Either way the stream is released.
+   */
+  #refused(l: Lease): void {
+    const row = this.#statement("ack", SQL.watermark).row(l.stream) as WatermarkRow | undefined;
+    if (row && row[4] === l.by && row[8] === l.token && !row[3]) {
+      const carried: string[] = row[9] ? JSON.parse(row[9]) : [];
+      const ahead: Record<string, number> = JSON.parse(row[10]);
+      if (l.at > row[1])
+        for (const reaction of l.reactions ?? [])
+          if (carried.includes(reaction)) ahead[reaction] = Math.max(ahead[reaction] ?? -1, l.at);
+      const done = [...new Set([...JSON.parse(row[6]), ...(l.done ?? [])])];
+      this.#statement("ack", SQL.keepProgress).run(JSON.stringify(ahead), JSON.stringify(done), l.stream);
+      return;
+    }
+    this.#statement("releaseOvertaken", SQL.releaseOvertaken).run(l.stream, l.by, l.token ?? null);
   }
 
   /**

@@ -258,7 +258,7 @@ export class Drainer<E extends Schemas> {
     const refused = (ack && !acked.length && ack) || (block && !blocked.length && block);
     if (refused)
       logger.error(
-        `reaction stream "${refused.stream}" was reset, unblocked, leased by another drainer or given a reaction this app lacks meanwhile; its progress here was not recorded`
+        `reaction stream "${refused.stream}" was reset, unblocked, leased by another drainer or given a reaction this app lacks meanwhile; its progress here was not recorded (for a reaction it lacks, what this app's reactions ran is kept, and the stream is left to an app that has them all)`
       );
     const moved = progress ? acked : [];
     if (moved.length) this.tracer.acked(moved);

@@ -413,10 +413,38 @@ export class InMemoryStore implements Store {
    * and if the holder has every reaction the stream carries now.
    */
   private held(lease: Lease): Watermark | undefined {
+    const w = this.holding(lease);
+    return w && this.owns(w, lease) ? w : undefined;
+  }
+
+  /** The watermark `lease.by` still holds under the lease's token, whatever reactions it carries. */
+  private holding(lease: Lease): Watermark | undefined {
     const w = this.watermarks.get(lease.stream);
-    if (!w || w.by !== lease.by || w.token !== lease.token || w.blocked) return undefined;
+    return !w || w.by !== lease.by || w.token !== lease.token || w.blocked ? undefined : w;
+  }
+
+  /** Whether the lease's holder has every reaction the stream carries (or did not say which it has). */
+  private owns(w: Watermark, lease: Lease): boolean {
     const owned = lease.reactions && new Set(lease.reactions);
-    return !owned || [...w.reactions].every((r) => owned.has(r)) ? w : undefined;
+    return !owned || [...w.reactions].every((r) => owned.has(r));
+  }
+
+  /**
+   * A holder that lacks a reaction the stream gained while it held the lease
+   * (a newer release registered it): the watermark stays, since that
+   * reaction has not run; the holder's reactions are recorded as ahead up to
+   * its progress, with its `done`, so nothing it ran runs again; the stream
+   * is released.
+   */
+  private keepProgressOf(lease: Lease): boolean {
+    const w = this.holding(lease);
+    if (!w) return false;
+    if (lease.at > w.at)
+      for (const reaction of lease.reactions ?? [])
+        if (w.reactions.has(reaction)) w.ahead[reaction] = Math.max(w.ahead[reaction] ?? -1, lease.at);
+    w.done = [...new Set([...w.done, ...(lease.done ?? [])])];
+    Object.assign(w, { by: undefined, until: 0 });
+    return true;
   }
 
   /** Keeps `pending` in step with a watermark whose `at`, `head` or `blocked` just changed. */
@@ -441,7 +469,7 @@ export class InMemoryStore implements Store {
     for (const lease of leases) {
       const w = this.held(lease);
       if (!w) {
-        this.releaseOvertaken(lease);
+        if (!this.keepProgressOf(lease)) this.releaseOvertaken(lease);
         continue;
       }
       w.at = Math.max(w.at, lease.at);
@@ -487,7 +515,7 @@ export class InMemoryStore implements Store {
     for (const lease of leases) {
       const w = this.held(lease);
       if (!w) {
-        this.releaseOvertaken(lease);
+        if (!this.keepProgressOf(lease)) this.releaseOvertaken(lease);
         continue;
       }
       // Progress made before the failure stands: the stream resumes after it.

@@ -106,6 +106,25 @@ export function joiningConformance(store: () => Store, test: TestApi): void {
       expect(granted).toMatchObject({ at: ids[0] - 1, ahead: { "E/A": ids[2], "E/X": ids[1] - 1 } });
     });
 
+    it("keeps the progress of a holder that lacks a reaction the stream gained while it held the lease", async () => {
+      const ids = await handledByA();
+      // Release N holds the stream; release N+1 registers X on it, at a point the watermark has not passed.
+      const [held] = await store().lease([{ stream: "r", by: "old", at: ids[2], retry: 0 }], 10_000);
+      await store().lease([register("r", ids[4], ids[3] - 1, [{ names: ["E/X"], at: ids[3] - 1 }])], 0);
+      // It ran A up to the end: that is not acknowledged (X has not run), but A's progress is kept.
+      expect(await store().ack([{ ...held, at: ids[4], reactions: ["E/A"] }])).toEqual([]);
+      const [stream] = await store().reactions({ streams: ["r"] });
+      expect(stream).toMatchObject({ at: ids[2], blocked: false });
+      expect(stream.leasedBy).toBeUndefined(); // given back at once
+      const [granted] = await store().lease([{ stream: "r", by: "new", at: ids[2], retry: 0 }], 10_000);
+      expect(granted).toMatchObject({ at: ids[2], ahead: { "E/A": ids[4] } });
+      // A block from such a holder does not block the stream either.
+      await store().lease([register("r", ids[4], ids[3] - 1, [{ names: ["E/Y"], at: ids[3] - 1 }])], 0);
+      const [again] = await store().lease([{ stream: "r", by: "new", at: ids[2], retry: 0 }], 10_000);
+      expect(await store().block([{ ...again, at: ids[2], error: "failed", reactions: ["E/A", "E/X"] }])).toEqual([]);
+      expect((await store().reactions({ streams: ["r"] }))[0]).toMatchObject({ at: ids[2], blocked: false });
+    });
+
     it("forgets what was ahead when the stream is reset", async () => {
       const ids = await handledByA();
       await store().lease([register("r", ids[4], ids[1] - 1, [{ names: ["E/X"], at: ids[1] - 1 }])], 0);
