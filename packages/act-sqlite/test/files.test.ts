@@ -122,8 +122,11 @@ describe("schema versions", () => {
     expect(await store.recall("s", "old-key")).toEqual({ from: 0, to: 0 });
     await store.commit("s", [{ name: "B", data: {} }], meta, 0, "new-key", undefined, "sha256:ab");
     expect(await store.recall("s", "new-key")).toEqual({ from: 1, to: 1, request: "sha256:ab" });
+    // Version 5: reactions ahead of a watermark that moved back for one that joined late; none on an upgraded file.
+    const [again] = await store.lease([{ stream: "r", by: "d", at: -1, retry: 0, token: granted.token }], 1_000);
+    expect(again.ahead).toEqual({});
     const check = new Database(file);
-    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(4);
+    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(5);
     check.close();
   });
 

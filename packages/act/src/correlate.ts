@@ -75,8 +75,8 @@ export function route(events: EventRegister<any, any>, stored: Committed<Schemas
  * when there is work for it. `read` counts the events scanned, and `routes`
  * lists, per target stream, the ids of the scanned events that react into it
  * (ascending); `found` holds the latest {@link KEPT_EVENTS_LIMIT} of those
- * events as the store returned them. With `only`, just the streams of those
- * reactions are registered, while `routes` and `found` still cover every
+ * events as the store returned them. With `only`, just the streams of the
+ * reactions it accepts for an event are registered, while `routes` and `found` still cover every
  * reaction (discovery registers a group of reactions at a time, and the
  * route index must know every event of a stream it vouches for). Each
  * registration also says where each reaction's events into the stream
@@ -88,7 +88,7 @@ export async function correlate<E extends Schemas>(
   events: EventRegister<E, any>,
   by: string,
   query: Query,
-  only?: ReadonlySet<string>
+  only?: (name: string, id: number) => boolean
 ): Promise<{
   leased: Lease[];
   last_id: number;
@@ -119,7 +119,7 @@ export async function correlate<E extends Schemas>(
       if (!ids) routes.set(target, [stored.id]);
       // Several reactions of one event may go to the same stream: its id once.
       else if (ids[ids.length - 1] !== stored.id) ids.push(stored.id);
-      if (only && !only.has(name)) continue;
+      if (only && !only(name, stored.id)) continue;
       const known = targets.get(target);
       // Where each reaction's events into the stream start: one joining a
       // stream whose watermark is already past that point takes it back there.

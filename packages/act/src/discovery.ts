@@ -147,7 +147,8 @@ export class Discovery {
     let caught = false;
     for (let page = 0; page < pages && !caught; page++) {
       const after = lead.at;
-      const pass = await correlate(this.register, this.by, { after, limit: size }, new Set(lead.names));
+      const names = new Set(lead.names);
+      const pass = await correlate(this.register, this.by, { after, limit: size }, (name) => names.has(name));
       // The pass routed every reaction (it registered only the group's), so
       // the index can vouch for every stream over its range.
       this.routes.add(log, after, pass.last_id, pass.routes, pass.found);
@@ -170,7 +171,8 @@ export class Discovery {
         budget--;
         const query: Query = { after: group.at, before: ahead.at + 1, limit: size, names };
         if (from !== undefined) query.created_after = new Date(from - 1);
-        const pass = await correlate(this.register, this.by, query, new Set(group.names));
+        const members = new Set(group.names);
+        const pass = await correlate(this.register, this.by, query, (name) => members.has(name));
         leased.push(...pass.leased);
         await this.advance(log, known, group, pass.read < size ? ahead.at : pass.last_id);
       }
@@ -182,17 +184,28 @@ export class Discovery {
   }
 
   /**
-   * A pass over an explicit query, for every reaction, as `Act.correlate`
-   * asks. Only a pass that read the log without leaving events out moves
-   * positions: those of the reactions it continues (at or after its start).
+   * A pass over an explicit query, as `Act.correlate` asks. Only a pass
+   * that read the log without leaving events out moves positions: those of
+   * the reactions it continues (at or after its start). It registers the
+   * streams of those reactions, and of the others only for events their
+   * discovery has passed: a reaction registered on a stream ahead of its
+   * discovery would carry it already when its discovery reaches the
+   * stream's earlier events, and would not take the watermark back to them.
    */
   async pass(query: Query): Promise<Discovered> {
     const log = store();
     const known = await this.positions();
-    const correlated = await correlate(this.register, this.by, query);
-    const pass = { ...correlated, behind: query.limit !== undefined && correlated.read >= query.limit };
-    if (NARROWING.some((key) => query[key] !== undefined && query[key] !== false)) return pass;
+    const narrowed = NARROWING.some((key) => query[key] !== undefined && query[key] !== false);
     const after = query.after ?? -1;
+    const continued = (name: string) => !narrowed && (known.get(name) ?? -1) >= after;
+    const correlated = await correlate(
+      this.register,
+      this.by,
+      query,
+      (name, id) => continued(name) || (known.get(name) ?? -1) >= id
+    );
+    const pass = { ...correlated, behind: query.limit !== undefined && correlated.read >= query.limit };
+    if (narrowed) return pass;
     let highest = known.size ? -1 : this.bare;
     for (const at of known.values()) highest = Math.max(highest, at);
     if (after <= highest) this.routes.add(log, after, pass.last_id, pass.routes, pass.found);
