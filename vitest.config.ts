@@ -41,6 +41,7 @@ export default defineConfig({
             "scripts/site-links.test.mjs",
             "scripts/pages-server.test.mjs",
             "scripts/check-workflows.test.mjs",
+            "scripts/check-tarball.test.mjs",
             "scripts/references.test.mjs",
           ],
           environment: "node",

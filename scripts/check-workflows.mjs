@@ -10,15 +10,25 @@
 //   `id-token: write` for the Pages deploy job, `id-token: write` (npm
 //   provenance) for the release publish job; never `write-all`;
 // - every job has `runs-on` and `timeout-minutes`, and each `needs` names a job;
-// - every third-party action is pinned by its full commit SHA with the tag in
-//   a comment (`uses: owner/repo@<40 hex> # v4.2.2`); GitHub's own actions
-//   may stay on the major tags listed in FIRST_PARTY_BY_TAG below;
-// - secrets only in the `env:` of the step that uses them: not in the
-//   workflow's or a job's `env:` (every step would see them, including
+// - every action, GitHub's own included, is pinned by its full commit SHA
+//   with the tag in a comment (`uses: owner/repo@<40 hex> # v4.2.2`): a tag
+//   can be moved to other code, a commit cannot;
+// - secrets only in the `env:` (or `with:`) of the step that uses them: not
+//   in the workflow's or a job's `env:` (every step would see them, including
 //   install scripts and the build), not pasted into a `run:` script, not
-//   handed on with `secrets: inherit`, and never in a step that installs
-//   packages (their install scripts would see them);
-// - no `pull_request_target` trigger, and no `${{ github.event… }}` or
+//   handed on with `secrets: inherit`;
+// - a step that holds a secret runs no code of the repository or of its
+//   dependencies: no install, no `npm run`/`test`/`pack`, no `node`, `npx` or
+//   script file, and `npm publish` only of packed `.tgz` files (publishing a
+//   folder runs its package's lifecycle scripts);
+// - nor does any other step of its job: code run earlier in a job can leave a
+//   changed `npm` on the PATH or a hook in ~/.npmrc for the step with the
+//   token. Build and pack in one job, publish the tarballs from another;
+// - a job that holds a secret or `id-token: write` runs in an `environment:`,
+//   so that the environment's reviewers and branch rules gate it;
+// - no `pull_request_target` or `workflow_run` trigger (both run with the
+//   repository's secrets and write token on behalf of code or artifacts from
+//   a fork's pull request), and no `${{ github.event… }}` or
 //   `${{ github.head_ref }}` pasted into a `run:` script (pass them through `env:`);
 // - `actions/checkout` does not keep the token in .git/config;
 // - dependabot.yml updates npm and github-actions.
@@ -29,23 +39,6 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse, parseDocument } from "yaml";
-
-/**
- * GitHub's own actions, allowed on a major tag. They are published by the
- * platform that runs the workflows, which these workflows trust already, so
- * a moved tag is not a new party gaining access; Dependabot keeps the tags
- * current. A SHA pin is still stricter: to adopt it, replace the `uses:` with
- * `actions/<name>@<sha> # <tag>` and delete the line here. Only `actions/*`
- * may be listed; every other owner needs a SHA.
- */
-export const FIRST_PARTY_BY_TAG = new Set([
-  "actions/checkout@v4",
-  "actions/setup-node@v4",
-  "actions/upload-artifact@v4",
-  "actions/download-artifact@v4",
-  "actions/upload-pages-artifact@v3",
-  "actions/deploy-pages@v4",
-]);
 
 /**
  * Write grants allowed, per workflow file and job. Everything else is read-only.
@@ -64,6 +57,16 @@ const UNSAFE_IN_RUN = /\$\{\{\s*github\.(event\.|head_ref)/;
 // a single `}` inside the expression does not end it, `}}` does.
 const SECRET = /\$\{\{(?:[^}]|\}(?!\}))*\bsecrets\b/;
 const INSTALLS = /\b(npm\s+(ci|install|i|add)|yarn(\s+install)?|pnpm\s+(install|i|add)|npx)\b/;
+// Commands that run the repository's code or its dependencies': npm's
+// script and install commands (`pack` runs `prepack`), runtimes and package
+// runners, `make`, and a script file run by path or through a shell. Each is
+// a whole word of the script: `node` but not `node-version`.
+const NPM_RUNS =
+  "run|run-script|rum|urn|test|tst|t|start|stop|restart|pack|ci|install|i|add|exec|x|rebuild|rb|explore|install-test|it|install-ci-test|cit";
+const RUNNERS = "npx|node|tsx|ts-node|bun|bunx|deno|yarn|pnpm|corepack|make";
+const RUNS_CODE = new RegExp(
+  `(?:^|[\\s;&|(\`])(npm\\s+(?:${NPM_RUNS})|${RUNNERS}|(?:bash|sh|zsh|source|\\.)\\s+(?!-)[^\\s;&|)]+|\\.\\.?/[\\w./-]+)(?=$|[\\s;&|)\`])`
+);
 
 /**
  * Names of the variables in an `env:` map whose value reads a secret.
@@ -74,6 +77,23 @@ const secretsIn = (env) =>
   Object.entries(env && typeof env === "object" ? env : {})
     .filter(([, value]) => SECRET.test(String(value)))
     .map(([name]) => name);
+
+/**
+ * The first command in a `run:` script that runs the repository's or its
+ * dependencies' code, or undefined. `npm publish` counts unless every one
+ * names a packed `.tgz` (publishing a folder runs its lifecycle scripts).
+ *
+ * @param {unknown} run
+ * @returns {string | undefined}
+ */
+function codeRunBy(run) {
+  if (typeof run !== "string") return undefined;
+  const match = RUNS_CODE.exec(run);
+  if (match) return match[1].replace(/\s+/g, " ");
+  const publishes = run.split(/\n|;|&&|\|\|/).filter((command) => /\bnpm\s+publish\b/.test(command));
+  if (publishes.some((command) => !/\.tgz\b/.test(command))) return "npm publish (of a folder)";
+  return undefined;
+}
 
 /**
  * Problems of one workflow file, as strings ("file: job: what").
@@ -98,6 +118,11 @@ export function checkWorkflow(file, text) {
   const triggers = typeof wf.on === "string" ? [wf.on] : Array.isArray(wf.on) ? wf.on : Object.keys(wf.on ?? {});
   if (triggers.includes("pull_request_target"))
     say("", "`pull_request_target` runs untrusted code with the repository's token");
+  if (triggers.includes("workflow_run"))
+    say(
+      "on",
+      "`workflow_run` runs with the repository's secrets and a write token after a workflow that a fork's pull request can start, and what it downloads from that run is the fork's; use a `pull_request` workflow without secrets"
+    );
   if (!wf.jobs || typeof wf.jobs !== "object" || Object.keys(wf.jobs).length === 0) say("", "no jobs");
 
   for (const name of secretsIn(wf.env))
@@ -128,15 +153,41 @@ export function checkWorkflow(file, text) {
       if (!wf.jobs[need]) say(where, `needs \`${need}\`, which is not a job here`);
     /** @type {Array<Record<string, any>>} */
     const steps = job.steps ?? [];
+    const stepAt = (/** @type {number} */ i) => `${where}.steps[${i}]${steps[i]?.name ? ` (${steps[i].name})` : ""}`;
+    // What each step runs of the repository's or its dependencies' code: a
+    // local action (`uses: ./…`) is the repository's code too.
+    const runs = steps.map((step) =>
+      typeof step?.uses === "string" && step.uses.startsWith("./")
+        ? `the local action ${step.uses}`
+        : codeRunBy(step?.run)
+    );
+    const holders = steps
+      .map((step, i) => ({ i, names: [...secretsIn(step?.env), ...secretsIn(step?.with)] }))
+      .filter(({ names }) => names.length > 0);
+    for (const { i, names } of holders) {
+      const held = `${names.join(", ")} ${names.length > 1 ? "hold secrets" : "holds a secret"}`;
+      const installs = typeof steps[i]?.run === "string" && INSTALLS.test(steps[i].run);
+      if (installs) say(stepAt(i), `installs packages while ${held}; their install scripts would see it`);
+      else if (runs[i]) say(stepAt(i), `runs \`${runs[i]}\` while ${held}; the code it runs would see it`);
+      const other = runs.findIndex((run, k) => k !== i && run);
+      if (other >= 0)
+        say(
+          stepAt(i),
+          `${held} in a job whose ${stepAt(other).slice(where.length + 1)} runs \`${runs[other]}\`, which can leave a changed npm or ~/.npmrc behind for it; build and pack in another job and publish the tarballs from one that runs no such code`
+        );
+    }
+    const grants = job.permissions && typeof job.permissions === "object" ? job.permissions : {};
+    if (!job.environment && (holders.length > 0 || grants["id-token"] === "write"))
+      say(
+        where,
+        `${holders.length > 0 ? "holds a secret" : "may sign with `id-token: write`"} without an \`environment:\`; run it in a protected environment, whose reviewers and tag rules then gate it`
+      );
     steps.forEach((step, i) => {
-      const at = `${where}.steps[${i}]${step?.name ? ` (${step.name})` : ""}`;
+      const at = stepAt(i);
       if (typeof step?.run === "string" && UNSAFE_IN_RUN.test(step.run))
         say(at, "event data pasted into a script; pass it through `env:`");
       if (typeof step?.run === "string" && SECRET.test(step.run))
         say(at, "a secret pasted into a script; pass it through the step's `env:`");
-      const stepSecrets = secretsIn(step?.env);
-      if (stepSecrets.length > 0 && typeof step?.run === "string" && INSTALLS.test(step.run))
-        say(at, `installs packages while ${stepSecrets.join(", ")} holds a secret; their install scripts would see it`);
       if (typeof step?.uses === "string" && /^actions\/checkout@/.test(step.uses)) {
         if (step.with?.["persist-credentials"] !== false)
           say(at, "actions/checkout without `persist-credentials: false` leaves the token in .git/config");
@@ -192,7 +243,6 @@ export function checkPinning(text) {
         problems.push(`line ${i + 1}: \`${ref}\` — add the tag it stands for as a comment (# v1.2.3)`);
       return;
     }
-    if (FIRST_PARTY_BY_TAG.has(ref) && ref.startsWith("actions/")) return;
     problems.push(`line ${i + 1}: \`${ref}\` is not pinned by a full commit SHA`);
   });
   return problems;
@@ -253,6 +303,4 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const p of problems) console.error(`check:workflows: ${p}`);
   if (problems.length > 0) process.exit(1);
   console.log("check:workflows: the workflows keep the rules");
-  if (FIRST_PARTY_BY_TAG.size > 0)
-    console.log(`check:workflows: GitHub's own actions on a major tag: ${[...FIRST_PARTY_BY_TAG].join(", ")}`);
 }

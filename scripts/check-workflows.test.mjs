@@ -48,11 +48,11 @@ test("an action pinned by tag, branch or short SHA fails; a full SHA needs its t
   assert.deepEqual(checkPinning("      - uses: ./local-action\n"), []);
 });
 
-test("only the listed GitHub actions may stay on a tag; never another owner's", () => {
-  assert.deepEqual(checkPinning("  - uses: actions/checkout@v4\n"), []);
-  assert.match(checkPinning("  - uses: someone/checkout@v4\n").join(), /not pinned/);
-  assert.match(checkPinning("  - uses: actions/cache@v4\n").join(), /not pinned/);
+test("GitHub's own actions need a full SHA too: a tag can be moved to other code", () => {
+  assert.match(checkPinning("  - uses: actions/checkout@v4\n").join(), /line 1: `actions\/checkout@v4` is not pinned/);
+  assert.match(checkPinning("  - uses: actions/setup-node@v4.4.0\n").join(), /not pinned/);
   assert.match(checkPinning("  - uses: actions/checkout@main\n").join(), /not pinned/);
+  assert.deepEqual(checkPinning(`  - uses: actions/checkout@${SHA} # v4.4.0\n`), []);
 });
 
 test("a missing or writing default permission fails", () => {
@@ -72,8 +72,11 @@ test("a job without its own permissions, or with a write it does not need, fails
   assert.match(checkWorkflow("x.yml", noJobPermissions).join(), /jobs\.build: no `permissions`/);
   const pages = good.replace("contents: read", "pages: write\n      id-token: write");
   assert.match(checkWorkflow("x.yml", pages).join(), /pages: write is not needed/);
-  // The same grants are what the Pages deploy job needs.
-  assert.deepEqual(checkWorkflow("pages.yml", pages.replace("  build:", "  deploy:")), []);
+  // The same grants are what the Pages deploy job needs, in its environment.
+  const deploy = pages
+    .replace("  build:", "  deploy:")
+    .replace("    steps:", "    environment: github-pages\n    steps:");
+  assert.deepEqual(checkWorkflow("pages.yml", deploy), []);
 });
 
 test("event data pasted into a script, pull_request_target and a lingering checkout token fail", () => {
@@ -149,10 +152,12 @@ test("every spelling that reads a secret counts: index, whole context, inside a 
 
 test("a secret in the env of the one step that uses it passes; pasted into the script, or beside an install, fails", () => {
   const publish = (/** @type {string} */ run) =>
-    good.replace(
-      "      - run: npm test\n",
-      `      - name: Publish\n        env:\n          NODE_AUTH_TOKEN: ${TOKEN}\n        run: ${run}\n`
-    );
+    good
+      .replace(
+        "      - run: npm test\n",
+        `      - name: Publish\n        env:\n          NODE_AUTH_TOKEN: ${TOKEN}\n        run: ${run}\n`
+      )
+      .replace("    steps:", "    environment: release\n    steps:");
   assert.deepEqual(checkWorkflow("x.yml", publish("npm publish x.tgz --provenance")), []);
   assert.match(
     checkWorkflow("x.yml", publish("npm ci && npm publish")).join(),
@@ -197,4 +202,117 @@ test("CI tests on every supported Node.js line: 20 (the oldest `engines` accepts
   const setup = ci.jobs.test.steps.find((s) => String(s.uses).startsWith("actions/setup-node"));
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression is the text under test.
   assert.equal(setup?.with["node-version"], "${{ matrix.node }}");
+});
+
+test("workflow_run fails as a trigger in any spelling; push, pull_request and workflow_dispatch pass", () => {
+  for (const on of [
+    "on: [workflow_run]",
+    "on: workflow_run",
+    'on:\n  workflow_run:\n    workflows: ["CI"]\n    types: [completed]',
+  ])
+    assert.match(
+      checkWorkflow("x.yml", good.replace("on: [push]", on)).join(),
+      /x\.yml: on: `workflow_run` runs with the repository's secrets/,
+      on
+    );
+  assert.deepEqual(
+    checkWorkflow("x.yml", good.replace("on: [push]", "on: [push, pull_request, workflow_dispatch]")),
+    []
+  );
+});
+
+/**
+ * A publishing job: the fixture's job in a protected environment, with
+ * `before` as its steps ahead of a `Publish` step that runs `run` with the
+ * token in its env.
+ *
+ * @param {string} run
+ * @param {string} [before]
+ */
+const publishJob = (run, before = "") =>
+  good
+    .replace("    steps:", "    environment: release\n    steps:")
+    .replace(
+      "      - run: npm test\n",
+      `${before}      - name: Publish\n        env:\n          NODE_AUTH_TOKEN: ${TOKEN}\n        run: ${JSON.stringify(run)}\n`
+    );
+
+test("a step holding a secret that runs repository code fails, naming the step and what it runs", () => {
+  for (const [run, runs] of [
+    ["npm run build && npm publish", "npm run"],
+    ["node scripts/release.mjs", "node"],
+    ["npm pack && npm publish *.tgz", "npm pack"],
+    ["./scripts/publish.sh", "./scripts/publish.sh"],
+    ["bash scripts/publish.sh", "bash scripts/publish.sh"],
+    ["make release", "make"],
+    ["npm test\nnpm publish x.tgz", "npm test"],
+    ["npm publish --provenance --access public", "npm publish (of a folder)"],
+    ["cd packages/act && npm publish", "npm publish (of a folder)"],
+  ])
+    assert.match(
+      checkWorkflow("x.yml", publishJob(run)).join("\n"),
+      new RegExp(
+        `jobs\\.build\\.steps\\[1\\] \\(Publish\\): runs \`${runs.replace(/[.*()]/g, "\\$&")}\` while NODE_AUTH_TOKEN holds a secret`
+      ),
+      run
+    );
+  // Publishing packed tarballs only, however the script finds them, passes.
+  for (const run of [
+    "npm publish tarballs/act-root-act-1.0.0.tgz --provenance --access public",
+    'for name in act act-pg; do\n  npm publish "$(ls tarballs/act-root-"$name"-[0-9]*.tgz)" --provenance\ndone',
+    'if [ -z "$NODE_AUTH_TOKEN" ]; then echo "not set; nothing published, node-version unchanged"; exit 0; fi\nnpm publish x.tgz',
+  ])
+    assert.deepEqual(checkWorkflow("x.yml", publishJob(run)), [], run);
+});
+
+test("a secret in a job whose other steps run repository code fails, even in a publish-only step", () => {
+  const afterBuild = publishJob("npm publish x.tgz", "      - run: npm ci\n      - run: npm run build\n");
+  assert.match(
+    checkWorkflow("x.yml", afterBuild).join("\n"),
+    /jobs\.build\.steps\[3\] \(Publish\): NODE_AUTH_TOKEN holds a secret in a job whose steps\[1\] runs `npm ci`, which can leave a changed npm/
+  );
+  const localAction = publishJob("npm publish x.tgz", "      - uses: ./.github/actions/prepare\n");
+  assert.match(
+    checkWorkflow("x.yml", localAction).join(),
+    /steps\[1\] runs `the local action \.\/\.github\/actions\/prepare`/
+  );
+  // A pinned action beside the checkout runs no repository code.
+  const download = publishJob("npm publish x.tgz", `      - uses: actions/download-artifact@${SHA} # v4.3.0\n`);
+  assert.deepEqual(checkWorkflow("x.yml", download), []);
+  // A secret handed to an action through `with:` counts as held too.
+  const viaWith = good
+    .replace("    steps:", "    environment: release\n    steps:")
+    .replace(
+      "      - run: npm test\n",
+      `      - run: npm test\n      - uses: someone/upload@${SHA} # v1.0.0\n        with:\n          token: ${TOKEN}\n`
+    );
+  assert.match(
+    checkWorkflow("x.yml", viaWith).join(),
+    /steps\[2\]: token holds a secret in a job whose steps\[1\] runs `npm test`/
+  );
+});
+
+test("a job holding a secret or id-token: write outside an environment fails", () => {
+  const noEnvironment = publishJob("npm publish x.tgz").replace("    environment: release\n", "");
+  assert.match(checkWorkflow("x.yml", noEnvironment).join(), /jobs\.build: holds a secret without an `environment:`/);
+  const signs = good.replace("contents: read", "id-token: write").replace("  build:", "  publish:");
+  assert.match(
+    checkWorkflow("release.yml", signs).join(),
+    /jobs\.publish: may sign with `id-token: write` without an `environment:`/
+  );
+  assert.deepEqual(
+    checkWorkflow("release.yml", signs.replace("    steps:", "    environment: release\n    steps:")),
+    []
+  );
+});
+
+test("the release workflow publishes from a job in the release environment, every action pinned by SHA", () => {
+  const release = /** @type {{ jobs: Record<string, any> }} */ (
+    parse(readFileSync(join(root, ".github/workflows/release.yml"), "utf8"))
+  );
+  assert.equal(release.jobs.publish.environment, "release");
+  assert.deepEqual(release.jobs.publish.permissions, { "id-token": "write" });
+  assert.deepEqual(release.jobs.build.permissions, { contents: "read" });
+  for (const job of Object.values(release.jobs))
+    for (const step of job.steps) if (step.uses) assert.match(step.uses, /@[0-9a-f]{40}$/, step.uses);
 });

@@ -13,7 +13,9 @@
  *
  * A project then installs a tarball where the docs name the package:
  * `npm install /path/to/packs/act-root-act.tgz zod`. The tarballs are the
- * ones `npm publish` would upload (the release dry run checks what they hold).
+ * ones `npm publish` would upload (the release dry run checks what they hold);
+ * each is refused here too if it names the build machine's folders
+ * (check-tarball.mjs), since these get handed around as they are.
  *
  * Options: --no-build (pack the dist/ folders as they are).
  */
@@ -22,6 +24,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { machineFolders, readTarball, tarballProblems } from "./check-tarball.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
@@ -53,11 +56,17 @@ try {
   const packed = JSON.parse(
     npmRun(["pack", "--json", "--pack-destination", staging, ...PACKED.flatMap((name) => ["-w", name])])
   );
-  for (const { name, filename } of packed) {
-    const target = join(out, tarballName(name));
-    copyFileSync(join(staging, filename), target);
-    console.log(`pack:local: ${name} → ${target}`);
-  }
+  const problems = packed.flatMap((/** @type {{ filename: string }} */ { filename }) =>
+    tarballProblems(filename, readTarball(join(staging, filename)), machineFolders(root))
+  );
+  for (const problem of problems) console.error(`pack:local: ${problem}`);
+  if (problems.length > 0) process.exitCode = 1;
+  else
+    for (const { name, filename } of packed) {
+      const target = join(out, tarballName(name));
+      copyFileSync(join(staging, filename), target);
+      console.log(`pack:local: ${name} → ${target}`);
+    }
 } finally {
   rmSync(staging, { recursive: true, force: true });
 }

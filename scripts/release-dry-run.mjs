@@ -3,7 +3,10 @@
 // builds the published packages, checks their versions agree (and, with
 // --expect-version X, that they are X — the release workflow passes the tag),
 // packs each one with `npm pack` and checks the tarball holds what consumers
-// import, then runs `npm publish --dry-run` on it.
+// import and nothing about the machine that built it (check-tarball.mjs: no
+// absolute path in a source map, no folder of the build machine in any file),
+// then runs `npm publish --dry-run` on it. `npm test` runs it as
+// `npm run test:pack` (--no-build --skip-publish) right after the build.
 //
 // Options: --no-build (use the dist/ folders as they are),
 //          --expect-version X, --skip-publish (pack only; no registry call),
@@ -14,6 +17,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { machineFolders, readTarball, tarballProblems } from "./check-tarball.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const argv = process.argv.slice(2);
@@ -112,6 +116,7 @@ function peerAccepts(range, version) {
 const keep = option("out");
 if (keep) mkdirSync(resolve(keep), { recursive: true });
 const out = keep ? resolve(keep) : mkdtempSync(join(tmpdir(), "act-pack-"));
+const folders = machineFolders(root);
 try {
   for (const m of manifests) {
     const [packed] = JSON.parse(npmRun(["pack", "-w", m.name, "--pack-destination", out, "--json"]));
@@ -120,6 +125,8 @@ try {
     for (const file of files)
       if (/^(src|test|bench)\//.test(file) || file.endsWith(".tsbuildinfo"))
         fail(`${m.name}: the tarball holds ${file}, which is not for consumers`);
+    for (const problem of tarballProblems(packed.filename, readTarball(join(out, packed.filename)), folders))
+      fail(problem);
     console.log(`release: ${packed.filename}: ${files.size} files, ${packed.size} bytes packed`);
     if (!flag("skip-publish")) {
       npmRun(["publish", "-w", m.name, "--dry-run", "--access", "public"], {
