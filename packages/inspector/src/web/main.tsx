@@ -7,17 +7,19 @@ import "./style.css";
 
 const root = createRoot(document.getElementById("root")!);
 // Signed in before the first API call, so that no view starts without the session.
-void signIn().then((refused) =>
-  root.render(
-    <StrictMode>
-      {refused ? (
-        <main id="main">
-          <h1>Act Inspector</h1>
-          <ErrorBox message={refused} />
-        </main>
-      ) : (
-        <App />
-      )}
-    </StrictMode>
-  )
-);
+void signIn()
+  .catch((error: Error) => `Could not sign in: ${error.message}`)
+  .then((refused) =>
+    root.render(
+      <StrictMode>
+        {refused ? (
+          <main id="main">
+            <h1>Act Inspector</h1>
+            <ErrorBox message={refused} />
+          </main>
+        ) : (
+          <App />
+        )}
+      </StrictMode>
+    )
+  );

@@ -42,12 +42,17 @@ function keep(session: string) {
 }
 
 async function exchange(token: string): Promise<string> {
-  const res = await fetch("/api/session", {
-    method: "POST",
-    credentials: "omit",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ token }),
-  });
+  let res: Response;
+  try {
+    res = await fetch("/api/session", {
+      method: "POST",
+      credentials: "omit",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token }),
+    });
+  } catch {
+    throw new Error("The inspector's server is not answering. Is it still running?");
+  }
   const body = (await res.json().catch(() => ({}))) as { session?: string; error?: string };
   if (!res.ok || !body.session) throw new Error(body.error ?? `The inspector answered ${res.status}.`);
   return body.session;
@@ -92,8 +97,10 @@ export async function signIn(): Promise<string | undefined> {
   if (token !== null) {
     // Out of the address bar and the history at once: the token works once,
     // and a reload must use the session, not the spent link.
+    // The whole URL, not its path: a path that starts with `//` would read
+    // as another host, which replaceState refuses.
     url.searchParams.delete("token");
-    history.replaceState(history.state, "", `${url.pathname}${url.search}${url.hash}`);
+    history.replaceState(history.state, "", url.href);
     try {
       keep(await exchange(token));
     } catch (error) {
