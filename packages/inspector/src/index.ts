@@ -71,7 +71,8 @@ export async function inspect(app: Act<any, any, any>, options: InspectOptions =
     operations: options.operations === true,
     ...(options.port !== undefined && { port: options.port }),
   });
-  if (options.print !== false) console.log(`Act Inspector (app mode): ${server.url}`);
+  if (options.print !== false)
+    console.log(`Act Inspector (app mode): ${server.url}\nThe URL works once; link() on the inspector makes another.`);
   return {
     ...server,
     close: async () => {

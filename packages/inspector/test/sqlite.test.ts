@@ -112,22 +112,27 @@ describe("the inspector on a SQLite store", () => {
     await expect(SqliteCatalog.open(join(dir, "missing.db"))).rejects.toThrow("No SQLite file at");
   });
 
-  it("starts from the command line with --sqlite", async () => {
+  it("starts from the command line with --sqlite, and says the URL works once", async () => {
     const cli = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "--sqlite", file], {
       cwd: fileURLToPath(new URL("..", import.meta.url)),
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, LOG_LEVEL: "fatal" },
     });
     try {
-      const line = await new Promise<string>((resolve, reject) => {
+      const [line, hint] = await new Promise<string[]>((resolve, reject) => {
         cli.once("exit", (code) => reject(new Error(`act-inspector exited (${code})`)));
-        createInterface({ input: cli.stdout! }).once("line", resolve);
+        const lines: string[] = [];
+        createInterface({ input: cli.stdout! }).on("line", (l) => {
+          if (lines.push(l) === 2) resolve(lines);
+        });
       });
+      expect(hint).toBe("The URL works once: keep the tab it opens (a reload stays signed in); restart for a new URL.");
       const printed = line.slice(line.indexOf("http"));
       const res = await fetch(`${new URL(printed).origin}/api/streams?prefix=stock`, {
         headers: bearer(await signIn(printed)),
       });
       expect((await res.json()).streams).toMatchObject([{ stream: "stock-tea", events: 1 }]);
+      await expect(signIn(printed)).rejects.toThrow(/^403 This link was already used\./);
     } finally {
       const exited = new Promise((resolve) => cli.once("exit", resolve));
       cli.kill("SIGTERM");
