@@ -74,13 +74,13 @@ export type RunningServer = {
 /** How many links may wait unused (`link()` called in a loop must not grow memory without bound). */
 const MAX_LINKS = 100;
 const MAX_BODY = 64 * 1024;
+const MAX_LIMIT = 500;
 
 const INVALID_LINK = "This link's token is not valid: open the URL the inspector printed when it started.";
 const USED_LINK =
   "This link was already used. Each link the inspector prints opens one session, so that a copy of it (in the shell history, a log or another browser) cannot open a second one. Go back to the browser tab it opened, or restart the inspector for a new link.";
 const SIGNED_OUT =
   "Not signed in: this tab has no inspector session, or its session ended when the inspector stopped. Open the URL the inspector printed (each one works once), or restart the inspector for a new one.";
-const MAX_LIMIT = 500;
 
 /** An error with the status and the plain message the page shows. */
 export class HttpError extends Error {
@@ -130,8 +130,8 @@ type WireEvent = Omit<Committed<Schemas, string>, "data" | "meta"> & {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const secret = () => randomBytes(24).toString("base64url");
   // Links not used yet, links used (kept to tell a replay from a wrong
-  // token), and the sessions they opened. Every lookup compares whole
-  // values in constant time.
+  // token), and the sessions they opened. Each comparison is of whole
+  // values, in constant time (see same()).
   const unused = [options.token ?? secret()];
   const used: string[] = [];
   const sessions: string[] = [];
