@@ -2,19 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
-
-const readOnly = () => process.env.INSPECTOR_READONLY_URL!;
-const operations = () => process.env.INSPECTOR_OPERATIONS_URL!;
-const appMode = () => process.env.INSPECTOR_APP_URL!;
-const down = () => process.env.INSPECTOR_DOWN_URL!;
-const origin = (url: string) => new URL(url).origin;
-
-/** Opens the inspector with its printed URL (which signs in) and then goes to a view. */
-async function open(page: Page, url: string, hash = "#/") {
-  await page.goto(url);
-  await expect(page.getByRole("heading", { level: 1, name: "Streams" })).toBeVisible();
-  if (hash !== "#/") await page.goto(`${origin(url)}/${hash}`);
-}
+import { open, origin, type Server } from "./helpers.js";
 
 /** No serious or critical accessibility violations on the page as it is. */
 async function expectAccessible(page: Page) {
@@ -23,36 +11,54 @@ async function expectAccessible(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(", ")}`)).toEqual([]);
 }
 
-test("signs in with the printed URL, takes the token out of the address bar, and refuses without it", async ({
+test("signs in with a one-use link, keeps the session in the tab, not in a cookie, and survives a reload", async ({
   page,
   context,
+  browser,
 }) => {
-  await open(page, readOnly());
+  await open(page, "readOnly");
   expect(page.url()).not.toContain("token");
-  const cookies = await context.cookies();
-  const port = new URL(readOnly()).port;
-  expect(cookies.find((c) => c.name === `act_inspector_${port}`)).toMatchObject({ httpOnly: true, sameSite: "Strict" });
-  await context.clearCookies();
-  const res = await page.goto(`${origin(readOnly())}/`);
-  expect(res?.status()).toBe(401);
-  await expect(page.getByText("Not signed in")).toBeVisible();
+  // Nothing a browser would send to another port of 127.0.0.1.
+  expect(await context.cookies()).toEqual([]);
+  expect(await page.evaluate(() => sessionStorage.getItem("act-inspector-session"))).toMatch(/^[\w-]{32}$/);
+  await page.goto(`${origin("readOnly")}/#/stream/order-1`);
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("order-1");
+  await expect(page.getByRole("listbox", { name: "Events of order-1" }).getByRole("option")).toHaveCount(5);
+  // Another browser, without the link: the page says how to sign in.
+  const elsewhere = await browser.newContext();
+  try {
+    const other = await elsewhere.newPage();
+    const res = await other.goto(`${origin("readOnly")}/`);
+    expect(res?.status()).toBe(200); // the page's files hold no data
+    await expect(other.getByRole("alert")).toContainText("Not signed in: this tab has no inspector session.");
+    await expect(other.getByRole("heading", { name: "Streams" })).toHaveCount(0);
+  } finally {
+    await elsewhere.close();
+  }
+});
+
+test("a link opened in a new tab shares the session of the tab it came from", async ({ page, context }) => {
+  await open(page, "readOnly");
+  const [tab] = await Promise.all([
+    context.waitForEvent("page"),
+    page.getByRole("link", { name: "order-1", exact: true }).click({ button: "middle" }),
+  ]);
+  await expect(tab.getByRole("heading", { level: 1 })).toContainText("order-1");
+  await expect(tab.getByRole("listbox", { name: "Events of order-1" }).getByRole("option")).toHaveCount(5);
 });
 
 // The same journeys on both stores the command line opens.
-const backends = [
-  { name: "postgres", readOnly, operations },
-  {
-    name: "sqlite",
-    readOnly: () => process.env.INSPECTOR_SQLITE_READONLY_URL!,
-    operations: () => process.env.INSPECTOR_SQLITE_OPERATIONS_URL!,
-  },
+const backends: Array<{ name: string; readOnly: Server; operations: Server }> = [
+  { name: "postgres", readOnly: "readOnly", operations: "operations" },
+  { name: "sqlite", readOnly: "sqliteReadOnly", operations: "sqliteOperations" },
 ];
 
 for (const backend of backends) {
   test(`${backend.name}: navigates streams: search by prefix, then open a timeline with its snapshot marked`, async ({
     page,
   }) => {
-    await open(page, backend.readOnly());
+    await open(page, backend.readOnly);
     await expect(page.getByRole("link", { name: "stock-tea" })).toBeVisible();
     await page.getByLabel("Stream name starts with").fill("order-");
     await page.getByRole("button", { name: "Search" }).click();
@@ -71,7 +77,7 @@ for (const backend of backends) {
   });
 
   test(`${backend.name}: follows causation three hops across streams`, async ({ page }) => {
-    await open(page, backend.readOnly(), "#/stream/order-1");
+    await open(page, backend.readOnly, "#/stream/order-1");
     await page.getByRole("option", { name: /OrderPlaced/ }).click();
     await page.getByRole("link", { name: /Causation/ }).click();
     await expect(page.getByRole("heading", { level: 1 })).toContainText("OrderPlaced");
@@ -96,17 +102,20 @@ for (const backend of backends) {
   });
 
   test(`${backend.name}: refuses to unblock without the operations flag`, async ({ page }) => {
-    await open(page, backend.readOnly(), "#/reactions");
+    await open(page, backend.readOnly, "#/reactions");
     const row = page.getByRole("row", { name: /order-poisoned/ });
     await expect(row).toContainText("Blocked");
     await expect(row).toContainText("the warehouse refused the item");
     await expect(page.getByRole("button", { name: /Unblock/ })).toHaveCount(0);
     await expect(page.getByText(/^Read-only: start the inspector/)).toBeVisible();
-    // Even a request made by hand from the page is refused.
+    // Even a request made by hand from the page, with its session, is refused.
     const answer = await page.evaluate(async () => {
       const res = await fetch("/api/reactions/unblock", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${sessionStorage.getItem("act-inspector-session")}`,
+        },
         body: JSON.stringify({ streams: ["order-poisoned"] }),
       });
       return { status: res.status, body: await res.json() };
@@ -120,7 +129,7 @@ for (const backend of backends) {
   test(`${backend.name}: unblocks a blocked stream with the operations flag, after a confirmation`, async ({
     page,
   }) => {
-    await open(page, backend.operations(), "#/reactions");
+    await open(page, backend.operations, "#/reactions");
     const row = page.getByRole("row", { name: /order-poisoned/ });
     await expect(row).toContainText("Blocked");
     await row.getByRole("button", { name: "Unblock order-poisoned" }).click();
@@ -139,7 +148,7 @@ for (const backend of backends) {
 }
 
 test("expands a payload the server cut short", async ({ page }) => {
-  await open(page, readOnly(), "#/stream/order-2");
+  await open(page, "readOnly", "#/stream/order-2");
   await page.getByRole("option", { name: /v1 ItemAdded/ }).click();
   const expand = page.getByRole("button", { name: /Show all data/ });
   await expect(expand).toBeVisible();
@@ -148,7 +157,7 @@ test("expands a payload the server cut short", async ({ page }) => {
 });
 
 test("time travel: the state after a version, with a diff, in app mode", async ({ page }) => {
-  await open(page, appMode(), "#/stream/order-1");
+  await open(page, "app", "#/stream/order-1");
   await page.getByRole("option", { name: /v1 ItemAdded/ }).click();
   const changes = page.getByRole("table", { name: "What v1 changed" });
   await expect(changes.getByRole("row", { name: /total/ })).toContainText("38");
@@ -161,7 +170,7 @@ test("time travel: the state after a version, with a diff, in app mode", async (
 });
 
 test("works from the keyboard alone", async ({ page }) => {
-  await open(page, readOnly());
+  await open(page, "readOnly");
   // Each view starts with the focus on its heading; the search box is next.
   await expect(page.getByRole("heading", { level: 1, name: "Streams" })).toBeFocused();
   await page.keyboard.press("Tab");
@@ -177,7 +186,7 @@ test("works from the keyboard alone", async ({ page }) => {
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("payment-order-1");
   await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
-  await page.goto(`${origin(readOnly())}/#/stream/order-1`);
+  await page.goto(`${origin("readOnly")}/#/stream/order-1`);
   const list = page.getByRole("listbox");
   await list.focus();
   await page.keyboard.press("End");
@@ -189,22 +198,22 @@ test("works from the keyboard alone", async ({ page }) => {
 });
 
 test("says clearly what is wrong instead of showing a blank page", async ({ page }) => {
-  await open(page, readOnly(), "#/stream/no-such-stream");
+  await open(page, "readOnly", "#/stream/no-such-stream");
   await expect(page.getByRole("alert").first()).toContainText('No stream named "no-such-stream"');
-  await page.goto(`${origin(readOnly())}/#/event/12x`);
+  await page.goto(`${origin("readOnly")}/#/event/12x`);
   await expect(page.getByRole("alert")).toContainText("whole number");
-  await page.goto(`${origin(readOnly())}/#/event/1`);
+  await page.goto(`${origin("readOnly")}/#/event/1`);
   await expect(page.getByRole("alert")).toContainText("No event with id 1.");
-  await page.goto(`${origin(readOnly())}/#/`);
+  await page.goto(`${origin("readOnly")}/#/`);
   await expectAccessible(page);
 });
 
 test("scrolls a 5,000-event stream with only the visible rows in the page, loading pages as it goes", async ({
   page,
 }) => {
-  await open(page, readOnly());
+  await open(page, "readOnly");
   await expect(page.getByRole("row", { name: /big-1/ })).toContainText("5,000");
-  await page.goto(`${origin(readOnly())}/#/stream/big-1`);
+  await page.goto(`${origin("readOnly")}/#/stream/big-1`);
   const list = page.getByRole("listbox", { name: "Events of big-1" });
   await expect(list.getByRole("option").first()).toContainText("v0");
   const rendered = await list.getByRole("option").count();
@@ -221,23 +230,23 @@ test("scrolls a 5,000-event stream with only the visible rows in the page, loadi
 });
 
 test("finds a chain by its correlation id, and an event by its id", async ({ page }) => {
-  await open(page, readOnly(), "#/stream/order-1");
+  await open(page, "readOnly", "#/stream/order-1");
   await page.getByRole("option", { name: /OrderPlaced/ }).click();
   const correlation = (await page.getByRole("link", { name: /^[0-9a-f-]{36}$/ }).textContent())!;
   const id = (await page.locator(".details dd").first().textContent())!;
-  await page.goto(`${origin(readOnly())}/#/`);
+  await page.goto(`${origin("readOnly")}/#/`);
   await page.getByLabel("Event id or correlation id").fill(correlation);
   await page.getByRole("button", { name: "Find" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Correlation");
   await expect(page.getByRole("row")).toHaveCount(5); // the header and the four events of the chain
-  await page.goto(`${origin(readOnly())}/#/`);
+  await page.goto(`${origin("readOnly")}/#/`);
   await page.getByLabel("Event id or correlation id").fill(id);
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("OrderPlaced");
 });
 
 test("says the store is down, plainly, when it is", async ({ page }) => {
-  await open(page, down());
+  await open(page, "down");
   await expect(page.getByRole("alert").first()).toContainText("The store is not answering");
   await expect(page.getByRole("alert").first()).not.toContainText("127.0.0.1");
 });
@@ -248,7 +257,6 @@ test("walks the guide's screenshots: streams, timeline, four causation hops", as
   // the guide's only when asked (`npm run screenshots -w @act-root/inspector`):
   // a machine with other fonts must not change the repository by running
   // the tests; otherwise they go to the ignored test-results folder.
-  const url = process.env.INSPECTOR_SQLITE_READONLY_URL!;
   const target =
     process.env.INSPECTOR_SCREENSHOTS === "update"
       ? "../../../static/img/inspector/"
@@ -262,10 +270,10 @@ test("walks the guide's screenshots: streams, timeline, four causation hops", as
       caret: "hide",
       clip: { x: 0, y: 0, width: 1280, height },
     });
-  await open(page, url);
+  await open(page, "sqliteReadOnly");
   await expect(page.getByRole("row")).toHaveCount(6);
   await shoot("streams");
-  await page.goto(`${origin(url)}/#/stream/order-1`);
+  await page.goto(`${origin("sqliteReadOnly")}/#/stream/order-1`);
   await page.getByRole("option", { name: /OrderPlaced/ }).click();
   await expect(page.getByRole("region", { name: "Event data" })).toBeVisible();
   await shoot("timeline");

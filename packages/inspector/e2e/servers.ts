@@ -6,10 +6,16 @@
  * operations) on the same scenario in a SqliteStore file. Prints one JSON line
  * with their URLs, then runs until SIGTERM, when it stops everything.
  *
+ * Each printed URL works once, and every browser test needs a sign-in of its
+ * own: a small server on 127.0.0.1 (`links` in the JSON line) answers
+ * `GET /<name>` with a new one-use link to the server of that name
+ * (`RunningServer.link()`). Only the tests' own process calls it.
+ *
  *     npx tsx e2e/servers.ts
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { store } from "@act-root/act";
@@ -57,18 +63,31 @@ const sqlite = new SqliteStore({ filename: file });
 const sqliteCatalog = await SqliteCatalog.open(file);
 const sqliteReadOnly = await startServer({ store: sqlite, catalog: sqliteCatalog });
 const sqliteOperations = await startServer({ store: sqlite, catalog: sqliteCatalog, operations: true });
+const servers = {
+  readOnly,
+  operations,
+  app: appMode,
+  down,
+  sqliteReadOnly,
+  sqliteOperations,
+};
+const links = createServer((req, res) => {
+  const name = (req.url ?? "").slice(1);
+  const server = Object.hasOwn(servers, name) ? servers[name as keyof typeof servers] : undefined;
+  res.writeHead(server ? 200 : 404, { "Content-Type": "text/plain" });
+  res.end(server ? server.link() : "no such server");
+});
+await new Promise<void>((resolve) => links.listen(0, "127.0.0.1", resolve));
+const linksPort = (links.address() as { port: number }).port;
 console.log(
   JSON.stringify({
-    readOnly: readOnly.url,
-    operations: operations.url,
-    app: appMode.url,
-    down: down.url,
-    sqliteReadOnly: sqliteReadOnly.url,
-    sqliteOperations: sqliteOperations.url,
+    ...Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, server.url])),
+    links: `http://127.0.0.1:${linksPort}`,
   })
 );
 
 const stop = async () => {
+  links.close();
   await Promise.all([readOnly.close(), operations.close(), appMode.close(), down.close()]);
   await Promise.all([sqliteReadOnly.close(), sqliteOperations.close()]);
   await Promise.all([

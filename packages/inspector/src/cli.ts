@@ -63,6 +63,7 @@ async function main() {
     process.exit(2);
   }
   console.log(`Act Inspector (${args.operations ? "operations allowed" : "read-only"}): ${server.url}`);
+  console.log("The URL works once: keep the tab it opens (a reload stays signed in); restart for a new URL.");
   const stop = async () => {
     await server.close();
     await catalog.close();

@@ -45,15 +45,18 @@ export type InspectOptions = {
  * Starts the inspector in app mode: on the store the app uses (the `store()`
  * port), with the app's states (state at any version, with a diff) and
  * reactions (lag, unblock and reset through the app). Listens on 127.0.0.1
- * only and prints one URL, which carries the session token; opens nothing.
+ * only and prints one URL, which opens one browser session, once (a second
+ * use is refused); `link()` on the result makes another. Opens nothing.
  *
  * @see [Inspector](/docs/guides/inspector) — what each view shows, and running it against production safely.
  * @param app - the app to inspect
  * @param options - port, operations, catalog
- * @returns the running server: its `url` (token included) and `close()`
+ * @returns the running server: its one-use `url`, `link()` for another, and `close()`
  * @example
  * ```ts
  * const inspector = await inspect(app, { port: 4400 });
+ * // A second browser needs a one-use URL of its own:
+ * console.log(inspector.link());
  * // … later
  * await inspector.close();
  * ```
@@ -68,7 +71,8 @@ export async function inspect(app: Act<any, any, any>, options: InspectOptions =
     operations: options.operations === true,
     ...(options.port !== undefined && { port: options.port }),
   });
-  if (options.print !== false) console.log(`Act Inspector (app mode): ${server.url}`);
+  if (options.print !== false)
+    console.log(`Act Inspector (app mode): ${server.url}\nThe URL works once; link() on the inspector makes another.`);
   return {
     ...server,
     close: async () => {

@@ -7,6 +7,7 @@ import { PgCatalog } from "../src/server/pg-catalog.js";
 import { type RunningServer, startServer } from "../src/server/http.js";
 import { inspect } from "../src/index.js";
 import { scenario, type Shop, shop } from "./fixture.js";
+import { bearer, signIn } from "./session.js";
 
 const url = inject("pgUrl");
 const schema = "inspector_api";
@@ -23,13 +24,17 @@ let appMode: RunningServer;
 type Call = { status: number; body: any; headers: Headers };
 
 const base = (s: RunningServer) => `http://127.0.0.1:${s.port}`;
-const tokenOf = (s: RunningServer) => new URL(s.url).searchParams.get("token")!;
-const cookie = (s: RunningServer, token = tokenOf(s)) => `act_inspector_${s.port}=${token}`;
+/** Each server's session, opened with a link of its own (the printed one works once). */
+const sessions = new Map<RunningServer, string>();
+const sessionOf = async (s: RunningServer) => {
+  if (!sessions.has(s)) sessions.set(s, await signIn(s.link()));
+  return sessions.get(s)!;
+};
 
 async function call(s: RunningServer, path: string, init: RequestInit & { signedIn?: boolean } = {}): Promise<Call> {
   const { signedIn = true, ...rest } = init;
   const headers = new Headers(rest.headers);
-  if (signedIn) headers.set("cookie", cookie(s));
+  if (signedIn && !headers.has("authorization")) headers.set("authorization", bearer(await sessionOf(s)).authorization);
   const res = await fetch(base(s) + path, { ...rest, headers, redirect: "manual" });
   const text = await res.text();
   let body: unknown = text;
@@ -80,49 +85,41 @@ describe("the session token", () => {
     expect(readOnly.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}$/);
   });
 
-  it("is required by every endpoint and by the page", async () => {
-    for (const path of ["/api/info", "/api/streams", "/api/events?stream=order-1", "/api/reactions", "/"]) {
+  it("opens one session; every endpoint needs a session, in Authorization: Bearer", async () => {
+    for (const path of ["/api/info", "/api/streams", "/api/events?stream=order-1", "/api/reactions"]) {
       const res = await call(readOnly, path, { signedIn: false });
       expect(res.status, path).toBe(401);
+      expect(res.body.error, path).toMatch(/^Not signed in: this tab has no inspector session/);
     }
-    const wrong = await call(readOnly, "/api/info", { signedIn: false, headers: { cookie: cookie(readOnly, "nope") } });
+    const wrong = await call(readOnly, "/api/info", { headers: bearer("nope") });
     expect(wrong.status).toBe(401);
+    const session = await signIn(readOnly.url);
+    expect((await call(readOnly, "/api/info", { headers: bearer(session) })).status).toBe(200);
+    await expect(signIn(readOnly.url)).rejects.toThrow(/^403 This link was already used\./);
   });
 
-  it("refuses a wrong token in the URL", async () => {
+  it("refuses a wrong token in the URL, and sets no cookie", async () => {
     const res = await call(readOnly, "/?token=not-the-token", { signedIn: false });
     expect(res.status).toBe(401);
     expect(res.headers.get("set-cookie")).toBeNull();
   });
 
-  it("becomes an HttpOnly SameSite=Strict cookie on the first load and leaves the address bar", async () => {
-    const res = await call(readOnly, `/?token=${tokenOf(readOnly)}`, { signedIn: false });
-    expect(res.status).toBe(303);
-    expect(res.headers.get("location")).toBe("/");
-    const set = res.headers.get("set-cookie")!;
-    expect(set).toContain(`act_inspector_${readOnly.port}=${tokenOf(readOnly)}`);
-    expect(set).toContain("HttpOnly");
-    expect(set).toContain("SameSite=Strict");
-  });
-
   it("of one server does not open another", async () => {
-    const res = await call(readOnly, "/api/info", {
-      signedIn: false,
-      headers: { cookie: cookie(readOnly, tokenOf(operations)) },
-    });
+    const res = await call(readOnly, "/api/info", { headers: bearer(await sessionOf(operations)) });
     expect(res.status).toBe(401);
   });
 
   it("is not enough from another host name (DNS rebinding)", async () => {
     // fetch forbids setting Host; node:http lets the test send it.
     const { request } = await import("node:http");
+    const session = await sessionOf(readOnly);
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
         {
           host: "127.0.0.1",
           port: readOnly.port,
           path: "/api/info",
-          headers: { host: "evil.example", cookie: cookie(readOnly) },
+          headers: { host: "evil.example", ...bearer(session) },
         },
         (res) => {
           res.resume();
@@ -405,18 +402,15 @@ describe("the page's files", () => {
     // fetch would normalise the dots away; node:http sends the path as written.
     const raw = (path: string) =>
       new Promise<{ status: number; body: string; type: string }>((resolve, reject) => {
-        const req = request(
-          { host: "127.0.0.1", port: server.port, path, headers: { cookie: cookie(server) } },
-          (res) => {
-            let body = "";
-            res.on("data", (chunk) => {
-              body += chunk;
-            });
-            res.on("end", () =>
-              resolve({ status: res.statusCode ?? 0, body, type: String(res.headers["content-type"]) })
-            );
-          }
-        );
+        const req = request({ host: "127.0.0.1", port: server.port, path }, (res) => {
+          let body = "";
+          res.on("data", (chunk) => {
+            body += chunk;
+          });
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, body, type: String(res.headers["content-type"]) })
+          );
+        });
         req.on("error", reject);
         req.end();
       });

@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { describe, expect, inject, it } from "vitest";
+import { bearer, signIn } from "./session.js";
 
 describe("act-inspector's command line on PostgreSQL", () => {
   it("starts a read-only server on 127.0.0.1 and prints one URL without the connection string", async () => {
@@ -19,10 +20,8 @@ describe("act-inspector's command line on PostgreSQL", () => {
       });
       expect(line).toMatch(/^Act Inspector \(read-only\): http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
       expect(line).not.toContain(url);
-      const printed = new URL(line.slice(line.indexOf("http")));
-      const res = await fetch(`${printed.origin}/api/info`, {
-        headers: { cookie: `act_inspector_${printed.port}=${printed.searchParams.get("token")}` },
-      });
+      const printed = line.slice(line.indexOf("http"));
+      const res = await fetch(`${new URL(printed).origin}/api/info`, { headers: bearer(await signIn(printed)) });
       expect(await res.json()).toMatchObject({
         mode: "store",
         operations: false,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../src/server/http.js";
 import { SqliteCatalog } from "../src/server/sqlite-catalog.js";
 import { scenario, shop } from "./fixture.js";
+import { bearer, signIn } from "./session.js";
 
 const dir = mkdtempSync(join(tmpdir(), "inspector-sqlite-"));
 const file = join(dir, "events.db");
@@ -18,10 +19,13 @@ let catalog: SqliteCatalog;
 let readOnly: RunningServer;
 let operations: RunningServer;
 
+/** Each server's session, opened once with its printed link. */
+const sessions = new Map<RunningServer, string>();
+
 const get = async (s: RunningServer, path: string, init: RequestInit = {}) => {
-  const token = new URL(s.url).searchParams.get("token");
+  if (!sessions.has(s)) sessions.set(s, await signIn(s.url));
   const headers = new Headers(init.headers);
-  headers.set("cookie", `act_inspector_${s.port}=${token}`);
+  headers.set("authorization", bearer(sessions.get(s)!).authorization);
   const res = await fetch(`http://127.0.0.1:${s.port}${path}`, { ...init, headers });
   return { status: res.status, body: await res.json() };
 };
@@ -108,22 +112,27 @@ describe("the inspector on a SQLite store", () => {
     await expect(SqliteCatalog.open(join(dir, "missing.db"))).rejects.toThrow("No SQLite file at");
   });
 
-  it("starts from the command line with --sqlite", async () => {
+  it("starts from the command line with --sqlite, and says the URL works once", async () => {
     const cli = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "--sqlite", file], {
       cwd: fileURLToPath(new URL("..", import.meta.url)),
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, LOG_LEVEL: "fatal" },
     });
     try {
-      const line = await new Promise<string>((resolve, reject) => {
+      const [line, hint] = await new Promise<string[]>((resolve, reject) => {
         cli.once("exit", (code) => reject(new Error(`act-inspector exited (${code})`)));
-        createInterface({ input: cli.stdout! }).once("line", resolve);
+        const lines: string[] = [];
+        createInterface({ input: cli.stdout! }).on("line", (l) => {
+          if (lines.push(l) === 2) resolve(lines);
+        });
       });
-      const printed = new URL(line.slice(line.indexOf("http")));
-      const res = await fetch(`${printed.origin}/api/streams?prefix=stock`, {
-        headers: { cookie: `act_inspector_${printed.port}=${printed.searchParams.get("token")}` },
+      expect(hint).toBe("The URL works once: keep the tab it opens (a reload stays signed in); restart for a new URL.");
+      const printed = line.slice(line.indexOf("http"));
+      const res = await fetch(`${new URL(printed).origin}/api/streams?prefix=stock`, {
+        headers: bearer(await signIn(printed)),
       });
       expect((await res.json()).streams).toMatchObject([{ stream: "stock-tea", events: 1 }]);
+      await expect(signIn(printed)).rejects.toThrow(/^403 This link was already used\./);
     } finally {
       const exited = new Promise((resolve) => cli.once("exit", resolve));
       cli.kill("SIGTERM");

@@ -51,7 +51,7 @@ try {
   const sqlite = new SqliteStore({ filename: file });
   const catalog = await SqliteCatalog.open(file);
   const inspector = await startServer({ store: sqlite, catalog });
-  await firstScreen(inspector.url);
+  await firstScreen(inspector);
 
   const time = async (title: string, work: () => Promise<unknown>) => {
     const start = performance.now();

@@ -53,7 +53,7 @@ try {
 
   const catalog = new PgCatalog({ connectionString: url, schema });
   const inspector = await startServer({ store, catalog });
-  await firstScreen(inspector.url);
+  await firstScreen(inspector);
 
   const explain = async (title: string, text: string) => {
     const { rows } = await client.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING ON) ${text}`);

@@ -1,7 +1,13 @@
 /**
  * The inspector's HTTP server: the JSON API the page reads and the page's
- * static files, on node:http. Every request needs the session token; the
- * first page load trades the token in the URL for an HttpOnly cookie.
+ * static files, on node:http.
+ *
+ * Sign-in: the printed URL carries a one-use token. The page trades it once
+ * (`POST /api/session`) for a session credential, keeps that in the tab
+ * (sessionStorage, which belongs to this origin, port included) and sends it
+ * as `Authorization: Bearer …` on every API call. No cookie is set: browsers
+ * send a cookie for 127.0.0.1 to every port of that host, so any other local
+ * server the browser visits would receive it and could replay it.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
@@ -26,7 +32,7 @@ export type ServerOptions = {
   readonly host?: string;
   /** Port (default 0: any free port). */
   readonly port?: number;
-  /** The session token; random when omitted (tests pass their own). */
+  /** The printed URL's one-use token; random when omitted (tests pass their own). */
   readonly token?: string;
   /** Folder of the built page (default: the package's `dist/web`). */
   readonly webRoot?: string;
@@ -39,25 +45,42 @@ export type ServerOptions = {
  *
  * @example
  * ```ts
- * const inspector: RunningServer = await inspect(app);
- * // The URL carries the session token: open it in a browser on this machine.
+ * const inspector: RunningServer = await inspect(app, { print: false });
+ * // The URL works once: open it in a browser on this machine.
  * console.log(inspector.url);
+ * // Another browser needs a link of its own.
+ * console.log(inspector.link());
  * await inspector.close();
  * ```
  */
 export type RunningServer = {
-  /** The URL to open, token included. */
+  /**
+   * The URL to open, with a one-use token: the first page that opens it
+   * gets a session, and any later use is refused (403).
+   */
   readonly url: string;
   /** The port it listens on, on 127.0.0.1. */
   readonly port: number;
+  /**
+   * Makes another one-use URL, for another browser (or a browser that lost
+   * its tab). Each link opens one session; the sessions last until the
+   * server stops.
+   */
+  link(): string;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 };
 
-/** The session cookie's name; it carries the port because browsers share cookies between the ports of a host. */
-const cookieName = (port: number) => `act_inspector_${port}`;
+/** How many links may wait unused (`link()` called in a loop must not grow memory without bound). */
+const MAX_LINKS = 100;
 const MAX_BODY = 64 * 1024;
 const MAX_LIMIT = 500;
+
+const INVALID_LINK = "This link's token is not valid: open the URL the inspector printed when it started.";
+const USED_LINK =
+  "This link was already used. Each link the inspector prints opens one session, so that a copy of it (in the shell history, a log or another browser) cannot open a second one. Go back to the browser tab it opened, or restart the inspector for a new link.";
+const SIGNED_OUT =
+  "Not signed in: this tab has no inspector session, or its session ended when the inspector stopped. Open the URL the inspector printed (each one works once), or restart the inspector for a new one.";
 
 /** An error with the status and the plain message the page shows. */
 export class HttpError extends Error {
@@ -105,7 +128,13 @@ type WireEvent = Omit<Committed<Schemas, string>, "data" | "meta"> & {
 
 /** Starts the server; resolves once it listens. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const token = options.token ?? randomBytes(24).toString("base64url");
+  const secret = () => randomBytes(24).toString("base64url");
+  // Links not used yet, links used (kept to tell a replay from a wrong
+  // token), and the sessions they opened. Each comparison is of whole
+  // values, in constant time (see same()).
+  const unused = [options.token ?? secret()];
+  const used: string[] = [];
+  const sessions: string[] = [];
   const host = options.host ?? "127.0.0.1";
   const webRoot = options.webRoot ?? defaultWebRoot();
   const truncateAt = options.truncateAt ?? 2_000;
@@ -151,6 +180,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   const routes: Partial<Record<string, (url: URL, req: IncomingMessage) => Promise<unknown>>> = {
+    "POST /api/session": async (_url, req) => {
+      const body = await jsonBody(req);
+      const given = (body as { token?: unknown })?.token;
+      if (typeof given !== "string" || !given) throw new HttpError(400, 'Give the link\'s token as { "token": "…" }.');
+      const at = unused.findIndex((t) => same(given, t));
+      if (at < 0) throw linkRefusal(given);
+      used.push(...unused.splice(at, 1));
+      const session = secret();
+      sessions.push(session);
+      return { session };
+    },
+
     "GET /api/info": async () => ({
       mode: app ? "app" : "store",
       operations,
@@ -272,6 +313,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   };
 
+  /** Why a link's token is refused: already used (403), or not one of ours (401). */
+  const linkRefusal = (given: string) =>
+    used.some((t) => same(given, t)) ? new HttpError(403, USED_LINK) : new HttpError(401, INVALID_LINK);
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     // Only a path is answered. A full URL as the target (`GET http://other/…`,
     // the form proxies receive) names a host of its own, which by the HTTP
@@ -288,27 +333,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // a NUL would reach the store, which some databases refuse in text.
     if (!wellFormed(url)) return send(res, 400, { error: "The address has a malformed %-escape or a NUL character." });
 
-    const given = url.searchParams.get("token");
-    if (given !== null && req.method === "GET" && !url.pathname.startsWith("/api/")) {
-      if (!same(given, token))
-        return send(res, 401, { error: "This link's token is not valid: use the URL the inspector printed." });
-      // Trade the token in the URL for a cookie, and drop it from the address
-      // bar so it stays out of the history.
-      res.writeHead(303, {
-        ...SECURITY_HEADERS,
-        "Set-Cookie": `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-        Location: url.pathname,
-        "Cache-Control": "no-store",
-      });
-      return res.end();
-    }
-    if (!same(cookieOf(req, cookieName(port)) ?? "", token)) {
-      return url.pathname.startsWith("/api/")
-        ? send(res, 401, { error: "Not signed in: open the URL the inspector printed (it carries the token)." })
-        : sendText(res, 401, "Not signed in: open the URL that act-inspector printed; it carries the session token.");
-    }
-
     if (url.pathname.startsWith("/api/")) {
+      // Every endpoint but the exchange itself needs a session.
+      const exchange = url.pathname === "/api/session";
+      const credential = bearerOf(req);
+      if (!exchange && !sessions.some((s) => same(credential, s))) return send(res, 401, { error: SIGNED_OUT });
       const route = routes[`${req.method} ${url.pathname}`];
       if (!route) {
         const other = routes[`${req.method === "GET" ? "POST" : "GET"} ${url.pathname}`];
@@ -317,7 +346,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         });
       }
       if (req.method === "POST") {
-        if (!operations)
+        if (!operations && !exchange)
           return send(res, 403, {
             error: "Read-only: operations are off. Restart the inspector with --operations to allow them.",
           });
@@ -331,6 +360,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       }
     }
     if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, { error: "Only GET here." });
+    // The page's own files hold no data and are served to anyone who may
+    // reach the port; the data is behind the API, which needs a session. A
+    // link that cannot open one is refused here already, so that a second
+    // use of the printed URL says why instead of loading a page that fails.
+    const given = url.searchParams.get("token");
+    if (given !== null && !unused.some((t) => same(given, t))) {
+      const refusal = linkRefusal(given);
+      return sendText(res, refusal.status, refusal.message);
+    }
     return sendStatic(res, webRoot, url.pathname);
   };
 
@@ -344,9 +382,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const address = server.address();
   port = typeof address === "object" && address ? address.port : 0;
   const shown = host.includes(":") ? `[${host}]` : host;
+  const linkOf = (token: string) => `http://${shown}:${port}/?token=${token}`;
   return {
-    url: `http://${shown}:${port}/?token=${token}`,
+    url: linkOf(unused[0]),
     port,
+    link: () => {
+      if (unused.length >= MAX_LINKS)
+        throw new Error(`${MAX_LINKS} links are waiting unused: open one of them before making more.`);
+      const token = secret();
+      unused.push(token);
+      return linkOf(token);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -397,6 +443,14 @@ function limitOf(url: URL, fallback: number): number {
 }
 
 async function streamsBody(req: IncomingMessage): Promise<string[]> {
+  const body = await jsonBody(req);
+  const streams = (body as { streams?: unknown })?.streams;
+  if (!Array.isArray(streams) || streams.length === 0 || !streams.every((s) => typeof s === "string" && s.length > 0))
+    throw new HttpError(400, 'Give the streams as { "streams": ["name", …] }.');
+  return streams;
+}
+
+async function jsonBody(req: IncomingMessage): Promise<unknown> {
   // A JSON body forces a browser to ask before sending it from another
   // origin (a CORS preflight this server never approves).
   if (!(req.headers["content-type"] ?? "").startsWith("application/json"))
@@ -408,16 +462,11 @@ async function streamsBody(req: IncomingMessage): Promise<string[]> {
     if (size > MAX_BODY) throw new HttpError(413, "The request body is too large.");
     chunks.push(chunk as Buffer);
   }
-  let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
     throw new HttpError(400, "The request body is not valid JSON.");
   }
-  const streams = (body as { streams?: unknown })?.streams;
-  if (!Array.isArray(streams) || streams.length === 0 || !streams.every((s) => typeof s === "string" && s.length > 0))
-    throw new HttpError(400, 'Give the streams as { "streams": ["name", …] }.');
-  return streams;
 }
 
 function allowedHost(header: string | undefined, port: number): boolean {
@@ -446,12 +495,10 @@ function wellFormed(url: URL): boolean {
   }
 }
 
-function cookieOf(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? "").split(";")) {
-    const [key, ...rest] = part.trim().split("=");
-    if (key === name) return rest.join("=");
-  }
-  return undefined;
+/** The credential of `Authorization: Bearer <credential>`, or "" (which matches no session). */
+function bearerOf(req: IncomingMessage): string {
+  const match = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? "");
+  return match ? match[1] : "";
 }
 
 function same(a: string, b: string): boolean {

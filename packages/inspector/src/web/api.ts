@@ -1,4 +1,5 @@
-/** Calls to the inspector's server. The session cookie goes along by itself (same origin). */
+/** Calls to the inspector's server, each with the tab's session (see session.ts). */
+import { credential } from "./session.js";
 
 export type Info = {
   mode: "store" | "app";
@@ -57,7 +58,10 @@ export class ApiError extends Error {
 async function request<T>(path: string, init?: RequestInit): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, { ...init, credentials: "same-origin" });
+    const headers = new Headers(init?.headers);
+    const session = credential();
+    if (session) headers.set("authorization", `Bearer ${session}`);
+    res = await fetch(path, { ...init, headers, credentials: "omit" });
   } catch {
     throw new ApiError(0, "The inspector's server is not answering. Is it still running?");
   }
