@@ -705,10 +705,15 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * reactions routes to it. A stream with nothing to do reads 0, however many
    * unrelated events were committed since it last moved. `missing` lists
    * the reactions a stream carries that this app lacks (the stream is left
-   * to an app that has them).
+   * to an app that has them). `discovery` says, per reaction, how far
+   * correlation has registered its streams and whether it is still behind
+   * the log — a reaction added in a new release is, until its backfill
+   * reaches the end, and the events it has not discovered yet are in no
+   * stream's `lag`.
    *
-   * It costs two reads whatever the number of streams: the reaction streams,
-   * then one read of the log shared by every stream with work — the events
+   * It costs four reads whatever the number of streams: the reaction
+   * streams, the discovery positions, the log's last event, and one read of
+   * the log shared by every stream with work — the events
    * this app reacts to, up to `lagLimit` of them, from the lowest watermark
    * with work on. A stream whose work lies beyond that read counts what the
    * read saw of it, and at least 1. Streams whose events this app's own
@@ -735,7 +740,10 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     const streams = reactions.map((r) =>
       Object.assign({}, r, { lag: lags.get(r.stream) ?? 0, missing: r.reactions.filter((n) => !owned.has(n)) })
     );
-    return { streams, latency: this.drainer.latency() };
+    let last = -1;
+    await log.query((e) => void (last = e.id), { backward: true, limit: 1 });
+    const discovery = (await this.discovery.report()).map(({ reaction, at }) => ({ reaction, at, behind: at < last }));
+    return { streams, discovery, latency: this.drainer.latency() };
   }
 
   /**

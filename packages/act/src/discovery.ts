@@ -124,6 +124,28 @@ export class Discovery {
     return this.loading;
   }
 
+  /**
+   * Each reaction's position as the store has it now (not this process's
+   * copy), the most advanced of its names: what `Act.stats` reports.
+   */
+  async report(): Promise<Array<{ reaction: string; at: number }>> {
+    const names = this.reactions.flatMap(({ name, aliases }) => [name, ...aliases]);
+    let found = new Map<string, number>();
+    try {
+      if (names.length) found = await store().discovered(names);
+    } catch (error) {
+      // As for the positions: a store that refuses them (no right to read the
+      // table) leaves the report without them rather than failing it.
+      if ((error as { retryable?: boolean })?.retryable) throw error;
+      logger.error(error, "discovery positions could not be read for the report");
+      return [];
+    }
+    return this.reactions.map(({ name, aliases }) => ({
+      reaction: name,
+      at: Math.max(-1, ...[name, ...aliases].map((n) => found.get(n) ?? -1)),
+    }));
+  }
+
   /** The lowest position known in the current store: every reaction was discovered up to it (-1 before the positions were read). */
   lowest(): number {
     if (this.log !== store() || !this.known) return -1;

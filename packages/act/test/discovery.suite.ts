@@ -140,6 +140,11 @@ export function discoverySuite(
       expect([...ran].sort()).toEqual(placed.map((id) => `invoice ${id}`).sort());
 
       const next = release(2, ran);
+      // Until its backfill reaches the end of the log, the new reaction reads behind.
+      expect((await next.stats()).discovery).toEqual([
+        { reaction: "Placed/invoice", at: expect.any(Number), behind: false },
+        { reaction: "Placed/audit", at: -1, behind: true },
+      ]);
       const [late] = await next.do("place", { stream: "order-3", actor }, { sku: "c" });
       placed.push(late.event!.id);
       ran.length = 0;
@@ -153,6 +158,7 @@ export function discoverySuite(
       expect(ran.filter((r) => r.startsWith("invoice"))).toEqual([`invoice ${late.event!.id}`]);
       const last = late.event!.id;
       expect(await store().discovered(namesOf(next))).toEqual(new Map(namesOf(next).map((n) => [n, last])));
+      expect((await next.stats()).discovery.map(({ behind }) => behind)).toEqual([false, false]);
     });
 
     it("a cold serverless invocation after a gap longer than a drain's discovery handles the new work: drain while it acknowledges or discovery is behind", async () => {

@@ -441,6 +441,15 @@ export type ReactionStats = {
       readonly missing: readonly string[];
     }
   >;
+  /**
+   * How far discovery has gone for each of the app's reactions, as the store
+   * records it: `at`, the id of the last event whose reaction streams were
+   * registered for it (-1: none yet), and `behind`, whether the log has
+   * events past it. A reaction added in a new release is behind until its
+   * discovery reaches the end of the log; until then the streams it will
+   * join do not count its events in their `lag`.
+   */
+  readonly discovery: ReadonlyArray<{ readonly reaction: string; readonly at: number; readonly behind: boolean }>;
   /** Commit-to-handled time of the latest reactions this app ran, in ms. */
   readonly latency: {
     /** How many reactions the figures cover (the latest 1,024 at most). */
