@@ -4,8 +4,9 @@
  * arrive, workers are killed with SIGKILL, their connections terminated, and
  * a reaction stream is reset in the middle, on a log that already holds
  * 20,000 events, and a release adding a reaction and a projection is deployed
- * as the deploying guide says (running consumers stop, then the new ones
- * start). Nothing may be lost — the added reaction runs for every event, the
+ * rolling (the new workers start while the running ones go on, then those
+ * stop), the added reaction sharing streams the running ones keep moving.
+ * Nothing may be lost — the added reaction runs for every event, the
  * projection applies every event once — no effect committed twice, and the
  * old release may never run on a stream that carries the reaction it lacks.
  */
@@ -13,7 +14,7 @@ import { expect, it } from "vitest";
 import { chaos } from "../tools/chaos.js";
 import { connectionString } from "./support.js";
 
-it("loses nothing and commits no effect twice through kills, terminated connections, a reset, an old release and a deploy that adds a reaction and a projection", async () => {
+it("loses nothing and commits no effect twice through kills, terminated connections, a reset, an old release and a rolling deploy that adds a reaction and a projection", async () => {
   const figures = await chaos({
     connectionString: connectionString(),
     table: "chaos",

@@ -4,9 +4,10 @@
  * database connections, keeps a worker of the previous release (one
  * reaction short) running beside the others, resets a reaction stream in
  * the middle, and — with `deploy` — ships a release that adds a reaction
- * and a projection, the way the deploying guide says to when a new
- * reaction must not miss an event: the running consumers stop (SIGTERM),
- * then the new release's start. With `backlog`, the log already holds that
+ * and a projection in a rolling deploy: the new release's workers start
+ * while the running ones go on, which are then stopped (SIGTERM); the new
+ * reaction shares some streams whose watermarks the running releases keep
+ * moving meanwhile. With `backlog`, the log already holds that
  * many events (of a kind no reaction handles) when the workers start, so
  * every start and restart shows what a long log costs before a worker's
  * first reaction. At the end it waits for the workers to catch up and counts:
@@ -206,15 +207,17 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
     resets += reset.length;
     log(`reset ${reset.join(", ") || "nothing (not registered yet)"}`);
   })();
-  // The deploy: every consumer of the running releases stops first (so no
-  // worker without the new reaction moves a stream past an event it has not
-  // seen), then the new release's workers start. Events wait in the log meanwhile.
+  // The deploy, rolling: the new release's workers start while the running
+  // ones go on handling — and moving watermarks past events the new reaction
+  // has not run for yet — and the running ones are stopped a moment later.
   const deployer = (async () => {
     if (!deploy) return;
     await sleep(millis * 0.6);
     await straggler;
     deploying = true;
     const running = [...releases.keys()];
+    await Promise.all(Array.from({ length: options.workers }, () => start("next")));
+    await sleep(Math.min(2_000, millis / 10));
     await Promise.all(
       running.map((child) => {
         releases.delete(child);
@@ -223,9 +226,8 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
         return exited;
       })
     );
-    await Promise.all(Array.from({ length: options.workers }, () => start("next")));
     deploying = false;
-    log(`deployed: ${running.length} workers stopped, ${options.workers} of the next release started`);
+    log(`deployed: ${options.workers} workers of the next release started, then ${running.length} stopped`);
   })();
 
   await sleep(millis);

@@ -151,9 +151,10 @@ export type ReactionOptions = {
   /**
    * Run only for events committed at or after this time. Without it, a
    * reaction added in a new release runs for every event already in the log
-   * that it resolves to a stream (on a new target stream; a stream that
-   * already exists goes on from its watermark). Set it to the release date to
-   * start a reaction such as "send a welcome mail" with the next event.
+   * that it resolves to a stream — on a stream that already exists too: the
+   * stream goes back to the reaction's first event there, and its other
+   * reactions skip what they handled. Set it to the release date to start a
+   * reaction such as "send a welcome mail" with the next event.
    */
   readonly since?: Date;
 };
