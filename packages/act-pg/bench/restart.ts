@@ -8,8 +8,21 @@
  * worker that ran before would have), then start a new app with the running
  * consumer (`app.start()`, default options), wait for its first drain,
  * commit one order and time until its reaction runs. Also counts the drains
- * and the events read meanwhile. A measurement that passes `RESTART_CAP_MS`
- * (default 180,000) is stopped and printed as "> cap".
+ * and the events read meanwhile; `RESTART_REPEAT` restarts (default 20) on
+ * the same log give the p50 and p99. Then, on that log:
+ *
+ * - **serverless**: a cold app (no consumer) runs the serverless recipe of
+ *   the scaling guide once (drain while it acknowledges or discovery is
+ *   behind) after an order is committed: the time to the order's reaction
+ *   and the drains it took;
+ * - **backfill**: a release that adds a reaction to every event of the log
+ *   starts its consumer; the time until that reaction's discovery reaches
+ *   the end of the log (events/s) and until it has handled them all, and
+ *   the reaction time of an order committed right after the start — the
+ *   others' new work, which the backfill must not delay.
+ *
+ * A measurement that passes `RESTART_CAP_MS` (default 180,000) is stopped
+ * and printed as "> cap".
  *
  * `RESTART_SIZES` (default `10000,100000,1000000`) and `RESTART_STORES`
  * (`memory,postgres`) choose what runs; `DATABASE_URL` a server (otherwise a
@@ -28,6 +41,7 @@ process.env.LOG_LEVEL ??= "fatal";
 const SIZES = (process.env.RESTART_SIZES ?? "10000,100000,1000000").split(",").map(Number);
 const STORES = (process.env.RESTART_STORES ?? "memory,postgres").split(",");
 const CAP = Number(process.env.RESTART_CAP_MS ?? 180_000);
+const REPEAT = Number(process.env.RESTART_REPEAT ?? 20);
 const actor = { id: "bench", name: "bench" };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -47,9 +61,24 @@ function worker(ran: (id: number) => void) {
     .do(async function invoice(e) {
       ran(e.id);
     })
-    .to((e) => ({ target: `invoice-${e.stream}` }))
+    .to((e) => ({ target: `invoice-${e.stream}` }));
+}
+
+/** The next release: it also audits every note of the log, on a stream per notes stream. */
+function auditing(ran: (id: number) => void, audited: () => void) {
+  return worker(ran)
+    .on("Noted")
+    .do(async function audit() {
+      audited();
+    })
+    .to((e) => ({ target: `audit-${e.stream}` }))
     .build();
 }
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
 
 /** Counts the events the store hands out from now on. */
 function countReads(log: Store): { read: number; stop: () => void } {
@@ -72,35 +101,23 @@ function countReads(log: Store): { read: number; stop: () => void } {
   return counter;
 }
 
-type Row = { store: string; events: number; fill: number; ms: number | undefined; drains: number; read: number };
+type Row = {
+  store: string;
+  events: number;
+  fill: number;
+  /** Restart to first reaction: each restart's time (undefined past the cap), drains and events read. */
+  restarts: Array<{ ms: number | undefined; drains: number; read: number }>;
+  serverless: { ms: number | undefined; drains: number };
+  backfill: { discoveredMs: number | undefined; handledMs: number | undefined; newWorkMs: number | undefined };
+};
 
-async function measure(label: string, make: () => Promise<Store>, size: number): Promise<Row> {
-  await disposeAndExit();
-  const log = await make();
-  store(log);
-  const filled = performance.now();
-  for (let done = 0; done < size; done += 1_000) {
-    const messages = Array.from({ length: Math.min(1_000, size - done) }, (_, i) => ({
-      name: "Noted",
-      data: { text: `${done + i}` },
-    }));
-    await log.commit(`notes-${done % 100}`, messages, { correlation: "fill", causation: {} });
-  }
-  const fill = performance.now() - filled;
-  // The process that ran before: it correlated the whole log.
-  const before = worker(() => {});
-  for (let after = -1; ; ) {
-    const { last_id } = await before.correlate({ after, limit: 10_000 });
-    if (last_id <= after) break;
-    after = last_id;
-  }
-
-  // The new process: a consumer with the default options, and an order right after its first drain.
+/** Starts a consumer, commits an order right after its first drain, and times the order's reaction. */
+async function restart(log: Store) {
   let reacted: number | undefined;
   let target = -1;
   const app = worker((id) => {
     if (id === target) reacted ??= performance.now();
-  });
+  }).build();
   let drains = 0;
   const drain = app.drain.bind(app);
   let first: () => void = () => {};
@@ -125,13 +142,96 @@ async function measure(label: string, make: () => Promise<Store>, size: number):
   while (reacted === undefined && performance.now() - committed < CAP) await sleep(5);
   counter.stop();
   await app.stop();
-  const row = {
-    store: label,
-    events: size,
-    fill: Math.round(fill),
+  return {
     ms: reacted === undefined ? undefined : Math.round(reacted - committed),
     drains: drains - drainsBefore,
     read: counter.read,
+  };
+}
+
+/** A cold serverless invocation: the scaling guide's loop, once, after an order was committed. */
+async function serverless() {
+  let reacted: number | undefined;
+  let target = -1;
+  const app = worker((id) => {
+    if (id === target) reacted ??= performance.now();
+  }).build();
+  const [placed] = await app.do("place", { stream: "order-2", actor }, { sku: "b" });
+  target = placed.event!.id;
+  const started = performance.now();
+  let drains = 0;
+  let drained: Awaited<ReturnType<typeof app.drain>>;
+  do {
+    drained = await app.drain({ streamLimit: 20, eventLimit: 50, leaseMillis: 15_000 });
+    drains++;
+  } while (
+    reacted === undefined &&
+    (drained.acked.length || (await app.correlate()).behind) &&
+    performance.now() - started < CAP
+  );
+  return { ms: reacted === undefined ? undefined : Math.round(reacted - started), drains };
+}
+
+/** The release adding a reaction to every note: its backfill's pace, and the others' new work meanwhile. */
+async function backfill(log: Store, size: number) {
+  let reacted: number | undefined;
+  let target = -1;
+  let audited = 0;
+  const app = auditing(
+    (id) => {
+      if (id === target) reacted ??= performance.now();
+    },
+    () => audited++
+  );
+  const started = performance.now();
+  app.start();
+  const [placed] = await app.do("place", { stream: "order-3", actor }, { sku: "c" });
+  target = placed.event!.id;
+  const committed = performance.now();
+  let discoveredMs: number | undefined;
+  let handledMs: number | undefined;
+  while (performance.now() - started < CAP) {
+    const at = (await log.discovered(["Noted/audit"])).get("Noted/audit") ?? -1;
+    if (discoveredMs === undefined && at >= target) discoveredMs = Math.round(performance.now() - started);
+    if (audited >= size) {
+      handledMs = Math.round(performance.now() - started);
+      break;
+    }
+    await sleep(20);
+  }
+  await app.stop();
+  return { discoveredMs, handledMs, newWorkMs: reacted === undefined ? undefined : Math.round(reacted - committed) };
+}
+
+async function measure(label: string, make: () => Promise<Store>, size: number): Promise<Row> {
+  await disposeAndExit();
+  const log = await make();
+  store(log);
+  const filled = performance.now();
+  for (let done = 0; done < size; done += 1_000) {
+    const messages = Array.from({ length: Math.min(1_000, size - done) }, (_, i) => ({
+      name: "Noted",
+      data: { text: `${done + i}` },
+    }));
+    await log.commit(`notes-${done % 100}`, messages, { correlation: "fill", causation: {} });
+  }
+  const fill = performance.now() - filled;
+  // The process that ran before: it correlated the whole log.
+  const before = worker(() => {}).build();
+  for (let after = -1; ; ) {
+    const { last_id } = await before.correlate({ after, limit: 10_000 });
+    if (last_id <= after) break;
+    after = last_id;
+  }
+  const restarts = [];
+  for (let i = 0; i < REPEAT; i++) restarts.push(await restart(log));
+  const row: Row = {
+    store: label,
+    events: size,
+    fill: Math.round(fill),
+    restarts,
+    serverless: await serverless(),
+    backfill: await backfill(log, size),
   };
   console.log(JSON.stringify(row));
   await log.drop?.();
@@ -169,12 +269,18 @@ async function main() {
     await disposeAndExit();
     await server?.stop();
   }
-  console.log("\n| store | events in the log | restart to first reaction | drains | events read |");
-  console.log("|---|---:|---:|---:|---:|");
-  for (const r of rows)
+  const ms = (v: number | undefined) => (v === undefined ? `> ${CAP.toLocaleString("en")} ms` : `${v.toLocaleString("en")} ms`);
+  console.log(
+    "\n| store | events in the log | restart to first reaction p50 / p99 (n) | serverless first invocation | backfill: discovered (events/s) | backfill: handled | new work during the backfill |"
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const r of rows) {
+    const times = r.restarts.map((x) => x.ms ?? Number.POSITIVE_INFINITY);
+    const rate = r.backfill.discoveredMs ? Math.round(r.events / (r.backfill.discoveredMs / 1000)) : undefined;
     console.log(
-      `| ${r.store} | ${r.events.toLocaleString("en")} | ${r.ms === undefined ? `> ${CAP.toLocaleString("en")} ms` : `${r.ms.toLocaleString("en")} ms`} | ${r.drains} | ${r.read.toLocaleString("en")} |`
+      `| ${r.store} | ${r.events.toLocaleString("en")} | ${ms(quantile(times, 0.5))} / ${ms(quantile(times, 0.99))} (${times.length}) | ${ms(r.serverless.ms)} in ${r.serverless.drains} drain(s) | ${ms(r.backfill.discoveredMs)} (${rate?.toLocaleString("en") ?? "-"}/s) | ${ms(r.backfill.handledMs)} | ${ms(r.backfill.newWorkMs)} |`
     );
+  }
 }
 
 await main();
