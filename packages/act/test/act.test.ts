@@ -453,14 +453,17 @@ describe("stats", () => {
     await app.do("tag", { stream: "c-5", actor }, { tags: ["c"] });
     await app.correlate();
     const reads = vi.spyOn(memory, "query");
+    // Besides the lags' read, one of the log's last event (how far discovery is behind).
+    const lagReads = () => reads.mock.calls.filter(([, q]) => !(q?.backward && q.limit === 1));
     const { streams } = await dashboard.stats();
-    expect(reads).toHaveBeenCalledTimes(1);
+    expect(lagReads()).toHaveLength(1);
+    expect(reads).toHaveBeenCalledTimes(2);
     reads.mockClear();
     // The app that correlated counts its streams without a source from what
     // it remembers; the one with a source still takes the read.
     const own = await app.stats();
-    expect(reads).toHaveBeenCalledTimes(1);
-    expect(reads.mock.calls[0][1]).toMatchObject({ after: streams.find((s) => s.stream === "tags-c-5")!.at });
+    expect(lagReads()).toHaveLength(1);
+    expect(lagReads()[0][1]).toMatchObject({ after: streams.find((s) => s.stream === "tags-c-5")!.at });
     reads.mockRestore();
     expect(own.streams.map((s) => [s.stream, s.lag])).toEqual(streams.map((s) => [s.stream, s.lag]));
     // Each lag is what routing the log says is left after that stream's watermark.
