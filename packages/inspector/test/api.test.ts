@@ -243,7 +243,7 @@ describe("GET /api/event: causation", () => {
       const res = await call(readOnly, `/api/event?id=${id}`);
       expect(res.status).toBe(200);
       expect(res.body.caused.map((e: { name: string }) => e.name)).toEqual([expected]);
-      expect(res.body.complete).toBe(true);
+      expect(res.body.next).toBeUndefined();
       return res.body.caused[0];
     };
     const reserved = await hop(placed.id, "StockReserved");

@@ -38,6 +38,15 @@ export type ServerOptions = {
   readonly webRoot?: string;
   /** Largest `data` or `meta` sent in a list, in characters of JSON; longer ones are cut (default 2,000). */
   readonly truncateAt?: number;
+  /**
+   * How an unindexed search (correlation, causation) reads the log: a range
+   * of event ids per query, starting at `window` ids and sized so that each
+   * query takes about 20 ms, for at most `millis` per request, the server
+   * answering other requests between ranges. A search that runs out of time
+   * answers with what it found and where to go on from (default: 20,000 ids,
+   * 250 ms).
+   */
+  readonly search?: { readonly window?: number; readonly millis?: number };
 };
 
 /**
@@ -75,6 +84,11 @@ export type RunningServer = {
 const MAX_LINKS = 100;
 const MAX_BODY = 64 * 1024;
 const MAX_LIMIT = 500;
+/** About how long each query of an unindexed search takes, in ms: other requests wait at most about this long. */
+const STEP_MILLIS = 20;
+/** The reaction states the reactions view filters by. */
+const REACTION_STATES = ["all", "blocked", "leased", "lagging", "running"] as const;
+type ReactionState = (typeof REACTION_STATES)[number];
 
 const INVALID_LINK = "This link's token is not valid: open the URL the inspector printed when it started.";
 const USED_LINK =
@@ -165,19 +179,91 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return found;
   };
 
-  /** Events that a reaction to `event` committed: same correlation, later, caused by it. */
-  const causedBy = async (event: Committed<Schemas, string>, limit: number) => {
-    const caused: Committed<Schemas, string>[] = [];
-    let scanned = 0;
+  const window = Math.max(1, options.search?.window ?? 20_000);
+  const budget = Math.max(0, options.search?.millis ?? 250);
+
+  /** The id of the newest event (snapshots included), or -1 for an empty log. */
+  const lastId = async () => {
+    let last = -1;
     await store.query(
       (e) => {
-        scanned++;
-        if (e.meta.causation.event?.id === event.id && caused.length < limit) caused.push(e as never);
+        last = e.id;
       },
-      { correlation: event.meta.correlation, after: event.id, limit: 1_000, with_snaps: false }
+      { backward: true, limit: 1, with_snaps: true }
     );
-    return { caused, complete: scanned < 1_000 };
+    return last;
   };
+
+  /**
+   * Events of a correlation after the cursor, `limit` at most, that `keep`
+   * accepts. With an index on the correlation id this is one query. Without
+   * one each query reads a range of ids, the server answers other requests
+   * between ranges, and the search stops at the time budget: `next` is where
+   * to go on from, `searched` the last id looked at and `last` the newest id.
+   */
+  const search = async (
+    correlation: string,
+    after: number,
+    limit: number,
+    keep?: (e: Committed<Schemas, string>) => boolean
+  ): Promise<SearchPage> => {
+    const found: Committed<Schemas, string>[] = [];
+    if (await catalog.correlationIndexed()) {
+      // The index finds the correlation's events; a filter of our own reads
+      // them a window at a time, as many as `limit` would not bound.
+      let more = false;
+      let read = 0;
+      let seen = after;
+      await store.query(
+        (e) => {
+          read++;
+          seen = e.id;
+          if (keep && !keep(e as never)) return;
+          if (found.length < limit) found.push(e as never);
+          else more = true;
+        },
+        { correlation, after, limit: keep ? window : limit + 1 }
+      );
+      const next = more ? found[found.length - 1].id : keep && read >= window ? seen : undefined;
+      return { events: found, ...(next !== undefined && { next }), indexed: true };
+    }
+    const last = await lastId();
+    const started = Date.now();
+    let cursor = after;
+    // Ids can be sparse (PostgreSQL's sequence leaves gaps): the range grows
+    // or shrinks so that each query takes about STEP_MILLIS.
+    let span = window;
+    while (cursor < last) {
+      const upto = Math.min(last, cursor + span);
+      const began = performance.now();
+      let stop: number | undefined;
+      await store.query(
+        (e) => {
+          if (stop !== undefined || (keep && !keep(e as never))) return;
+          if (found.length < limit) found.push(e as never);
+          else stop = found[found.length - 1].id;
+        },
+        { correlation, after: cursor, before: upto + 1 }
+      );
+      if (stop !== undefined) return { events: found, next: stop, searched: stop, last, indexed: false };
+      const took = performance.now() - began;
+      span = Math.max(1, Math.round(span * Math.min(8, Math.max(0.5, STEP_MILLIS / Math.max(took, 1)))));
+      cursor = upto;
+      if (cursor < last && Date.now() - started >= budget)
+        return { events: found, next: cursor, searched: cursor, last, indexed: false };
+      // Let the other requests in before the next range.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return { events: found, searched: last, last, indexed: false };
+  };
+
+  /** Events that a reaction to `event` committed: same correlation, later, caused by it. */
+  const causedBy = (event: Committed<Schemas, string>, after: number, limit: number) =>
+    search(event.meta.correlation, after, limit, (e) => e.meta.causation.event?.id === event.id);
+
+  /** Every reaction stream, with its lag in app mode (only the app knows which later events route to a stream). */
+  const reactionRows = async (): Promise<Array<ReactionStream & { lag?: number }>> =>
+    app ? (await app.stats(1_000)).streams : await store.reactions();
 
   const routes: Partial<Record<string, (url: URL, req: IncomingMessage) => Promise<unknown>>> = {
     "POST /api/session": async (_url, req) => {
@@ -217,17 +303,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     "GET /api/events": async (url) => {
       const stream = required(url, "stream");
       const after = optionalId(url, "after");
+      const before = optionalId(url, "before");
+      const order = url.searchParams.get("order") ?? "oldest";
+      if (order !== "oldest" && order !== "newest")
+        throw new HttpError(400, '"order" is "oldest" (the default) or "newest".');
+      const newest = order === "newest";
       const names = url.searchParams.get("names")?.split(",").filter(Boolean);
       const limit = limitOf(url, 200);
       const events: WireEvent[] = [];
+      // Newest first reads the stream backwards: the last event is on the first page, whatever the stream's length.
       await store.query((e) => void events.push(cut(e as Committed<Schemas, string>)), {
         stream,
         with_snaps: true,
         limit: limit + 1,
+        ...(newest && { backward: true }),
         ...(after !== undefined && { after }),
+        ...(before !== undefined && { before }),
         ...(names?.length && { names }),
       });
-      if (events.length === 0 && after === undefined && !names?.length && !(await catalog.stream(stream)))
+      const cursor = newest ? before : after;
+      if (events.length === 0 && cursor === undefined && !names?.length && !(await catalog.stream(stream)))
         throw new HttpError(404, `No stream named ${JSON.stringify(stream)}: it has no events.`);
       const page = events.slice(0, limit);
       return { events: page, ...(events.length > limit && { next: page[page.length - 1].id }) };
@@ -239,22 +334,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const event = await eventById(id);
       if (!event) throw new HttpError(404, `No event with id ${id}.`);
       const cause = event.meta.causation.event ? await eventById(event.meta.causation.event.id) : undefined;
-      const { caused, complete } = await causedBy(event, 100);
-      return { event, cause: cause ?? null, caused, complete };
+      const { events: caused, ...rest } = await causedBy(event, event.id, 100);
+      return { event, cause: cause ?? null, caused, ...rest };
+    },
+
+    "GET /api/caused": async (url) => {
+      const id = optionalId(url, "id");
+      if (id === undefined) throw new HttpError(400, "Give the event's id, a whole number.");
+      const event = await eventById(id);
+      if (!event) throw new HttpError(404, `No event with id ${id}.`);
+      const after = optionalId(url, "after") ?? id;
+      const { events: caused, ...rest } = await causedBy(event, Math.max(after, id), limitOf(url, 100));
+      return { caused, ...rest };
     },
 
     "GET /api/correlation": async (url) => {
       const correlation = required(url, "id");
-      const after = optionalId(url, "after");
-      const limit = limitOf(url, 100);
-      const events: WireEvent[] = [];
-      await store.query((e) => void events.push(cut(e as Committed<Schemas, string>)), {
-        correlation,
-        limit: limit + 1,
-        ...(after !== undefined && { after }),
-      });
-      const page = events.slice(0, limit);
-      return { events: page, ...(events.length > limit && { next: page[page.length - 1].id }) };
+      const after = optionalId(url, "after") ?? -1;
+      const { events, ...rest } = await search(correlation, after, limitOf(url, 100));
+      return { events: events.map(cut), ...rest };
     },
 
     "GET /api/state": async (url) => {
@@ -285,19 +383,52 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
 
     "GET /api/reactions": async (url) => {
-      const limit = limitOf(url, 200);
-      const blocked = url.searchParams.get("blocked");
-      const streams: Array<ReactionStream & { lag?: number }> = await store.reactions({
-        limit,
-        ...(blocked !== null && { blocked: blocked === "true" }),
-      });
-      if (app) {
-        // Only the app knows which later events route to a stream, so only app mode can count lag.
-        const { streams: stats } = await app.stats(1_000);
-        const lag = new Map(stats.map((s) => [s.stream, s.lag]));
-        return { operations, streams: streams.map((s) => ({ ...s, lag: lag.get(s.stream) })) };
+      const limit = limitOf(url, 50);
+      const text = (url.searchParams.get("q") ?? "").toLowerCase();
+      if (text.length > 200) throw new HttpError(400, "The name filter is too long (200 characters at most).");
+      // `blocked=true` is the older way to ask for the blocked streams.
+      const state = (url.searchParams.get("state") ??
+        (url.searchParams.get("blocked") === "true" ? "blocked" : "all")) as ReactionState;
+      if (!REACTION_STATES.includes(state))
+        throw new HttpError(400, `"state" is one of ${REACTION_STATES.join(", ")}.`);
+      const after = url.searchParams.get("after") ?? "";
+      if (after.length > 1_100) throw new HttpError(400, "The cursor is too long.");
+      // The store lists reaction streams by name only: the order (blocked
+      // first), the totals, the filter and the pages are made here, from one
+      // read of every stream; only the page is sent.
+      const rows = await reactionRows();
+      const now = Date.now();
+      const leased = (r: ReactionStream) =>
+        r.leasedBy !== undefined && (r.leasedUntil === undefined || r.leasedUntil.getTime() > now);
+      const lagging = (r: ReactionStream & { lag?: number }) => (r.lag ?? r.head - r.at) > 0;
+      const states: Record<ReactionState, (r: ReactionStream & { lag?: number }) => boolean> = {
+        all: () => true,
+        blocked: (r) => r.blocked,
+        leased,
+        lagging,
+        running: (r) => !r.blocked,
+      };
+      const totals = { streams: rows.length, blocked: 0, leased: 0, lagging: 0 };
+      const matched: Array<ReactionStream & { lag?: number }> = [];
+      for (const r of rows) {
+        if (r.blocked) totals.blocked++;
+        if (leased(r)) totals.leased++;
+        if (lagging(r)) totals.lagging++;
+        if (states[state](r) && (!text || r.stream.toLowerCase().includes(text))) matched.push(r);
       }
-      return { operations, streams };
+      const page = matched
+        .filter((r) => reactionKey(r) > after)
+        .sort((a, b) => (reactionKey(a) < reactionKey(b) ? -1 : 1))
+        .slice(0, limit + 1);
+      const more = page.length > limit;
+      const streams = page.slice(0, limit);
+      return {
+        operations,
+        totals,
+        matched: matched.length,
+        streams,
+        ...(more && { next: reactionKey(streams[streams.length - 1]) }),
+      };
     },
 
     "POST /api/reactions/unblock": async (_url, req) => {
@@ -399,6 +530,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.closeAllConnections();
       }),
   };
+}
+
+/** A page of a bounded search (see `ServerOptions.search`). */
+type SearchPage = {
+  events: Committed<Schemas, string>[];
+  /** The cursor to go on from (an event id), when the search stopped before the end. */
+  next?: number;
+  /** Without an index: the last event id looked at. */
+  searched?: number;
+  /** Without an index: the newest event id when the search ran. */
+  last?: number;
+  /** Whether the store has an index on the correlation id (the search reads only that correlation's events). */
+  indexed: boolean;
+};
+
+/** Where a reaction stream sorts, and the cursor after it: blocked streams first, then by name. */
+function reactionKey(r: ReactionStream): string {
+  return `${r.blocked ? "0" : "1"}${r.stream}`;
 }
 
 /** The app's states, each once. */
