@@ -30,6 +30,7 @@ export default async function setup() {
   process.env.INSPECTOR_DOWN_URL = urls.down;
   process.env.INSPECTOR_SQLITE_READONLY_URL = urls.sqliteReadOnly;
   process.env.INSPECTOR_SQLITE_OPERATIONS_URL = urls.sqliteOperations;
+  process.env.INSPECTOR_SIZES_URL = urls.sizes;
   process.env.INSPECTOR_LINKS = urls.links;
   return async () => {
     if (!child || child.exitCode !== null) return;

@@ -2,7 +2,7 @@
 import { expect, type Page } from "@playwright/test";
 
 /** The test servers (e2e/servers.ts), by name. */
-export type Server = "readOnly" | "operations" | "app" | "down" | "sqliteReadOnly" | "sqliteOperations";
+export type Server = "readOnly" | "operations" | "app" | "down" | "sqliteReadOnly" | "sqliteOperations" | "sizes";
 const printed: Record<Server, () => string> = {
   readOnly: () => process.env.INSPECTOR_READONLY_URL!,
   operations: () => process.env.INSPECTOR_OPERATIONS_URL!,
@@ -10,6 +10,7 @@ const printed: Record<Server, () => string> = {
   down: () => process.env.INSPECTOR_DOWN_URL!,
   sqliteReadOnly: () => process.env.INSPECTOR_SQLITE_READONLY_URL!,
   sqliteOperations: () => process.env.INSPECTOR_SQLITE_OPERATIONS_URL!,
+  sizes: () => process.env.INSPECTOR_SIZES_URL!,
 };
 export const origin = (server: Server) => new URL(printed[server]()).origin;
 

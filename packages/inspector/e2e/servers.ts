@@ -3,7 +3,8 @@
  * scenario (test/fixture.ts) and a stream of 5,000 events, three inspector
  * servers on it — store mode read-only, store mode with operations, and app
  * mode — a fourth on a database that is down, and two (read-only, and with
- * operations) on the same scenario in a SqliteStore file. Prints one JSON line
+ * operations) on the same scenario in a SqliteStore file, and one on a store
+ * at real sizes (e2e/sizes.ts). Prints one JSON line
  * with their URLs, then runs until SIGTERM, when it stops everything.
  *
  * Each printed URL works once, and every browser test needs a sign-in of its
@@ -24,9 +25,11 @@ import { SqliteStore } from "@act-root/act-sqlite";
 import { freePort, startServer as startPg } from "../../act-pg/tools/pg-server.js";
 import { inspect } from "../src/index.js";
 import { startServer } from "../src/server/http.js";
+import { StoreCatalog } from "../src/server/catalog.js";
 import { PgCatalog } from "../src/server/pg-catalog.js";
 import { SqliteCatalog } from "../src/server/sqlite-catalog.js";
 import { scenario, shop } from "../test/fixture.js";
+import { sizes as sizesStore } from "./sizes.js";
 
 const pg = await startPg();
 const schema = "inspector_e2e";
@@ -63,7 +66,11 @@ const sqlite = new SqliteStore({ filename: file });
 const sqliteCatalog = await SqliteCatalog.open(file);
 const sqliteReadOnly = await startServer({ store: sqlite, catalog: sqliteCatalog });
 const sqliteOperations = await startServer({ store: sqlite, catalog: sqliteCatalog, operations: true });
+// A store at real sizes (e2e/sizes.ts), in memory, read-only.
+const big = await sizesStore();
+const sizes = await startServer({ store: big, catalog: new StoreCatalog(big, "in memory (sizes)") });
 const servers = {
+  sizes,
   readOnly,
   operations,
   app: appMode,
@@ -89,7 +96,7 @@ console.log(
 const stop = async () => {
   links.close();
   await Promise.all([readOnly.close(), operations.close(), appMode.close(), down.close()]);
-  await Promise.all([sqliteReadOnly.close(), sqliteOperations.close()]);
+  await Promise.all([sqliteReadOnly.close(), sqliteOperations.close(), sizes.close()]);
   await Promise.all([
     catalog.close(),
     downCatalog.close(),

@@ -45,6 +45,23 @@ export type ReactionRow = {
   lag?: number;
 };
 
+/** What the reactions view filters by. */
+export type ReactionState = "all" | "blocked" | "leased" | "lagging" | "running";
+
+/** A page of reaction streams: blocked first, then by name, with the totals over every stream. */
+export type ReactionPage = {
+  operations: boolean;
+  totals: { streams: number; blocked: number; leased: number; lagging: number };
+  matched: number;
+  streams: ReactionRow[];
+  next?: string;
+};
+
+/** A page of a search that may stop before the end of the log (no index, or out of time). */
+export type SearchPage = { next?: number; searched?: number; last?: number; indexed: boolean };
+
+export type Order = "oldest" | "newest";
+
 /** A failed call, with the server's message for a person. */
 export class ApiError extends Error {
   constructor(
@@ -87,19 +104,23 @@ export const api = {
   streams: (prefix: string, after?: string) =>
     request<{ streams: StreamSummary[]; next?: string }>(`/api/streams?${q({ prefix, after, limit: 50 })}`),
   stream: (name: string) => request<StreamSummary>(`/api/stream?${q({ name })}`),
-  events: (stream: string, after?: number, names?: string) =>
-    request<{ events: WireEvent[]; next?: number }>(`/api/events?${q({ stream, after, names, limit: 200 })}`),
-  event: (id: string | number) =>
-    request<{ event: WireEvent; cause: WireEvent | null; caused: WireEvent[]; complete: boolean }>(
-      `/api/event?${q({ id })}`
+  /** A page of a stream's events; `cursor` is the previous page's `next`. Newest first reads the stream backwards. */
+  events: (stream: string, order: Order, cursor?: number, names?: string) =>
+    request<{ events: WireEvent[]; next?: number }>(
+      `/api/events?${q({ stream, order, [order === "newest" ? "before" : "after"]: cursor, names, limit: 200 })}`
     ),
+  event: (id: string | number) =>
+    request<{ event: WireEvent; cause: WireEvent | null; caused: WireEvent[] } & SearchPage>(`/api/event?${q({ id })}`),
+  caused: (id: string | number, after: number) =>
+    request<{ caused: WireEvent[] } & SearchPage>(`/api/caused?${q({ id, after })}`),
   correlation: (id: string, after?: number) =>
-    request<{ events: WireEvent[]; next?: number }>(`/api/correlation?${q({ id, after })}`),
+    request<{ events: WireEvent[] } & SearchPage>(`/api/correlation?${q({ id, after })}`),
   state: (stream: string, version: number) =>
     request<{ state: string; version: number; before: unknown; after: unknown; changes: Change[] }>(
       `/api/state?${q({ stream, version })}`
     ),
-  reactions: () => request<{ operations: boolean; streams: ReactionRow[] }>("/api/reactions"),
+  reactions: (filter: { q: string; state: ReactionState; after?: string }) =>
+    request<ReactionPage>(`/api/reactions?${q({ ...filter, state: filter.state, limit: 50 })}`),
   operate: (operation: "unblock" | "reset", streams: string[]) =>
     request<Record<string, string[]>>(`/api/reactions/${operation}`, {
       method: "POST",

@@ -1,5 +1,5 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
-import { ApiError, api, type WireEvent } from "./api.js";
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
+import { ApiError, api, type SearchPage, type WireEvent } from "./api.js";
 
 /** Loads something for a view; `reload` runs it again. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
@@ -23,8 +23,41 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
 export const messageOf = (error: unknown) =>
   error instanceof ApiError ? error.message : `Something went wrong: ${(error as Error)?.message ?? error}`;
 
-/** A failure, said plainly and announced to screen readers. */
+// The failures on screen, each shown once: when the server is down or a
+// stream does not exist, the header and the view (or two loads of one view)
+// fail with the same message, and one alert says it.
+const owners = new Map<string, string>();
+const listeners = new Set<() => void>();
+let version = 0;
+const changed = () => {
+  version++;
+  for (const listener of listeners) listener();
+};
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
+
+/** A failure, said plainly and announced to screen readers; a message already on screen is not repeated. */
 export function ErrorBox({ message }: { message: string }) {
+  const id = useId();
+  useSyncExternalStore(subscribe, () => version);
+  // Every render: the first box with a message takes it, and another takes over when that one goes.
+  useLayoutEffect(() => {
+    if (!owners.has(message)) {
+      owners.set(message, id);
+      changed();
+    }
+  });
+  useLayoutEffect(
+    () => () => {
+      if (owners.get(message) !== id) return;
+      owners.delete(message);
+      changed();
+    },
+    [message, id]
+  );
+  if (owners.get(message) !== id) return null;
   return (
     <div className="error" role="alert">
       {message}
@@ -40,6 +73,19 @@ export function Heading({ children }: { children: ReactNode }) {
     <h1 tabIndex={-1} ref={ref}>
       {children}
     </h1>
+  );
+}
+
+/** A count and its noun: "1 event", "2 events", "1,000 events". */
+export const plural = (n: number, noun: string, nouns = `${noun}s`) =>
+  `${n.toLocaleString("en")} ${n === 1 ? noun : nouns}`;
+
+/** A name that may be long: cut with an ellipsis on screen, whole in its tooltip and to screen readers. */
+export function Name({ children }: { children: string }) {
+  return (
+    <span className="name" title={children}>
+      {children}
+    </span>
   );
 }
 
@@ -77,3 +123,16 @@ export function Payload({ event, field }: { event: WireEvent; field: "data" | "m
 }
 
 export const actorOf = (e: WireEvent) => e.meta?.causation?.action?.actor?.name ?? "";
+
+/** How far a search went when it stopped before the end of the log, and whether it could use an index. */
+export function SearchProgress({ page }: { page: SearchPage }) {
+  if (page.indexed) return null;
+  return (
+    <p className="hint" data-testid="search-progress">
+      No index on the correlation id: the search reads the log a range of events at a time
+      {page.next !== undefined && page.searched !== undefined && page.last !== undefined
+        ? `, and stopped at event ${page.searched.toLocaleString("en")} of ${page.last.toLocaleString("en")} to keep the inspector answering. Search further to go on.`
+        : "."}
+    </p>
+  );
+}

@@ -1,5 +1,6 @@
-import { api, type WireEvent } from "../api.js";
-import { actorOf, ErrorBox, Heading, Payload, time, useLoad } from "../common.js";
+import { useState } from "react";
+import { api, type SearchPage, type WireEvent } from "../api.js";
+import { actorOf, ErrorBox, Heading, messageOf, Name, Payload, SearchProgress, time, useLoad } from "../common.js";
 import { href } from "../route.js";
 
 function EventLink({ event }: { event: WireEvent }) {
@@ -7,7 +8,7 @@ function EventLink({ event }: { event: WireEvent }) {
     <a href={href({ view: "event", id: String(event.id) })}>
       {event.name}{" "}
       <span className="muted">
-        in {event.stream} v{event.version}
+        in <Name>{event.stream}</Name> v{event.version}
       </span>
     </a>
   );
@@ -16,6 +17,8 @@ function EventLink({ event }: { event: WireEvent }) {
 /** One event, what caused it and what it caused; every link walks one hop. */
 export default function Causation({ id }: { id: string }) {
   const load = useLoad(() => api.event(id), [id]);
+  const [more, setMore] = useState<{ caused: WireEvent[] } & SearchPage>();
+  const [error, setError] = useState<string>();
   if (load.error)
     return (
       <section>
@@ -24,7 +27,9 @@ export default function Causation({ id }: { id: string }) {
       </section>
     );
   if (!load.data) return <p aria-live="polite">Loading…</p>;
-  const { event, cause, caused, complete } = load.data;
+  const { event, cause } = load.data;
+  const caused = [...load.data.caused, ...(more?.caused ?? [])];
+  const page: SearchPage = more ?? load.data;
   const action = event.meta.causation.action;
   return (
     <section>
@@ -32,8 +37,11 @@ export default function Causation({ id }: { id: string }) {
         {event.name} <span className="muted">#{event.id}</span>
       </Heading>
       <p>
-        In <a href={href({ view: "stream", stream: event.stream })}>{event.stream}</a> at v{event.version},{" "}
-        {time(event.created)}
+        In{" "}
+        <a href={href({ view: "stream", stream: event.stream })}>
+          <Name>{event.stream}</Name>
+        </a>{" "}
+        at v{event.version}, {time(event.created)}
         {actorOf(event) && `, by ${actorOf(event)}`}.
       </p>
       <div className="graph">
@@ -41,7 +49,7 @@ export default function Causation({ id }: { id: string }) {
           <h2 id="cause">Caused by</h2>
           {action && (
             <p>
-              Action <code>{action.name}</code> on {action.stream}
+              Action <code>{action.name}</code> on <Name>{action.stream}</Name>
             </p>
           )}
           {cause ? (
@@ -57,7 +65,7 @@ export default function Causation({ id }: { id: string }) {
         <section aria-labelledby="caused" className="current">
           <h2 id="caused">It caused</h2>
           {caused.length === 0 ? (
-            <p>Nothing yet.</p>
+            <p>{page.next === undefined ? "Nothing yet." : "Nothing found so far."}</p>
           ) : (
             <ul>
               {caused.map((e) => (
@@ -67,7 +75,21 @@ export default function Causation({ id }: { id: string }) {
               ))}
             </ul>
           )}
-          {!complete && <p className="hint">Only the first 1,000 later events of its correlation were searched.</p>}
+          <SearchProgress page={page} />
+          {page.next !== undefined && (
+            <button
+              type="button"
+              onClick={() =>
+                api.caused(event.id, page.next as number).then(
+                  (p) => setMore({ ...p, caused: [...(more?.caused ?? []), ...p.caused] }),
+                  (e) => setError(messageOf(e))
+                )
+              }
+            >
+              Search further
+            </button>
+          )}
+          {error && <ErrorBox message={error} />}
         </section>
       </div>
       <p>

@@ -1,28 +1,30 @@
 import { useState } from "react";
-import { api, type Info, type WireEvent } from "../api.js";
-import { ErrorBox, Heading, messageOf, time, useLoad } from "../common.js";
+import { api, type Info, type SearchPage, type WireEvent } from "../api.js";
+import { ErrorBox, Heading, messageOf, Name, SearchProgress, time, useLoad } from "../common.js";
 import { href } from "../route.js";
 
 /** Every event sharing a correlation id: one action and all that its reactions did. */
 export default function Correlation({ id, info }: { id: string; info: Info }) {
   const first = useLoad(() => api.correlation(id), [id]);
-  const [more, setMore] = useState<{ events: WireEvent[]; next?: number }>();
+  const [more, setMore] = useState<{ events: WireEvent[] } & SearchPage>();
   const [error, setError] = useState<string>();
   const rows = [...(first.data?.events ?? []), ...(more?.events ?? [])];
-  const next = more ? more.next : first.data?.next;
+  const page = more ?? first.data;
+  const next = page?.next;
   return (
     <section>
       <Heading>
         Correlation <code>{id}</code>
       </Heading>
-      {!info.correlationIndexed && (
+      {!info.correlationIndexed && !page && (
         <p className="hint">
-          No index on the correlation id: this search reads the log in order until it finds enough events (see the
-          README for the index to add).
+          No index on the correlation id: this search reads the log a range of events at a time (see the README for the
+          index to add).
         </p>
       )}
+      {page && <SearchProgress page={page} />}
       {first.error && <ErrorBox message={first.error} />}
-      {first.data && rows.length === 0 && <p>No event has this correlation id.</p>}
+      {first.data && rows.length === 0 && next === undefined && <p>No event has this correlation id.</p>}
       {rows.length > 0 && (
         <table>
           <caption className="visually-hidden">Events of the correlation</caption>
@@ -40,7 +42,10 @@ export default function Correlation({ id, info }: { id: string; info: Info }) {
                   <a href={href({ view: "event", id: String(e.id) })}>{e.name}</a>
                 </td>
                 <td>
-                  <a href={href({ view: "stream", stream: e.stream })}>{e.stream}</a> v{e.version}
+                  <a href={href({ view: "stream", stream: e.stream })}>
+                    <Name>{e.stream}</Name>
+                  </a>{" "}
+                  v{e.version}
                 </td>
                 <td>{time(e.created)}</td>
               </tr>
@@ -53,12 +58,12 @@ export default function Correlation({ id, info }: { id: string; info: Info }) {
           type="button"
           onClick={() =>
             api.correlation(id, next).then(
-              (page) => setMore({ events: [...(more?.events ?? []), ...page.events], next: page.next }),
+              (p) => setMore({ ...p, events: [...(more?.events ?? []), ...p.events] }),
               (e) => setError(messageOf(e))
             )
           }
         >
-          More events
+          {page?.indexed ? "More events" : "Search further"}
         </button>
       )}
       {error && <ErrorBox message={error} />}

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { api, type StreamSummary } from "../api.js";
-import { ErrorBox, Heading, messageOf, time, useLoad } from "../common.js";
+import { ErrorBox, Heading, messageOf, Name, time, useLoad } from "../common.js";
 import { href } from "../route.js";
 
 /** Streams by name, searched by prefix, a page at a time (the server never lists them all). */
@@ -66,7 +66,9 @@ export default function Streams({ prefix }: { prefix: string }) {
             {rows.map((s) => (
               <tr key={s.stream}>
                 <td>
-                  <a href={href({ view: "stream", stream: s.stream })}>{s.stream}</a>
+                  <a href={href({ view: "stream", stream: s.stream })}>
+                    <Name>{s.stream}</Name>
+                  </a>
                 </td>
                 <td className="num">{s.events.toLocaleString("en")}</td>
                 <td>{time(s.last)}</td>

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
-import { api, type Info, type WireEvent } from "../api.js";
-import { actorOf, ErrorBox, Heading, messageOf, Payload, time, useLoad } from "../common.js";
+import { api, type Info, type Order, type WireEvent } from "../api.js";
+import { actorOf, ErrorBox, Heading, messageOf, Payload, plural, time, useLoad } from "../common.js";
 import { href } from "../route.js";
 
 /** Height of one row of the list, in pixels: rows are placed by index, so only the visible ones are in the page. */
@@ -9,11 +9,16 @@ const ROW = 36;
 const OVERSCAN = 10;
 const SNAPSHOT = "__snapshot__";
 
-/** Every event of a stream, in a list that renders only what is on screen and loads pages as it scrolls. */
+/**
+ * Every event of a stream, in a list that renders only what is on screen and
+ * loads pages as it scrolls, oldest or newest first: the newest event is on
+ * the first page of "newest first", however long the stream.
+ */
 export default function Timeline({ stream, info }: { stream: string; info: Info }) {
   const summary = useLoad(() => api.stream(stream), [stream]);
   const [filter, setFilter] = useState("");
   const [names, setNames] = useState("");
+  const [order, setOrder] = useState<Order>("oldest");
   const [rows, setRows] = useState<WireEvent[]>([]);
   const [next, setNext] = useState<number | undefined>();
   const [done, setDone] = useState(false);
@@ -29,7 +34,7 @@ export default function Timeline({ stream, info }: { stream: string; info: Info 
       if (loading.current) return;
       loading.current = true;
       try {
-        const page = await api.events(stream, after, names);
+        const page = await api.events(stream, order, after, names);
         setRows((r) => (reset ? page.events : [...r, ...page.events]));
         setNext(page.next);
         setDone(page.next === undefined);
@@ -40,13 +45,16 @@ export default function Timeline({ stream, info }: { stream: string; info: Info 
         loading.current = false;
       }
     },
-    [stream, names]
+    [stream, names, order]
   );
 
   useEffect(() => {
     setRows([]);
     setSelected(0);
     setDone(false);
+    if (list.current) list.current.scrollTop = 0;
+    // A load of the other order may be under way: this one must not wait for it.
+    loading.current = false;
     void load(undefined, true);
   }, [load]);
 
@@ -82,25 +90,40 @@ export default function Timeline({ stream, info }: { stream: string; info: Info 
       Home: 0,
       End: rows.length - 1,
     };
-    if (e.key in moves) {
-      e.preventDefault();
-      select(moves[e.key]);
+    if (!(e.key in moves)) return;
+    e.preventDefault();
+    // The far end of a stream that is not all loaded: read it from that end instead of paging to it.
+    if (!done && (e.key === "End" || (e.key === "Home" && order === "newest"))) {
+      setOrder(order === "oldest" ? "newest" : "oldest");
+      return;
     }
+    select(moves[e.key]);
   };
 
   const event = rows[selected];
   return (
     <section>
       <Heading>
-        Stream <code>{stream}</code>
+        Stream <code className="long">{stream}</code>
       </Heading>
       {summary.error && <ErrorBox message={summary.error} />}
       {summary.data && (
         <p>
-          {summary.data.events.toLocaleString("en")} events, the last at {time(summary.data.last)}.{" "}
-          <span className="hint">Snapshots are marked ◆. Use ↑ ↓ Page Up/Down Home End in the list.</span>
+          {plural(summary.data.events, "event")}, the last at {time(summary.data.last)}.{" "}
+          <span className="hint">
+            Snapshots are marked ◆. Use ↑ ↓ Page Up/Down Home End in the list; End reads the stream from its newest
+            event.
+          </span>
         </p>
       )}
+      <fieldset className="order">
+        <legend>Order</legend>
+        {(["oldest", "newest"] as const).map((o) => (
+          <button key={o} type="button" aria-pressed={order === o} onClick={() => setOrder(o)}>
+            {o === "oldest" ? "Oldest first" : "Newest first"}
+          </button>
+        ))}
+      </fieldset>
       <form
         className="filter"
         onSubmit={(e) => {
