@@ -247,7 +247,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       );
       if (stop !== undefined) return { events: found, next: stop, searched: stop, last, indexed: false };
       const took = performance.now() - began;
-      span = Math.max(1, Math.round(span * Math.min(8, Math.max(0.5, STEP_MILLIS / Math.max(took, 1)))));
+      span = Math.max(1, Math.round(span * Math.min(4, Math.max(0.5, STEP_MILLIS / Math.max(took, 1)))));
       cursor = upto;
       if (cursor < last && Date.now() - started >= budget)
         return { events: found, next: cursor, searched: cursor, last, indexed: false };
