@@ -5,7 +5,7 @@
  * and a correlation search without an index — with how long other requests
  * waited meanwhile. Figures, not a test.
  *
- *     npx tsx tools/measure-sizes.ts
+ *     npm run measure:sizes -w @act-root/inspector
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
