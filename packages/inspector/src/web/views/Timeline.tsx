@@ -52,6 +52,7 @@ export default function Timeline({ stream, info }: { stream: string; info: Info 
     setRows([]);
     setSelected(0);
     setDone(false);
+    setNext(undefined);
     if (list.current) list.current.scrollTop = 0;
     // A load of the other order may be under way: this one must not wait for it.
     loading.current = false;
@@ -92,8 +93,9 @@ export default function Timeline({ stream, info }: { stream: string; info: Info 
     };
     if (!(e.key in moves)) return;
     e.preventDefault();
-    // The far end of a stream that is not all loaded: read it from that end instead of paging to it.
-    if (!done && (e.key === "End" || (e.key === "Home" && order === "newest"))) {
+    // The far end of a stream with more events than the list holds (a page said so): read it from that end
+    // instead of paging to it.
+    if (next !== undefined && (e.key === "End" || (e.key === "Home" && order === "newest"))) {
       setOrder(order === "oldest" ? "newest" : "oldest");
       return;
     }
