@@ -2,14 +2,21 @@
 // StrykerJS changes one thing at a time (a condition, an operator, a
 // boundary) and runs the tests that cover it; a change no test notices is a
 // survivor, a gap in the tests. `npm run test:mutation` at the repository
-// root runs it (minutes, so not part of `npm test`; CI runs it on a
-// schedule). Reports: reports/mutation/.
+// root runs it — hours on two cores, so not in `npm test`; a scheduled
+// workflow runs it. Reports: reports/mutation/.
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   testRunner: "vitest",
-  vitest: { configFile: "vitest.config.ts" },
+  vitest: { configFile: "vitest.mutation.config.ts" },
   plugins: ["@stryker-mutator/vitest-runner"],
-  mutate: ["src/drain.ts"],
+  // Committing (event sourcing, inline projections), draining and the in-memory store's commit, lease and acknowledgement.
+  mutate: [
+    "src/drain.ts",
+    "src/event-sourcing.ts",
+    "src/inline-commit.ts",
+    "src/stores/in-memory.ts:118-250",
+    "src/stores/in-memory.ts:335-535",
+  ],
   coverageAnalysis: "perTest",
   concurrency: 2,
   ignoreStatic: true,
@@ -18,5 +25,5 @@ export default {
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
-  timeoutMS: 20000,
+  timeoutMS: 15000,
 };

@@ -1,0 +1,18 @@
+import { defineConfig, mergeConfig } from "vitest/config";
+import base from "./vitest.config.js";
+
+// The tests mutation testing runs for each change it makes: the package's
+// tests, without those that start other processes or pack the package (they
+// resolve tools from the repository root, and a mutant's sandbox has none;
+// nor do they cover the mutated files' logic) and without the discovery
+// scenarios on a 12,000-event log; the model-based tests at a few programs
+// each, so every mutant is checked in seconds.
+export default mergeConfig(
+  base,
+  defineConfig({
+    test: {
+      exclude: ["test/logging.test.ts", "test/package.test.ts", "test/discovery.test.ts", "**/node_modules/**"],
+      env: { DEPLOY_RUNS: "3", OPS_RUNS: "2", DRAIN_RUNS: "4", MODEL_RUNS: "60" },
+    },
+  })
+);
