@@ -436,6 +436,8 @@ export type ActionRequest<S extends Schema, E extends Schemas, A extends Schemas
   reactingTo?: CommittedOf<Schemas>;
   /** Trust the payload and the emitted data: no zod validation (default false). */
   skipValidation?: boolean;
+  /** The payload is already parsed (a run again): not parsed twice, while the emitted data still is. */
+  parsed?: boolean;
   /** Latest snapshots of recently used streams. */
   cache: SnapshotCache;
   /** May a cached snapshot stand in for reading the stream (default true)? */
@@ -473,9 +475,8 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     target,
     TargetSchema
   );
-  const data: Readonly<A[K]> = skipValidation
-    ? payload
-    : validate(`payload of action "${name}"`, payload, me.actions[name]);
+  const data: Readonly<A[K]> =
+    skipValidation || request.parsed ? payload : validate(`payload of action "${name}"`, payload, me.actions[name]);
   // A key this stream already used: the first outcome, nothing run, nothing
   // committed — when it was used for this very request (action, actor, payload).
   const asked = idempotencyKey !== undefined ? await requestDigest(name, actor, data) : undefined;
@@ -501,7 +502,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   // action runs once more on the stream as stored.
   const again = () => {
     cache.delete(key);
-    return action({ ...request, payload: data, skipValidation: true, optimistic: false, store: log });
+    return action({ ...request, payload: data, parsed: true, optimistic: false, store: log });
   };
   for (const rule of me.given[name] ?? []) {
     const valid = guard(`Invariant "${rule.description}"`, name, stream, () => rule.valid(current.state, actor));

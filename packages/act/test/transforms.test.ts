@@ -32,6 +32,21 @@ describe("transforms run once, when the event is emitted", () => {
     expect((await app.query_array({ stream: "w" })).map((e) => e.data)).toEqual([{ cents: 150 }, { cents: 100 }]);
   });
 
+  it("also when the action runs again after a conflict on a cached stream", async () => {
+    const one = act().with(Wallet).build();
+    const other = act().with(Wallet).build();
+    await one.do("pay", { stream: "w2", actor }, { dollars: 1 });
+    await other.do("pay", { stream: "w2", actor }, { dollars: 2 });
+    // "one" has the stream cached at its first event: the commit conflicts and the action runs again.
+    const [paid] = await one.do("pay", { stream: "w2", actor }, { dollars: 3 });
+    expect(paid.state.cents).toBe(600);
+    expect((await one.query_array({ stream: "w2" })).map((e) => e.data)).toEqual([
+      { cents: 100 },
+      { cents: 200 },
+      { cents: 300 },
+    ]);
+  });
+
   it("an emitted value that is neither valid input nor a described output is refused", async () => {
     const Loose = state("Loose", z.object({ letters: z.number() }))
       .init(() => ({ letters: 0 }))
