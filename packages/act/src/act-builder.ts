@@ -16,7 +16,7 @@ import { legacyAliases, reactionKey } from "./reaction-names.js";
  *
  * @typeParam S - the state type of each action so far
  * @typeParam E - the events so far
- * @typeParam A - the actions so far
+ * @typeParam A - the actions so far, their payloads as `app.do` takes them (the schemas' input)
  * @typeParam K - the event the reaction handles
  * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains where a reaction runs.
  * @example
@@ -57,7 +57,7 @@ export type ReactionStep<S extends Schemas, E extends Schemas, A extends Schemas
  *
  * @typeParam S - the state type of each action so far
  * @typeParam E - the events so far
- * @typeParam A - the actions so far
+ * @typeParam A - the actions so far, their payloads as `app.do` takes them (the schemas' input)
  * @typeParam K - the event the reaction handles
  * @example
  * ```ts
@@ -124,7 +124,7 @@ export type ReactionNaming = {
  *
  * @typeParam S - the state type of each action so far
  * @typeParam E - the events so far
- * @typeParam A - the actions so far
+ * @typeParam A - the actions so far, their payloads as `app.do` takes them (the schemas' input)
  * @sortStrategy source-order
  * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains how reactions run.
  * @example
@@ -144,9 +144,9 @@ export type ActBuilder<S extends Schemas, E extends Schemas, A extends Schemas> 
    * @returns the {@link ActBuilder}, with the state's actions and events added
    * @throws {@link BuilderError} for a state builder instead of a built state, a second state with the same name, or an action or event another state owns
    */
-  with<SX extends Schema, EX extends Schemas, AX extends Schemas>(
-    state: State<SX, EX, AX>
-  ): ActBuilder<S & { [K in keyof AX]: SX }, E & EX, A & AX>;
+  with<SX extends Schema, EX extends Schemas, AX extends Schemas, EIX extends Schemas, AIX extends Schemas>(
+    state: State<SX, EX, AX, EIX, AIX>
+  ): ActBuilder<S & { [K in keyof AX]: SX }, E & EX, A & AIX>;
   /**
    * Registers a projection (built with `projection(name)`): it runs with the app's
    * drains — or, built with `{ inline: true }`, inside each commit. Every event it handles must be emitted by a state registered

@@ -71,7 +71,7 @@ export type Lifecycle<S extends Schemas, E extends Schemas> = {
  *
  * @typeParam S - the state type of each action, by action name
  * @typeParam E - the event schemas
- * @typeParam A - the action schemas
+ * @typeParam A - the actions' payloads, as `do` takes them (the schemas' input)
  * @see [Event sourcing](/docs/concepts/event-sourcing) — explains actions, the log and draining.
  * @example
  * ```ts
@@ -245,7 +245,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async load<SX extends Schema, EX extends Schemas, AX extends Schemas>(
-    state: State<SX, EX, AX>,
+    state: State<SX, EX, AX, any, any>,
     stream: string,
     callback?: (snapshot: Snapshot<SX, EX>) => void,
     at?: PointInTime

@@ -425,7 +425,7 @@ async function recall<S extends Schema, E extends Schemas>(
 /** What {@link action} is asked to do. */
 export type ActionRequest<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A & string> = {
   /** The state that owns the action. */
-  state: State<S, E, A>;
+  state: State<S, E, A, any, any>;
   /** The action's name. */
   name: K;
   /** The stream, actor and optional expected version or idempotency key. */

@@ -26,7 +26,7 @@ export type ProjectionBuilder<E extends Schemas, H extends Schemas, Tx> = {
    * @returns the builder, with the state's events known
    */
   with<SX extends Schema, EX extends Schemas, AX extends Schemas>(
-    state: State<SX, EX, AX>
+    state: State<SX, EX, AX, any, any>
   ): ProjectionBuilder<E & EX, H, Tx>;
   /**
    * Handles one event.

@@ -1,9 +1,12 @@
 import { toJSONSchema, type z } from "zod";
 import { BuilderError } from "./errors.js";
 import { shapeSchema } from "./revive.js";
+import type { Target } from "./schemas.js";
 import type {
   ActionHandler,
   ActionHandlers,
+  Emitted,
+  ExactEmitted,
   GivenHandlers,
   Invariant,
   PatchHandlers,
@@ -59,12 +62,21 @@ export type StateEmitsStep<S extends Schema> = {
    * never runs its transforms again: a pipe (`.transform(fn).pipe(z.date())`)
    * or a codec is read by its output schema, a bare `.transform(fn)` as stored.
    *
+   * So the types follow the schemas' two sides: action handlers return
+   * each event's input (`z.input`: a field with a default may be left out,
+   * a transformed one is given as the transform takes it), while patches,
+   * reactions and projections read its output (`z.output`).
+   *
    * @param events - one zod schema per event name; event data is parsed with it when committed and checked against its output side when read
    * @returns the next step, {@link StatePatchStep} (`.patch`), typed with these events
    */
   emits<Z extends Record<string, z.ZodType<Schema>>>(
     events: Z
-  ): StatePatchStep<S, { [K in keyof Z]: z.infer<Z[K]> & Schema }>;
+  ): StatePatchStep<
+    S,
+    { [K in keyof Z]: z.output<Z[K]> },
+    { [K in keyof Z]: z.input<Z[K]> extends Schema ? z.input<Z[K]> : Schema }
+  >;
 };
 
 /**
@@ -72,7 +84,8 @@ export type StateEmitsStep<S extends Schema> = {
  * Next: {@link StateBuilder}, where actions are added.
  *
  * @typeParam S - the state type
- * @typeParam E - the events declared with `.emits`
+ * @typeParam E - the events declared with `.emits`, their data as the schemas output it
+ * @typeParam EI - the same events' data as the schemas take it (default: `E`)
  * @example
  * ```ts
  * const step: StatePatchStep<{ count: number }, { Incremented: { by: number } }> =
@@ -82,7 +95,7 @@ export type StateEmitsStep<S extends Schema> = {
  * const next = step.patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) }); // → .on
  * ```
  */
-export type StatePatchStep<S extends Schema, E extends Schemas> = {
+export type StatePatchStep<S extends Schema, E extends Schemas, EI extends Schemas = E> = {
   /**
    * Says how each event changes the state — one handler per event, all
    * required (a missing one does not compile).
@@ -90,7 +103,7 @@ export type StatePatchStep<S extends Schema, E extends Schemas> = {
    * @param patch - one {@link PatchHandler} per event name, returning the part of the state that changes
    * @returns the next step, {@link StateBuilder} (`.on`, `.upcast`, `.snap`, `.build`)
    */
-  patch(patch: PatchHandlers<S, E>): StateBuilder<S, E, {}>;
+  patch(patch: PatchHandlers<S, E>): StateBuilder<S, E, {}, EI, {}>;
 };
 
 /**
@@ -101,6 +114,8 @@ export type StatePatchStep<S extends Schema, E extends Schemas> = {
  * @typeParam E - the events
  * @typeParam A - the actions so far, the new one included
  * @typeParam K - the new action
+ * @typeParam EI - the events' data as their schemas take it (default: `E`)
+ * @typeParam AI - the actions' payloads as their schemas take them (default: `A`)
  * @example
  * ```ts
  * const step: ActionEmitStep<{ open: boolean }, { Closed: {} }, { close: {} }, "close"> =
@@ -113,14 +128,23 @@ export type StatePatchStep<S extends Schema, E extends Schemas> = {
  * const next = step.emit(() => ["Closed", {}]); // → .on, .snap or .build
  * ```
  */
-export type ActionEmitStep<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A> = {
+export type ActionEmitStep<
+  S extends Schema,
+  E extends Schemas,
+  A extends Schemas,
+  K extends keyof A,
+  EI extends Schemas = E,
+  AI extends Schemas = A,
+> = {
   /**
    * Sets what the action emits, as {@link ActionBuilder.emit} does.
    *
    * @param handler - gets the validated payload, the current snapshot and the target; returns a `[name, data]` tuple, an array of them, or nothing
    * @returns the {@link StateBuilder}, with the action added
    */
-  emit(handler: ActionHandler<S, E, A, K>): StateBuilder<S, E, A>;
+  emit<R extends Emitted<EI> | Emitted<EI>[] | undefined>(
+    handler: (action: Readonly<A[K]>, snapshot: Readonly<Snapshot<S, E>>, target: Target) => R & ExactEmitted<R, EI>
+  ): StateBuilder<S, E, A, EI, AI>;
 };
 
 /**
@@ -129,6 +153,8 @@ export type ActionEmitStep<S extends Schema, E extends Schemas, A extends Schema
  * @typeParam S - the state type
  * @typeParam E - the events
  * @typeParam A - the actions
+ * @typeParam EI - the events' data as their schemas take it (default: `E`)
+ * @typeParam AI - the actions' payloads as their schemas take them (default: `A`)
  * @example
  * ```ts
  * const step: StateBuildStep<{ count: number }, { Incremented: { by: number } }, {}> =
@@ -140,13 +166,19 @@ export type ActionEmitStep<S extends Schema, E extends Schemas, A extends Schema
  * const Counter = step.build();
  * ```
  */
-export type StateBuildStep<S extends Schema, E extends Schemas, A extends Schemas> = {
+export type StateBuildStep<
+  S extends Schema,
+  E extends Schemas,
+  A extends Schemas,
+  EI extends Schemas = E,
+  AI extends Schemas = A,
+> = {
   /**
    * Returns the built state.
    *
    * @returns the {@link State}, ready for `act().with(...)`
    */
-  build(): State<S, E, A>;
+  build(): State<S, E, A, EI, AI>;
 };
 
 /**
@@ -155,8 +187,10 @@ export type StateBuildStep<S extends Schema, E extends Schemas, A extends Schema
  *
  * @typeParam S - the state type
  * @typeParam E - the events
- * @typeParam A - the actions so far, the new one included
+ * @typeParam A - the actions so far, the new one included (their payloads as the schemas output them)
  * @typeParam K - the new action
+ * @typeParam EI - the events' data as their schemas take it (default: `E`)
+ * @typeParam AI - the actions' payloads as their schemas take them (default: `A`)
  * @sortStrategy source-order
  * @see [State management](/docs/concepts/state-management#actions) — explains actions and their invariants.
  * @example
@@ -170,7 +204,14 @@ export type StateBuildStep<S extends Schema, E extends Schemas, A extends Schema
  *   .emit(() => ["Closed", {}]);
  * ```
  */
-export type ActionBuilder<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A> = {
+export type ActionBuilder<
+  S extends Schema,
+  E extends Schemas,
+  A extends Schemas,
+  K extends keyof A,
+  EI extends Schemas = E,
+  AI extends Schemas = A,
+> = {
   /**
    * Adds the invariants checked before the action runs; the first that
    * fails throws an {@link InvariantError} with its description.
@@ -178,14 +219,21 @@ export type ActionBuilder<S extends Schema, E extends Schemas, A extends Schemas
    * @param rules - the {@link Invariant}s, checked in order against the current state and the actor
    * @returns the next step, {@link ActionEmitStep} (`.emit`)
    */
-  given(rules: Invariant<S>[]): ActionEmitStep<S, E, A, K>;
+  given(rules: Invariant<S>[]): ActionEmitStep<S, E, A, K, EI, AI>;
   /**
    * Sets what the action emits: a `[name, data]` tuple, an array of them, or nothing.
+   *
+   * The handler receives the payload as the action's schema outputs it
+   * (parsed: defaults filled, transforms run) and returns each event's data
+   * as the event's schema takes it (parsed when the action commits). Data
+   * with a field the event's schema does not declare does not compile.
    *
    * @param handler - gets the validated payload, the current snapshot and the target; returns the events to commit
    * @returns the {@link StateBuilder}, with the action added
    */
-  emit(handler: ActionHandler<S, E, A, K>): StateBuilder<S, E, A>;
+  emit<R extends Emitted<EI> | Emitted<EI>[] | undefined>(
+    handler: (action: Readonly<A[K]>, snapshot: Readonly<Snapshot<S, E>>, target: Target) => R & ExactEmitted<R, EI>
+  ): StateBuilder<S, E, A, EI, AI>;
 };
 
 /**
@@ -199,7 +247,9 @@ export type ActionBuilder<S extends Schema, E extends Schemas, A extends Schemas
  *
  * @typeParam S - the state type
  * @typeParam E - the events
- * @typeParam A - the actions so far
+ * @typeParam A - the actions so far, their payloads as the schemas output them
+ * @typeParam EI - the events' data as their schemas take it (default: `E`)
+ * @typeParam AI - the actions' payloads as their schemas take them (default: `A`)
  * @sortStrategy source-order
  * @see [State management](/docs/concepts/state-management#actions) — explains actions, invariants and snapshots.
  * @example
@@ -211,20 +261,33 @@ export type ActionBuilder<S extends Schema, E extends Schemas, A extends Schemas
  *     .patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) });
  * ```
  */
-export type StateBuilder<S extends Schema, E extends Schemas, A extends Schemas> = {
+export type StateBuilder<
+  S extends Schema,
+  E extends Schemas,
+  A extends Schemas,
+  EI extends Schemas = E,
+  AI extends Schemas = A,
+> = {
   /**
    * Declares an action and its payload schema. The name must be new: a
    * duplicate throws (and is a compile error).
    *
    * @param action - the action's name, unique within the state (and within the app it joins)
-   * @param schema - zod schema of the payload; `app.do` validates against it and infers its type
+   * @param schema - zod schema of the payload; `app.do` takes its input type and parses it, and the handler receives its output type
    * @returns the next step, {@link ActionBuilder} (`.given`, `.emit`)
    * @throws {@link BuilderError} when the state already has an action of that name
    */
   on<K extends string, Z extends z.ZodType<Schema>>(
     action: K extends keyof A ? never : K,
     schema: Z
-  ): ActionBuilder<S, E, A & { [P in K]: z.infer<Z> }, K>;
+  ): ActionBuilder<
+    S,
+    E,
+    A & { [P in K]: z.output<Z> },
+    K,
+    EI,
+    AI & { [P in K]: z.input<Z> extends Schema ? z.input<Z> : Schema }
+  >;
   /**
    * Lists, per event, the older shapes its stored data may have and how each
    * becomes the current one (see {@link upcaster}). Events are decoded on
@@ -235,7 +298,7 @@ export type StateBuilder<S extends Schema, E extends Schemas, A extends Schemas>
    * @param upcasts - per event name, the {@link Upcaster}s of its older shapes, tried in order
    * @returns the {@link StateBuilder}, with the upcasters added
    */
-  upcast(upcasts: Upcasters<E>): StateBuilder<S, E, A>;
+  upcast(upcasts: Upcasters<E>): StateBuilder<S, E, A, EI, AI>;
   /**
    * Commits a snapshot of the state after an action whenever `rule` returns
    * true, so loads start there. Typical: `(s) => s.patches >= 50`.
@@ -255,13 +318,13 @@ export type StateBuilder<S extends Schema, E extends Schemas, A extends Schemas>
       /** Bump it when the state's meaning changes without its schema changing (default 0). */
       version?: number;
     }
-  ): StateBuildStep<S, E, A>;
+  ): StateBuildStep<S, E, A, EI, AI>;
   /**
    * Returns the built state.
    *
    * @returns the {@link State}, ready for `act().with(...)`
    */
-  build(): State<S, E, A>;
+  build(): State<S, E, A, EI, AI>;
 };
 
 /** FNV-1a, 32 bits, in hex: a short, stable fingerprint (no crypto needed in browsers). */
@@ -302,14 +365,14 @@ function versionOf(name: string, schema: z.ZodType, version = 0): string {
   return `${name}@${fingerprint(shape)}.${version}`;
 }
 
-function builder<S extends Schema, E extends Schemas, A extends Schemas>(
-  base: Omit<State<S, E, A>, "actions" | "on" | "given" | "snap" | "upcasts" | "version">,
-  actions: ZodTypes<A>,
-  on: ActionHandlers<S, E, A>,
+function builder<S extends Schema, E extends Schemas, A extends Schemas, EI extends Schemas, AI extends Schemas>(
+  base: Omit<State<S, E, A, EI, AI>, "actions" | "on" | "given" | "snap" | "upcasts" | "version">,
+  actions: ZodTypes<A, AI>,
+  on: ActionHandlers<S, E, A, EI>,
   given: GivenHandlers<S, A>,
   upcasts: Upcasters<E> = {}
-): StateBuilder<S, E, A> {
-  const build = (snap?: State<S, E, A>["snap"], version?: number): State<S, E, A> => ({
+): StateBuilder<S, E, A, EI, AI> {
+  const build = (snap?: State<S, E, A, EI, AI>["snap"], version?: number): State<S, E, A, EI, AI> => ({
     ...base,
     actions,
     on,
@@ -319,21 +382,20 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas>(
     version: versionOf(base.name, base.state, version),
   });
   return {
-    upcast: (more) => builder<S, E, A>(base, actions, on, given, { ...upcasts, ...more }),
+    upcast: (more) => builder<S, E, A, EI, AI>(base, actions, on, given, { ...upcasts, ...more }),
     on(action, schema) {
       if (Object.hasOwn(actions, action))
         throw new BuilderError("state", "on", `Duplicate action "${String(action)}" in state "${base.name}"`);
-      type A2 = A & { [P in typeof action]: z.infer<typeof schema> };
-      const next = { ...actions, [action]: schema } as unknown as ZodTypes<A2>;
-      const emit = (handler: ActionHandler<S, E, A2, typeof action>, rules?: Invariant<S>[]) =>
-        builder<S, E, A2>(
+      // The types of each step are checked by its signature; here the new action is only stored.
+      const emit = (handler: ActionHandler<S, E, any, any, EI>, rules?: Invariant<S>[]) =>
+        builder<S, E, any, EI, any>(
           base as never,
-          next,
-          { ...on, [action]: handler } as unknown as ActionHandlers<S, E, A2>,
+          { ...actions, [action]: schema },
+          { ...on, [action]: handler },
           // A copy of the rules: changing the caller's array later must not change a built state.
-          (rules ? { ...given, [action]: [...rules] } : given) as GivenHandlers<S, A2>,
+          rules ? { ...given, [action]: [...rules] } : given,
           upcasts
-        );
+        ) as never;
       return {
         given: (rules) => ({ emit: (handler) => emit(handler, rules) }),
         emit: (handler) => emit(handler),
@@ -391,13 +453,14 @@ export function state<S extends Schema>(name: string, schema: z.ZodType<S>): Sta
     init(init) {
       return {
         emits<Z extends Record<string, z.ZodType<Schema>>>(events: Z) {
-          type E = { [K in keyof Z]: z.infer<Z[K]> & Schema };
+          type E = { [K in keyof Z]: z.output<Z[K]> };
+          type EI = { [K in keyof Z]: z.input<Z[K]> extends Schema ? z.input<Z[K]> : Schema };
           return {
-            patch(patch: PatchHandlers<S, E>): StateBuilder<S, E, {}> {
-              return builder<S, E, {}>(
-                { name, state: schema, init, events: events as unknown as ZodTypes<E>, patch },
-                {} as ZodTypes<{}>,
-                {} as ActionHandlers<S, E, {}>,
+            patch(patch: PatchHandlers<S, E>): StateBuilder<S, E, {}, EI, {}> {
+              return builder<S, E, {}, EI, {}>(
+                { name, state: schema, init, events: events as unknown as ZodTypes<E, EI>, patch },
+                {},
+                {},
                 {}
               );
             },

@@ -67,8 +67,8 @@ describe("transforms run once, when the event is emitted", () => {
       .emits({ Said: z.object({ letters: z.string().transform((text) => text.length) }) })
       .patch({ Said: (e, s) => ({ letters: s.letters + e.data.letters }) })
       .on("say", z.object({ text: z.string() }))
-      // Emitted as the schema's input (text); the handler's type is the output's.
-      .emit(({ text }) => ["Said", { letters: text as never }])
+      // Emitted as the schema's input (text), as the handler's type asks.
+      .emit(({ text }) => ["Said", { letters: text }])
       .build();
     const app = act().with(Words).build();
     const [said] = await app.do("say", { stream: "t", actor }, { text: "hello" });
@@ -87,11 +87,11 @@ describe("a transform from text to a date", () => {
       .emits({ Scheduled: z.object({ at: when }) })
       .patch({ Scheduled: (e) => ({ at: e.data.at }) })
       .on("schedule", z.object({ at: z.string() }))
-      // Emitted as the schema's input (text); the handler's type is the output's.
-      .emit(({ at }) => ["Scheduled", { at: at as never }])
-      .on("scheduleDate", z.object({ at: z.date() }))
-      // Or emitted as the output its type asks for: a date, kept as it is.
+      // Emitted as the schema's input (text), as the handler's type asks.
       .emit(({ at }) => ["Scheduled", { at }])
+      .on("scheduleDate", z.object({ at: z.date() }))
+      // Or emitted as the output, a date: not the input the type asks for, but a described output is kept as it is.
+      .emit(({ at }) => ["Scheduled", { at: at as never }])
       .build();
 
   it.each([

@@ -9,8 +9,8 @@ import type { Escalations } from "./escalations.js";
 import { agent, ESCALATIONS, SYSTEM, supervisor } from "./schemas.js";
 import type { Ticket } from "./ticket.js";
 
-/** The actions the reactions may ask for: those of both states. */
-type ActionsOf<T> = T extends State<any, any, infer A> ? A : never;
+/** The actions the reactions may ask for: those of both states, their payloads as `app.do` takes them. */
+type ActionsOf<T> = T extends State<any, any, any, any, infer A> ? A : never;
 type Actions = ActionsOf<typeof Ticket> & ActionsOf<typeof Escalations>;
 
 /** The agents on the rota. */

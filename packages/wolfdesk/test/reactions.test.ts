@@ -72,6 +72,8 @@ describe("escalation", () => {
     await waitForReply();
     await settle();
     const [escalated] = await app.query_array({ stream: t, names: ["TicketEscalated"] });
+    // The filter does not narrow the type: the event's name does.
+    if (escalated.name !== "TicketEscalated") throw new Error(`expected TicketEscalated, got ${escalated.name}`);
     // Replay the reaction by hand, as a redelivery after a crash would.
     await app.do(
       "QueueEscalation",

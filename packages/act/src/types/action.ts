@@ -32,17 +32,26 @@ export type Schemas = Record<string, Schema>;
 export type EmptySchema = Record<string, never>;
 
 /**
- * One zod schema per name: how a state declares its events or actions.
+ * One zod schema per name: how a state declares its events or actions. Each
+ * schema parses its input type (`I`, what is passed in) to its output type
+ * (`T`, what is stored and handed on); they differ only where the schema has
+ * a transform, a default or a coercion.
  *
- * @typeParam T - names to payload types
+ * @typeParam T - names to payload types, as the schemas output them
+ * @typeParam I - names to payload types, as the schemas take them (default: `T`)
  * @example
  * ```ts
  * const events: ZodTypes<{ Incremented: { by: number } }> = {
  *   Incremented: z.object({ by: z.number() }),
  * };
+ * const actions: ZodTypes<{ increment: { by: number } }, { increment: { by?: number } }> = {
+ *   increment: z.object({ by: z.number().default(1) }),
+ * };
  * ```
  */
-export type ZodTypes<T extends Schemas> = { [K in keyof T]: z.ZodType<T[K]> };
+export type ZodTypes<T extends Schemas, I extends Schemas = T> = {
+  [K in keyof T]: z.ZodType<T[K], K extends keyof I ? I[K] : unknown>;
+};
 
 /**
  * An event before it is committed: its name and data.
@@ -73,6 +82,33 @@ export type Message<E extends Schemas, K extends keyof E> = {
 export type Emitted<E extends Schemas> = {
   [K in keyof E]: readonly [K, Readonly<E[K]>];
 }[keyof E];
+
+/**
+ * What an emit handler returned (`R`: one `[name, data]` tuple or an array of
+ * them), with each event's data held to the fields its schema declares: a
+ * field the schema does not know is typed `never`, so it does not compile.
+ * Object literals lose that check once they are returned from a function;
+ * `.emit(handler)` restores it by asking for `R & ExactEmitted<R, E>`.
+ *
+ * @typeParam R - what the handler returned
+ * @typeParam E - the event data each event takes
+ * @example
+ * ```ts
+ * type Events = { Incremented: { by: number } };
+ * const ok: ExactEmitted<readonly ["Incremented", { by: number }], Events> = ["Incremented", { by: 1 }];
+ * // @ts-expect-error "extra" is not a field of Incremented
+ * const bad: ExactEmitted<readonly ["Incremented", { by: number; extra: number }], Events> = ["Incremented", { by: 1, extra: 2 }];
+ * ```
+ */
+export type ExactEmitted<R, E extends Schemas> = R extends readonly [infer K extends keyof E, infer D]
+  ? // The keys of every member of the data's type (a union's plain `keyof` keeps only the shared ones).
+    readonly [
+      K,
+      D & { [P in Exclude<keyof D, E[K] extends infer T ? (T extends unknown ? keyof T : never) : never>]: never },
+    ]
+  : R extends readonly (infer T)[]
+    ? readonly ExactEmitted<T, E>[]
+    : R;
 
 /**
  * A committed event of name `K`: its message plus what the store added
@@ -232,6 +268,15 @@ export type GivenHandlers<S extends Schema, A extends Schemas> = {
  * snapshot and the target, and returns the events to commit (one tuple, an
  * array of tuples, or nothing).
  *
+ * The payload is the action schema's output (zod has parsed it: defaults
+ * filled, transforms run); the event data returned is the event schema's
+ * input, parsed by zod when the action commits it.
+ *
+ * @typeParam S - the state type
+ * @typeParam E - the event schemas (their output: what is stored)
+ * @typeParam A - the action schemas (their output: what the handler receives)
+ * @typeParam K - the action
+ * @typeParam EI - the event schemas' input: what the handler returns (default: `E`)
  * @param action - the validated action payload
  * @param snapshot - the stream's current state, with the last event and the patch and snapshot counts
  * @param target - the stream, the actor and the options the action was called with
@@ -242,15 +287,22 @@ export type GivenHandlers<S extends Schema, A extends Schemas> = {
  *   ({ by }) => ["Incremented", { by }];
  * ```
  */
-export type ActionHandler<S extends Schema, E extends Schemas, A extends Schemas, K extends keyof A> = (
+export type ActionHandler<
+  S extends Schema,
+  E extends Schemas,
+  A extends Schemas,
+  K extends keyof A,
+  EI extends Schemas = E,
+> = (
   action: Readonly<A[K]>,
   snapshot: Readonly<Snapshot<S, E>>,
   target: Target
-) => Emitted<E> | Emitted<E>[] | undefined;
+) => Emitted<EI> | Emitted<EI>[] | undefined;
 
 /**
  * One {@link ActionHandler} per action name.
  *
+ * @typeParam EI - the event schemas' input, what the handlers return (default: `E`)
  * @example
  * ```ts
  * const on: ActionHandlers<{ count: number }, { Incremented: { by: number } }, { increment: { by: number } }> = {
@@ -258,8 +310,8 @@ export type ActionHandler<S extends Schema, E extends Schemas, A extends Schemas
  * };
  * ```
  */
-export type ActionHandlers<S extends Schema, E extends Schemas, A extends Schemas> = {
-  [K in keyof A]: ActionHandler<S, E, A, K>;
+export type ActionHandlers<S extends Schema, E extends Schemas, A extends Schemas, EI extends Schemas = E> = {
+  [K in keyof A]: ActionHandler<S, E, A, K, EI>;
 };
 
 /**
@@ -275,6 +327,11 @@ export type StateSchema<S extends Schema> = z.ZodType<S>;
 /**
  * Every zod schema a state declares: its own shape, its events and its actions.
  *
+ * @typeParam S - the state type
+ * @typeParam E - the events' data, as their schemas output it
+ * @typeParam A - the actions' payloads, as their schemas output them
+ * @typeParam EI - the events' data, as their schemas take it (default: `E`)
+ * @typeParam AI - the actions' payloads, as their schemas take them (default: `A`)
  * @example
  * ```ts
  * const schemas: StateSchemas<{ count: number }, { Incremented: { by: number } }, { increment: { by: number } }> = {
@@ -284,13 +341,19 @@ export type StateSchema<S extends Schema> = z.ZodType<S>;
  * };
  * ```
  */
-export type StateSchemas<S extends Schema, E extends Schemas, A extends Schemas> = {
+export type StateSchemas<
+  S extends Schema,
+  E extends Schemas,
+  A extends Schemas,
+  EI extends Schemas = E,
+  AI extends Schemas = A,
+> = {
   /** Schema of the state. */
   readonly state: StateSchema<S>;
   /** Schema of each event's data. */
-  readonly events: ZodTypes<E>;
+  readonly events: ZodTypes<E, EI>;
   /** Schema of each action's payload. */
-  readonly actions: ZodTypes<A>;
+  readonly actions: ZodTypes<A, AI>;
 };
 
 /**
@@ -338,8 +401,10 @@ export type Upcasters<E extends Schemas> = { readonly [K in keyof E]?: ReadonlyA
  * with `act().with(...)`.
  *
  * @typeParam S - the state type
- * @typeParam E - the event schemas
- * @typeParam A - the action schemas
+ * @typeParam E - the events' data, as their schemas output it (what patches, reactions and projections read)
+ * @typeParam A - the actions' payloads, as their schemas output them (what action handlers receive)
+ * @typeParam EI - the events' data, as their schemas take it (what action handlers return; default: `E`)
+ * @typeParam AI - the actions' payloads, as their schemas take them (what `app.do` takes; default: `A`)
  * @see [State management](/docs/concepts/state-management#states) — explains states.
  * @example
  * ```ts
@@ -353,7 +418,13 @@ export type Upcasters<E extends Schemas> = { readonly [K in keyof E]?: ReadonlyA
  *     .build();
  * ```
  */
-export type State<S extends Schema, E extends Schemas, A extends Schemas> = StateSchemas<S, E, A> & {
+export type State<
+  S extends Schema,
+  E extends Schemas,
+  A extends Schemas,
+  EI extends Schemas = E,
+  AI extends Schemas = A,
+> = StateSchemas<S, E, A, EI, AI> & {
   /** Name of the state (used in errors and logs). */
   readonly name: string;
   /** Returns the state of a stream that has no events. */
@@ -361,7 +432,7 @@ export type State<S extends Schema, E extends Schemas, A extends Schemas> = Stat
   /** How each event changes the state. */
   readonly patch: PatchHandlers<S, E>;
   /** What each action emits. */
-  readonly on: ActionHandlers<S, E, A>;
+  readonly on: ActionHandlers<S, E, A, EI>;
   /** Invariants checked before each action. */
   readonly given: GivenHandlers<S, A>;
   /** When it returns true after a commit, a snapshot of the state is committed. */
@@ -389,5 +460,5 @@ export type State<S extends Schema, E extends Schemas, A extends Schemas> = Stat
  * }
  * ```
  */
-export type AsCommitted<T extends State<any, any, any>, K extends keyof T["events"]> =
-  T extends State<any, infer E, any> ? (K extends keyof E ? Committed<E, K> : never) : never;
+export type AsCommitted<T extends State<any, any, any, any, any>, K extends keyof T["events"]> =
+  T extends State<any, infer E, any, any, any> ? (K extends keyof E ? Committed<E, K> : never) : never;

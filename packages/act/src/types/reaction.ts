@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Committed, CommittedOf, Schemas, Snapshot, State, Upcaster } from "./action.js";
+import type { Committed, CommittedOf, Schema, Schemas, Snapshot, State, Upcaster } from "./action.js";
 import type { Projection } from "./projection.js";
 import type { Target } from "../schemas.js";
 
@@ -7,7 +7,7 @@ import type { Target } from "../schemas.js";
  * What a reaction handler gets as its third argument: the app's `do`, so it
  * can ask for actions — pass the event as `reactingTo` to keep the correlation.
  *
- * @typeParam A - the action schemas of the app
+ * @typeParam A - the actions of the app, their payloads as `do` takes them (the schemas' input)
  * @example
  * ```ts
  * const handler: ReactionHandler<Events, "TicketOpened", Actions> = async (event, stream, app) => {
@@ -228,14 +228,17 @@ export type EventRegister<E extends Schemas, A extends Schemas = Schemas> = {
 };
 
 /**
- * Every action an app knows, with the payload schema it validates against.
+ * Every action an app knows, with the payload schema it validates against:
+ * each schema takes the payload as `app.do` does (`A`) and outputs what the
+ * action's handler receives.
  *
+ * @typeParam A - the actions' payloads, as `app.do` takes them
  * @example
  * ```ts
  * const schema = app.registry.schemas.increment; // zod schema of the payload
  * ```
  */
-export type SchemaRegister<A extends Schemas> = { [K in keyof A]: z.ZodType<A[K]> };
+export type SchemaRegister<A extends Schemas> = { [K in keyof A]: z.ZodType<Schema, A[K]> };
 
 /**
  * What an app is made of: the state that handles each action, each action's
@@ -248,7 +251,7 @@ export type SchemaRegister<A extends Schemas> = { [K in keyof A]: z.ZodType<A[K]
  */
 export type Registry<S extends Schemas, E extends Schemas, A extends Schemas> = {
   /** The state handling each action. */
-  readonly actions: { [K in keyof A]: State<S[K & keyof S], E, A> };
+  readonly actions: { [K in keyof A]: State<S[K & keyof S], E, Schemas, Schemas, A> };
   /** The payload schema of each action. */
   readonly schemas: SchemaRegister<A>;
   /** Events and their reactions. */
