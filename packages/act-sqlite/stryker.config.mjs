@@ -1,4 +1,3 @@
-// @ts-nocheck
 // Mutation testing of the SQLite store's commit, lease, acknowledgement and
 // block code: StrykerJS changes one thing at a time and runs the tests that
 // cover it; a change no test notices is a survivor, a gap in the tests.

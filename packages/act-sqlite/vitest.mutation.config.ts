@@ -1,4 +1,3 @@
-// @ts-nocheck
 import { defineConfig, mergeConfig } from "vitest/config";
 import base from "./vitest.config.js";
 
