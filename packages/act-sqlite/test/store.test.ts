@@ -181,3 +181,28 @@ describe("the reaction table", () => {
     expect((await store.poll(5, 5)).map((p) => p.stream)).toEqual(["busy"]);
   });
 });
+
+describe("errors that say where", () => {
+  it("a value JSON cannot hold names the commit, its stream (cut after 80 characters) and the field", async () => {
+    const store = await make(tempFile());
+    const long = `s-${"x".repeat(100)}`;
+    const data = await store.commit(long, [{ name: "A", data: { n: 1n } }], meta).catch((e: unknown) => e);
+    expect((data as Error).message).toContain(
+      `SqliteStore commit to "${long.slice(0, 80)}…": data of event "A".n is a bigint`
+    );
+    const metadata = await store
+      .commit("short", [{ name: "A", data: {} }], { ...meta, extra: () => 1 } as never)
+      .catch((e: unknown) => e);
+    expect((metadata as Error).message).toContain(`SqliteStore commit to "short": meta.extra is a function`);
+    expect(await store.query(() => {})).toBe(0);
+  });
+
+  it("a lease of a negative or fractional duration is refused with the rule", async () => {
+    const store = await make(tempFile());
+    for (const millis of [-1, 1.5])
+      await expect(store.lease([{ stream: "r", by: "d", at: -1, retry: 0 }], millis)).rejects.toMatchObject({
+        message: expect.stringContaining("lease duration"),
+        details: [{ path: "", message: "must be a non-negative integer of milliseconds" }],
+      });
+  });
+});

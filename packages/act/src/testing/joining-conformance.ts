@@ -90,8 +90,12 @@ export function joiningConformance(store: () => Store, test: TestApi): void {
 
     it("leaves the watermark for a reaction whose events start after it, or on a stream without reaction names", async () => {
       const ids = await handledByA();
+      const [before] = await store().reactions({ streams: ["r"] });
+      // Its first event right after the watermark, and one further on: nothing to go back for, nor forward.
       await store().lease([register("r", ids[4], ids[3] - 1, [{ names: ["E/X"], at: ids[3] - 1 }])], 0);
-      expect((await store().reactions({ streams: ["r"] }))[0].at).toBe(ids[2]);
+      await store().lease([register("r", ids[4], ids[4] - 1, [{ names: ["E/Y"], at: ids[4] - 1 }])], 0);
+      const [after] = await store().reactions({ streams: ["r"] });
+      expect(after).toMatchObject({ at: ids[2], token: before.token, reactions: ["E/A", "E/X", "E/Y"] });
       // Registered without names (as stores did before they recorded them): nothing to compare with.
       await store().lease([{ stream: "old", by: "d", at: ids[2], retry: 0, head: ids[4] }], 0);
       await store().lease([register("old", ids[4], ids[0] - 1, [{ names: ["E/X"], at: ids[0] - 1 }])], 0);
@@ -111,18 +115,29 @@ export function joiningConformance(store: () => Store, test: TestApi): void {
       // Release N holds the stream; release N+1 registers X on it, at a point the watermark has not passed.
       const [held] = await store().lease([{ stream: "r", by: "old", at: ids[2], retry: 0 }], 10_000);
       await store().lease([register("r", ids[4], ids[3] - 1, [{ names: ["E/X"], at: ids[3] - 1 }])], 0);
-      // It ran A up to the end: that is not acknowledged (X has not run), but A's progress is kept.
-      expect(await store().ack([{ ...held, at: ids[4], reactions: ["E/A"] }])).toEqual([]);
+      // It ran A up to the fourth event and one reaction of the fifth (its `done`): that is not
+      // acknowledged (X has not run), but A's progress is kept — and only for reactions the stream carries.
+      const done = [`${ids[4]}:A`];
+      expect(await store().ack([{ ...held, at: ids[3], done, reactions: ["E/A", "E/other"] }])).toEqual([]);
       const [stream] = await store().reactions({ streams: ["r"] });
       expect(stream).toMatchObject({ at: ids[2], blocked: false });
       expect(stream.leasedBy).toBeUndefined(); // given back at once
       const [granted] = await store().lease([{ stream: "r", by: "new", at: ids[2], retry: 0 }], 10_000);
-      expect(granted).toMatchObject({ at: ids[2], ahead: { "E/A": ids[4] } });
+      expect(granted).toMatchObject({ at: ids[2], ahead: { "E/A": ids[3] }, done });
       // A block from such a holder does not block the stream either.
       await store().lease([register("r", ids[4], ids[3] - 1, [{ names: ["E/Y"], at: ids[3] - 1 }])], 0);
       const [again] = await store().lease([{ stream: "r", by: "new", at: ids[2], retry: 0 }], 10_000);
       expect(await store().block([{ ...again, at: ids[2], error: "failed", reactions: ["E/A", "E/X"] }])).toEqual([]);
       expect((await store().reactions({ streams: ["r"] }))[0]).toMatchObject({ at: ids[2], blocked: false });
+    });
+
+    it("records nothing ahead for a holder that lacks a reaction the stream gained and made no progress", async () => {
+      const ids = await handledByA();
+      const [held] = await store().lease([{ stream: "r", by: "old", at: ids[2], retry: 0 }], 10_000);
+      await store().lease([register("r", ids[4], ids[3] - 1, [{ names: ["E/X"], at: ids[3] - 1 }])], 0);
+      expect(await store().ack([{ ...held, at: ids[2], reactions: ["E/A"] }])).toEqual([]);
+      const [granted] = await store().lease([{ stream: "r", by: "new", at: ids[2], retry: 0 }], 10_000);
+      expect(granted.ahead ?? {}).toEqual({});
     });
 
     it("forgets what was ahead when the stream is reset", async () => {

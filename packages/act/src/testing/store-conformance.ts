@@ -140,7 +140,9 @@ export function storeConformance(
       });
 
       it("rejects an expected version for a stream that does not exist", async () => {
-        await expect(store.commit("new", [msg("A")], meta(), 3)).rejects.toBeInstanceOf(ConcurrencyError);
+        const error = await store.commit("new", [msg("A")], meta(), 3).catch((e) => e);
+        expect(error).toBeInstanceOf(ConcurrencyError);
+        expect(error).toMatchObject({ stream: "new", lastVersion: -1, expectedVersion: 3 });
         expect(await all()).toHaveLength(0);
       });
 
@@ -437,6 +439,9 @@ export function storeConformance(
         // A stream the lease itself registers has no work found yet: its head is its watermark.
         const [fresh] = await store.lease([lease("new", "d", a.id)], 10_000);
         expect(fresh.head).toBe(a.id);
+        // …and it is leased like any other: no one else takes it meanwhile.
+        expect(await store.lease([lease("new", "d2", a.id)], 10_000)).toEqual([]);
+        expect((await store.reactions({ streams: ["new"] }))[0].leasedUntil!.getTime()).toBeGreaterThan(Date.now());
       });
 
       it("leases exclusively until the lease expires, renews for the holder, and skips leased streams when polling", async () => {
