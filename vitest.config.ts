@@ -17,6 +17,11 @@ const UNIT = {
   ...CORE,
   "packages/act-sqlite/src/**": { lines: 92, branches: 91, functions: 93 },
   "packages/act-otel/src/**": { lines: 95, branches: 80, functions: 94 },
+  // The inspector's server and CLI as the unit run reaches them (68.0% lines,
+  // 81.8% branches, 85.4% functions on 28 November 2026): its PostgreSQL
+  // catalog is reached by the PostgreSQL run only, and its page by the
+  // browser tests, outside this coverage.
+  "packages/inspector/src/**": { lines: 65, branches: 78, functions: 82 },
 };
 // What the act-pg tests reach (98.8% lines and statements, 98.4%
 // functions, 91.1% branches), less a margin for the fault tests, whose
@@ -75,7 +80,10 @@ export default defineConfig({
         "packages/act-pg/src/**/*.ts",
         "packages/act-sqlite/src/**/*.ts",
         "packages/act-otel/src/**/*.ts",
+        "packages/inspector/src/**/*.ts",
       ],
+      // The inspector's page runs in the browser, tested by Playwright.
+      exclude: ["packages/inspector/src/web/**"],
       reporter: ["text-summary", "text"],
       thresholds,
     },
