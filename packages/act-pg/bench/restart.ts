@@ -269,7 +269,8 @@ async function main() {
     await disposeAndExit();
     await server?.stop();
   }
-  const ms = (v: number | undefined) => (v === undefined ? `> ${CAP.toLocaleString("en")} ms` : `${v.toLocaleString("en")} ms`);
+  const ms = (v: number | undefined) =>
+    v === undefined ? `> ${CAP.toLocaleString("en")} ms` : `${v.toLocaleString("en")} ms`;
   console.log(
     "\n| store | events in the log | restart to first reaction p50 / p99 (n) | serverless first invocation | backfill: discovered (events/s) | backfill: handled | new work during the backfill |"
   );

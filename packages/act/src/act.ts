@@ -741,7 +741,12 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
       Object.assign({}, r, { lag: lags.get(r.stream) ?? 0, missing: r.reactions.filter((n) => !owned.has(n)) })
     );
     let last = -1;
-    await log.query((e) => void (last = e.id), { backward: true, limit: 1 });
+    await log.query(
+      (e) => {
+        last = e.id;
+      },
+      { backward: true, limit: 1 }
+    );
     const discovery = (await this.discovery.report()).map(({ reaction, at }) => ({ reaction, at, behind: at < last }));
     return { streams, discovery, latency: this.drainer.latency() };
   }
