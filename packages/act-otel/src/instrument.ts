@@ -104,8 +104,7 @@ const since = (start: number) => (performance.now() - start) / 1000;
 
 /**
  * Turns on OpenTelemetry traces and metrics for Act in this process — one
- * line, after your OpenTelemetry SDK is set up and the store port has its
- * adapter:
+ * line, after your OpenTelemetry SDK is set up:
  *
  * - a span per action (`do <action>`), per load (`load <state>`), per store
  *   call (`commit`, `query`, `lease`, … with `db.*` attributes), per drain
@@ -124,8 +123,9 @@ const since = (start: number) => (performance.now() - start) / 1000;
  *   No metric carries a stream name, correlation id or payload unless
  *   `lagStreams` asks for the streams furthest behind by name.
  *
- * The hooks are process-wide (like the store port): every app of the
- * process is traced; pass every app whose reaction streams should be
+ * The hooks are process-wide: every app of the process is traced, and
+ * the calls to each app's store (its own, from `build({ store })`, or the
+ * store port's) get spans; pass every app whose reaction streams should be
  * measured. A second call replaces the first. Without it nothing is
  * recorded and the apps pay nothing.
  *
@@ -197,12 +197,13 @@ export function instrument(
     description: "Reaction streams leased by drain cycles.",
   });
 
-  /** The store port's adapters given spans so far, with how to undo it. */
+  /** The stores given spans so far, with how to undo it: each app's own, or the store port's. */
   const traced = new Map<Store, () => void>();
-  const traceTheStore = () => {
+  const traceTheStore = (own?: Store) => {
     if (!storeSpans) return;
     try {
-      const adapter = store();
+      // The app names its store; an app of a core that does not falls back to the port's.
+      const adapter = own ?? store();
       if (!traced.has(adapter)) traced.set(adapter, traceStore(adapter, tracer));
     } catch {
       // A disposed port: the action or drain will say so itself.
@@ -233,7 +234,7 @@ export function instrument(
     trace: () => carrier(trace.getSpan(context.active())),
 
     async action(info: ActionInfo, run) {
-      traceTheStore();
+      traceTheStore(info.store);
       const { state, action, target, reactingTo } = info;
       const measured = { [A.state]: state, [A.action]: action };
       const span = tracer.startSpan(
@@ -293,7 +294,7 @@ export function instrument(
     },
 
     async load(info, run) {
-      traceTheStore();
+      traceTheStore(info.store);
       const span = tracer.startSpan(
         `load ${info.state}`,
         { kind: SpanKind.INTERNAL, attributes: { [A.state]: info.state, [A.stream]: info.stream } },
@@ -311,8 +312,8 @@ export function instrument(
       }
     },
 
-    async drain(_options, run) {
-      traceTheStore();
+    async drain(info, run) {
+      traceTheStore(info.store);
       const parent = context.active();
       const pending: Pending = { parent, start: now(), calls: [] };
       const start = performance.now();

@@ -1,9 +1,11 @@
 import { Act } from "./act.js";
 import { BuilderError } from "./errors.js";
 import { checkOptions, OptionSchemas } from "./inputs.js";
+import { adopt } from "./ports.js";
 import type { Projection } from "./projection.js";
 import { isProjection, withProjection } from "./projection-registry.js";
 import type { Schema, Schemas, State } from "./types/action.js";
+import type { Store } from "./types/ports.js";
 import type { Reaction, ReactionHandler, ReactionOptions, ReactionResolver, Registry } from "./types/reaction.js";
 import { legacyAliases, reactionKey } from "./reaction-names.js";
 
@@ -113,6 +115,32 @@ export type ReactionNaming = {
 };
 
 /**
+ * What `build` takes: the store the app uses. Without one, the app uses the
+ * process-wide {@link store} port, whatever adapter it holds at each use.
+ *
+ * @see [Configuration](/docs/concepts/configuration#one-store-per-app) — when to bind an app to its store.
+ * @example
+ * ```ts
+ * import { SqliteStore } from "@act-root/act-sqlite";
+ *
+ * const options: BuildOptions = { store: new SqliteStore({ filename: "app.db" }) };
+ * const app = act().with(Counter).build(options);
+ * ```
+ */
+export type BuildOptions = {
+  /**
+   * The store this app reads and writes: its actions, loads and queries,
+   * its drains, consumers, projections and operator commands all go to it,
+   * and to no other. Apps with different stores run side by side in one
+   * process (a read model in memory beside a SQLite or PostgreSQL app, two
+   * databases) without seeing each other's events. Seed it before use;
+   * {@link disposeAndExit} disposes it after the app's consumer stopped, as
+   * it does the store port's adapter.
+   */
+  readonly store?: Store;
+};
+
+/**
  * The app builder returned by {@link act}: register states with `.with`,
  * reactions with `.on(event).do(handler)`, then `.build()` the {@link Act}.
  *
@@ -165,15 +193,34 @@ export type ActBuilder<S extends Schemas, E extends Schemas, A extends Schemas> 
    */
   on<K extends keyof E & string>(event: K): ReactionDoStep<S, E, A, K>;
   /**
-   * Returns the app.
+   * Returns the app, bound to the store given in `options` or, without one,
+   * to the process-wide {@link store} port.
    *
+   * @param options - the app's own store (see {@link BuildOptions}); omitted, the store port's
    * @returns the {@link Act}, ready for `do`, `load`, `query` and `drain`
-   * @throws {@link BuilderError} when no state was registered
+   * @throws {@link BuilderError} when no state was registered, or `store` is not a store
+   * @example
+   * ```ts
+   * import { PostgresStore } from "@act-root/act-pg";
+   *
+   * const app = act().with(Counter).build({ store: new PostgresStore({ database: "app" }) });
+   * await app.store.seed();
+   * ```
    */
-  build(): Act<S, E, A>;
+  build(options?: BuildOptions): Act<S, E, A>;
 };
 
 const defaults: ReactionOptions = { blockOnError: true, maxRetries: 3 };
+
+/** Whether `value` has the calls an app makes on its store (a typo or a missing `new` fails at build, not at the first action). */
+function isStore(value: unknown): value is Store {
+  const candidate = value as Record<string, unknown> | null;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    ["commit", "query", "poll", "lease", "ack", "dispose"].every((call) => typeof candidate[call] === "function")
+  );
+}
 
 /** Where a reaction runs: a resolver, one stream's name, or one fixed `{ target, source? }`. */
 type Route<E extends Schemas, K extends keyof E> =
@@ -271,14 +318,22 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
         },
       };
     },
-    build() {
+    build(options?: BuildOptions) {
       if (!states.size)
         throw new BuilderError(
           "act",
           "build",
           "act().build() has no states: register a state with .with(State) and chain the calls, as in act().with(State).build() — each step returns a new builder and leaves the one it was called on unchanged, so keep the result"
         );
-      return new Act(legacyAliases(registry));
+      const bound = options?.store;
+      if (bound !== undefined && !isStore(bound))
+        throw new BuilderError(
+          "act",
+          "build",
+          "build({ store }) needs a store (an object with commit, query, poll, lease and ack, such as InMemoryStore, SqliteStore or PostgresStore); leave store out to use the store() port"
+        );
+      if (bound) adopt(bound);
+      return new Act(legacyAliases(registry), bound);
     },
   };
 }

@@ -9,7 +9,7 @@ import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing
 import { checkOptions, OptionSchemas } from "./inputs.js";
 import { around } from "./instrumentation.js";
 import { LocalProjections } from "./local-projection.js";
-import { logger, onDispose, store } from "./ports.js";
+import { logger, onDispose, store as storePort } from "./ports.js";
 import { waitProjected } from "./projected.js";
 import type { Projection } from "./projection.js";
 import { type RebuildOptions, type RebuildProgress, rebuild } from "./rebuild.js";
@@ -64,8 +64,10 @@ export type Lifecycle<S extends Schemas, E extends Schemas> = {
 };
 
 /**
- * An app: the states and reactions registered with {@link act}, bound to the
- * {@link store} port. It handles actions (`do`), rebuilds state (`load`),
+ * An app: the states and reactions registered with {@link act}, bound to its
+ * store — the one passed to `build({ store })`, or else the process-wide
+ * {@link store} port. Everything the app does (actions, loads, queries,
+ * drains, projections, operator commands, stats) goes to that store. It handles actions (`do`), rebuilds state (`load`),
  * reads the log (`query`), runs reactions (`drain`, `correlate`) and tells
  * listeners what happened (`on("committed" | "acked" | "blocked")`).
  *
@@ -102,13 +104,38 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * @param registry - the states, schemas and reactions (built by {@link act})
+   * @param bound - the app's own store; without it, the {@link store} port's store at each use
    */
-  constructor(public readonly registry: Registry<S, E, A>) {
-    this.drainer = new Drainer(registry.events, this as Dispatcher<Schemas>, this.id, this.tracer, (acked, blocked) =>
-      this.announce(acked, blocked)
+  constructor(
+    public readonly registry: Registry<S, E, A>,
+    private readonly bound?: Store
+  ) {
+    const log = () => this.store;
+    this.drainer = new Drainer(
+      registry.events,
+      this as Dispatcher<Schemas>,
+      this.id,
+      this.tracer,
+      (acked, blocked) => this.announce(acked, blocked),
+      log
     );
-    this.discovery = new Discovery(registry.events as never, this.id, this.drainer.routes);
+    this.discovery = new Discovery(registry.events as never, this.id, this.drainer.routes, log);
     this.locals = new LocalProjections(registry.local ?? [], registry.events);
+  }
+
+  /**
+   * The store this app uses: the one it was built with (`build({ store })`),
+   * or else the {@link store} port's — read at each use, so an app built
+   * before the port was given its adapter uses that adapter.
+   *
+   * @example
+   * ```ts
+   * const app = act().with(Counter).build({ store: new InMemoryStore() });
+   * await app.store.seed();
+   * ```
+   */
+  get store(): Store {
+    return this.bound ?? storePort();
   }
 
   /** Tells listeners what a drain acknowledged and blocked. */
@@ -208,17 +235,23 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
           message: `unknown action "${String(name)}"; known actions: ${Object.keys(this.registry.actions).join(", ")}`,
         },
       ]);
-    const { result, committed } = await around("action", { state: me.name, action: name, target, reactingTo }, () =>
-      action({
-        state: me,
-        name,
-        target,
-        payload,
-        reactingTo,
-        skipValidation,
-        cache: this.cache,
-        inline: this.registry.inline,
-      })
+    // One store for the whole action, even if the store port changes meanwhile.
+    const log = this.store;
+    const { result, committed } = await around(
+      "action",
+      { state: me.name, action: name, target, reactingTo, store: log },
+      () =>
+        action({
+          state: me,
+          name,
+          target,
+          payload,
+          reactingTo,
+          skipValidation,
+          cache: this.cache,
+          store: log,
+          inline: this.registry.inline,
+        })
     );
     if (committed) this.emit("committed", result as never);
     return result as Snapshot<S[K & keyof S], E>[];
@@ -250,7 +283,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     callback?: (snapshot: Snapshot<SX, EX>) => void,
     at?: PointInTime
   ): Promise<Snapshot<SX, EX>> {
-    return at ? loadAt(state, stream, at, callback) : load(state, stream, callback);
+    const log = this.store;
+    return at ? loadAt(state, stream, at, callback, log) : load(state, stream, callback, undefined, log);
   }
 
   /**
@@ -278,7 +312,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   }> {
     let first: CommittedOf<E> | undefined;
     let last: CommittedOf<E> | undefined;
-    const count = await store().query<E>(
+    const count = await this.store.query<E>(
       (stored) => {
         const register = Object.hasOwn(this.registry.events, stored.name)
           ? this.registry.events[stored.name]
@@ -443,8 +477,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     const { leased, behind } = await this.discovery.step(CORRELATION_PAGES, CORRELATION_PAGE);
     this.behind = behind;
     if (leased.length) this.tracer.correlated(leased);
-    const drained = await around("drain", options, () => this.drainer.drain(options));
-    if (this.locals.projections.length) await this.locals.catchUp(store());
+    const drained = await around("drain", { ...options, store: this.store }, () => this.drainer.drain(options));
+    if (this.locals.projections.length) await this.locals.catchUp(this.store);
     return drained;
   }
 
@@ -475,11 +509,12 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   start(options: ConsumerOptions = {}): boolean {
     checkOptions("start", options, OptionSchemas.consumer);
     if (this.consumer) return false;
+    const log = this.store;
     const consumer = new Consumer(
       () => this.drain(options),
       () => this.drainer.working.size > 0,
       options,
-      store().subscribe !== undefined,
+      log.subscribe !== undefined,
       () => this.behind
     );
     // A commit whose events no reaction of this app handles (a reaction's own
@@ -493,7 +528,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     // A store with wake-ups tells of this app's commits too (at once, in
     // this process); listening to both would wake the loop twice per commit,
     // and the second, arriving mid-drain, would cost one more drain.
-    const log = store();
     const committed = (snapshots: Snapshot<S[keyof S], E>[]) =>
       wake(snapshots.flatMap(({ event }) => (event ? [event.name as string] : [])));
     let unsubscribe: (() => void) | undefined;
@@ -558,7 +592,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     timeoutMillis = 5_000
   ): Promise<void> {
     validate("projected timeoutMillis", timeoutMillis, OptionSchemas.whole(0));
-    return waitProjected(this, projection, after, timeoutMillis, this.locals);
+    return waitProjected(this, this.store, projection, after, timeoutMillis, this.locals);
   }
 
   /**
@@ -599,7 +633,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   async settled(chain: readonly Snapshot<any, any>[] | string, options?: SettledOptions): Promise<void> {
     const { timeoutMillis = 5_000 } = checkOptions("settled", options, OptionSchemas.settled);
-    return waitSettled(this, this.registry.events, chainOf(chain), timeoutMillis);
+    return waitSettled(this, this.store, this.registry.events, chainOf(chain), timeoutMillis);
   }
 
   /**
@@ -638,7 +672,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async rebuild(projection: Projection<any, any>, options?: RebuildOptions): Promise<RebuildProgress> {
-    return rebuild(projection, checkOptions("rebuild", options, OptionSchemas.rebuild));
+    return rebuild(this.store, projection, checkOptions("rebuild", options, OptionSchemas.rebuild));
   }
 
   /**
@@ -651,7 +685,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async blocked(): Promise<ReactionStream[]> {
-    return store().reactions({ blocked: true });
+    return this.store.reactions({ blocked: true });
   }
 
   /**
@@ -667,7 +701,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async unblock(...streams: string[]): Promise<string[]> {
-    const unblocked = await store().unblock(streams);
+    const unblocked = await this.store.unblock(streams);
     this.drainer.revoke(unblocked);
     this.consumer?.consumer.wake();
     return unblocked;
@@ -691,7 +725,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async reset(...streams: string[]): Promise<string[]> {
-    const reset = await store().reset(streams);
+    const reset = await this.store.reset(streams);
     this.drainer.revoke(reset);
     this.consumer?.consumer.wake();
     return reset;
@@ -730,7 +764,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async stats(lagLimit = 1_000): Promise<ReactionStats> {
-    const log = store();
+    const log = this.store;
     const reactions = await log.reactions();
     const lags = await this.lags(log, reactions, lagLimit);
     const owned = new Set(ownedNames(this.registry.events));

@@ -1,7 +1,7 @@
 import { decode } from "./event-sourcing.js";
-import { store } from "./ports.js";
 import { KEPT_EVENTS_LIMIT } from "./route-index.js";
 import type { Committed, Schemas } from "./types/action.js";
+import type { Store } from "./types/ports.js";
 import type { EventRegister, Lease, Reaction } from "./types/reaction.js";
 import type { Query } from "./schemas.js";
 
@@ -67,7 +67,7 @@ export function route(events: EventRegister<any, any>, stored: Committed<Schemas
 }
 
 /**
- * Runs the reaction resolvers over the events matching `query` and registers
+ * Runs the reaction resolvers over the events of `log` matching `query` and registers
  * every target stream they name (a lease of 0 ms only registers), with the
  * names of the reactions that target it. A new stream's watermark starts
  * just before the first event that reacts into it, and every stream's `head`
@@ -85,6 +85,7 @@ export function route(events: EventRegister<any, any>, stored: Committed<Schemas
  * moved it on first — takes the watermark back there (see `Lease.joining`).
  */
 export async function correlate<E extends Schemas>(
+  log: Store,
   events: EventRegister<E, any>,
   by: string,
   query: Query,
@@ -104,7 +105,7 @@ export async function correlate<E extends Schemas>(
   const found: Committed<Schemas, string>[] = [];
   let last_id = query.after ?? -1;
   let read = 0;
-  await store().query<E>((stored) => {
+  await log.query<E>((stored) => {
     read++;
     last_id = Math.max(last_id, stored.id);
     const routed = route(events, stored as never);
@@ -144,6 +145,6 @@ export async function correlate<E extends Schemas>(
       });
     }
   }, query);
-  const leased = targets.size ? await store().lease([...targets.values()], 0) : [];
+  const leased = targets.size ? await log.lease([...targets.values()], 0) : [];
   return { leased, last_id, read, routes, found: found.slice(-KEPT_EVENTS_LIMIT) };
 }

@@ -1,5 +1,5 @@
 import { correlate } from "./correlate.js";
-import { logger, store } from "./ports.js";
+import { logger } from "./ports.js";
 import type { RouteIndex } from "./route-index.js";
 import type { Query } from "./schemas.js";
 import type { Schemas } from "./types/action.js";
@@ -59,11 +59,13 @@ export class Discovery {
    * @param register - the app's events and their reactions
    * @param by - the drainer id registrations carry
    * @param routes - the drainer's route index, fed with the passes that routed every reaction
+   * @param store - the app's store, read at each step or pass
    */
   constructor(
     private readonly register: EventRegister<Schemas, any>,
     private readonly by: string,
-    private readonly routes: RouteIndex
+    private readonly routes: RouteIndex,
+    private readonly store: () => Store
   ) {
     this.reactions = Object.entries(register).flatMap(([event, { reactions }]) =>
       [...reactions].map(([key, reaction]) => ({
@@ -85,8 +87,7 @@ export class Discovery {
    * reaction that answered to another name before continues from the most
    * advanced of its names.
    */
-  async positions(): Promise<Map<string, number>> {
-    const log = store();
+  async positions(log: Store = this.store()): Promise<Map<string, number>> {
     if (this.log !== log) {
       this.log = log;
       this.known = undefined;
@@ -132,7 +133,7 @@ export class Discovery {
     const names = this.reactions.flatMap(({ name, aliases }) => [name, ...aliases]);
     let found = new Map<string, number>();
     try {
-      if (names.length) found = await store().discovered(names);
+      if (names.length) found = await this.store().discovered(names);
     } catch (error) {
       // As for the positions: a store that refuses them (no right to read the
       // table) leaves the report without them rather than failing it.
@@ -148,7 +149,7 @@ export class Discovery {
 
   /** The lowest position known in the current store: every reaction was discovered up to it (-1 before the positions were read). */
   lowest(): number {
-    if (this.log !== store() || !this.known) return -1;
+    if (this.log !== this.store() || !this.known) return -1;
     if (!this.known.size) return this.bare;
     let lowest = Number.POSITIVE_INFINITY;
     for (const at of this.known.values()) lowest = Math.min(lowest, at);
@@ -161,8 +162,8 @@ export class Discovery {
    * more for the lagging groups, the most advanced first.
    */
   async step(pages: number, size: number): Promise<Discovered> {
-    const log = store();
-    const known = await this.positions();
+    const log = this.store();
+    const known = await this.positions(log);
     const groups = this.groups(known);
     const lead = groups[0];
     const leased: Lease[] = [];
@@ -170,7 +171,7 @@ export class Discovery {
     for (let page = 0; page < pages && !caught; page++) {
       const after = lead.at;
       const names = new Set(lead.names);
-      const pass = await correlate(this.register, this.by, { after, limit: size }, (name) => names.has(name));
+      const pass = await correlate(log, this.register, this.by, { after, limit: size }, (name) => names.has(name));
       // The pass routed every reaction (it registered only the group's), so
       // the index can vouch for every stream over its range.
       this.routes.add(log, after, pass.last_id, pass.routes, pass.found);
@@ -194,7 +195,7 @@ export class Discovery {
         const query: Query = { after: group.at, before: ahead.at + 1, limit: size, names };
         if (from !== undefined) query.created_after = new Date(from - 1);
         const members = new Set(group.names);
-        const pass = await correlate(this.register, this.by, query, (name) => members.has(name));
+        const pass = await correlate(log, this.register, this.by, query, (name) => members.has(name));
         leased.push(...pass.leased);
         await this.advance(log, known, group, pass.read < size ? ahead.at : pass.last_id);
       }
@@ -215,12 +216,13 @@ export class Discovery {
    * stream's earlier events, and would not take the watermark back to them.
    */
   async pass(query: Query): Promise<Discovered> {
-    const log = store();
-    const known = await this.positions();
+    const log = this.store();
+    const known = await this.positions(log);
     const narrowed = NARROWING.some((key) => query[key] !== undefined && query[key] !== false);
     const after = query.after ?? -1;
     const continued = (name: string) => !narrowed && (known.get(name) ?? -1) >= after;
     const correlated = await correlate(
+      log,
       this.register,
       this.by,
       query,

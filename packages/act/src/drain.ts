@@ -1,6 +1,6 @@
 import { around } from "./instrumentation.js";
 import { project } from "./project.js";
-import { logger, store } from "./ports.js";
+import { logger } from "./ports.js";
 import { ownedNames } from "./reaction-names.js";
 import { type Batch, type Job, readBatches } from "./read-batches.js";
 import { RouteIndex } from "./route-index.js";
@@ -83,13 +83,15 @@ export class Drainer<E extends Schemas> {
    * @param id - identifies this drainer in leases
    * @param tracer - traces each drain step
    * @param report - tells the app's listeners what was acknowledged or blocked
+   * @param store - the app's store, read at the start of each drain
    */
   constructor(
     private readonly events: EventRegister<E, any>,
     private readonly app: Dispatcher<Schemas>,
     private readonly id: string,
     private readonly tracer: ReturnType<typeof build_tracer>,
-    private readonly report: (acked: Lease[], blocked: BlockedLease[]) => void
+    private readonly report: (acked: Lease[], blocked: BlockedLease[]) => void,
+    private readonly store: () => Store
   ) {
     this.owned = ownedNames(events);
   }
@@ -133,7 +135,7 @@ export class Drainer<E extends Schemas> {
     try {
       // Everything this drain does, including work that outlives it, stays on
       // the store it started with.
-      const log = store();
+      const log = this.store();
       const lagging = Math.ceil(streamLimit / 2);
       // Only streams whose every reaction this app has: an app that lacks one
       // (another service, or an older release during a rolling deploy) would

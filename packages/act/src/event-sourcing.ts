@@ -1,6 +1,6 @@
 import type { SnapshotCache } from "./cache.js";
 import { around, traced } from "./instrumentation.js";
-import { logger, store } from "./ports.js";
+import { logger } from "./ports.js";
 import type {
   Committed,
   CommittedOf,
@@ -187,11 +187,11 @@ class Gap extends Error {}
 export function load<S extends Schema, E extends Schemas>(
   me: State<S, E, any>,
   stream: string,
-  callback?: (snapshot: Snapshot<S, E>) => void,
-  from?: Snapshot<S, E>,
-  log: Store = store()
+  callback: ((snapshot: Snapshot<S, E>) => void) | undefined,
+  from: Snapshot<S, E> | undefined,
+  log: Store
 ): Promise<Snapshot<S, E>> {
-  return around("load", { state: me.name, stream }, () => rebuild(log, me, stream, callback, from));
+  return around("load", { state: me.name, stream, store: log }, () => rebuild(log, me, stream, callback, from));
 }
 
 /** What `load` does, without the observer's hook around it. */
@@ -270,8 +270,8 @@ export async function loadAt<S extends Schema, E extends Schemas>(
   me: State<S, E, any>,
   stream: string,
   point: PointInTime,
-  callback?: (snapshot: Snapshot<S, E>) => void,
-  log: Store = store()
+  callback: ((snapshot: Snapshot<S, E>) => void) | undefined,
+  log: Store
 ): Promise<Snapshot<S, E>> {
   const keys = Object.keys(point);
   if (keys.length !== 1 || !["id", "version", "time"].includes(keys[0]))
@@ -442,8 +442,8 @@ export type ActionRequest<S extends Schema, E extends Schemas, A extends Schemas
   cache: SnapshotCache;
   /** May a cached snapshot stand in for reading the stream (default true)? */
   optimistic?: boolean;
-  /** The store to use (default: the store port, resolved once per call). */
-  store?: Store;
+  /** The app's store, the same for the whole call (and its retry). */
+  store: Store;
   /** The app's inline projections: those handling an event emitted run inside the commit. */
   inline?: readonly Projection<any, any>[];
 };
@@ -468,8 +468,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   request: ActionRequest<S, E, A, K>
 ): Promise<{ result: Snapshot<S, E>[]; committed: boolean }> {
   const { state: me, name, target, payload, reactingTo, skipValidation = false, cache, optimistic = true } = request;
-  // One store for the whole call, even if the port changes meanwhile.
-  const log = request.store ?? store();
+  const log = request.store;
   const { stream, expectedVersion, actor, idempotencyKey } = validate(
     `target of action "${name}"`,
     target,

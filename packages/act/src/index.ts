@@ -41,4 +41,11 @@ export {
 } from "./projection.js";
 export type { RebuildOptions, RebuildProgress } from "./rebuild.js";
 export type { SettledOptions } from "./settled.js";
-export { act, type ActBuilder, type ReactionDoStep, type ReactionNaming, type ReactionStep } from "./act-builder.js";
+export {
+  act,
+  type ActBuilder,
+  type BuildOptions,
+  type ReactionDoStep,
+  type ReactionNaming,
+  type ReactionStep,
+} from "./act-builder.js";

@@ -1,17 +1,21 @@
 import pino from "pino";
 import { settings } from "./config.js";
+import { claimStore, releaseStore } from "./copies.js";
 import { InMemoryStore } from "./stores/in-memory.js";
 import type { ExitCode } from "./environment.js";
 import type { Disposable, Disposer, Logger, Store } from "./types/ports.js";
 
-/** Adapters in creation order, by injector; disposed in reverse. */
-const adapters = new Map<Function, Disposable>();
+/**
+ * Adapters in creation order, by injector (or, for a store an app was built
+ * with, by the store itself); disposed in reverse.
+ */
+const adapters = new Map<object, Disposable>();
 /**
  * Ports whose adapter {@link disposeAndExit} disposed. Using one again throws
  * instead of quietly creating a new default adapter: a write after shutdown
  * must fail loudly, not "succeed" in a fresh in-memory store and be lost.
  */
-const disposed = new Set<Function>();
+const disposed = new Set<object>();
 /** Clean-ups registered with dispose(). */
 const disposers: Disposer[] = [];
 let signalsHooked = false;
@@ -69,14 +73,30 @@ export function port<T extends Disposable>(
   };
 }
 
+function storeInjector(adapter?: Store): Store {
+  // Another copy of the library holding a store of its own would split the
+  // apps between two stores without a word: refuse before this one takes one.
+  claimStore();
+  return adapter ?? new InMemoryStore();
+}
+
 /**
- * The store port. The first call fixes the adapter for the whole process:
- * pass a store (e.g. a `PostgresStore`) before anything else uses it, or get
- * the default {@link InMemoryStore}.
+ * The process-wide store port: the store of every app built without one of
+ * its own (`act()…build({ store })` binds an app to a store), and of scripts
+ * that read or seed the store directly. The first call fixes the adapter for
+ * the whole process: pass a store (e.g. a `PostgresStore`) before anything
+ * else uses it, or get the default {@link InMemoryStore}.
+ *
+ * Each copy of `@act-root/act` has its own port, so two copies in one
+ * install would split the apps between two stores. The first use of the
+ * port in a second copy, while another copy's port holds a store, throws an
+ * error naming both copies (`npm ls @act-root/act` shows where each comes
+ * from, `npm dedupe` keeps one).
  *
  * @param adapter - the store to use (first call only)
  * @returns the store in use
- * @see [Event sourcing](/docs/concepts/event-sourcing#the-two-stores) — compares the two stores.
+ * @throws Error when another copy of `@act-root/act` in this process already holds a store
+ * @see [Configuration](/docs/concepts/configuration#ports-and-adapters) — the port, and binding an app to its own store.
  * @example
  * ```ts
  * import { PostgresStore } from "@act-root/act-pg";
@@ -85,9 +105,19 @@ export function port<T extends Disposable>(
  * await store().seed();
  * ```
  */
-export const store = port(function store(adapter?: Store): Store {
-  return adapter ?? new InMemoryStore();
-}, "store");
+export const store = port(storeInjector, "store");
+
+/**
+ * Has {@link disposeAndExit} dispose a store an app was built with, as it
+ * does the ports' adapters: after the disposers (a running consumer stops
+ * first), newest first. A store the store port holds too is disposed once.
+ */
+export function adopt(adapter: Store): void {
+  for (const held of adapters.values()) if (held === adapter) return;
+  // Keyed by the store itself: a bound store is no port, and what using it
+  // after disposal does is the store's own business.
+  adapters.set(adapter, adapter);
+}
 
 /** What an Act error keeps off its enumerable properties: data that may be personal. */
 const PRIVATE_FIELDS = ["payload", "target", "snapshot", "events"] as const;
@@ -243,13 +273,18 @@ export async function disposeAndExit(code: ExitCode = "EXIT"): Promise<void> {
         .catch((error) => console.error(error))
     )
   );
+  const closed = new Set<Disposable>();
   for (const [injector, adapter] of [...adapters].reverse()) {
     // Until its turn, and while it closes, the adapter still serves calls.
-    if (injector !== loggerInjector) disposed.add(injector);
-    await Promise.resolve()
-      .then(() => adapter.dispose())
-      .catch((error) => console.error(error));
+    if (typeof injector === "function" && injector !== loggerInjector) disposed.add(injector);
+    // A store bound to an app and held by the port too is closed once.
+    if (!closed.has(adapter))
+      await Promise.resolve()
+        .then(() => adapter.dispose())
+        .catch((error) => console.error(error));
+    closed.add(adapter);
     adapters.delete(injector);
+    if (injector === storeInjector) releaseStore();
   }
   if (env !== "test" && typeof globalThis.process?.exit === "function") {
     // "EXIT" keeps an exit code the app already set (e.g. 1 after an uncaught exception).

@@ -1,7 +1,7 @@
 import type { LocalProjections } from "./local-projection.js";
-import { store } from "./ports.js";
 import type { Projection } from "./projection.js";
 import type { Snapshot } from "./types/action.js";
+import type { Store } from "./types/ports.js";
 
 /** What `projected` listens to on the app: its acknowledgements, to look again at once. */
 type Acks = {
@@ -37,6 +37,7 @@ export function projectedTarget(
  */
 export async function waitProjected(
   app: Acks,
+  log: Store,
   projection: Projection<any, any>,
   after: readonly Snapshot<any, any>[] | number,
   timeoutMillis: number,
@@ -63,7 +64,7 @@ export async function waitProjected(
       // a store written before the filter existed lists them all.
       const position = local
         ? { at: local.at, blocked: local.error !== undefined, error: local.error }
-        : (await store().reactions({ streams: [projection.stream] })).find((r) => r.stream === projection.stream);
+        : (await log.reactions({ streams: [projection.stream] })).find((r) => r.stream === projection.stream);
       if (position && position.at >= target) return;
       if (position?.blocked)
         throw new Error(

@@ -1,5 +1,4 @@
 import { route as routes } from "./correlate.js";
-import { store } from "./ports.js";
 import type { Committed, CommittedOf, Schemas } from "./types/action.js";
 import type { Store } from "./types/ports.js";
 import type { EventRegister, Lease, Reaction } from "./types/reaction.js";
@@ -56,7 +55,7 @@ export async function readBatches<E extends Schemas>(
   events: EventRegister<E, any>,
   leased: Lease[],
   eventLimit: number,
-  log: Store = store(),
+  log: Store,
   known: (lease: Lease) => number[] | undefined = () => undefined,
   kept: (ids: number[]) => ReadonlyMap<number, Committed<Schemas, string>> = () => new Map()
 ): Promise<Batch<E>[]> {

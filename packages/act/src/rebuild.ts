@@ -1,5 +1,5 @@
-import { store } from "./ports.js";
 import type { Projection } from "./projection.js";
+import type { Store } from "./types/ports.js";
 
 /**
  * How far a rebuild got: reported while it runs and returned at the end.
@@ -60,10 +60,10 @@ export type RebuildOptions = {
 };
 
 /** Counts the events `projection` handles after `after` up to `through`. */
-async function handled(projection: Projection<any, any>, after: number, through: number): Promise<number> {
+async function handled(log: Store, projection: Projection<any, any>, after: number, through: number): Promise<number> {
   if (through <= after) return 0;
   let count = 0;
-  await store().query(
+  await log.query(
     (event) => {
       if (!projection.options.since || event.created >= projection.options.since) count++;
     },
@@ -80,6 +80,7 @@ async function handled(projection: Projection<any, any>, after: number, through:
  * projection is refused: it has no position.
  */
 export async function rebuild(
+  log: Store,
   projection: Projection<any, any>,
   options: RebuildOptions = {}
 ): Promise<RebuildProgress> {
@@ -98,7 +99,7 @@ export async function rebuild(
   // once — its stream only comes to exist with an event it handles.
   const { since } = projection.options;
   let target = -1;
-  await store().query(
+  await log.query(
     (event) => {
       if (!since || event.created >= since) target = event.id;
     },
@@ -109,8 +110,8 @@ export async function rebuild(
       ...(since && { created_after: new Date(since.getTime() - 1) }),
     }
   );
-  const total = await handled(projection, -1, target);
-  const position = async () => (await store().reactions()).find((r) => r.stream === projection.stream);
+  const total = await handled(log, projection, -1, target);
+  const position = async () => (await log.reactions()).find((r) => r.stream === projection.stream);
   // Counted as the position moves, so each event is read once over the whole rebuild.
   let counted = -1;
   let projected = 0;
@@ -123,7 +124,7 @@ export async function rebuild(
       );
     const reached = Math.min(at, target);
     if (reached > counted) {
-      projected += await handled(projection, counted, reached);
+      projected += await handled(log, projection, counted, reached);
       counted = reached;
     }
     const done = at >= target;

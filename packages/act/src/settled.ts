@@ -1,9 +1,8 @@
 import { route } from "./correlate.js";
 import { NotSettledError, type PendingStream, ValidationError } from "./errors.js";
 import { checkName } from "./inputs.js";
-import { store } from "./ports.js";
 import type { Committed, Schemas, Snapshot } from "./types/action.js";
-import type { ReactionStream } from "./types/ports.js";
+import type { ReactionStream, Store } from "./types/ports.js";
 import type { EventRegister } from "./types/reaction.js";
 
 /**
@@ -63,6 +62,7 @@ class Chain {
   private readonly read: Map<string, number>;
 
   constructor(
+    private readonly log: Store,
     private readonly events: EventRegister<any, any>,
     readonly correlations: string[]
   ) {
@@ -74,7 +74,7 @@ class Chain {
     let routed = false;
     for (const [correlation, after] of this.read) {
       let last = after;
-      await store().query(
+      await this.log.query(
         (event) => {
           last = Math.max(last, event.id);
           for (const { target } of route(this.events, event as Committed<Schemas, string>)) {
@@ -166,12 +166,13 @@ const reported = (pending: Array<PendingStream & { known: boolean }>): PendingSt
  */
 export async function waitSettled(
   app: Signals,
+  log: Store,
   events: EventRegister<any, any>,
   correlations: string[],
   timeoutMillis: number
 ): Promise<void> {
   if (!correlations.length) return;
-  const chain = new Chain(events, correlations);
+  const chain = new Chain(log, events, correlations);
   const deadline = Date.now() + timeoutMillis;
   // A drain that moved one of the streams waited for wakes the wait; one that
   // came while looking makes it look again instead of sleeping.
@@ -190,7 +191,7 @@ export async function waitSettled(
       moved = false;
       const streams = chain.waiting();
       const pending = streams.length
-        ? chain.behind(streams, await store().reactions({ streams }))
+        ? chain.behind(streams, await log.reactions({ streams }))
         : ([] as ReturnType<Chain["behind"]>);
       if (!pending.length) {
         // A reaction commits what its handler asks for before its stream

@@ -122,7 +122,7 @@ describe("a drain's reads of the log", () => {
     const events = KEPT_EVENTS_LIMIT * 2 + 500;
     for (let i = 0; i < events; i++)
       await store().commit(`acc-${i % 100}`, [{ name: "Deposited", data: { amount: i } }], meta);
-    const { found, routes } = await correlate(app.registry.events, "test", { after: -1, limit: events });
+    const { found, routes } = await correlate(store(), app.registry.events, "test", { after: -1, limit: events });
     expect([...routes.values()].flat()).toHaveLength(events);
     expect(found.map((event) => event.id)).toEqual(
       Array.from({ length: KEPT_EVENTS_LIMIT }, (_, i) => events - KEPT_EVENTS_LIMIT + i)

@@ -53,7 +53,9 @@ describe("observe", () => {
     const [snap] = await app.do("increment", { stream: "c-1", actor }, { by: 2 });
     expect(hooks()).toEqual(["action:start", "load:start", "load:end", "action:end"]);
     expect(seen[0][1]).toMatchObject({ state: "Counter", action: "increment", target: { stream: "c-1" } });
-    expect(seen[1][1]).toEqual({ state: "Counter", stream: "c-1" });
+    // Each hook names the app's store, so an observer traces the store the app really uses.
+    expect((seen[0][1] as { store: unknown }).store).toBe(app.store);
+    expect(seen[1][1]).toEqual({ state: "Counter", stream: "c-1", store: app.store });
     expect(seen[3][1]).toMatchObject({ committed: true });
     expect(snap.event?.meta.trace).toEqual({ traceparent });
     const [stored] = await app.query_array({ stream: "c-1" });

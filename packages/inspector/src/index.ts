@@ -8,7 +8,7 @@
  *
  * @packageDocumentation
  */
-import { type Act, store as storePort } from "@act-root/act";
+import type { Act } from "@act-root/act";
 import { type Catalog, StoreCatalog } from "./server/catalog.js";
 import { type RunningServer, startServer } from "./server/http.js";
 
@@ -42,9 +42,10 @@ export type InspectOptions = {
 };
 
 /**
- * Starts the inspector in app mode: on the store the app uses (the `store()`
- * port), with the app's states (state at any version, with a diff) and
- * reactions (lag, unblock and reset through the app). Listens on 127.0.0.1
+ * Starts the inspector in app mode: on the store the app uses (`app.store`:
+ * the one it was built with, or the `store()` port's), with the app's
+ * states (state at any version, with a diff) and reactions (lag, unblock
+ * and reset through the app). Listens on 127.0.0.1
  * only and prints one URL, which opens one browser session, once (a second
  * use is refused); `link()` on the result makes another. Opens nothing.
  *
@@ -62,7 +63,7 @@ export type InspectOptions = {
  * ```
  */
 export async function inspect(app: Act<any, any, any>, options: InspectOptions = {}): Promise<RunningServer> {
-  const store = storePort();
+  const store = app.store;
   const catalog = options.catalog ?? new StoreCatalog(store, "app store");
   const server = await startServer({
     store,

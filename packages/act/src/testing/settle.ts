@@ -102,8 +102,9 @@ const describeMoving = (drained: Drain<Schemas>) =>
  *
  * It reads the whole log on each call, from the first event, so it also
  * registers reaction streams for events committed before the app existed.
- * The store is process-wide: settle waits for every app's reaction streams
- * in it, not only this app's.
+ * It drains the app's store — the one it was built with
+ * (`build({ store })`), or else the store port's — and waits for every
+ * reaction stream in that store, not only this app's.
  *
  * @param app - the app whose reactions to run
  * @param options - drain options, bounds, and whether blocked streams are allowed

@@ -1,5 +1,6 @@
 import type { Committed, CommittedOf, Schemas, Snapshot } from "./action.js";
 import type { Drain, DrainOptions, ReactionOptions } from "./reaction.js";
+import type { Store } from "./ports.js";
 import type { Target, TraceContext } from "../schemas.js";
 
 /**
@@ -20,6 +21,8 @@ export type ActionInfo = {
   readonly target: Target;
   /** The event a reaction was handling when it asked for the action. */
   readonly reactingTo?: CommittedOf<Schemas>;
+  /** The app's store, which the action reads and commits to (always set by an app). */
+  readonly store?: Store;
 };
 
 /**
@@ -52,6 +55,22 @@ export type LoadInfo = {
   readonly state: string;
   /** The stream read. */
   readonly stream: string;
+  /** The store it is read from: the app's (always set by an app). */
+  readonly store?: Store;
+};
+
+/**
+ * What an {@link Observer} learns when a drain starts: the drain's options,
+ * as passed, and the app's store it drains.
+ *
+ * @example
+ * ```ts
+ * const info: DrainInfo = { streamLimit: 10, eventLimit: 10 };
+ * ```
+ */
+export type DrainInfo = DrainOptions & {
+  /** The app's store, which the drain polls, leases and reads (always set by an app). */
+  readonly store?: Store;
 };
 
 /**
@@ -148,10 +167,10 @@ export type Observer = {
   /**
    * Around a drain's poll, leases, reads, reactions and acknowledgements (`app.drain`, and each drain of `app.start`).
    *
-   * @param options - the drain's options, as passed
+   * @param info - the drain's options, as passed, and the app's store
    * @param run - drains; call it once and return (or throw) what it does
    */
-  drain?(options: DrainOptions, run: () => Promise<Drain<any>>): Promise<Drain<any>>;
+  drain?(info: DrainInfo, run: () => Promise<Drain<any>>): Promise<Drain<any>>;
   /**
    * Around one run of one reaction handler on one event.
    *
