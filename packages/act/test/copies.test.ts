@@ -17,8 +17,9 @@ afterEach(async () => {
   await disposeAndExit();
 });
 
-// The built package is the second copy: `npm run build:packages` makes it (`npm test` does).
-describe.skipIf(!existsSync(fileURLToPath(dist)))("a second copy of @act-root/act", () => {
+// The built package is the second copy: `npm run build:packages` makes it (`npm test` does, so under
+// CI this always runs and fails without the build; a quick local run of the sources alone leaves it out).
+describe.skipIf(!existsSync(fileURLToPath(dist)) && !process.env.CI)("a second copy of @act-root/act", () => {
   it("throws when its store port is first used while the other copy's port holds a store, naming both and how to dedupe", async () => {
     const built: Copy = await import(/* @vite-ignore */ dist.href);
     await disposeAndExit();
