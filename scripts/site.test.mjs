@@ -281,8 +281,10 @@ test("the runtime and main bundles begin with the compile hint; route chunks and
 // pages. On 28 November 2026 about ten API pages (the errors and options of
 // `app.settled`, idempotency and reaction names, the handler's context) and
 // two concept pages (Guarantees, How it runs) took the intro to 558.6 KB,
-// the main bundle to 461.1 KB.
-const INTRO_JS_BUDGET = 560 * 1024;
+// the main bundle to 461.1 KB. Later that day the API pages of a store per
+// app (`BuildOptions`, `DrainInfo`) and of exact event data (`ExactEmitted`)
+// took it to 560.2 KB, the main bundle to 462.5 KB.
+const INTRO_JS_BUDGET = 562 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");

@@ -449,7 +449,14 @@ export type ReactionStats = {
    * discovery reaches the end of the log; until then the streams it will
    * join do not count its events in their `lag`.
    */
-  readonly discovery: ReadonlyArray<{ readonly reaction: string; readonly at: number; readonly behind: boolean }>;
+  readonly discovery: ReadonlyArray<{
+    /** The reaction, as `"<event>/<reaction key>"`. */
+    readonly reaction: string;
+    /** The id of the last event whose reaction streams were registered for it (-1: none yet). */
+    readonly at: number;
+    /** Whether the log has events past `at`. */
+    readonly behind: boolean;
+  }>;
   /** Commit-to-handled time of the latest reactions this app ran, in ms. */
   readonly latency: {
     /** How many reactions the figures cover (the latest 1,024 at most). */

@@ -358,7 +358,12 @@ export type Lease = {
    * stream that carries no reaction names yet (registered before stores
    * recorded them) is left as it is.
    */
-  readonly joining?: ReadonlyArray<{ readonly names: readonly string[]; readonly at: number }>;
+  readonly joining?: ReadonlyArray<{
+    /** Every name the reaction answers to: its own first, then the names it had before. */
+    readonly names: readonly string[];
+    /** The id just before its first event that reacts into the stream in this registration. */
+    readonly at: number;
+  }>;
   /**
    * Returned by `lease` with a duration: for reactions that handled the
    * stream's events further than its watermark — the stream was moved back
