@@ -9,6 +9,7 @@ import pg from "pg";
 import { growth } from "../../act/bench/growth.js";
 import { PostgresStore } from "../src/index.js";
 import * as sql from "../src/sql.js";
+import * as watermarks from "../src/watermark-sql.js";
 import { type PgServer, startServer } from "../tools/pg-server.js";
 
 const TABLE = "act_growth";
@@ -24,9 +25,9 @@ async function explain(client: pg.Client) {
   const { rows: ends } = await client.query<{ last: string }>(`SELECT max(id) AS last FROM ${n.events}`);
   const last = Number(ends[0].last);
   const plans: Array<[string, string, unknown[]]> = [
-    ["blocked()", sql.reactions(n, true), [null]],
-    ["stats(): the reaction streams", sql.reactions(n), [null]],
-    ["a drain's poll", sql.poll(n), [5, 5, null]],
+    ["blocked()", watermarks.reactions(n, true), [null]],
+    ["stats(): the reaction streams", watermarks.reactions(n), [null]],
+    ["a drain's poll", watermarks.poll(n), [5, 5, null]],
   ];
   // As for streams whose backlog is the whole log: from its start, as far as stats() reads by default.
   const shared = sql.query(n, { after: -1, before: last + 1, limit: 1_000, names: ["Incremented"] });

@@ -33,6 +33,7 @@ import pg from "pg";
 import { checkable, connection, identifier, type PostgresStoreConfig } from "./config.js";
 import { classify, type DriverError } from "./errors.js";
 import * as sql from "./sql.js";
+import * as watermarks from "./watermark-sql.js";
 
 /** PostgreSQL type ids with a custom parser. */
 const INT8 = 20;
@@ -253,20 +254,20 @@ export class PostgresStore implements Store {
       recall: sql.recall(n),
       purgeKeys: sql.purgeKeys(n),
       idCheck: sql.idCheck(n),
-      poll: sql.poll(n),
-      register: sql.register(n),
-      lease: sql.lease(n),
-      ack: sql.ack(n),
-      block: sql.block(n),
-      reactions: sql.reactions(n),
-      blocked: sql.reactions(n, true),
-      notBlocked: sql.reactions(n, false),
-      reactionsIn: sql.reactionsIn(n),
-      unblock: sql.unblock(n),
-      reset: sql.reset(n),
-      retire: sql.retire(n),
-      discovered: sql.discovered(n),
-      discover: sql.discover(n),
+      poll: watermarks.poll(n),
+      register: watermarks.register(n),
+      lease: watermarks.lease(n),
+      ack: watermarks.ack(n),
+      block: watermarks.block(n),
+      reactions: watermarks.reactions(n),
+      blocked: watermarks.reactions(n, true),
+      notBlocked: watermarks.reactions(n, false),
+      reactionsIn: watermarks.reactionsIn(n),
+      unblock: watermarks.unblock(n),
+      reset: watermarks.reset(n),
+      retire: watermarks.retire(n),
+      discovered: watermarks.discovered(n),
+      discover: watermarks.discover(n),
       slowWriters: sql.slowWriters(n),
     };
     const options = { ...connection(config), types };

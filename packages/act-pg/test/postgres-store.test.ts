@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { z } from "zod";
 import type { PostgresStore } from "../src/index.js";
 import * as q from "../src/sql.js";
+import * as w from "../src/watermark-sql.js";
 import { makeStore, sleep, sql } from "./support.js";
 
 const meta = (correlation = "c"): EventMeta => ({ correlation, causation: {} });
@@ -159,18 +160,18 @@ describe("reaction table plans", () => {
       )
         .map((r) => r["QUERY PLAN"])
         .join("\n");
-    const poll = await plan(q.poll(names), [5, 5, null]);
+    const poll = await plan(w.poll(names), [5, 5, null]);
     expect(poll).toMatch(/events_watermarks_ready/);
     expect(poll).not.toMatch(/Seq Scan/);
     // A page of the listing (the whole table is the planner's choice: an index scan or a scan and a sort).
-    const listed = await plan(q.reactions(names), [100]);
+    const listed = await plan(w.reactions(names), [100]);
     expect(listed).toMatch(/Index Scan using events_watermarks_by_name/);
     expect(listed).not.toMatch(/Sort/);
-    const blocked = await plan(q.reactions(names, true), [null]);
+    const blocked = await plan(w.reactions(names, true), [null]);
     expect(blocked).toMatch(/events_watermarks_blocked/);
     expect(blocked).not.toMatch(/Seq Scan/); // reads the blocked rows only (a sort of those few may follow)
     // Named streams are looked up by key, not found by reading the table.
-    const named = await plan(q.reactionsIn(names), [null, ["busy-1", "idle-4000"], null]);
+    const named = await plan(w.reactionsIn(names), [null, ["busy-1", "idle-4000"], null]);
     expect(named).toMatch(/events_watermarks_pkey|events_watermarks_by_name/);
     expect(named).not.toMatch(/Seq Scan/);
     expect((await pg.reactions({ streams: ["idle-4000", "busy-1"] })).map((r) => r.stream)).toEqual([

@@ -23,22 +23,14 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { act, projection, type Store, state, store } from "../src/index.js";
+import { act, projection, type Store, store } from "../src/index.js";
+import { Source } from "./fixtures/source.js";
 import { announce, replayPath, seedLabel, seedRuns } from "./seeds.js";
 
 process.env.LOG_LEVEL ??= "fatal";
 
 /** The runs of the property: the fixed seed (or `DEPLOY_SEED`), and in CI also a fresh one, printed. */
 const runs = seedRuns("DEPLOY", { seed: 20_261_128, numRuns: 8 }, 4);
-
-const Source = state("Source", z.object({ n: z.number() }))
-  .init(() => ({ n: 0 }))
-  .emits({ Happened: z.object({ key: z.number() }) })
-  .patch({ Happened: (_, s) => ({ n: s.n + 1 }) })
-  .on("happen", z.object({ key: z.number() }))
-  .emit(({ key }) => ["Happened", { key }])
-  .build();
 
 type Release = "old" | "new";
 type Step =

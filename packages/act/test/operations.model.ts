@@ -21,22 +21,14 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { act, type Lease, type Store, sleep, state, store } from "../src/index.js";
+import { act, type Lease, type Store, sleep, store } from "../src/index.js";
+import { Source } from "./fixtures/source.js";
 import { announce, replayPath, seedLabel, seedRuns } from "./seeds.js";
 
 process.env.LOG_LEVEL ??= "fatal";
 
 /** The runs of the property: the fixed seed (or `OPS_SEED`), and in CI also a fresh one, printed. */
 const runs = seedRuns("OPS", { seed: 20_261_125, numRuns: 6 }, 4);
-
-const Source = state("Source", z.object({ n: z.number() }))
-  .init(() => ({ n: 0 }))
-  .emits({ Happened: z.object({ key: z.number() }) })
-  .patch({ Happened: (_, s) => ({ n: s.n + 1 }) })
-  .on("happen", z.object({ key: z.number() }))
-  .emit(({ key }) => ["Happened", { key }])
-  .build();
 
 type Op = { after: number; kind: "reset" | "unblock" | "correlate" | "renewals-fail" | "renewals-ok"; stream: number };
 
