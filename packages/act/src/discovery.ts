@@ -27,6 +27,10 @@ type Group = { at: number; names: string[] };
 /** What a discovery step or pass did: the streams registered, the last event id read, and whether there is more to read. */
 export type Discovered = { leased: Lease[]; last_id: number; behind: boolean };
 
+/** A reaction's position among those the store has: the most advanced of its names (-1 for none). */
+const furthest = (found: ReadonlyMap<string, number>, name: string, aliases: readonly string[]) =>
+  Math.max(-1, ...[name, ...aliases].map((n) => found.get(n) ?? -1));
+
 /**
  * Discovery of reaction work, shared through the store: how far correlation
  * has registered reaction streams is kept per reaction name in the store
@@ -96,7 +100,7 @@ export class Discovery {
     }
     if (this.known) return this.known;
     this.loading ??= (async () => {
-      const names = this.reactions.flatMap(({ name, aliases }) => [name, ...aliases]);
+      const names = this.names();
       try {
         // A store that refuses the positions (an app role without access to
         // the table, say) must not stop reactions: the process then reads the
@@ -109,12 +113,7 @@ export class Discovery {
               return new Map<string, number>();
             })
           : new Map<string, number>();
-        const known = new Map(
-          this.reactions.map(({ name, aliases }) => [
-            name,
-            Math.max(-1, ...[name, ...aliases].map((n) => found.get(n) ?? -1)),
-          ])
-        );
+        const known = new Map(this.reactions.map(({ name, aliases }) => [name, furthest(found, name, aliases)]));
         if (this.log === log) this.known = known;
         return known;
       } catch (error) {
@@ -125,12 +124,17 @@ export class Discovery {
     return this.loading;
   }
 
+  /** Every name the app's reactions answer to in the store: their own and the ones they had before. */
+  private names(): string[] {
+    return this.reactions.flatMap(({ name, aliases }) => [name, ...aliases]);
+  }
+
   /**
    * Each reaction's position as the store has it now (not this process's
    * copy), the most advanced of its names: what `Act.stats` reports.
    */
   async report(): Promise<Array<{ reaction: string; at: number }>> {
-    const names = this.reactions.flatMap(({ name, aliases }) => [name, ...aliases]);
+    const names = this.names();
     let found = new Map<string, number>();
     try {
       if (names.length) found = await this.store().discovered(names);
@@ -143,7 +147,7 @@ export class Discovery {
     }
     return this.reactions.map(({ name, aliases }) => ({
       reaction: name,
-      at: Math.max(-1, ...[name, ...aliases].map((n) => found.get(n) ?? -1)),
+      at: furthest(found, name, aliases),
     }));
   }
 
