@@ -4,7 +4,7 @@ import { Consumer } from "./consumer.js";
 import { route } from "./correlate.js";
 import { ownedNames } from "./reaction-names.js";
 import { Discovery } from "./discovery.js";
-import { Drainer } from "./drain.js";
+import { BACKLOG_MILLIS, Drainer } from "./drain.js";
 import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing.js";
 import { checkOptions, OptionSchemas } from "./inputs.js";
 import { around } from "./instrumentation.js";
@@ -446,7 +446,10 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * since), reads their next events — by id, in one read, the events this
    * app's correlation found reacting into them (otherwise one read of the
    * log serves every stream without a source) — and runs each event's
-   * reactions in order.
+   * reactions in order. A stream with a backlog goes on past `eventLimit`
+   * while the drain is younger than `backlogMillis` (see {@link DrainOptions});
+   * a reaction still behind the log (a new one backfilling) is discovered
+   * further while the drain handles, within the same allowance.
    *
    * Each stream's lease is renewed while its handlers run, so no other
    * drainer takes it meanwhile. Progress is recorded per event and reaction:
@@ -471,13 +474,26 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   async drain(options: DrainOptions = {}): Promise<Drain<E>> {
     checkOptions("drain", options, OptionSchemas.drain);
+    const run = () => around("drain", { ...options, store: this.store }, () => this.drainer.drain(options));
     // Continue discovery where the store says it stopped, per reaction: the
-    // most advanced reactions to the head of the log first, then a bounded
-    // number of pages for reactions still behind (a new one backfills).
-    const { leased, behind } = await this.discovery.step(CORRELATION_PAGES, CORRELATION_PAGE);
-    this.behind = behind;
-    if (leased.length) this.tracer.correlated(leased);
-    const drained = await around("drain", { ...options, store: this.store }, () => this.drainer.drain(options));
+    // most advanced reactions to the head of the log first, so new work is
+    // found at once; pages for reactions still behind (a new one backfills)
+    // are read while the drain handles it, as many as fit in the backlog's
+    // allowance, so they delay the handling of new work little.
+    const lead = await this.discovery.lead(CORRELATION_PAGES, CORRELATION_PAGE);
+    if (lead.leased.length) this.tracer.correlated(lead.leased);
+    const lagging = this.discovery.lag(CORRELATION_PAGES, CORRELATION_PAGE, options.backlogMillis ?? BACKLOG_MILLIS);
+    const [handled, caught] = await Promise.allSettled([run(), lagging]);
+    if (handled.status === "rejected") throw handled.reason;
+    if (caught.status === "rejected") throw caught.reason;
+    const lag = caught.value;
+    if (lag.leased.length) this.tracer.correlated(lag.leased);
+    this.behind = lead.behind || lag.behind;
+    let drained = handled.value;
+    // Streams the backlog's pages registered meanwhile are work this drain
+    // found: one that handled nothing else handles them, so a loop that
+    // drains while something is acknowledged does not stop before them.
+    if (!drained.acked.length && !drained.blocked.length && lag.leased.length) drained = await run();
     if (this.locals.projections.length) await this.locals.catchUp(this.store);
     return drained;
   }

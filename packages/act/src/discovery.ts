@@ -39,12 +39,13 @@ const furthest = (found: ReadonlyMap<string, number>, name: string, aliases: rea
  *
  * The positions are read once per store, when the app first correlates in
  * it; from then on this process moves them as it correlates. Reactions at
- * the same position form a group, correlated together. A step first brings
- * the most advanced group to the head of the log — new work is found at
- * once — and only then spends its pages on the lagging groups (a reaction
- * the store has never seen starts at the beginning of the log), each
+ * the same position form a group, correlated together. A drain first
+ * brings the most advanced group to the head of the log ({@link Discovery.lead})
+ * — new work is found at once — and spends pages on the lagging groups (a
+ * reaction the store has never seen starts at the beginning of the log)
+ * while it handles what it found ({@link Discovery.lag}), each group
  * reading only its reactions' events up to the group ahead of it, which it
- * joins once there. So a backfill never delays the others' new work.
+ * joins once there. So a backfill delays the others' new work by little.
  *
  * Each pass registers the streams it found before it moves the positions:
  * a crash in between only repeats registrations, which are idempotent.
@@ -161,15 +162,23 @@ export class Discovery {
   }
 
   /**
-   * One step of discovery: up to `pages` pages of `size` events to bring the
-   * most advanced group to the head of the log, then up to `pages` pages
-   * more for the lagging groups, the most advanced first.
+   * One step of discovery: {@link Discovery.lead}, then {@link Discovery.lag}.
    */
-  async step(pages: number, size: number): Promise<Discovered> {
+  async step(pages: number, size: number, millis = Number.POSITIVE_INFINITY): Promise<Discovered> {
+    const lead = await this.lead(pages, size);
+    const lag = await this.lag(pages, size, millis);
+    return { leased: [...lead.leased, ...lag.leased], last_id: lag.last_id, behind: lead.behind || lag.behind };
+  }
+
+  /**
+   * Brings the most advanced group towards the head of the log: up to
+   * `pages` pages of `size` events, so new work is found at once. `behind`
+   * when the pages ran out before the end of the log.
+   */
+  async lead(pages: number, size: number): Promise<Discovered> {
     const log = this.store();
     const known = await this.positions(log);
-    const groups = this.groups(known);
-    const lead = groups[0];
+    const lead = this.groups(known)[0];
     const leased: Lease[] = [];
     let caught = false;
     for (let page = 0; page < pages && !caught; page++) {
@@ -183,8 +192,27 @@ export class Discovery {
       await this.advance(log, known, lead, pass.last_id);
       caught = pass.read < size;
     }
+    return { leased, last_id: lead.at, behind: !caught };
+  }
+
+  /**
+   * Spends up to `pages` pages of `size` events on the groups behind the
+   * most advanced one, the most advanced first — as many as fit in `millis`
+   * (at least one) — each reading only its reactions' events up to the
+   * group ahead of it, which it joins once there. `behind` while a group is
+   * still behind the most advanced. It moves no position of the most
+   * advanced group, so it may run while a drain handles what
+   * {@link Discovery.lead} found.
+   */
+  async lag(pages: number, size: number, millis = Number.POSITIVE_INFINITY): Promise<Discovered> {
+    const log = this.store();
+    const known = await this.positions(log);
+    const groups = this.groups(known);
+    const leased: Lease[] = [];
     let budget = pages;
-    for (let i = 1; i < groups.length && budget > 0; i++) {
+    const until = Date.now() + millis;
+    const more = () => budget > 0 && (budget === pages || Date.now() < until);
+    for (let i = 1; i < groups.length && more(); i++) {
       const group = groups[i];
       const ahead = groups[i - 1];
       // Only the group's events, and none past the group ahead: all of those
@@ -194,7 +222,7 @@ export class Discovery {
       // the read skips those events (routing would drop them anyway).
       const since = group.names.map((name) => this.since.get(name)?.getTime());
       const from = since.every((t) => t !== undefined) ? Math.min(...(since as number[])) : undefined;
-      while (budget > 0 && group.at < ahead.at) {
+      while (more() && group.at < ahead.at) {
         budget--;
         const query: Query = { after: group.at, before: ahead.at + 1, limit: size, names };
         if (from !== undefined) query.created_after = new Date(from - 1);
@@ -207,7 +235,7 @@ export class Discovery {
       ahead.names.push(...group.names);
       groups[i] = ahead; // merged: the next group catches up with both
     }
-    return { leased, last_id: lead.at, behind: !caught || groups.some((group) => group.at < lead.at) };
+    return { leased, last_id: groups[0].at, behind: groups.some((group) => group.at < groups[0].at) };
   }
 
   /**

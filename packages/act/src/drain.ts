@@ -23,8 +23,16 @@ type Outcome = { ack?: Lease; block?: BlockedLease; progress: boolean; acked?: L
 
 /** Streams one drain handles at most, by default. */
 export const STREAM_LIMIT = 10;
-/** Events one drain handles per stream at most, by default. */
+/** Events one drain handles per stream, by default, before a backlog's time allowance (`backlogMillis`) counts. */
 export const EVENT_LIMIT = 10;
+/** How long a stream with a backlog goes on past the event limit, by default, in ms. */
+export const BACKLOG_MILLIS = 100;
+/**
+ * Events a stream with a backlog reads per drain at most: a page of the log,
+ * so a shared read of the log serves a backlog whole instead of ten events
+ * of it.
+ */
+const BACKLOG_EVENTS = 1_000;
 /** The longest delay a timer takes (about 24.8 days); longer leases are renewed and waited for in steps of this. */
 const MAX_TIMER = 2 ** 31 - 1;
 /** How many of the latest reactions the latency figures cover. */
@@ -128,6 +136,7 @@ export class Drainer<E extends Schemas> {
     streamLimit = STREAM_LIMIT,
     eventLimit = EVENT_LIMIT,
     leaseMillis = 10_000,
+    backlogMillis = BACKLOG_MILLIS,
   }: DrainOptions = {}): Promise<Drain<E>> {
     const none: Drain<E> = { fetched: [], leased: [], acked: [], blocked: [] };
     if (this.running) return none;
@@ -155,7 +164,10 @@ export class Drainer<E extends Schemas> {
       this.tracer.leased(leased);
       const known = (lease: Lease) => this.routes.ids(log, lease.stream, lease.at, lease.head!);
       const kept = (ids: number[]) => this.routes.take(log, ids);
-      const batches = await readBatches(this.events, leased, eventLimit, log, known, kept).catch(async (error) => {
+      // With a time allowance for backlogs, a stream reads more than it must
+      // handle: its handlers stop at `eventLimit` once the allowance is spent.
+      const readLimit = backlogMillis > 0 ? Math.max(eventLimit, BACKLOG_EVENTS) : eventLimit;
+      const batches = await readBatches(this.events, leased, readLimit, log, known, kept).catch(async (error) => {
         await this.release(log, leased);
         throw error;
       });
@@ -166,7 +178,8 @@ export class Drainer<E extends Schemas> {
         events,
       }));
       this.tracer.fetched(fetched);
-      const settled = await Promise.all(batches.map((batch) => this.settle(log, batch, leaseMillis, leasedAt)));
+      const budget: Budget = { events: eventLimit, until: Date.now() + backlogMillis };
+      const settled = await Promise.all(batches.map((batch) => this.settle(log, batch, budget, leaseMillis, leasedAt)));
       const acked = settled.flatMap((s) => s.acked);
       const blocked = settled.flatMap((s) => s.blocked);
       this.report(acked, blocked);
@@ -192,6 +205,7 @@ export class Drainer<E extends Schemas> {
   private async settle(
     log: Store,
     batch: Batch<E>,
+    budget: Budget,
     leaseMillis: number,
     leasedAt: number
   ): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
@@ -201,8 +215,8 @@ export class Drainer<E extends Schemas> {
     const work = (async () => {
       try {
         const outcome = batch.jobs[0]?.reaction.projection
-          ? await this.project(log, batch, lease)
-          : await handle(batch, this.app, lease, (event) => this.handled(event));
+          ? await this.project(log, batch, lease, budget.events)
+          : await handle(batch, this.app, lease, (event) => this.handled(event), budget);
         return await this.record(log, outcome);
       } finally {
         lease.stop();
@@ -229,12 +243,17 @@ export class Drainer<E extends Schemas> {
     return { acked: [], blocked: [] };
   }
 
-  /** Runs a projection's batch (see `project`), its writes and position in one store transaction where the store can. */
-  private async project(log: Store, batch: Batch<E>, keeper: Keeper): Promise<Outcome> {
-    const { lease, jobs, end } = batch;
+  /**
+   * Runs a projection's batch (see `project`), its writes and position in one
+   * store transaction where the store can — at most `limit` events of it: a
+   * transaction cannot stop half-way when a time allowance runs out.
+   */
+  private async project(log: Store, batch: Batch<E>, keeper: Keeper, limit: number): Promise<Outcome> {
+    const { lease, jobs } = batch;
     if (!(await keeper.ready())) return { ack: lease, progress: false };
     const { projection, options } = jobs[0].reaction;
-    const events = jobs.map(({ event, invalid }) => ({ event, invalid }));
+    const events = jobs.slice(0, limit).map(({ event, invalid }) => ({ event, invalid }));
+    const end = jobs.length > limit ? events[limit - 1].event.id : batch.end;
     const outcome = await project(log, { lease, events, end, projection: projection!, options }, this.owned, backoff);
     // A failure after events applied without a transaction keeps their progress.
     if (outcome.retry) return { ack: outcome.retry, progress: outcome.retry.at > lease.at };
@@ -384,6 +403,12 @@ class Keeper {
   }
 }
 
+/**
+ * How much a batch handles: `events` events, and past them more only until
+ * `until` (a time in ms) — a backlog's allowance (see `DrainOptions.backlogMillis`).
+ */
+type Budget = { events: number; until: number };
+
 /** What `handle` needs of a lease: whether a handler may start, and what the handlers get to know of it. */
 type Held = { ready(): Promise<boolean>; readonly signal: AbortSignal; readonly token: number };
 
@@ -409,15 +434,19 @@ function fenced(app: Dispatcher<Schemas>, signal: AbortSignal): Dispatcher<Schem
  * reaction not done yet, and starts from zero for the next one — and stops
  * the batch; past the reaction's `maxRetries` the stream is blocked, or with
  * `blockOnError: false` the reaction is skipped for that event. Progress is
- * only a watermark that moved.
+ * only a watermark that moved. With a `budget`, a batch that handled its
+ * `events` stops at the next event once the budget's time is up, and
+ * records how far it got.
  */
 export async function handle<E extends Schemas>(
   { lease, jobs, end }: Batch<E>,
   app: Dispatcher<Schemas>,
   keeper: Held,
-  onHandled: (event: Committed<Schemas, string>) => void = () => {}
+  onHandled: (event: Committed<Schemas, string>) => void = () => {},
+  budget: Budget = { events: Number.POSITIVE_INFINITY, until: Number.POSITIVE_INFINITY }
 ): Promise<Outcome> {
   let at = lease.at;
+  let handled = 0;
   let done = new Set(lease.done ?? []);
   // Failed attempts of the first reaction not done yet (the one a retry resumes at).
   let retries = lease.retry;
@@ -433,6 +462,12 @@ export async function handle<E extends Schemas>(
   };
   for (let i = 0; i < jobs.length; i++) {
     const job = jobs[i];
+    if (jobs[i - 1]?.event.id !== job.event.id) {
+      // A new event: past the batch's share, only while the allowance lasts.
+      if (handled >= budget.events && Date.now() >= budget.until)
+        return { ack: { ...lease, at, done: [...done], retry: retries }, progress: at > lease.at };
+      handled++;
+    }
     if (isDone(done, job)) {
       if (jobs[i + 1]?.event.id !== job.event.id) at = job.event.id;
       continue;

@@ -36,6 +36,8 @@ const drain = z.object({
   eventLimit: whole(1, 10_000).optional(),
   /** Lease length in ms: 1 or more. */
   leaseMillis: whole(1).optional(),
+  /** How long a stream with a backlog goes on past `eventLimit`, in ms: 0 (never) or more. */
+  backlogMillis: whole(0, MAX_DELAY).optional(),
 });
 
 /**
@@ -45,7 +47,7 @@ const drain = z.object({
  * into a busy one, remove a backoff or switch a feature off without a word.
  *
  * - `store`: every store's own options (`idempotencyMillis`).
- * - `drain`: {@link DrainOptions} — `streamLimit`, `eventLimit`, `leaseMillis` (each at least 1).
+ * - `drain`: {@link DrainOptions} — `streamLimit`, `eventLimit`, `leaseMillis` (each at least 1), `backlogMillis` (0 or more).
  * - `consumer`: {@link ConsumerOptions} — the drain's, plus `pollMillis` and `graceMillis`.
  * - `reaction`: {@link ReactionOptions} — `blockOnError`, `maxRetries` (0 or more),
  *   `retryBaseMillis`, `retryMaxMillis` and `since` (a valid date).

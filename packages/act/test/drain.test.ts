@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { act, type Committed, type Schemas, sleep, state, store } from "../src/index.js";
+import { act, type Committed, projection, type Schemas, sleep, state, store } from "../src/index.js";
 import { correlate } from "../src/correlate.js";
 import { backoff } from "../src/drain.js";
 import { KEPT_EVENTS_LIMIT, RouteIndex } from "../src/route-index.js";
@@ -330,5 +330,88 @@ describe("long leases", () => {
     const { acked } = await app.drain({ leaseMillis: 30 * 24 * 3600 * 1000 });
     expect(seen).toEqual([1]);
     expect(acked).toHaveLength(1);
+  });
+});
+
+describe("a stream with a backlog", () => {
+  /** An app that counts the reactions to deposits, each on a ledger stream of its account; `tick` runs in each handler. */
+  const ledger = (tick: () => void = () => {}) => {
+    const handled: number[] = [];
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async (event) => {
+        tick();
+        handled.push(event.id);
+      })
+      .to((event) => ({ source: event.stream, target: `ledger-${event.stream}` }))
+      .build();
+    return { app, handled };
+  };
+  const deposit = async (app: ReturnType<typeof ledger>["app"], count: number) => {
+    for (let i = 0; i < count; i++) await app.do("deposit", { stream: "acc", actor }, { amount: i });
+  };
+
+  it("goes on past eventLimit while the drain's allowance lasts, in order, and stops at eventLimit without one", async () => {
+    const { app, handled } = ledger();
+    await deposit(app, 150);
+    await app.drain({ backlogMillis: 0 });
+    expect(handled).toHaveLength(10);
+    // Fast handlers: the backlog is handled in one drain (up to a page of the log).
+    const { acked } = await app.drain();
+    expect(handled).toHaveLength(150);
+    expect(handled).toEqual([...handled].sort((a, b) => a - b));
+    expect(new Set(handled).size).toBe(150);
+    expect(acked.map((lease) => lease.at)).toEqual([handled[149]]);
+  });
+
+  it("stops at the first event after the allowance, once it handled eventLimit, and the next drain goes on from there", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      let step = 30;
+      const { app, handled } = ledger(() => vi.setSystemTime(Date.now() + step));
+      await deposit(app, 60);
+      // 30 ms a handler: the 100 ms allowance is spent before eventLimit (10).
+      await app.drain({ eventLimit: 10, backlogMillis: 100 });
+      expect(handled).toHaveLength(10);
+      // 5 ms a handler: 10 events take 50 ms, 10 more reach the 100 ms.
+      step = 5;
+      const { acked } = await app.drain({ eventLimit: 10, backlogMillis: 100 });
+      expect(handled).toHaveLength(30);
+      expect(acked.map((lease) => lease.at)).toEqual([handled[29]]);
+      expect(new Set(handled).size).toBe(30);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("reads a shared page of the log for a target-only stream's backlog instead of eventLimit events of it per drain", async () => {
+    const handled = new Map<string, number>();
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async (_event, stream) => {
+        handled.set(stream, (handled.get(stream) ?? 0) + 1);
+      })
+      .to((event) => ({ target: `audit-${event.stream}` }))
+      .build();
+    for (let i = 0; i < 400; i++) await app.do("deposit", { stream: `acc-${i % 4}`, actor }, { amount: i });
+    await app.drain();
+    expect([...handled.values()]).toEqual([100, 100, 100, 100]);
+  });
+
+  it("never enlarges a projection's batch: a transaction takes eventLimit events", async () => {
+    const applied: number[] = [];
+    const Totals = projection("Totals")
+      .with(Account)
+      .on("Deposited", (event) => void applied.push(event.id))
+      .build();
+    const app = act().with(Account).with(Totals).build();
+    await deposit(app as never, 35);
+    await app.drain({ eventLimit: 10 });
+    expect(applied).toHaveLength(10);
+    await app.drain({ eventLimit: 10 });
+    expect(applied).toHaveLength(20);
+    expect(new Set(applied).size).toBe(20);
   });
 });

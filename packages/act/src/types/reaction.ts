@@ -450,6 +450,18 @@ export type DrainOptions = {
    * most this long and lets slower handlers finish in the background.
    */
   readonly leaseMillis?: number;
+  /**
+   * How long a stream with a backlog goes on past `eventLimit` events, in ms
+   * (default 100; 0 stops every stream at `eventLimit`). A stream with more
+   * events waiting — a new reaction's backfill, a consumer that was down —
+   * reads up to 1,000 of them and keeps running its handlers, one event at a
+   * time, until this long after the drain started handling, then records
+   * how far it got. Fast handlers catch up in few drains; slow ones stop at
+   * `eventLimit` as before, so a backlog never holds back the next drain —
+   * and the new work it finds — by more than this (plus one handler).
+   * Projections always take `eventLimit` events per batch.
+   */
+  readonly backlogMillis?: number;
 };
 
 /**
