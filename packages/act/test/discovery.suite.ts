@@ -161,6 +161,33 @@ export function discoverySuite(
       expect((await next.stats()).discovery.map(({ behind }) => behind)).toEqual([false, false]);
     });
 
+    it("a script's loop that drains while something is acknowledged runs a new reaction's backfill to its end", async () => {
+      const ran: Ran = [];
+      const old = release(1, ran);
+      const placed: number[] = [];
+      const place = async (stream: string) =>
+        placed.push((await old.do("place", { stream, actor }, { sku: stream }))[0].event!.id);
+      await place("order-1");
+      await place("order-2");
+      await history(size);
+      await place("order-3");
+      await quiet(old);
+
+      // The next release, with nothing new to do but the audit's backfill:
+      // its discovery registers the audit stream while the first drain
+      // handles (nothing), and that drain then handles the audit stream.
+      const next = release(2, ran);
+      ran.length = 0;
+      let drained: Awaited<ReturnType<typeof next.drain>>;
+      let drains = 0;
+      do {
+        drained = await next.drain();
+        drains++;
+      } while (drained.acked.length && drains < 50);
+      expect(ran).toEqual(placed.map((id) => `audit ${id}`));
+      expect((await next.stats()).discovery.map(({ behind }) => behind)).toEqual([false, false]);
+    });
+
     it("a cold serverless invocation after a gap longer than a drain's discovery handles the new work: drain while it acknowledges or discovery is behind", async () => {
       const ran: Ran = [];
       const warm = release(1, ran);
