@@ -478,18 +478,23 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     // Continue discovery where the store says it stopped, per reaction: the
     // most advanced reactions to the head of the log first, so new work is
     // found at once; pages for reactions still behind (a new one backfills)
-    // are read while the drain handles it, as many as fit in the backlog's
-    // allowance, so they delay the handling of new work little.
+    // are read while the drain handles it — as long as it handles, or the
+    // backlog's allowance if that is longer — so they delay new work little.
     const lead = await this.discovery.lead(CORRELATION_PAGES, CORRELATION_PAGE);
     if (lead.leased.length) this.tracer.correlated(lead.leased);
-    const lagging = this.discovery.lag(CORRELATION_PAGES, CORRELATION_PAGE, options.backlogMillis ?? BACKLOG_MILLIS);
-    const [handled, caught] = await Promise.allSettled([run(), lagging]);
-    if (handled.status === "rejected") throw handled.reason;
+    let handling = true;
+    const until = Date.now() + (options.backlogMillis ?? BACKLOG_MILLIS);
+    const handled = run().finally(() => {
+      handling = false;
+    });
+    const lagging = this.discovery.lag(CORRELATION_PAGES, CORRELATION_PAGE, () => handling || Date.now() < until);
+    const [drain, caught] = await Promise.allSettled([handled, lagging]);
+    if (drain.status === "rejected") throw drain.reason;
     if (caught.status === "rejected") throw caught.reason;
     const lag = caught.value;
     if (lag.leased.length) this.tracer.correlated(lag.leased);
     this.behind = lead.behind || lag.behind;
-    let drained = handled.value;
+    let drained = drain.value;
     // Streams the backlog's pages registered meanwhile are work this drain
     // found: one that handled nothing else handles them, so a loop that
     // drains while something is acknowledged does not stop before them.

@@ -164,9 +164,9 @@ export class Discovery {
   /**
    * One step of discovery: {@link Discovery.lead}, then {@link Discovery.lag}.
    */
-  async step(pages: number, size: number, millis = Number.POSITIVE_INFINITY): Promise<Discovered> {
+  async step(pages: number, size: number): Promise<Discovered> {
     const lead = await this.lead(pages, size);
-    const lag = await this.lag(pages, size, millis);
+    const lag = await this.lag(pages, size);
     return { leased: [...lead.leased, ...lag.leased], last_id: lag.last_id, behind: lead.behind || lag.behind };
   }
 
@@ -197,22 +197,21 @@ export class Discovery {
 
   /**
    * Spends up to `pages` pages of `size` events on the groups behind the
-   * most advanced one, the most advanced first — as many as fit in `millis`
-   * (at least one) — each reading only its reactions' events up to the
-   * group ahead of it, which it joins once there. `behind` while a group is
+   * most advanced one, the most advanced first — at least one, and more
+   * while `more()` says there is time — each reading only its reactions'
+   * events up to the group ahead of it, which it joins once there. `behind` while a group is
    * still behind the most advanced. It moves no position of the most
    * advanced group, so it may run while a drain handles what
    * {@link Discovery.lead} found.
    */
-  async lag(pages: number, size: number, millis = Number.POSITIVE_INFINITY): Promise<Discovered> {
+  async lag(pages: number, size: number, more: () => boolean = () => true): Promise<Discovered> {
     const log = this.store();
     const known = await this.positions(log);
     const groups = this.groups(known);
     const leased: Lease[] = [];
     let budget = pages;
-    const until = Date.now() + millis;
-    const more = () => budget > 0 && (budget === pages || Date.now() < until);
-    for (let i = 1; i < groups.length && more(); i++) {
+    const next = () => budget > 0 && (budget === pages || more());
+    for (let i = 1; i < groups.length && next(); i++) {
       const group = groups[i];
       const ahead = groups[i - 1];
       // Only the group's events, and none past the group ahead: all of those
@@ -222,7 +221,7 @@ export class Discovery {
       // the read skips those events (routing would drop them anyway).
       const since = group.names.map((name) => this.since.get(name)?.getTime());
       const from = since.every((t) => t !== undefined) ? Math.min(...(since as number[])) : undefined;
-      while (more() && group.at < ahead.at) {
+      while (next() && group.at < ahead.at) {
         budget--;
         const query: Query = { after: group.at, before: ahead.at + 1, limit: size, names };
         if (from !== undefined) query.created_after = new Date(from - 1);
