@@ -811,7 +811,7 @@ export class PostgresStore implements Store {
    *
    * @param leases - the streams to register or lease
    * @param millis - lease length (any non-negative integer); 0 only registers
-   * @returns the leases obtained, in input order, with the stored `at`, `retry`, `done`, `head` and `ahead` (every registered one when `millis` is 0)
+   * @returns the leases obtained, in input order, with the stored `at`, `retry`, `done`, `head`, `ahead` and `reactions` (every registered one when `millis` is 0)
    * @example
    * ```ts
    * const [granted] = await store.lease([{ stream: "r-1", by: "drainer-a", at: 41, retry: 0 }], 10_000);
@@ -844,6 +844,7 @@ export class PostgresStore implements Store {
       token: string | number | null;
       head: string | number;
       ahead?: Record<string, number>;
+      reactions?: string[];
     };
     const { rows } =
       millis > 0
@@ -868,6 +869,7 @@ export class PostgresStore implements Store {
           token: Number(row.token),
           head: Number(row.head),
           ahead: row.ahead ?? {},
+          reactions: row.reactions ?? [],
         };
       });
   }

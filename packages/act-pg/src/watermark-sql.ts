@@ -124,7 +124,7 @@ ins AS (
   INSERT INTO ${n.watermarks} (stream, source, at, head, leased_by, leased_until, token)
   SELECT stream, source, at, at, holder, now() + $2::bigint * interval '1 millisecond', 1 FROM input WHERE token IS NULL
   ON CONFLICT (stream) DO NOTHING
-  RETURNING stream, at, retry, done, token, head, ahead
+  RETURNING stream, at, retry, done, token, head, ahead, reactions
 ), free AS (
   SELECT w.stream, i.holder FROM ${n.watermarks} w JOIN input i ON i.stream = w.stream
   WHERE i.token IS NULL AND NOT w.blocked AND w.at <= i.at
@@ -134,7 +134,7 @@ ins AS (
   UPDATE ${n.watermarks} w SET leased_by = f.holder, leased_until = now() + $2::bigint * interval '1 millisecond',
     token = w.token + 1
   FROM free f WHERE w.stream = f.stream
-  RETURNING w.stream, w.at, w.retry, w.done, w.token, w.head, w.ahead
+  RETURNING w.stream, w.at, w.retry, w.done, w.token, w.head, w.ahead, w.reactions
 ), mine AS (
   SELECT w.stream FROM ${n.watermarks} w JOIN input i ON i.stream = w.stream
   WHERE i.token IS NOT NULL AND NOT w.blocked AND w.at <= i.at AND w.leased_by = i.holder AND w.token = i.token
@@ -142,13 +142,13 @@ ins AS (
 ), renewed AS (
   UPDATE ${n.watermarks} w SET leased_until = now() + $2::bigint * interval '1 millisecond'
   FROM mine m WHERE w.stream = m.stream
-  RETURNING w.stream, w.at, w.retry, w.done, w.token, w.head, w.ahead
+  RETURNING w.stream, w.at, w.retry, w.done, w.token, w.head, w.ahead, w.reactions
 )
-SELECT stream, at, retry, done, token, head, ahead FROM ins
+SELECT stream, at, retry, done, token, head, ahead, reactions FROM ins
 UNION ALL
-SELECT stream, at, retry, done, token, head, ahead FROM taken
+SELECT stream, at, retry, done, token, head, ahead, reactions FROM taken
 UNION ALL
-SELECT stream, at, retry, done, token, head, ahead FROM renewed`;
+SELECT stream, at, retry, done, token, head, ahead, reactions FROM renewed`;
 }
 
 /** The entries of `ahead` the watermark has not passed: reactions still ahead of it. */

@@ -714,10 +714,10 @@ export class SqliteStore implements Store {
         }
         if (!row) {
           insertLeased.run(lease.stream, source, lease.at, lease.at, lease.by, now + millis);
-          granted.push({ ...lease, retry: 0, done: [], token: 1, head: lease.at, ahead: {} });
+          granted.push({ ...lease, retry: 0, done: [], token: 1, head: lease.at, ahead: {}, reactions: [] });
           continue;
         }
-        const [, at, retry, blocked, by, until, done, head, token, , ahead] = row;
+        const [, at, retry, blocked, by, until, done, head, token, reactions, ahead] = row;
         // A watermark past the polled one means another drainer handled those events.
         if (blocked || at > lease.at) continue;
         const renewal = lease.token !== undefined;
@@ -725,7 +725,16 @@ export class SqliteStore implements Store {
           continue;
         const next = renewal ? token : token + 1;
         grant.run(lease.by, now + millis, next, lease.stream);
-        granted.push({ ...lease, at, retry, done: JSON.parse(done), token: next, head, ahead: JSON.parse(ahead) });
+        granted.push({
+          ...lease,
+          at,
+          retry,
+          done: JSON.parse(done),
+          token: next,
+          head,
+          ahead: JSON.parse(ahead),
+          reactions: reactions ? JSON.parse(reactions) : [],
+        });
       }
       return granted;
     });

@@ -119,7 +119,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
       (acked, blocked) => this.announce(acked, blocked),
       log
     );
-    this.discovery = new Discovery(registry.events as never, this.id, this.drainer.routes, log);
+    this.discovery = new Discovery(registry.events as never, this.id, this.drainer.routes, log, this.drainer.backfill);
     this.locals = new LocalProjections(registry.local ?? [], registry.events);
   }
 

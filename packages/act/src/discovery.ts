@@ -65,12 +65,14 @@ export class Discovery {
    * @param by - the drainer id registrations carry
    * @param routes - the drainer's route index, fed with the passes that routed every reaction
    * @param store - the app's store, read at each step or pass
+   * @param backfill - the drainer's index of a backfill, fed with the lagging groups' passes (which read only their events)
    */
   constructor(
     private readonly register: EventRegister<Schemas, any>,
     private readonly by: string,
     private readonly routes: RouteIndex,
-    private readonly store: () => Store
+    private readonly store: () => Store,
+    private readonly backfill?: RouteIndex
   ) {
     this.reactions = Object.entries(register).flatMap(([event, { reactions }]) =>
       [...reactions].map(([key, reaction]) => ({
@@ -228,7 +230,14 @@ export class Discovery {
         const members = new Set(group.names);
         const pass = await correlate(log, this.register, this.by, query, (name) => members.has(name));
         leased.push(...pass.leased);
-        await this.advance(log, known, group, pass.read < size ? ahead.at : pass.last_id);
+        const after = group.at;
+        const reached = pass.read < size ? ahead.at : pass.last_id;
+        // The pass saw every event of its names in (after, reached]: the drain
+        // reads by id the streams only those names react into (the streams
+        // this backfill registers, typically) instead of pages of the log.
+        // Not a pass that skipped events before a `since`.
+        if (from === undefined) this.backfill?.add(log, after, reached, pass.routes, pass.found, new Set(names));
+        await this.advance(log, known, group, reached);
       }
       if (group.at < ahead.at) break;
       ahead.names.push(...group.names);

@@ -84,6 +84,14 @@ export class Drainer<E extends Schemas> {
   private readonly owned: string[];
   /** Which events react into which stream, from this app's correlation passes (see `Act.correlate`). */
   readonly routes = new RouteIndex();
+  /**
+   * Which events react into which stream, from the passes of a reaction's
+   * backfill, which read only its events: it serves the streams only those
+   * events react into (see `RouteIndex.vouches`).
+   */
+  readonly backfill = new RouteIndex();
+  /** The event each reaction name (and each name it had before) reacts to. */
+  private readonly eventOf = new Map<string, string>();
 
   /**
    * @param events - the app's events and their reactions
@@ -102,6 +110,9 @@ export class Drainer<E extends Schemas> {
     private readonly store: () => Store
   ) {
     this.owned = ownedNames(events);
+    for (const [event, { reactions }] of Object.entries(events))
+      for (const [key, reaction] of reactions)
+        for (const name of [key, ...(reaction.aliases ?? [])]) this.eventOf.set(`${event}/${name}`, event);
   }
 
   /** Streams this drainer is still working on (a handler outlived the drain that started it). */
@@ -162,8 +173,18 @@ export class Drainer<E extends Schemas> {
       );
       if (!leased.length) return none;
       this.tracer.leased(leased);
-      const known = (lease: Lease) => this.routes.ids(log, lease.stream, lease.at, lease.head!);
-      const kept = (ids: number[]) => this.routes.take(log, ids);
+      const known = (lease: Lease) =>
+        this.routes.ids(log, lease.stream, lease.at, lease.head!) ??
+        // A stream only a backfill's events react into (as the lease's reactions say).
+        (lease.reactions?.length && this.backfill.vouches(lease.reactions.map((name) => this.eventOf.get(name)))
+          ? this.backfill.ids(log, lease.stream, lease.at, lease.head!)
+          : undefined);
+      const kept = (ids: number[]) => {
+        const found = this.routes.take(log, ids);
+        const rest = ids.filter((id) => !found.has(id));
+        for (const [id, event] of this.backfill.take(log, rest)) found.set(id, event);
+        return found;
+      };
       // With a time allowance for backlogs, a stream reads more than it must
       // handle: its handlers stop at `eventLimit` once the allowance is spent.
       const readLimit = backlogMillis > 0 ? Math.max(eventLimit, BACKLOG_EVENTS) : eventLimit;

@@ -44,6 +44,8 @@ export class RouteIndex {
   private to = -1;
   private size = 0;
   private readonly streams = new Map<string, Routes>();
+  /** The event names the passes read, when they read only some (a backfill's); undefined for every event. */
+  private scope?: ReadonlySet<string>;
   /**
    * The latest events correlation found reacting somewhere, by id, in the
    * order it read them, so that the drain handling them next need not read
@@ -68,17 +70,21 @@ export class RouteIndex {
    * and the events with those ids as the store returned them (kept for
    * {@link RouteIndex.take}). Ids the index already covers are skipped; a
    * pass that leaves a gap after the covered range, or reads another store,
-   * starts the index over.
+   * starts the index over. A pass that read only the events named in
+   * `scope` (a backfill's, see {@link RouteIndex.vouches}) starts it over
+   * too when the index covered other names before.
    */
   add(
     log: Store,
     after: number,
     last: number,
     routes: ReadonlyMap<string, readonly number[]>,
-    events: readonly Committed<Schemas, string>[] = []
+    events: readonly Committed<Schemas, string>[] = [],
+    scope?: ReadonlySet<string>
   ): void {
-    if (log !== this.log || after > this.to) {
+    if (log !== this.log || after > this.to || !same(scope, this.scope)) {
       this.log = log;
+      this.scope = scope;
       this.clear(after);
     }
     for (const [stream, ids] of routes) {
@@ -100,6 +106,17 @@ export class RouteIndex {
       if (this.events.size >= this.keep) this.events.delete(this.events.keys().next().value!);
       this.events.set(event.id, event);
     }
+  }
+
+  /**
+   * Whether the index knows every event of a stream into which only events
+   * with these names react: always, unless its passes read only some names
+   * (a backfill's), then only for streams fed by those names alone.
+   */
+  vouches(names: Iterable<string | undefined>): boolean {
+    if (!this.scope) return true;
+    for (const name of names) if (name === undefined || !this.scope.has(name)) return false;
+    return true;
   }
 
   /**
@@ -160,4 +177,10 @@ export class RouteIndex {
     this.from = from;
     this.to = from;
   }
+}
+
+/** Whether two scopes name the same events (undefined: every event). */
+function same(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.size === b.size && [...a].every((name) => b.has(name));
 }

@@ -30,6 +30,28 @@ describe("RouteIndex", () => {
   // Event 0 → s1; 1 → s2; 2 → s1 twice (two reactions); 3 → s1 and s2; 4 → nothing.
   const log = [["s1"], ["s2"], ["s1", "s1"], ["s1", "s2"], []];
 
+  it("vouches for every stream after passes over every event, and after a backfill's passes only for streams its events alone feed", () => {
+    const index = new RouteIndex();
+    expect(index.vouches(["A", "B"])).toBe(true);
+    const scope = new Set(["A"]);
+    index.add(a, -1, 2, pass(log, -1, 2), [], scope);
+    expect(index.vouches(["A"])).toBe(true);
+    expect(index.vouches(["A", "B"])).toBe(false);
+    expect(index.vouches([undefined])).toBe(false); // a reaction the app does not know
+    expect(index.ids(a, "s1", -1, 2)).toEqual([0, 2]);
+    // The same names continue the range; other names start it over.
+    index.add(a, 2, 3, pass(log, 2, 3), [], new Set(["A"]));
+    expect(index.ids(a, "s1", -1, 3)).toEqual([0, 2, 3]);
+    index.add(a, 3, 4, pass(log, 3, 4), [], new Set(["A", "B"]));
+    expect(index.ids(a, "s1", -1, 4)).toBeUndefined();
+    expect(index.ids(a, "s1", 3, 4)).toEqual([]);
+    expect(index.vouches(["A", "B"])).toBe(true);
+    // Passes over every event after scoped ones start over as well.
+    index.add(a, 4, 4, new Map());
+    expect(index.vouches(["C"])).toBe(true);
+    expect(index.ids(a, "s1", 3, 4)).toBeUndefined();
+  });
+
   it("answers the ids of a covered range, and undefined past what correlation read", () => {
     const index = new RouteIndex();
     index.add(a, -1, 2, pass(log, -1, 2));

@@ -387,6 +387,7 @@ export class InMemoryStore implements Store {
         done: [...w.done],
         head: w.head,
         ahead: { ...w.ahead },
+        reactions: [...w.reactions],
       });
     }
     return granted;

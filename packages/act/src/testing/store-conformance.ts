@@ -444,6 +444,17 @@ export function storeConformance(
         expect((await store.reactions({ streams: ["new"] }))[0].leasedUntil!.getTime()).toBeGreaterThan(Date.now());
       });
 
+      it("grants a lease with the reactions the stream carries, so a drain knows which events can react into it", async () => {
+        await store.commit("s", [msg("A")], meta());
+        await store.lease([{ ...lease("r", "d", -1), reactions: ["A/one"] }], 0);
+        await store.lease([{ ...lease("r", "d", -1), reactions: ["B/two", "A/one"] }], 0);
+        const [granted] = await store.lease([lease("r", "d", -1)], 10_000);
+        expect([...(granted.reactions ?? [])].sort()).toEqual(["A/one", "B/two"]);
+        // A stream the lease itself registers carries none yet.
+        const [fresh] = await store.lease([lease("bare", "d", -1)], 10_000);
+        expect(fresh.reactions).toEqual([]);
+      });
+
       it("leases exclusively until the lease expires, renews for the holder, and skips leased streams when polling", async () => {
         const [e] = await store.commit("s", [msg("A")], meta());
         await store.lease([lease("r", "d1", -1, "s", e.id)], 0);

@@ -154,10 +154,11 @@ export interface Store extends Disposable {
    * deploy or after a backfill, still runs for those events.
    *
    * A granted lease carries the stream's stored `at`, `head` (the `at` it
-   * was registered at when the lease created it) and `ahead`: the drain
-   * reads from the stored watermark, no event past `head` (correlation has
-   * found nothing after it reacting into the stream), and skips each
-   * reaction in `ahead` up to the event it names.
+   * was registered at when the lease created it), `ahead` and `reactions`:
+   * the drain reads from the stored watermark, no event past `head`
+   * (correlation has found nothing after it reacting into the stream),
+   * skips each reaction in `ahead` up to the event it names, and knows from
+   * `reactions` which events can react into the stream.
    *
    * A new lease moves the stream's `token` on and returns it. A lease that
    * carries the `token` it was granted, from the same `by`, is a renewal: it
@@ -168,7 +169,7 @@ export interface Store extends Disposable {
    *
    * @param leases - one per stream: the stream, its source, the drainer (`by`), the polled watermark (`at`) and the `head` found by correlation
    * @param millis - how long the leases last, in ms; 0 to register the streams without leasing them
-   * @returns the leases obtained (with the stored `at`, `retry`, `done`, `head` and `ahead`), or all registered ones when `millis` is 0
+   * @returns the leases obtained (with the stored `at`, `retry`, `done`, `head`, `ahead` and `reactions`), or all registered ones when `millis` is 0
    */
   lease(leases: Lease[], millis: number): Promise<Lease[]>;
   /**

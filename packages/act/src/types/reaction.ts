@@ -342,7 +342,8 @@ export type Lease = {
    * all. With `ack` and `block`: the ones the drainer has; the store refuses
    * the call when the stream gained a reaction outside them since the lease
    * (a newer release registered it meanwhile), so the stream's events are
-   * handled again by an app that has it.
+   * handled again by an app that has it. Returned by `lease` with a
+   * duration: every reaction the stream carries.
    */
   readonly reactions?: readonly string[];
   /**
