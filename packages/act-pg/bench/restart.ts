@@ -223,7 +223,7 @@ async function backfill(log: Store, size: number) {
       handledMs = Math.round(performance.now() - started);
       break;
     }
-    await sleep(10);
+    await sleep(50);
   }
   // The orders still waiting when the backfill ended get their reaction now.
   const drained = performance.now();
