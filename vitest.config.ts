@@ -48,6 +48,7 @@ export default defineConfig({
             "scripts/check-workflows.test.mjs",
             "scripts/check-tarball.test.mjs",
             "scripts/references.test.mjs",
+            "scripts/check-structure.test.mjs",
           ],
           environment: "node",
           // The Pages-like server's tests make real requests; generous on a busy machine, no timing asserted.

@@ -9,8 +9,8 @@ export default {
   // Tests reach the store through the package and the shared suites, not by importing the file: run them all (each mutant then only those that cover it).
   vitest: { configFile: "vitest.mutation.config.ts", related: false },
   plugins: ["@stryker-mutator/vitest-runner"],
-  // Line ranges: commit and inline commit, lease to the refused acknowledgement, the join and ack helpers.
-  mutate: ["src/sqlite-store.ts:450-560", "src/sqlite-store.ts:679-885", "src/sqlite-store.ts:1093-1120"],
+  // Whole files: commit and inline commit with idempotency keys; poll, lease, ack, block and the operator's calls on reaction streams; project.
+  mutate: ["src/append.ts", "src/leases.ts", "src/projections.ts"],
   coverageAnalysis: "perTest",
   concurrency: 2,
   ignoreStatic: true,

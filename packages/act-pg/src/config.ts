@@ -1,3 +1,5 @@
+import { checkOptions, OptionSchemas } from "@act-root/act";
+
 /**
  * Configuration of a {@link PostgresStore}: where the database is, and which
  * schema and table hold the events. Every field is optional.
@@ -62,6 +64,30 @@ export type PostgresStoreConfig = {
    */
   readonly slowWriterMillis?: number;
 };
+
+/** The store options every store takes, plus this store's own durations and pool size. */
+const PG_OPTIONS = OptionSchemas.store.extend({
+  max: OptionSchemas.whole(1, 10_000).optional(),
+  idleTimeoutMillis: OptionSchemas.whole(0).optional(),
+  connectionTimeoutMillis: OptionSchemas.whole(0).optional(),
+  slowWriterMillis: OptionSchemas.whole(1).optional(),
+});
+
+/**
+ * Checks a config's numbers, schema and table (see {@link PostgresStoreConfig})
+ * and returns the schema and table, defaults applied.
+ *
+ * @throws ValidationError naming a numeric option out of range
+ * @throws Error naming `schema` or `table` when it is not a plain SQL identifier
+ */
+export function checkConfig(config: PostgresStoreConfig): { schema: string; table: string } {
+  checkOptions("store", checkable(config, Object.keys(PG_OPTIONS.shape)), PG_OPTIONS);
+  const schema = config.schema ?? "public";
+  const table = config.table ?? "events";
+  identifier("schema", schema);
+  identifier("table", table, 48);
+  return { schema, table };
+}
 
 /** What a name must look like: a plain, unquoted SQL identifier. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -4,5 +4,6 @@
  *
  * @packageDocumentation
  */
-export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
+export type { SqliteStoreOptions } from "./config.js";
+export { SqliteStore } from "./sqlite-store.js";
 export type { Connection, Statement } from "./driver.js";

@@ -1,0 +1,237 @@
+/**
+ * Appending events: `commit` (one statement on the pool), `commitInline` (the
+ * same statement inside a transaction that also runs the inline projections'
+ * writes), idempotency keys (`recall`, and the purge of expired ones). The
+ * statements are `commit`, `lastVersion`, `recall` and `purgeKeys` in `sql.ts`.
+ */
+import {
+  checkCommit,
+  checkName,
+  type Committed,
+  ConcurrencyError,
+  type InlineCommit,
+  type KeyedVersions,
+  logger,
+  type Message,
+  type Schemas,
+  stringifyJson,
+} from "@act-root/act";
+import type pg from "pg";
+import type { Database } from "./database.js";
+import type { DriverError } from "./errors.js";
+import type { IdCheck } from "./lifecycle.js";
+import type { Notifier } from "./notify.js";
+import { MAX_EVENTS_PER_COMMIT } from "./sql.js";
+
+/** Expired idempotency keys are purged at most this often, and at most this many at a time. */
+const PURGE_EVERY_MILLIS = 60_000;
+const PURGE_BATCH = 10_000;
+
+/** Row of the commit statement. */
+type CommitRow = {
+  last: number;
+  last_id: number | null;
+  id: number | null;
+  version: number | null;
+  /** Epoch milliseconds, as the reads return it: cheaper to turn into a `Date` than timestamp text. */
+  created: number | null;
+};
+
+/** A statement runner: the pool's (`Database.run`) or a transaction client's. */
+type Run = (operation: string, text: string, values: unknown[]) => Promise<pg.QueryResult<any>>;
+
+/** Commits, inline commits and idempotency keys of one store. */
+export class Appender {
+  /** When expired idempotency keys were last purged (0: not yet), and the purge in flight. */
+  #purgedAt = 0;
+  #purging?: Promise<void>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly ids: IdCheck,
+    private readonly notifier: Notifier
+  ) {}
+
+  /** Appends in one statement, trying again (at most 10 times) when a commit with nothing to check collides. */
+  async commit<E extends Schemas>(commit: InlineCommit<E>): Promise<Committed<E, keyof E>[]> {
+    const operation = this.#checkCommit(commit);
+    for (let attempt = 0; ; attempt++) {
+      const done = await this.#append(operation, commit, this.db.run.bind(this.db), attempt);
+      if (!done) continue;
+      if (done.events.length) this.notifier.committed(done.events);
+      return done.events;
+    }
+  }
+
+  /** Appends on one pooled client between `BEGIN` and `COMMIT`, running `work` before `COMMIT`. */
+  async commitInline<E extends Schemas>(
+    commit: InlineCommit<E>,
+    work: (events: Committed<E, keyof E>[], client: pg.PoolClient) => unknown
+  ): Promise<Committed<E, keyof E>[]> {
+    const operation = this.#checkCommit(commit);
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.db.connect(operation);
+      // A connection that failed mid-transaction is closed rather than reused.
+      let broken: Error | undefined;
+      let handler = false;
+      try {
+        await client.query("BEGIN");
+        const run = (what: string, text: string, values: unknown[]) =>
+          client.query({ name: this.db.name(text), text, values }).catch(async (error: DriverError) => {
+            // A collision aborts the transaction: end it, so the stream's version can be read on this client.
+            if (error.code === "23505") await client.query("ROLLBACK");
+            throw this.db.failure(what, error);
+          });
+        const done = await this.#append(operation, commit, run as never, attempt);
+        if (!done) {
+          await client.query("ROLLBACK");
+          continue;
+        }
+        handler = true;
+        await work(done.events, client);
+        handler = false;
+        await client.query("COMMIT");
+        if (done.events.length) this.notifier.committed(done.events);
+        return done.events;
+      } catch (error) {
+        await client.query("ROLLBACK").catch((lost: Error) => {
+          broken = lost;
+        });
+        throw handler ? error : this.db.failure(operation, error as DriverError);
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  /** The versions committed under a key, unless it expired. */
+  async recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined> {
+    checkName("stream", stream);
+    checkName("idempotency key", idempotencyKey);
+    const { rows } = await this.db.run<{ from_version: number; to_version: number; request: string | null }>(
+      `recall of "${stream}"`,
+      this.db.statements.recall,
+      [stream, idempotencyKey]
+    );
+    if (!rows.length) return undefined;
+    const [{ from_version: from, to_version: to, request }] = rows;
+    return request === null ? { from, to } : { from, to, request };
+  }
+
+  /** For `dispose`: waits for the purge in flight, if any. */
+  async purged(): Promise<void> {
+    await this.#purging;
+  }
+
+  /** Checks a commit's arguments and sizes; returns the operation's name for errors. */
+  #checkCommit<E extends Schemas>({
+    stream,
+    messages,
+    meta,
+    expectedVersion,
+    idempotencyKey,
+    lastId,
+    request,
+  }: InlineCommit<E>): string {
+    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId, request);
+    const operation = `commit to "${stream}"`;
+    if (messages.length > MAX_EVENTS_PER_COMMIT)
+      throw new RangeError(
+        `PostgresStore ${operation}: at most ${MAX_EVENTS_PER_COMMIT} events per commit, got ${messages.length}`
+      );
+    return operation;
+  }
+
+  /**
+   * Runs the commit statement once with `run` (the pool, or a transaction's
+   * client). Returns the events, or `undefined` when a concurrent commit took
+   * the same version and, with nothing to check and fewer than 10 attempts
+   * made, the caller should try again.
+   */
+  async #append<E extends Schemas>(
+    operation: string,
+    { stream, messages, meta, expectedVersion, idempotencyKey, lastId, request }: InlineCommit<E>,
+    run: Run,
+    attempt: number
+  ): Promise<{ events: Committed<E, keyof E>[] } | undefined> {
+    const encoded = stringifyJson(
+      messages.map(({ name, data }) => ({ name, data })),
+      `PostgresStore ${operation}: messages`
+    );
+    const metaText = stringifyJson(meta, `PostgresStore ${operation}: meta`);
+    await this.ids.check(operation);
+    const conflict = (lastVersion: number) =>
+      new ConcurrencyError(stream, lastVersion, messages as Message<Schemas, string>[], expectedVersion ?? lastVersion);
+    let rows: CommitRow[];
+    try {
+      const values: unknown[] = [stream, encoded, metaText, expectedVersion ?? null, lastId ?? null];
+      ({ rows } =
+        idempotencyKey === undefined
+          ? await run(operation, this.db.statements.commit, values)
+          : await run(operation, this.db.statements.commitKeyed, [
+              ...values,
+              idempotencyKey,
+              this.db.settings.idempotencyMillis,
+              request ?? null,
+            ]));
+    } catch (error) {
+      // 23505: a concurrent commit took the same (stream, version) or key first.
+      if ((error as DriverError).code !== "23505") throw error;
+      // Without an expected version there is no check to fail: a collision with
+      // a concurrent commit just means "try again on top of it".
+      if (expectedVersion === undefined && idempotencyKey === undefined && lastId === undefined && attempt < 10)
+        return undefined;
+      const last: pg.QueryResult<{ v: number }> = await run(operation, this.db.statements.lastVersion, [stream]);
+      throw conflict(last.rows[0].v);
+    }
+    const last = rows[0].last;
+    if (expectedVersion !== undefined && last !== expectedVersion) throw conflict(last);
+    // Same version, another event: the stream was dropped and written again.
+    if (lastId !== undefined && rows[0].last_id !== lastId) throw conflict(last);
+    // Nothing inserted although the version matched: the key is taken.
+    if (rows[0].id === null && messages.length) throw conflict(last);
+    if (idempotencyKey !== undefined) this.#purgeExpiredKeys();
+    // Every event of a commit has the transaction's time.
+    const created = rows[0].created ?? Date.now();
+    // The data as the database keeps it (what a read returns), from the text already sent.
+    const stored = JSON.parse(encoded) as { data: unknown }[];
+    return {
+      events: messages.map(({ name }, i) => ({
+        id: rows[i].id!,
+        stream,
+        version: rows[i].version!,
+        created: new Date(created),
+        name,
+        data: stored[i].data,
+        meta: JSON.parse(metaText),
+      })) as Committed<E, keyof E>[],
+    };
+  }
+
+  /**
+   * Deletes expired idempotency keys, so the keys table does not grow for
+   * ever. It runs after a keyed commit, at most once per `PURGE_EVERY_MILLIS`,
+   * as a statement of its own that the commit does not wait for, and removes
+   * at most `PURGE_BATCH` keys each time (the expiry index finds them). An
+   * expired key that is still there is ignored anyway (`recall` and the commit
+   * check `expires`), so a purge that fails or falls behind changes nothing
+   * but the table's size.
+   */
+  #purgeExpiredKeys(): void {
+    const now = Date.now();
+    if (this.#purging || now - this.#purgedAt < PURGE_EVERY_MILLIS) return;
+    this.#purgedAt = now;
+    this.#purging = this.db
+      .run("purge of expired idempotency keys", this.db.statements.purgeKeys, [PURGE_BATCH])
+      .then(
+        () => undefined,
+        (error) => {
+          if (!this.db.disposed)
+            logger.warn(error, "act-pg: could not purge expired idempotency keys; trying again later");
+        }
+      )
+      .finally(() => {
+        this.#purging = undefined;
+      });
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The store's handle on its database: the connection pool, the statements
+ * built for its table, its settings, and the one way every operation runs a
+ * statement (`run`) and reports a failure (`failure`). Each `PostgresStore`
+ * owns one; the operation modules receive it.
+ */
+import { ConcurrencyError, logger, StoreError, type StoreFailure, ValidationError } from "@act-root/act";
+import { createHash } from "node:crypto";
+import pg from "pg";
+import { connection, type PostgresStoreConfig } from "./config.js";
+import { classify, type DriverError } from "./errors.js";
+import * as sql from "./sql.js";
+import * as watermarks from "./watermark-sql.js";
+
+/** PostgreSQL type ids with a custom parser. */
+const INT8 = 20;
+const JSON_OID = 114;
+const JSONB = 3802;
+
+/** Driver type parsers: bigint ids as numbers, JSON as plain JSON (dates are revived by the app, per event schema). */
+const types = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === INT8) return (value: string) => Number(value);
+    if (oid === JSONB || oid === JSON_OID) return JSON.parse;
+    return pg.types.getTypeParser(oid, format as "text");
+  },
+};
+
+/** pg-pool's message when no pooled connection became free in time. */
+const POOL_TIMEOUT = /timeout exceeded when trying to connect/i;
+
+/** Every fixed statement of the store, built once for its table. */
+function statements(n: sql.Names) {
+  return {
+    seed: sql.seed(n),
+    drop: sql.drop(n),
+    dropSchema: sql.dropSchema(n),
+    commit: sql.commit(n, false),
+    commitKeyed: sql.commit(n, true),
+    notify: sql.notify(),
+    lastVersion: sql.lastVersion(n),
+    recall: sql.recall(n),
+    purgeKeys: sql.purgeKeys(n),
+    idCheck: sql.idCheck(n),
+    poll: watermarks.poll(n),
+    register: watermarks.register(n),
+    lease: watermarks.lease(n),
+    ack: watermarks.ack(n),
+    block: watermarks.block(n),
+    reactions: watermarks.reactions(n),
+    blocked: watermarks.reactions(n, true),
+    notBlocked: watermarks.reactions(n, false),
+    reactionsIn: watermarks.reactionsIn(n),
+    unblock: watermarks.unblock(n),
+    reset: watermarks.reset(n),
+    retire: watermarks.retire(n),
+    discovered: watermarks.discovered(n),
+    discover: watermarks.discover(n),
+    slowWriters: sql.slowWriters(n),
+  } as const;
+}
+
+/** The store's pool, statements and settings, and how it runs statements and reports failures. */
+export class Database {
+  // The pool holds the connection settings, password included: this object
+  // lives only in the store's private fields and never shows in `util.inspect`.
+  readonly pool: pg.Pool;
+  readonly names: sql.Names;
+  readonly statements: ReturnType<typeof statements>;
+  readonly settings: { idempotencyMillis: number; slowWriterMillis: number; max: number; connection: object };
+  /** Set by `dispose`: every call fails with reason `"disposed"` from then on. */
+  disposed?: Promise<void>;
+  /** Prepared-statement names by statement text (a bounded set: fixed statements and query shapes). */
+  readonly #prepared = new Map<string, string>();
+
+  /** Builds the statements and the pool (which opens no connection until the first call); `config` is already checked. */
+  constructor(config: PostgresStoreConfig, schema: string, table: string) {
+    this.names = sql.names(schema, table);
+    this.statements = statements(this.names);
+    const options = { ...connection(config), types };
+    this.settings = {
+      idempotencyMillis: config.idempotencyMillis ?? 24 * 3600 * 1000,
+      slowWriterMillis: config.slowWriterMillis ?? 30_000,
+      max: options.max ?? 10,
+      connection: connection(config),
+    };
+    this.pool = new pg.Pool(options);
+    // Idle connections killed by the server (restart, pg_terminate_backend)
+    // are reported here; the pool drops them and opens new ones on demand.
+    this.pool.on("error", (error) =>
+      logger.warn(error, "act-pg: an idle database connection was lost; the pool replaces it")
+    );
+  }
+
+  /** What `util.inspect` shows, should this object ever be logged: never the connection settings. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `Database { table: ${this.names.events} }`;
+  }
+
+  /** Refuses any call after `dispose`. */
+  checkOpen(operation: string): void {
+    if (this.disposed) throw this.failure(operation, new Error("the store was disposed"), "disposed");
+  }
+
+  /** A pooled client of its own (for a transaction); a failure to get one is a `StoreError`. */
+  connect(operation: string): Promise<pg.PoolClient> {
+    return this.pool.connect().catch((error) => {
+      throw this.failure(operation, error);
+    });
+  }
+
+  /** Runs a statement, prepared once per connection under a name derived from its text. */
+  async run<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[] = [], rowMode?: "array") {
+    this.checkOpen(operation);
+    try {
+      return await this.pool.query<R>({ name: this.name(text), text, values, ...(rowMode && { rowMode }) });
+    } catch (error) {
+      throw this.failure(operation, error as DriverError);
+    }
+  }
+
+  /** The name a statement is prepared under on each connection, derived from its text. */
+  name(text: string): string {
+    let name = this.#prepared.get(text);
+    if (!name) {
+      name = `act_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
+      this.#prepared.set(text, name);
+    }
+    return name;
+  }
+
+  /** Turns a driver error into a `StoreError` that says which operation failed, why, and whether to retry. */
+  failure(operation: string, error: DriverError, known?: StoreFailure): Error {
+    if (error instanceof ConcurrencyError || error instanceof ValidationError || error instanceof StoreError)
+      return error;
+    const pool = this.pool;
+    const reason: StoreFailure =
+      known ??
+      (this.disposed
+        ? "disposed"
+        : POOL_TIMEOUT.test(error.message ?? "") && pool.totalCount >= this.settings.max
+          ? "busy"
+          : classify(error));
+    const what: Record<StoreFailure, string> = {
+      unreachable: `could not reach the database (${error.message}). Nothing was done; retry later.`,
+      "connection-lost":
+        `lost its database connection (${error.message}).` +
+        (operation.startsWith("commit")
+          ? " The commit was applied entirely or not at all: reload the stream (or retry with the same expectedVersion) to find out."
+          : " The pool reconnects on the next call; retry it."),
+      busy: `found every one of its ${this.settings.max} pooled connections busy until the wait timed out (${error.message}). Nothing was done; retry later, or give the pool more connections (max).`,
+      transient: `was refused by the database for a passing reason (${error.message}; SQLSTATE ${error.code}). The transaction was rolled back, nothing was done; retry.`,
+      disposed: "was called after the store was disposed.",
+      rejected: `failed: ${error.message}`,
+    };
+    const wrapped = new StoreError(operation, reason, `PostgresStore ${operation} ${what[reason]}`, error);
+    if (error.code) (wrapped as DriverError).code = error.code;
+    return wrapped;
+  }
+}
