@@ -12,6 +12,7 @@ export default {
   // Committing (event sourcing, inline projections), draining and the in-memory store's commit, lease and acknowledgement.
   mutate: [
     "src/drain.ts",
+    "src/lease-keeper.ts",
     "src/event-sourcing.ts",
     "src/inline-commit.ts",
     "src/stores/in-memory/append.ts",
