@@ -5,7 +5,9 @@ import { route } from "./correlate.js";
 import { ownedNames } from "./reaction-names.js";
 import { Discovery } from "./discovery.js";
 import { BACKLOG_MILLIS, Drainer } from "./drain.js";
-import { action, decode, load, loadAt, type PointInTime } from "./event-sourcing.js";
+import { action, decode, load, loadAt } from "./event-sourcing.js";
+import { deprecated } from "./deprecated.js";
+import { doOptions, loadOptions, projectedOptions } from "./legacy-calls.js";
 import { checkOptions, OptionSchemas } from "./inputs.js";
 import { around } from "./instrumentation.js";
 import { LocalProjections } from "./local-projection.js";
@@ -16,6 +18,7 @@ import { type RebuildOptions, type RebuildProgress, rebuild } from "./rebuild.js
 import { chainOf, type SettledOptions, waitSettled } from "./settled.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
+import type { CorrelationOptions, DoOptions, LoadOptions, PointInTime, ProjectedOptions } from "./types/app.js";
 import { ValidationError } from "./errors.js";
 import type { ReactionStats, ReactionStream, Store } from "./types/ports.js";
 import type {
@@ -208,8 +211,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * @param name - the action name
    * @param target - the stream and the actor, with an optional `expectedVersion` or `idempotencyKey` (see {@link Target})
    * @param payload - the action payload (type inferred from the action)
-   * @param reactingTo - the event a reaction is handling; keeps its correlation id
-   * @param skipValidation - skip zod validation of payload and events (trusted input only; default false)
+   * @param options - `reactingTo`: the event a reaction is handling, to keep its correlation;
+   *   `skipValidation`: trusted input only (see {@link DoOptions})
    * @returns one snapshot per committed event (plus one for a snapshot written), or `[current]` when nothing was emitted
    * @throws {@link ValidationError} for an unknown action, a bad target, payload or event data
    * @throws {@link InvariantError} when an invariant fails
@@ -217,15 +220,45 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * @example
    * ```ts
    * const [snap] = await app.do("increment", { stream: "c-1", actor }, { by: 1 });
+   * await app.do("increment", { stream: "c-1", actor }, { by: 1 }, { skipValidation: true });
    * ```
    */
   async do<K extends keyof A & string>(
     name: K,
     target: Target,
     payload: Readonly<A[K]>,
-    reactingTo?: CommittedOf<Schemas>,
-    skipValidation = false
+    options?: DoOptions
+  ): Promise<Snapshot<S[K & keyof S], E>[]>;
+  /**
+   * The call shape of earlier releases: the event a reaction handles and
+   * `skipValidation` as positional arguments. Warns once per process.
+   *
+   * @deprecated Pass them in the options: `app.do(name, target, payload, { reactingTo, skipValidation })`.
+   * @param name - the action name
+   * @param target - the stream and the actor
+   * @param payload - the action payload
+   * @param reactingTo - the event a reaction is handling
+   * @param skipValidation - skip zod validation (trusted input only)
+   * @returns what the options form returns
+   * @example
+   * ```ts
+   * await app.do("increment", { stream: "c-1", actor }, { by: 1 }, { reactingTo: event });
+   * ```
+   */
+  async do<K extends keyof A & string>(
+    name: K,
+    target: Target,
+    payload: Readonly<A[K]>,
+    reactingTo: CommittedOf<Schemas> | undefined,
+    skipValidation?: boolean
+  ): Promise<Snapshot<S[K & keyof S], E>[]>;
+  async do<K extends keyof A & string>(
+    name: K,
+    target: Target,
+    payload: Readonly<A[K]>,
+    ...rest: unknown[]
   ): Promise<Snapshot<S[K & keyof S], E>[]> {
+    const { reactingTo, skipValidation = false } = doOptions(rest[0], rest[1], 3 + rest.length);
     // Own properties only: "constructor" or "toString" are not actions of any app.
     const me = Object.hasOwn(this.registry.actions, name) ? this.registry.actions[name] : undefined;
     if (!me)
@@ -266,25 +299,51 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    *
    * @param state - the state to fold with
    * @param stream - the stream name
-   * @param callback - called with the snapshot after each event
-   * @param at - a point in the stream's history (default: now)
+   * @param options - `at`: a point in the stream's history (default: now); `onSnapshot`: called
+   *   with the snapshot after each event (see {@link LoadOptions})
    * @returns the snapshot (`init()` for an empty stream or a point before its first event)
    * @throws {@link ValidationError} when `at` does not name exactly one of `id`, `version` or `time`
    * @example
    * ```ts
    * const { state, event } = await app.load(Counter, "c-1");
-   * const before = await app.load(Counter, "c-1", undefined, { version: 2 });
-   * const lastMonth = await app.load(Counter, "c-1", undefined, { time: new Date("2026-10-01") });
+   * const before = await app.load(Counter, "c-1", { at: { version: 2 } });
+   * const lastMonth = await app.load(Counter, "c-1", { at: { time: new Date("2026-10-01") } });
    * ```
    */
   async load<SX extends Schema, EX extends Schemas, AX extends Schemas>(
     state: State<SX, EX, AX, any, any>,
     stream: string,
-    callback?: (snapshot: Snapshot<SX, EX>) => void,
+    options?: LoadOptions<SX, EX>
+  ): Promise<Snapshot<SX, EX>>;
+  /**
+   * The call shape of earlier releases: the callback and the point in time
+   * as positional arguments. Warns once per process.
+   *
+   * @deprecated Pass them in the options: `app.load(State, stream, { at, onSnapshot })`.
+   * @param state - the state to fold with
+   * @param stream - the stream name
+   * @param callback - called with the snapshot after each event
+   * @param at - a point in the stream's history
+   * @returns what the options form returns
+   * @example
+   * ```ts
+   * const before = await app.load(Counter, "c-1", { at: { version: 2 } });
+   * ```
+   */
+  async load<SX extends Schema, EX extends Schemas, AX extends Schemas>(
+    state: State<SX, EX, AX, any, any>,
+    stream: string,
+    callback: ((snapshot: Snapshot<SX, EX>) => void) | undefined,
     at?: PointInTime
+  ): Promise<Snapshot<SX, EX>>;
+  async load<SX extends Schema, EX extends Schemas, AX extends Schemas>(
+    state: State<SX, EX, AX, any, any>,
+    stream: string,
+    ...rest: unknown[]
   ): Promise<Snapshot<SX, EX>> {
+    const { at, onSnapshot } = loadOptions<LoadOptions<SX, EX>>(rest[0], rest[1], 2 + rest.length);
     const log = this.store;
-    return at ? loadAt(state, stream, at, callback, log) : load(state, stream, callback, undefined, log);
+    return at ? loadAt(state, stream, at, onSnapshot, log) : load(state, stream, onSnapshot, undefined, log);
   }
 
   /**
@@ -338,13 +397,28 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * @param query - filters (see {@link Query})
    * @example
    * ```ts
-   * const events = await app.query_array({ stream: "c-1", backward: true, limit: 5 });
+   * const events = await app.queryArray({ stream: "c-1", backward: true, limit: 5 });
    * ```
    */
-  async query_array(query: Query): Promise<CommittedOf<E>[]> {
+  async queryArray(query: Query): Promise<CommittedOf<E>[]> {
     const events: CommittedOf<E>[] = [];
     await this.query(query, (event) => events.push(event));
     return events;
+  }
+
+  /**
+   * The name of earlier releases for {@link Act.queryArray}. Warns once per process.
+   *
+   * @deprecated Use `app.queryArray(query)`.
+   * @param query - filters (see {@link Query})
+   * @example
+   * ```ts
+   * const events = await app.queryArray({ stream: "c-1" });
+   * ```
+   */
+  async query_array(query: Query): Promise<CommittedOf<E>[]> {
+    deprecated("app.query_array", "use app.queryArray(query)");
+    return this.queryArray(query);
   }
 
   /**
@@ -365,14 +439,20 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * @returns the registered streams, the last event id scanned, and whether discovery is still behind the log
    * @example
    * ```ts
-   * const { leased, last_id, behind } = await app.correlate();
+   * const { leased, lastId, behind } = await app.correlate();
    * ```
    */
   async correlate(query?: Query): Promise<{
     /** The reaction streams registered (new or already known). */
     leased: Lease[];
     /** Id of the last event scanned. */
-    last_id: number;
+    lastId: number;
+    /**
+     * The name of earlier releases for `lastId`; reading it warns once per process.
+     *
+     * @deprecated Use `lastId`.
+     */
+    readonly last_id: number;
     /**
      * Whether there may be more to read: without a query, some reaction's
      * discovery has not reached the end of the log yet (call again, or
@@ -384,7 +464,14 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
       ? await this.discovery.pass(query)
       : await this.discovery.step(1, CORRELATION_PAGE);
     if (leased.length) this.tracer.correlated(leased);
-    return { leased, last_id, behind };
+    const result = { leased, lastId: last_id, behind } as { leased: Lease[]; lastId: number; last_id: number; behind: boolean };
+    // Not enumerable: it is not part of the result, only a way to read it the old way.
+    return Object.defineProperty(result, "last_id", {
+      get: () => {
+        deprecated("app.correlate().last_id", "read lastId");
+        return last_id;
+      },
+    });
   }
 
   /** The lowest discovery position of the app's reactions in the current store (-1 before they were read). */
@@ -393,21 +480,25 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   }
 
   /**
-   * Calls {@link Act.correlate} every `frequency` ms until
-   * {@link Act.stop_correlations}.
+   * Calls {@link Act.correlate} every `intervalMillis` ms until
+   * {@link Act.stopCorrelations}.
    *
-   * @param query - passed to correlate (default: events after the last one scanned)
-   * @param frequency - interval in ms (default 10,000)
-   * @param callback - called with the streams registered by each run
+   * @param options - which events each run scans (`query`, default: events after the last one
+   *   scanned), how often (`intervalMillis`, default 10,000) and what to call with the streams
+   *   each run registered (`onCorrelated`; see {@link CorrelationOptions})
    * @returns false when correlations were already running
-   * @throws {@link ValidationError} when `frequency` is not a whole number of ms, at least 1
+   * @throws {@link ValidationError} when `intervalMillis` is not a whole number of ms, at least 1
    * @example
    * ```ts
-   * app.start_correlations({}, 1_000, (leased) => console.log(leased.length));
+   * app.startCorrelations({ intervalMillis: 1_000, onCorrelated: (leased) => console.log(leased.length) });
    * ```
    */
-  start_correlations(query: Query = {}, frequency = 10_000, callback?: (leased: Lease[]) => void): boolean {
-    validate("correlation frequency", frequency, OptionSchemas.frequency);
+  startCorrelations(options: CorrelationOptions = {}): boolean {
+    const { query = {}, intervalMillis: frequency = 10_000, onCorrelated: callback } = checkOptions(
+      "correlation",
+      options,
+      OptionSchemas.correlation
+    );
     if (this.correlations) return false;
     const { limit = 1000, ...rest } = query;
     // Without filters or a start, the shared discovery; otherwise passes over
@@ -426,16 +517,52 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   }
 
   /**
-   * Stops the timer started by {@link Act.start_correlations}.
+   * The call of earlier releases for {@link Act.startCorrelations}, with
+   * positional arguments. Warns once per process.
+   *
+   * @deprecated Use `app.startCorrelations({ query, intervalMillis, onCorrelated })`.
+   * @param query - passed to correlate
+   * @param frequency - interval in ms (default 10,000)
+   * @param callback - called with the streams registered by each run
+   * @returns false when correlations were already running
+   * @example
+   * ```ts
+   * app.startCorrelations({ intervalMillis: 1_000 });
+   * ```
+   */
+  start_correlations(query?: Query, frequency?: number, callback?: (leased: Lease[]) => void): boolean {
+    deprecated(
+      "app.start_correlations(query, frequency, callback)",
+      "use app.startCorrelations({ query, intervalMillis, onCorrelated })"
+    );
+    return this.startCorrelations({ query, intervalMillis: frequency, onCorrelated: callback });
+  }
+
+  /**
+   * Stops the timer started by {@link Act.startCorrelations}.
    *
    * @example
    * ```ts
-   * app.stop_correlations();
+   * app.stopCorrelations();
+   * ```
+   */
+  stopCorrelations(): void {
+    clearInterval(this.correlations);
+    this.correlations = undefined;
+  }
+
+  /**
+   * The name of earlier releases for {@link Act.stopCorrelations}. Warns once per process.
+   *
+   * @deprecated Use `app.stopCorrelations()`.
+   * @example
+   * ```ts
+   * app.stopCorrelations();
    * ```
    */
   stop_correlations(): void {
-    clearInterval(this.correlations);
-    this.correlations = undefined;
+    deprecated("app.stop_correlations", "use app.stopCorrelations()");
+    this.stopCorrelations();
   }
 
   /**
@@ -597,7 +724,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    *
    * @param projection - a projection registered with `act().with(projection)`
    * @param after - the snapshots `do` returned, or the id of the last event to wait for
-   * @param timeoutMillis - how long to wait at most, in ms (default 5,000)
+   * @param options - how long to wait at most (`timeoutMillis`, default 5,000; see {@link ProjectedOptions})
    * @throws Error naming the projection and the event when it is blocked, or not there within `timeoutMillis`
    * @see [Read models and projections](/docs/guides/projections#read-your-writes) — read-your-writes in an HTTP handler.
    * @example
@@ -605,14 +732,37 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * const Totals = projection("Totals").with(Counter).on("Incremented", () => {}).build();
    * const snapshots = await app.do("increment", { stream: "c-1", actor }, { by: 1 });
    * await app.projected(Totals, snapshots);
+   * await app.projected(Totals, snapshots, { timeoutMillis: 1_000 });
    * ```
    */
   async projected(
     projection: Projection<any, any>,
     after: readonly Snapshot<any, any>[] | number,
-    timeoutMillis = 5_000
+    options?: ProjectedOptions
+  ): Promise<void>;
+  /**
+   * The call shape of earlier releases: the timeout as a positional number. Warns once per process.
+   *
+   * @deprecated Pass it in the options: `app.projected(projection, after, { timeoutMillis })`.
+   * @param projection - a registered projection
+   * @param after - the snapshots `do` returned, or an event id
+   * @param timeoutMillis - how long to wait at most, in ms
+   * @example
+   * ```ts
+   * await app.projected(Totals, 42, { timeoutMillis: 1_000 });
+   * ```
+   */
+  async projected(
+    projection: Projection<any, any>,
+    after: readonly Snapshot<any, any>[] | number,
+    timeoutMillis: number
+  ): Promise<void>;
+  async projected(
+    projection: Projection<any, any>,
+    after: readonly Snapshot<any, any>[] | number,
+    options?: ProjectedOptions | number
   ): Promise<void> {
-    validate("projected timeoutMillis", timeoutMillis, OptionSchemas.whole(0));
+    const { timeoutMillis = 5_000 } = checkOptions("projected", projectedOptions(options), OptionSchemas.projected);
     return waitProjected(this, this.store, projection, after, timeoutMillis, this.locals);
   }
 

@@ -322,12 +322,14 @@ type Held = { ready(): Promise<boolean>; readonly signal: AbortSignal; readonly 
  * so a handler that goes on after the abort commits nothing more.
  */
 function fenced(app: Dispatcher<Schemas>, signal: AbortSignal): Dispatcher<Schemas> {
+  // Forwarded as given: `do` tells its call shapes apart by the arguments passed.
+  const act = app.do as (...args: unknown[]) => ReturnType<Dispatcher<Schemas>["do"]>;
   return {
-    do: (...args) => {
+    do: (...args: unknown[]) => {
       if (signal.aborted) return Promise.reject(signal.reason);
-      return app.do(...args);
+      return act.apply(app, args);
     },
-  };
+  } as Dispatcher<Schemas>;
 }
 
 /**

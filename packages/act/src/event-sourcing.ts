@@ -20,6 +20,7 @@ import { requestDigest } from "./request-digest.js";
 import { outputSchema, readSchema, reviver } from "./revive.js";
 import { patch, uuid, validate } from "./utils.js";
 import type { Store } from "./types/ports.js";
+import type { PointInTime } from "./types/app.js";
 import { commitEvents } from "./inline-commit.js";
 import type { Projection } from "./projection.js";
 import type { ZodType } from "zod";
@@ -233,32 +234,6 @@ async function rebuild<S extends Schema, E extends Schemas>(
   );
   return snapshot;
 }
-
-/**
- * A point in a stream's history, for `app.load(State, stream, callback, at)`:
- * after the event with global position `id`, after stream version `version`,
- * or as of `time` (events created at or before it). Exactly one.
- *
- * @see [Changing your model](/docs/concepts/changing-your-model#reading-a-stream-as-it-was) — shows reading a stream as it was.
- * @example
- * ```ts
- * const atVersion: PointInTime = { version: 3 };
- * const asOf: PointInTime = { time: new Date("2026-01-01T00:00:00Z") };
- * ```
- */
-export type PointInTime =
-  | {
-      /** After the event with this global position. */
-      id: number;
-    }
-  | {
-      /** After this stream version. */
-      version: number;
-    }
-  | {
-      /** As of this moment: events created at or before it. */
-      time: Date;
-    };
 
 /**
  * Rebuilds a stream's state as it was at `point`: starts at this state's

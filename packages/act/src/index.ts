@@ -19,7 +19,6 @@ export { InMemoryStore } from "./stores/in-memory.js";
 export { build_tracer } from "./tracer.js";
 export { observe } from "./instrumentation.js";
 export { Act, type Lifecycle } from "./act.js";
-export type { PointInTime } from "./event-sourcing.js";
 export {
   state,
   upcaster,

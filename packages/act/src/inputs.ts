@@ -57,7 +57,8 @@ const drain = z.object({
  * - `settle`: the testing kit's `settle` options — the drain's, plus
  *   `maxDrains`, `timeoutMillis` and `allowBlocked`.
  * - `settled`: {@link SettledOptions} — `timeoutMillis` (0 or more).
- * - `frequency`: the interval of `app.start_correlations`, in ms.
+ * - `projected`: the options of `app.projected` — `timeoutMillis` (0 or more).
+ * - `correlation`: the options of `app.startCorrelations` — `intervalMillis` (1 or more).
  * - `whole(min, max?)`: the rule they are made of, for a store's own options.
  *
  * @see [Errors](/docs/guides/errors) — lists what is refused and how.
@@ -136,8 +137,16 @@ export const OptionSchemas = {
     /** How long to wait at most, in ms (0: look once). */
     timeoutMillis: whole(0, MAX_DELAY).optional(),
   }),
-  /** `app.start_correlations`' interval, in ms. */
-  frequency: whole(1, MAX_DELAY),
+  /** The options of `app.projected`. */
+  projected: z.object({
+    /** How long to wait at most, in ms (0: look once). */
+    timeoutMillis: whole(0).optional(),
+  }),
+  /** The options of `app.startCorrelations` (its query and callback are checked where they are used). */
+  correlation: z.object({
+    /** How often correlation runs, in ms. */
+    intervalMillis: whole(1, MAX_DELAY).optional(),
+  }),
 } as const;
 
 /**

@@ -456,7 +456,7 @@ export type Query = {
  * @see [State management](/docs/concepts/state-management#snapshots) — explains snapshots.
  * @example
  * ```ts
- * await app.query_array({ stream: "calc-1", with_snaps: true, names: [SNAP_EVENT] });
+ * await app.queryArray({ stream: "calc-1", with_snaps: true, names: [SNAP_EVENT] });
  * ```
  */
 export const SNAP_EVENT = "__snapshot__";

@@ -59,9 +59,9 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Registers the reaction streams of every event after `after`, page by page; returns the last event id read. */
 async function catchUp(app: AnyAct, after: number): Promise<number> {
   for (;;) {
-    const { last_id } = await app.correlate({ after, limit: PAGE });
-    if (last_id <= after) return after;
-    after = last_id;
+    const { lastId } = await app.correlate({ after, limit: PAGE });
+    if (lastId <= after) return after;
+    after = lastId;
   }
 }
 

@@ -1,4 +1,5 @@
 export * from "./action.js";
+export * from "./app.js";
 export * from "./config.js";
 export * from "./instrumentation.js";
 export * from "./ports.js";

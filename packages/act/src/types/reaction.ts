@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Committed, CommittedOf, Schema, Schemas, Snapshot, State, Upcaster } from "./action.js";
 import type { Projection } from "./projection.js";
+import type { DoOptions } from "./app.js";
 import type { Target } from "../schemas.js";
 
 /**
@@ -8,10 +9,11 @@ import type { Target } from "../schemas.js";
  * can ask for actions — pass the event as `reactingTo` to keep the correlation.
  *
  * @typeParam A - the actions of the app, their payloads as `do` takes them (the schemas' input)
+ * @stable
  * @example
  * ```ts
  * const handler: ReactionHandler<Events, "TicketOpened", Actions> = async (event, stream, app) => {
- *   await app.do("assign", { stream: event.stream, actor: bot }, { agent: "ada" }, event);
+ *   await app.do("assign", { stream: event.stream, actor: bot }, { agent: "ada" }, { reactingTo: event });
  * };
  * ```
  */
@@ -22,15 +24,33 @@ export type Dispatcher<A extends Schemas> = {
    * @param action - the action name
    * @param target - the stream, the actor and an optional expected version or idempotency key
    * @param payload - the action payload (type inferred from the action)
-   * @param reactingTo - the event the reaction is handling; keeps its correlation id and records it as the cause
-   * @param skipValidation - skip zod validation of the payload and events (trusted input only; default false)
+   * @param options - `reactingTo`: the event the reaction is handling, to keep its correlation id and
+   *   record it as the cause; `skipValidation`: trusted input only (see {@link DoOptions})
    * @returns one snapshot per committed event, or `[current]` when nothing was emitted
    */
   do<K extends keyof A & string>(
     action: K,
     target: Target,
     payload: Readonly<A[K]>,
-    reactingTo?: CommittedOf<Schemas>,
+    options?: DoOptions
+  ): Promise<Snapshot<any, any>[]>;
+  /**
+   * The call shape of earlier releases, with positional `reactingTo` and
+   * `skipValidation`. Warns once per process.
+   *
+   * @deprecated Pass them in the options: `app.do(action, target, payload, { reactingTo, skipValidation })`.
+   * @param action - the action name
+   * @param target - the stream and the actor
+   * @param payload - the action payload
+   * @param reactingTo - the event the reaction is handling
+   * @param skipValidation - skip zod validation (trusted input only)
+   * @returns what the options form returns
+   */
+  do<K extends keyof A & string>(
+    action: K,
+    target: Target,
+    payload: Readonly<A[K]>,
+    reactingTo: CommittedOf<Schemas> | undefined,
     skipValidation?: boolean
   ): Promise<Snapshot<any, any>[]>;
 };
@@ -97,7 +117,7 @@ export type ReactionContext = {
  * ```ts
  * const onOpened: ReactionHandler<{ Opened: { title: string } }, "Opened", { assign: { agent: string } }> =
  *   async (event, _stream, app) => {
- *     await app.do("assign", { stream: event.stream, actor: bot }, { agent: "ada" }, event);
+ *     await app.do("assign", { stream: event.stream, actor: bot }, { agent: "ada" }, { reactingTo: event });
  *   };
  * ```
  */

@@ -1,0 +1,126 @@
+import type { CommittedOf, Schemas, Snapshot } from "./action.js";
+import type { Query } from "../schemas.js";
+import type { Lease } from "./reaction.js";
+
+/**
+ * The options of `app.do(action, target, payload, options)` (and of the
+ * `app` a reaction handler gets): what the call is a reaction to, and
+ * whether to trust its input.
+ *
+ * The stream's own conditions — `expectedVersion`, `idempotencyKey` — stay
+ * in the {@link Target}: they say which state of the stream the action is
+ * for, not how to run it.
+ *
+ * @stable
+ * @example
+ * ```ts
+ * const onOpened: ReactionHandler<Events, "TicketOpened", Actions> = async (event, _stream, app) => {
+ *   const options: DoOptions = { reactingTo: event };
+ *   await app.do("assign", { stream: event.stream, actor: bot }, { agent: "ada" }, options);
+ * };
+ * ```
+ */
+export type DoOptions = {
+  /**
+   * The event a reaction is handling: the action keeps its correlation id
+   * and records it as the cause, so the whole chain can be followed
+   * (`app.settled`, `query({ correlation })`).
+   */
+  readonly reactingTo?: CommittedOf<Schemas>;
+  /**
+   * Skip the zod validation of the payload and of the events the handler
+   * emits (default false). For trusted input only — a payload already
+   * validated at the edge, a replay of stored data: bad data then reaches
+   * the log unchecked.
+   */
+  readonly skipValidation?: boolean;
+};
+
+/**
+ * The options of `app.load(State, stream, options)`: a point in the stream's
+ * history to load instead of its latest state, and a callback for every
+ * state on the way there.
+ *
+ * @typeParam SX - the state's data
+ * @typeParam EX - the state's events
+ * @stable
+ * @example
+ * ```ts
+ * const before = await app.load(Counter, "c-1", { at: { version: 2 } });
+ * const steps: number[] = [];
+ * await app.load(Counter, "c-1", { onSnapshot: (snap) => steps.push(snap.state.count) });
+ * ```
+ */
+export type LoadOptions<SX extends Schemas[string], EX extends Schemas> = {
+  /**
+   * A point in the stream's history — after event `{ id }`, after stream
+   * version `{ version }`, or as of `{ time }` — to load the state as it was
+   * then (default: now).
+   */
+  readonly at?: PointInTime;
+  /** Called with the snapshot after each event folded. */
+  readonly onSnapshot?: (snapshot: Snapshot<SX, EX>) => void;
+};
+
+/**
+ * A point in a stream's history, for `app.load(State, stream, { at })`:
+ * after the event with a global id, after a stream version, or as of a
+ * moment in time (events created at or before it). Exactly one of the three.
+ *
+ * @see [Changing your model](/docs/concepts/changing-your-model#reading-a-stream-as-it-was) — shows reading a stream as it was.
+ * @stable
+ * @example
+ * ```ts
+ * const atVersion: PointInTime = { version: 3 };
+ * const asOf: PointInTime = { time: new Date("2026-01-01T00:00:00Z") };
+ * ```
+ */
+export type PointInTime =
+  | {
+      /** After the event with this global position. */
+      id: number;
+    }
+  | {
+      /** After this stream version. */
+      version: number;
+    }
+  | {
+      /** As of this moment: events created at or before it. */
+      time: Date;
+    };
+
+/**
+ * The options of `app.projected(projection, after, options)`.
+ *
+ * @stable
+ * @example
+ * ```ts
+ * const options: ProjectedOptions = { timeoutMillis: 1_000 };
+ * ```
+ */
+export type ProjectedOptions = {
+  /** How long to wait at most, in ms (default 5,000). */
+  readonly timeoutMillis?: number;
+};
+
+/**
+ * The options of `app.startCorrelations(options)`: which events each run
+ * scans, how often it runs, and a callback with what each run registered.
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * const options: CorrelationOptions = {
+ *   intervalMillis: 1_000,
+ *   onCorrelated: (leased) => console.log(leased.length),
+ * };
+ * ```
+ */
+export type CorrelationOptions = {
+  /** Which events each run scans (default: the next page of each reaction's discovery). */
+  readonly query?: Query;
+  /** How often to run, in ms (default 10,000). */
+  readonly intervalMillis?: number;
+  /** Called with the reaction streams each run registered, when it registered any. */
+  readonly onCorrelated?: (leased: Lease[]) => void;
+};
