@@ -16,6 +16,7 @@ const source = (path: string) => fileURLToPath(new URL(`./packages/${path}`, imp
 export const workspaceSources = [
   // Before `@act-root/act`: the anchored patterns never overlap, but the subpath reads first.
   { find: /^@act-root\/act\/testing$/, replacement: source("act/src/testing/index.ts") },
+  { find: /^@act-root\/act\/internal$/, replacement: source("act/src/internal/index.ts") },
   { find: /^@act-root\/act$/, replacement: source("act/src/index.ts") },
   { find: /^@act-root\/act-pg$/, replacement: source("act-pg/src/index.ts") },
   { find: /^@act-root\/act-sqlite$/, replacement: source("act-sqlite/src/index.ts") },

@@ -713,6 +713,7 @@ writeFileSync(
         paths: {
           "@act-root/act": [source("act/src/index.ts")],
           "@act-root/act/testing": [source("act/src/testing/index.ts")],
+          "@act-root/act/internal": [source("act/src/internal/index.ts")],
           "@act-root/act-pg": [source("act-pg/src/index.ts")],
           "@act-root/act-sqlite": [source("act-sqlite/src/index.ts")],
           "@act-root/act-otel": [source("act-otel/src/index.ts")],

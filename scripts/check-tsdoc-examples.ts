@@ -18,6 +18,7 @@ const out = join(root, ".cache/tsdoc-examples");
 const packages = [
   { name: "@act-root/act", dir: "packages/act/src" },
   { name: "@act-root/act/testing", dir: "packages/act/src/testing" },
+  { name: "@act-root/act/internal", dir: "packages/act/src/internal" },
   { name: "@act-root/act-pg", dir: "packages/act-pg/src" },
   { name: "@act-root/act-sqlite", dir: "packages/act-sqlite/src" },
   { name: "@act-root/act-otel", dir: "packages/act-otel/src" },

@@ -33,7 +33,17 @@ const PACKAGES = [
     name: "@act-root/act",
     dir: "packages/act",
     // The `@act-root/act/testing` entry point, in both formats with types.
-    entries: ["dist/testing/index.js", "dist/testing/index.cjs", "dist/testing/index.d.ts", "dist/testing/index.d.cts"],
+    entries: [
+      "dist/testing/index.js",
+      "dist/testing/index.cjs",
+      "dist/testing/index.d.ts",
+      "dist/testing/index.d.cts",
+      // `@act-root/act/internal`, which the stores import.
+      "dist/internal/index.js",
+      "dist/internal/index.cjs",
+      "dist/internal/index.d.ts",
+      "dist/internal/index.d.cts",
+    ],
   },
   { name: "@act-root/act-pg", dir: "packages/act-pg", entries: [] },
   { name: "@act-root/act-sqlite", dir: "packages/act-sqlite", entries: [] },

@@ -29,7 +29,7 @@ function build(files) {
 // A class page the way Docusaurus writes it: minified, attributes unquoted
 // where they can be, both `Act.html` and `Act/index.html`.
 const act =
-  '<!doctype html><html><body><h1>Act</h1><h3 class=anchor id=do>do()</h3><h3 id="query_array">query_array()</h3><a name=legacy></a></body></html>';
+  '<!doctype html><html><body><h1>Act</h1><h3 class=anchor id=do>do()</h3><h3 id="query_array">queryArray()</h3><a name=legacy></a></body></html>';
 const site = (guide) => ({
   "index.html": `<a href=/act-root/docs/guide>Guide</a>`,
   "docs/guide.html": guide,

@@ -11,6 +11,7 @@ export default defineProject({
     // the error classes and ports, and no build is needed first.
     alias: [
       { find: /^@act-root\/act\/testing$/, replacement: source("src/testing/index.ts") },
+      { find: /^@act-root\/act\/internal$/, replacement: source("src/internal/index.ts") },
       { find: /^@act-root\/act$/, replacement: source("src/index.ts") },
     ],
   },

@@ -6,6 +6,10 @@ export default defineProject({
     // The core and the Postgres store from their sources, one copy of each,
     // as the act-pg project does.
     alias: [
+      {
+        find: /^@act-root\/act\/internal$/,
+        replacement: fileURLToPath(new URL("../act/src/internal/index.ts", import.meta.url)),
+      },
       { find: /^@act-root\/act$/, replacement: fileURLToPath(new URL("../act/src/index.ts", import.meta.url)) },
       { find: /^@act-root\/act-pg$/, replacement: fileURLToPath(new URL("../act-pg/src/index.ts", import.meta.url)) },
       {

@@ -28,6 +28,7 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
   const entryPoints = [
     "packages/act/src/index.ts",
     "packages/act/src/testing/index.ts",
+    "packages/act/src/internal/index.ts",
     "packages/act-pg/src/index.ts",
     "packages/act-sqlite/src/index.ts",
     "packages/act-otel/src/index.ts",

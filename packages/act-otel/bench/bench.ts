@@ -49,7 +49,7 @@ const reacting = () =>
     .with(Mirror)
     .on("Incremented")
     .do(async (event, _stream, app) => {
-      await app.do("mirror", { stream: `mirror-${event.stream}`, actor }, { by: event.data.by }, event);
+      await app.do("mirror", { stream: `mirror-${event.stream}`, actor }, { by: event.data.by }, { reactingTo: event });
     })
     .build();
 

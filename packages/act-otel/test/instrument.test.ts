@@ -63,7 +63,7 @@ describe("spans", () => {
 
     const { traceId, spanId } = action.spanContext();
     expect(snap.event!.meta.trace).toEqual({ traceparent: `00-${traceId}-${spanId}-01` });
-    const [stored] = await app.query_array({ stream: "order-1" });
+    const [stored] = await app.queryArray({ stream: "order-1" });
     expect(stored.meta.trace).toEqual(snap.event!.meta.trace);
   });
 
@@ -357,7 +357,7 @@ describe("off", () => {
 
     expect(otel.spans()).toHaveLength(before);
     expect(otel.spans().filter((s) => s.name === "do place")).toHaveLength(1);
-    const events = await app.query_array({});
+    const events = await app.queryArray({});
     expect(events.map((e) => e.meta.trace !== undefined)).toEqual([false, true, false, false, false, false]);
     expect(await otel.value("act.action.commits")).toBe(1);
     expect(await otel.value("act.drain.cycles")).toBe(0);

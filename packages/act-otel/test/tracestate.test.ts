@@ -48,7 +48,7 @@ it("the caller's tracestate is kept in the event and reaches the reaction's link
   const { traceId, spanId } = place.spanContext();
   expect(traceId).toBe("0af7651916cd43dd8448eb211c80319c");
   expect(snap.event!.meta.trace).toEqual({ traceparent: `00-${traceId}-${spanId}-01`, tracestate });
-  const [stored] = await placing.query_array({ stream: "order-1" });
+  const [stored] = await placing.queryArray({ stream: "order-1" });
   expect(stored.meta.trace).toEqual(snap.event!.meta.trace);
 
   // The reaction runs later, under a drain of its own: the event's trace

@@ -20,7 +20,7 @@ export const ledgerApp = () =>
     .with(Ledger)
     .on("Incremented")
     .do(async (event, stream, app) => {
-      await app.do("post", { stream, actor }, { by: event.data.by }, event);
+      await app.do("post", { stream, actor }, { by: event.data.by }, { reactingTo: event });
     })
     .to((event) => ({ target: `ledger-${event.stream}` }))
     .build();

@@ -20,7 +20,7 @@ const app = act()
   .with(Ledger)
   .on("Incremented")
   .do(async (event, stream, app) => {
-    await app.do("post", { stream, actor }, { by: event.data.by }, event);
+    await app.do("post", { stream, actor }, { by: event.data.by }, { reactingTo: event });
     latencies.push(Date.now() - event.created.getTime());
   })
   .to((event) => ({ target: `ledger-${event.stream}` }))

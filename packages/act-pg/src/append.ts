@@ -5,8 +5,6 @@
  * statements are `commit`, `lastVersion`, `recall` and `purgeKeys` in `sql.ts`.
  */
 import {
-  checkCommit,
-  checkName,
   type Committed,
   ConcurrencyError,
   type InlineCommit,
@@ -14,8 +12,8 @@ import {
   logger,
   type Message,
   type Schemas,
-  stringifyJson,
 } from "@act-root/act";
+import { checkCommit, checkName, stringifyJson } from "@act-root/act/internal";
 import type pg from "pg";
 import type { Database } from "./database.js";
 import type { DriverError } from "./errors.js";

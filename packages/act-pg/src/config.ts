@@ -1,4 +1,4 @@
-import { checkOptions, OptionSchemas } from "@act-root/act";
+import { checkOptions, OptionSchemas } from "@act-root/act/internal";
 
 /**
  * Configuration of a {@link PostgresStore}: where the database is, and which

@@ -8,7 +8,6 @@
  */
 import {
   type BlockedLease,
-  checkDiscovery,
   type Lease,
   logger,
   type Poll,
@@ -16,6 +15,7 @@ import {
   type ReactionStream,
   ValidationError,
 } from "@act-root/act";
+import { checkDiscovery } from "@act-root/act/internal";
 import type { Database } from "./database.js";
 
 /**

@@ -135,13 +135,13 @@ describe("pg_terminate_backend", () => {
 
   it("during a drain: the drain fails with a clear error, later drains finish the job", async () => {
     for (let i = 0; i < 10; i++) await app.do("pair", { stream: `d-${i % 3}`, actor }, { i });
-    const expected = (await app.query_array({ names: ["Left"] })).map((e) => e.id);
+    const expected = (await app.queryArray({ names: ["Left"] })).map((e) => e.id);
     terminateOnce = true;
     // Caught up: each stream's watermark at its last event the reaction
     // handles (a drain reads no further than that: the "Right" events after it
     // route nowhere).
     const heads = new Map<string, number>();
-    for (const e of await app.query_array({ names: ["Left"] })) heads.set(e.stream, e.id);
+    for (const e of await app.queryArray({ names: ["Left"] })) heads.set(e.stream, e.id);
     const caughtUp = async () => {
       const rows = await sql(`SELECT stream, at::float8 AS at FROM public.faults_watermarks`);
       return rows.length === heads.size && rows.every((r) => r.at === heads.get(r.stream));

@@ -407,7 +407,7 @@ describe("dates and metadata", () => {
       { by: 3 },
       first.event as any
     );
-    const events = await app.query_array({ stream: "dates" });
+    const events = await app.queryArray({ stream: "dates" });
     expect(events).toHaveLength(2);
     for (const e of events) {
       expect(e.created).toBeInstanceOf(Date);

@@ -76,7 +76,7 @@ it("rebuilds 100,000 events into a new version while writes go on, then switches
   const drain = { eventLimit: 2_000, pollMillis: 50 };
   const live = act().with(Counter).with(V1).build();
   live.start(drain);
-  await live.projected(V1, (await live.query({ backward: true, limit: 1 })).last!.id, 55_000);
+  await live.projected(V1, (await live.query({ backward: true, limit: 1 })).last!.id, { timeoutMillis: 55_000 });
   const before = sumOf(await read("rebuild_totals"));
   expect(before).toBe(sumOf(await fold()));
 
@@ -118,8 +118,8 @@ it("rebuilds 100,000 events into a new version while writes go on, then switches
   expect(Math.min(...seen)).toBeGreaterThanOrEqual(before);
 
   const last = (await next.query({ backward: true, limit: 1 })).last!.id;
-  await next.projected(V2, last, 30_000);
-  await next.projected(V1, last, 30_000);
+  await next.projected(V2, last, { timeoutMillis: 30_000 });
+  await next.projected(V1, last, { timeoutMillis: 30_000 });
   await Promise.all([live.stop(), next.stop()]);
   const expected = await fold();
   expect(await read("rebuild_totals")).toEqual(expected);

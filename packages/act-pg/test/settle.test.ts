@@ -34,7 +34,7 @@ describe("settle on PostgreSQL", () => {
       .on("Incremented")
       .do(async (event, _stream, app) => {
         const hop = Number(event.stream.split("-")[1]);
-        if (hop < 3) await app.do("increment", { stream: `hop-${hop + 1}`, actor }, { by: event.data.by }, event);
+        if (hop < 3) await app.do("increment", { stream: `hop-${hop + 1}`, actor }, { by: event.data.by }, { reactingTo: event });
       })
       .build();
     await app.do("increment", { stream: "hop-0", actor }, { by: 5 });
@@ -77,7 +77,7 @@ describe("settle on PostgreSQL", () => {
     await pgStore.drop();
     await pgStore.seed();
     await app.do("increment", { stream: "c", actor }, { by: 2 });
-    const [event] = await app.query_array({ stream: "c" });
+    const [event] = await app.queryArray({ stream: "c" });
     expect(event.id).toBeGreaterThan(first!.id); // unlike in memory, where ids start again from 0
     await app.drain();
     expect(seen).toEqual([1, 2]);

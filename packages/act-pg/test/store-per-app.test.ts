@@ -42,7 +42,7 @@ function build(log: Store, totals: Map<string, number>) {
     .on("Incremented")
     .do(async (event, _stream, app) => {
       if (!event.stream.startsWith("audit-"))
-        await app.do("increment", { stream: `audit-${event.stream}`, actor }, { by: event.data.by }, event);
+        await app.do("increment", { stream: `audit-${event.stream}`, actor }, { by: event.data.by }, { reactingTo: event });
     })
     .build({ store: log });
   return { app, Totals };
@@ -68,8 +68,8 @@ describe("two apps on two PostgreSQL tables in one process", () => {
       await b.app.do("increment", { stream: "only-b", actor }, { by: 5 });
       await a.app.settled(fromA, { timeoutMillis: 10_000 });
       await b.app.settled(fromB, { timeoutMillis: 10_000 });
-      await a.app.projected(a.Totals, fromA, 10_000);
-      await b.app.projected(b.Totals, fromB, 10_000);
+      await a.app.projected(a.Totals, fromA, { timeoutMillis: 10_000 });
+      await b.app.projected(b.Totals, fromB, { timeoutMillis: 10_000 });
     } finally {
       await a.app.stop();
       await b.app.stop();

@@ -58,7 +58,7 @@ const base = act()
   .on("Queued")
   .do(async function ledger(event, _stream, app) {
     await ran("ledger", event.id);
-    await app.do("record", once(event.id, "ledger"), { event: event.id, reaction: "ledger" }, event);
+    await app.do("record", once(event.id, "ledger"), { event: event.id, reaction: "ledger" }, { reactingTo: event });
   }, options)
   .to((e) => ({ target: `ledger-${e.stream}`, source: e.stream }));
 // `notify` shares the ledger stream of even-numbered sources and has a stream
@@ -67,7 +67,7 @@ const current = base
   .on("Queued")
   .do(async function notify(event, _stream, app) {
     await ran("notify", event.id);
-    await app.do("record", once(event.id, "notify"), { event: event.id, reaction: "notify" }, event);
+    await app.do("record", once(event.id, "notify"), { event: event.id, reaction: "notify" }, { reactingTo: event });
   }, options)
   .to((e) => ({
     target: Number(e.stream.split("-")[1]) % 2 ? `notify-${e.stream}` : `ledger-${e.stream}`,
@@ -90,7 +90,7 @@ const app =
           .on("Queued")
           .do(async function audit(event, _stream, app) {
             await ran("audit", event.id);
-            await app.do("record", once(event.id, "audit"), { event: event.id, reaction: "audit" }, event);
+            await app.do("record", once(event.id, "audit"), { event: event.id, reaction: "audit" }, { reactingTo: event });
           }, options)
           // Like notify, audit joins the ledger streams of some sources (every
           // third): streams whose watermark the running releases have already

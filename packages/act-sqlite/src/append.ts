@@ -6,16 +6,14 @@
  * `recall`, `remember` and `purgeKeys` in `schema.ts`.
  */
 import {
-  checkCommit,
-  checkName,
   type Committed,
   ConcurrencyError,
   type InlineCommit,
   type KeyedVersions,
   type Message,
   type Schemas,
-  stringifyJson,
 } from "@act-root/act";
+import { checkCommit, checkName, stringifyJson } from "@act-root/act/internal";
 import { type Database, synchronously } from "./database.js";
 import type { Connection } from "./driver.js";
 import type { Notifier } from "./notify.js";

@@ -1,7 +1,8 @@
 /**
  * The options of a {@link SqliteStore}, and their check.
  */
-import { checkOptions, OptionSchemas, ValidationError } from "@act-root/act";
+import { ValidationError } from "@act-root/act";
+import { checkOptions, OptionSchemas } from "@act-root/act/internal";
 import type { FileSettings } from "./file.js";
 
 /**

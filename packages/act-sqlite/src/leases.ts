@@ -8,13 +8,13 @@
  */
 import {
   type BlockedLease,
-  checkDiscovery,
   type Lease,
   type Poll,
   type ReactionFilter,
   type ReactionStream,
   ValidationError,
 } from "@act-root/act";
+import { checkDiscovery } from "@act-root/act/internal";
 import type { Database } from "./database.js";
 import { SQL } from "./schema.js";
 

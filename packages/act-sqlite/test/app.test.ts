@@ -37,7 +37,7 @@ describe("the app on a SQLite file", () => {
     await store().query((e) => snaps.push(e.version), { stream: "c", names: [SNAP_EVENT], with_snaps: true });
     expect(snaps.length).toBeGreaterThanOrEqual(2);
     let folded = 0;
-    const loaded = await app.load(Counter, "c", () => folded++);
+    const loaded = await app.load(Counter, "c", { onSnapshot: () => folded++ });
     expect(loaded.state.count).toBe(25);
     expect(folded).toBeLessThan(10); // the tail after the last snapshot, not 25 events
   });
@@ -49,10 +49,10 @@ describe("the app on a SQLite file", () => {
     await sleep(20);
     await app.do("increment", { stream: "t", actor }, { by: 10 });
     await app.do("increment", { stream: "t", actor }, { by: 100 });
-    expect((await app.load(Counter, "t", undefined, { version: 0 })).state.count).toBe(1);
-    expect((await app.load(Counter, "t", undefined, { id: first[0].event!.id })).state.count).toBe(1);
-    expect((await app.load(Counter, "t", undefined, { time: cut })).state.count).toBe(1);
-    expect((await app.load(Counter, "t", undefined, { version: 1 })).state.count).toBe(11);
+    expect((await app.load(Counter, "t", { at: { version: 0 } })).state.count).toBe(1);
+    expect((await app.load(Counter, "t", { at: { id: first[0].event!.id } })).state.count).toBe(1);
+    expect((await app.load(Counter, "t", { at: { time: cut } })).state.count).toBe(1);
+    expect((await app.load(Counter, "t", { at: { version: 1 } })).state.count).toBe(11);
     expect((await app.load(Counter, "t")).state.count).toBe(111);
   });
 
@@ -60,7 +60,7 @@ describe("the app on a SQLite file", () => {
     let expected = 0;
     await store().query((e) => e.version <= 15 && expected++, { stream: "c", names: ["Incremented"] });
     expect(expected).toBeGreaterThan(10);
-    expect((await app.load(Counter, "c", undefined, { version: 15 })).state.count).toBe(expected);
+    expect((await app.load(Counter, "c", { at: { version: 15 } })).state.count).toBe(expected);
   });
 
   it("finds the state again in the file from another store", async () => {

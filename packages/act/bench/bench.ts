@@ -51,7 +51,7 @@ const ledgerApp = () =>
     .with(Ledger)
     .on("Incremented")
     .do(async (event, stream, app) => {
-      await app.do("post", { stream, actor }, { by: event.data.by }, event);
+      await app.do("post", { stream, actor }, { by: event.data.by }, { reactingTo: event });
     })
     .to((event) => ({ target: `ledger-${event.stream}` }))
     .build();
@@ -130,7 +130,7 @@ async function main() {
     const t = await time(async () => {
       for (let i = 0; i < loads; i++) {
         read = 0;
-        await app.load(State, "long", () => read++);
+        await app.load(State, "long", { onSnapshot: () => read++ });
       }
     });
     const label = snapEvery ? "with .snap every 100" : "no snapshots";
@@ -144,7 +144,7 @@ async function main() {
     .with(Mirror)
     .on("Incremented")
     .do(async (event, _stream, app) => {
-      await app.do("mirror", { stream: `mirror-${event.stream}`, actor }, { by: event.data.by }, event);
+      await app.do("mirror", { stream: `mirror-${event.stream}`, actor }, { by: event.data.by }, { reactingTo: event });
     })
     .build();
   for (let i = 0; i < 1_000; i++) await reacting.do("increment", { stream: `r-${i}`, actor }, { by: 1 });

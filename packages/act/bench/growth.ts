@@ -40,7 +40,7 @@ const ledgerApp = () =>
     .with(Ledger)
     .on("Incremented")
     .do(async (event, stream, app) => {
-      await app.do("post", { stream, actor }, { by: event.data.by }, event);
+      await app.do("post", { stream, actor }, { by: event.data.by }, { reactingTo: event });
       handled++;
     })
     .to((event) => ({ target: `ledger-${event.stream}` }))
@@ -166,7 +166,7 @@ export async function measure(target: GrowthTarget, events: number): Promise<Gro
   const probe = "probe";
   for (let i = 0; i < 10; i++) await app.do("increment", { stream: probe, actor }, { by: 1 });
   const load10Ms = median(await timed(30, () => app.load(Counter, probe)));
-  const timeTravelMs = median(await timed(30, () => app.load(Counter, probe, undefined, { version: 5 })));
+  const timeTravelMs = median(await timed(30, () => app.load(Counter, probe, { at: { version: 5 } })));
   const statsMs = median(await timed(9, () => app.stats()));
   const blockedMs = median(await timed(10, () => app.blocked()));
 

@@ -367,7 +367,7 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
  *   .on("Incremented")
  *   .do(async (event, stream, app) => {
  *     // Count every increment of other counters on "audit" — but not audit's own, which would loop.
- *     await app.do("increment", { stream, actor: { id: "bot", name: "bot" } }, { by: 1 }, event);
+ *     await app.do("increment", { stream, actor: { id: "bot", name: "bot" } }, { by: 1 }, { reactingTo: event });
  *   })
  *   .to((event) => (event.stream === "audit" ? undefined : { target: "audit" }))
  *   .build();

@@ -61,19 +61,19 @@ describe("reactions", () => {
           "takePayment",
           { stream: `payment-${event.stream}`, actor },
           { amount: event.data.total, order: event.stream },
-          event
+          { reactingTo: event }
         );
       })
       .on("PaymentTaken")
       .do(async function ship(event, _stream, app) {
-        await app.do("ship", { stream: `shipment-${event.data.order}`, actor }, { order: event.data.order }, event);
+        await app.do("ship", { stream: `shipment-${event.data.order}`, actor }, { order: event.data.order }, { reactingTo: event });
       })
       .build();
 
   it("runs two chained reactions across three streams with correlation and causation on every event", async () => {
     const [placed] = await app.do("placeOrder", { stream: "order-1", actor }, { total: 42 });
     await settle(app);
-    const events = await app.query_array({});
+    const events = await app.queryArray({});
     expect(events.map((e) => [e.stream, e.name])).toEqual([
       ["order-1", "OrderPlaced"],
       ["payment-order-1", "PaymentTaken"],
@@ -107,7 +107,7 @@ describe("reactions", () => {
     expect(acked).toEqual(["order-2"]);
     await settle(app);
     expect(await app.drain()).toEqual({ fetched: [], leased: [], acked: [], blocked: [] });
-    expect((await app.query_array({ names: ["PaymentTaken"] })).length).toBe(1);
+    expect((await app.queryArray({ names: ["PaymentTaken"] })).length).toBe(1);
   });
 
   it("runs one drain at a time per app", async () => {
@@ -347,7 +347,7 @@ describe("resolvers and correlation", () => {
     expect(app.start_correlations({}, 20)).toBe(false);
     await app.do("write", { stream: "n", actor }, { text: "x" });
     await vi.waitFor(() => expect(callback).toHaveBeenCalledWith([expect.objectContaining({ stream: "audit" })]));
-    app.stop_correlations();
+    app.stopCorrelations();
     await app.do("write", { stream: "n", actor }, { text: "y" });
     await sleep(60);
     expect(callback).toHaveBeenCalledTimes(1);

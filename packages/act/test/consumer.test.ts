@@ -139,7 +139,7 @@ describe("a running consumer drains only when there may be work", () => {
       .with(Ledger)
       .on("Received")
       .do(async (event, stream, app) => {
-        await app.do("note", { stream, actor }, { text: event.data.text }, event);
+        await app.do("note", { stream, actor }, { text: event.data.text }, { reactingTo: event });
         seen.push(event.data.text);
       })
       .to((event) => ({ target: `ledger-${event.stream}` }))

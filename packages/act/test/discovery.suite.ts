@@ -289,12 +289,12 @@ export function discoverySuite(
         const streams = (await store().reactions()).map((r) => r.stream);
         const targets = new Set([
           ...(orders.length ? ["audit"] : []),
-          ...(await apps[0].query_array({ names: ["Placed"] })).map((e) => `invoice-${e.stream}`),
+          ...(await apps[0].queryArray({ names: ["Placed"] })).map((e) => `invoice-${e.stream}`),
         ]);
         expect(streams).toEqual([...targets].sort());
         expect(await store().reactions({ blocked: true })).toEqual([]);
         // Both reactions' discovery reached the end of the log, and the store says so.
-        const [last] = await apps[0].query_array({ backward: true, limit: 1 });
+        const [last] = await apps[0].queryArray({ backward: true, limit: 1 });
         if (last)
           expect(await store().discovered(namesOf(apps[0]))).toEqual(
             new Map(namesOf(apps[0]).map((n) => [n, last.id]))

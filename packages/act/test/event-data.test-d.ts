@@ -120,7 +120,7 @@ describe("event data has exactly its schema's fields", () => {
         void event.data.nope;
       });
     const app = act().with(Counter).build();
-    void app.query_array({ stream: "c" }).then(([event]) => {
+    void app.queryArray({ stream: "c" }).then(([event]) => {
       // @ts-expect-error a field of one event, on a union of events: narrow by name first
       void event.data.by;
       if (event.name === "Incremented") expectTypeOf(event.data.by).toEqualTypeOf<number>();
@@ -185,9 +185,9 @@ describe("what goes in is the schema's input, what comes out its output", () => 
       .do(async (event, stream, app) => {
         // Reactions read the output.
         expectTypeOf(event.data.at).toEqualTypeOf<Date>();
-        await app.do("defaulted", { stream, actor }, {}, event);
+        await app.do("defaulted", { stream, actor }, {}, { reactingTo: event });
         // @ts-expect-error the payload still has the schema's fields only
-        await app.do("defaulted", { stream, actor }, { by: 1, extra: 1 }, event);
+        await app.do("defaulted", { stream, actor }, { by: 1, extra: 1 }, { reactingTo: event });
       })
       .build();
   });

@@ -73,7 +73,7 @@ describe("do", () => {
   });
 
   it("skips validation when asked", async () => {
-    const [snap] = await app.do("increment", target(), { by: -1 }, undefined, true);
+    const [snap] = await app.do("increment", target(), { by: -1 }, { skipValidation: true });
     expect(snap.state.count).toBe(-1);
   });
 
@@ -137,7 +137,7 @@ describe("do", () => {
 
   it("keeps the correlation and records the causing event when reacting", async () => {
     const [cause] = await app.do("increment", target("a"), { by: 1 });
-    const [effect] = await app.do("increment", target("b"), { by: 1 }, cause.event);
+    const [effect] = await app.do("increment", target("b"), { by: 1 }, { reactingTo: cause.event });
     expect(effect.event!.meta.correlation).toBe(cause.event!.meta.correlation);
     expect(effect.event!.meta.causation.event).toEqual({ id: cause.event!.id, name: "Incremented", stream: "a" });
   });
@@ -224,7 +224,7 @@ describe("snapshots", () => {
     expect(events[3].data).toEqual({ of: expect.stringMatching(/^Snappy@[0-9a-f]{8}\.0$/), state: { count: 6 } });
     expect(last).toHaveLength(1);
     const read: number[] = [];
-    const loaded = await app.load(Snappy, "s", (snap) => read.push(snap.event!.version));
+    const loaded = await app.load(Snappy, "s", { onSnapshot: (snap) => read.push(snap.event!.version) });
     expect(loaded.state.count).toBe(28);
     expect(read).toEqual([7, 8]); // the latest snapshot and the one event after it
     expect(loaded).toMatchObject({ patches: 1, snaps: 1 });
@@ -346,7 +346,7 @@ describe("load and query", () => {
     const { state: loaded } = await fresh.load(Diary, "d");
     expect(loaded.last).toEqual(new Date(3));
     expect(loaded.notes).toEqual([iso, "two", "three"]);
-    const [first] = await fresh.query_array({ stream: "d", limit: 1 });
+    const [first] = await fresh.queryArray({ stream: "d", limit: 1 });
     expect(first.data).toEqual({ at: new Date(1), text: iso });
     await diary.drain();
     expect(seen).toEqual([new Date(1), new Date(2), new Date(3)]);
@@ -367,7 +367,7 @@ describe("load and query", () => {
     expect(after.map((s) => s.event?.version)).toEqual([1, 2]);
     const { event } = await snappy.load(Snappy, "v");
     expect(event?.version).toBe(2);
-    const [lastVisible] = await snappy.query_array({ stream: "v", backward: true, limit: 1 });
+    const [lastVisible] = await snappy.queryArray({ stream: "v", backward: true, limit: 1 });
     expect(lastVisible.version).toBe(1); // query hides snapshots: not the version to expect
     await expect(snappy.do("bump", target("v", lastVisible.version), {})).rejects.toBeInstanceOf(ConcurrencyError);
     const [bumped] = await snappy.do("bump", target("v", event!.version), {});
@@ -383,7 +383,7 @@ describe("load and query", () => {
     expect(first?.data).toEqual({ tag: "a" });
     expect(last?.data).toEqual({ tag: "b" });
     expect(seen).toEqual(["Tagged", "Tagged"]);
-    expect((await app.query_array({ backward: true, limit: 1 })).map((e) => e.stream)).toEqual(["q2"]);
+    expect((await app.queryArray({ backward: true, limit: 1 })).map((e) => e.stream)).toEqual(["q2"]);
     expect(await app.query({ stream: "none" })).toEqual({ count: 0, first: undefined, last: undefined });
   });
 

@@ -89,7 +89,7 @@ export function evolutionSuite(name: string, make: () => Promise<Store>) {
       });
       const two = await app.load(TicketV2, "ticket-2");
       expect(two.state.title).toBe("2025-01-02T03:04:05.678Z"); // a string that looks like a date stays a string
-      const [opened] = await app.query_array({ stream: "ticket-1", names: ["Opened"] });
+      const [opened] = await app.queryArray({ stream: "ticket-1", names: ["Opened"] });
       expect(opened.data).toEqual({ title: "Printer on fire", priority: "normal" });
     });
 
@@ -111,11 +111,11 @@ export function evolutionSuite(name: string, make: () => Promise<Store>) {
     it("ignores snapshots written by an older definition and rebuilds from events", async () => {
       const v1 = act().with(TicketV1).build();
       await v1.do("comment", { stream: "ticket-2", actor }, { text: "v1 writes a snapshot" });
-      const log = await v1.query_array({ stream: "ticket-2", with_snaps: true });
+      const log = await v1.queryArray({ stream: "ticket-2", with_snaps: true });
       expect(log.at(-1)?.name).toBe(SNAP_EVENT);
       const v2 = act().with(TicketV2).build();
       const read: string[] = [];
-      const { state: loaded } = await v2.load(TicketV2, "ticket-2", (s) => read.push(String(s.event?.name)));
+      const { state: loaded } = await v2.load(TicketV2, "ticket-2", { onSnapshot: (s) => read.push(String(s.event?.name)) });
       expect(read).toEqual(["Opened", "Commented", "Commented", SNAP_EVENT]); // from the start: the v1 snapshot only moves the version
       expect(loaded).toMatchObject({ title: "2025-01-02T03:04:05.678Z", open: true, priority: "normal" });
     });
@@ -143,7 +143,7 @@ export function evolutionSuite(name: string, make: () => Promise<Store>) {
       expect(billed.state).toEqual({ cents: 150, due: new Date(due) });
       await app.do("bill", { stream: "invoice-1", actor }, { dollars: 2, due });
       expect((await app.load(Invoice, "invoice-1")).state).toEqual({ cents: 350, due: new Date(due) });
-      const events = await app.query_array({ stream: "invoice-1" });
+      const events = await app.queryArray({ stream: "invoice-1" });
       expect(events.map((e) => e.data)).toEqual([
         { cents: 150, due: new Date(due) },
         { cents: 200, due: new Date(due) },

@@ -1,13 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  act,
-  checkCommit,
-  checkName,
-  checkOptions,
-  InMemoryStore,
-  OptionSchemas,
-  ValidationError,
-} from "../src/index.js";
+import { act, InMemoryStore, ValidationError } from "../src/index.js";
+import { checkCommit, checkName, checkOptions, OptionSchemas } from "../src/internal/index.js";
 import { settle } from "../src/testing/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
 
@@ -100,7 +93,7 @@ describe("one validator for options", () => {
     const app = act().with(Counter).build();
     refusal(() => app.start_correlations({}, frequency));
     expect(app.start_correlations({}, 60_000)).toBe(true); // nothing was started by the refused call
-    app.stop_correlations();
+    app.stopCorrelations();
   });
 
   it("accepts good options and leaves unknown ones alone", () => {

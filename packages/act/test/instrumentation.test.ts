@@ -58,7 +58,7 @@ describe("observe", () => {
     expect(seen[1][1]).toEqual({ state: "Counter", stream: "c-1", store: app.store });
     expect(seen[3][1]).toMatchObject({ committed: true });
     expect(snap.event?.meta.trace).toEqual({ traceparent });
-    const [stored] = await app.query_array({ stream: "c-1" });
+    const [stored] = await app.queryArray({ stream: "c-1" });
     expect(stored.meta.trace).toEqual({ traceparent });
     expect(EventMetaSchema.parse(stored.meta)).toEqual(stored.meta);
   });

@@ -52,19 +52,19 @@ describe("load at a point in time", () => {
             for (const n of steps)
               if (n === null) await app.do("mark", { stream, actor }, {});
               else await app.do("add", { stream, actor }, { n });
-            const log = await app.query_array({ stream, with_snaps: true });
+            const log = await app.queryArray({ stream, with_snaps: true });
             const point = log[pick % log.length];
             const fold = (upTo: (e: (typeof log)[number]) => boolean) => {
               const seen = log.filter((e) => e.name === "Added" && upTo(e)).map((e) => (e.data as { n: number }).n);
               return { total: seen.reduce((a, b) => a + b, 0), seen };
             };
-            const byVersion = await app.load(Tally, stream, undefined, { version: point.version });
+            const byVersion = await app.load(Tally, stream, { at: { version: point.version } });
             expect(byVersion.state).toEqual(fold((e) => e.version <= point.version));
             expect(byVersion.event?.version).toBe(point.version);
-            const byId = await app.load(Tally, stream, undefined, { id: point.id });
+            const byId = await app.load(Tally, stream, { at: { id: point.id } });
             expect(byId.state).toEqual(byVersion.state);
             const now = await app.load(Tally, stream);
-            expect((await app.load(Tally, stream, undefined, { id: log[log.length - 1].id })).state).toEqual(now.state);
+            expect((await app.load(Tally, stream, { at: { id: log[log.length - 1].id } })).state).toEqual(now.state);
           }
         ),
         { seed: seedRun.seed, numRuns: seedRun.numRuns, ...replayPath("LOAD_AT") }
@@ -80,21 +80,21 @@ describe("load at a point in time", () => {
     await sleep(5);
     for (const n of [4, 5]) await app.do("add", { stream: "s", actor }, { n });
     const read: string[] = [];
-    const then = await app.load(Tally, "s", (s) => read.push(s.event!.name), { time: cut });
+    const then = await app.load(Tally, "s", { at: { time: cut }, onSnapshot: (s) => read.push(s.event!.name) });
     expect(then.state.total).toBe(6);
     // v0 Added, v1 Added, v2 snapshot (1+2), v3 Added: starts at the snapshot
     expect(read).toEqual(["Added"]);
     expect(then.snaps).toBe(1);
-    expect((await app.load(Tally, "s", undefined, { time: new Date(0) })).state.total).toBe(0);
-    expect((await app.query_array({ stream: "s", with_snaps: true })).map((e) => e.name)).toContain(SNAP_EVENT);
+    expect((await app.load(Tally, "s", { at: { time: new Date(0) } })).state.total).toBe(0);
+    expect((await app.queryArray({ stream: "s", with_snaps: true })).map((e) => e.name)).toContain(SNAP_EVENT);
   });
 
   it("refuses a point that is not exactly one of id, version or time", async () => {
     const app = act().with(tally(5)).build();
-    await expect(app.load(tally(5), "s", undefined, { id: 1, version: 2 } as never)).rejects.toBeInstanceOf(
+    await expect(app.load(tally(5), "s", { at: { id: 1, version: 2 } as never })).rejects.toBeInstanceOf(
       ValidationError
     );
-    await expect(app.load(tally(5), "s", undefined, {} as never)).rejects.toThrow(/exactly one of id, version or time/);
+    await expect(app.load(tally(5), "s", { at: {} as never })).rejects.toThrow(/exactly one of id, version or time/);
   });
 });
 
@@ -110,7 +110,7 @@ describe("time travel reads few snapshots", () => {
       if (q?.names?.includes(SNAP_EVENT)) snapshotsRead += count;
       return count;
     });
-    const at = await app.load(Tally, "many", undefined, { version: 100 });
+    const at = await app.load(Tally, "many", { at: { version: 100 } });
     query.mockRestore();
     expect(at.state.seen).toHaveLength(51);
     expect(snapshotsRead).toBeLessThanOrEqual(16);

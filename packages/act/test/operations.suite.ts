@@ -585,7 +585,7 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
             });
             seen.reason = (signal.reason as Error | undefined)?.message;
             await app
-              .do("note", { stream: "late", actor }, { text: "after the lease" }, e)
+              .do("note", { stream: "late", actor }, { text: "after the lease" }, { reactingTo: e })
               .catch((error: Error) => (seen.refused = error.message));
           })
           .to("one")

@@ -37,6 +37,7 @@ const app = act.act().with(Counter).on("Added").do(async () => { reacted++; }).t
     n: state.n, bad, reacted, drains: settled.drains,
     exports: Object.keys(act).filter((k) => k !== 'default').sort(),
     testing: Object.keys(testing).filter((k) => k !== 'default').sort(),
+    internal: Object.keys(internal).filter((k) => k !== 'default').sort(),
   }));
   await act.disposeAndExit("EXIT");
 })();
@@ -55,12 +56,7 @@ const values = [
   "InMemoryStore",
   "act",
   "build_tracer",
-  "checkCommit",
-  "checkDiscovery",
-  "checkName",
-  "checkOptions",
   "NameSchema",
-  "OptionSchemas",
   "config",
   "dispose",
   "disposeAndExit",
@@ -87,7 +83,6 @@ const values = [
   "ZodEmpty",
   "StreamSchema",
   "MAX_STREAM_LENGTH",
-  "stringifyJson",
   "upcaster",
   "observe",
   "TraceContextSchema",
@@ -111,13 +106,13 @@ describe("the published package", () => {
     writeFileSync(
       join(consumer, "esm.mjs"),
       program(
-        `import * as act from "@act-root/act"; import * as testing from "@act-root/act/testing"; import * as zod from "zod";`
+        `import * as act from "@act-root/act"; import * as testing from "@act-root/act/testing"; import * as internal from "@act-root/act/internal"; import * as zod from "zod";`
       )
     );
     writeFileSync(
       join(consumer, "cjs.cjs"),
       program(
-        `const act = require("@act-root/act"); const testing = require("@act-root/act/testing"); const zod = require("zod");`
+        `const act = require("@act-root/act"); const testing = require("@act-root/act/testing"); const internal = require("@act-root/act/internal"); const zod = require("zod");`
       )
     );
   }, 180_000);
@@ -131,6 +126,15 @@ describe("the published package", () => {
     expect(result.bad).toBe("ERR_VALIDATION");
     expect(result.exports).toEqual([...values].sort());
     expect(result.testing).toEqual(["SettleError", "projectEvents", "settle", "storeConformance"]);
+    // What the stores share with the core, out of the main entry point.
+    expect(result.internal).toEqual([
+      "OptionSchemas",
+      "checkCommit",
+      "checkDiscovery",
+      "checkName",
+      "checkOptions",
+      "stringifyJson",
+    ]);
     expect(result).toMatchObject({ reacted: 1, drains: 1 });
   });
 });

@@ -263,7 +263,7 @@ describe("a state loads the same through either path", () => {
     await app.do("deposit", { stream: "a", actor }, { cents: 10 });
     await memory.commit("a", [{ name: "Deposited", data: { cents: 5, dropped: "x" } }], meta);
     const seen: unknown[] = [];
-    const { state: loaded } = await app.load(Account, "a", (s) => seen.push(s.event?.data));
+    const { state: loaded } = await app.load(Account, "a", { onSnapshot: (s) => seen.push(s.event?.data) });
     expect(loaded.cents).toBe(140);
     expect(seen).toEqual([{ cents: 125 }, { cents: 10 }, { cents: 5 }]);
   });

@@ -257,14 +257,14 @@ describe("read your writes", () => {
     const p = openTickets(new Map());
     const app = act().with(Ticket).with(Counter).with(p).build();
     const snapshots = await app.do("increment", { stream: "c-1", actor }, { by: 1 });
-    await expect(app.projected(p, snapshots, 0)).resolves.toBeUndefined();
+    await expect(app.projected(p, snapshots, { timeoutMillis: 0 })).resolves.toBeUndefined();
   });
 
   it("says why it gives up: no consumer within the timeout, or a blocked projection", async () => {
     const p = openTickets(new Map());
     const app = act().with(Ticket).with(p).build();
     const snapshots = await app.do("open", { stream: "t-1", actor }, { title: "x" });
-    await expect(app.projected(p, snapshots, 50)).rejects.toThrow(
+    await expect(app.projected(p, snapshots, { timeoutMillis: 50 })).rejects.toThrow(
       /Projection "OpenTickets" did not reach event #\d+ within 50 ms \(it is at #-1\); is a consumer running/
     );
     const broken = projection("Broken", { maxRetries: 0 })
@@ -275,8 +275,8 @@ describe("read your writes", () => {
       .build();
     const other = act().with(Ticket).with(broken).build();
     await settle(other, { allowBlocked: true });
-    await expect(other.projected(broken, snapshots, 1_000)).rejects.toThrow(/"Broken" is blocked .*disk full/);
-    await expect(app.projected(p, snapshots, -1)).rejects.toThrow(ValidationError);
+    await expect(other.projected(broken, snapshots, { timeoutMillis: 1_000 })).rejects.toThrow(/"Broken" is blocked .*disk full/);
+    await expect(app.projected(p, snapshots, { timeoutMillis: -1 })).rejects.toThrow(ValidationError);
   });
 });
 
@@ -400,7 +400,7 @@ describe("local projections (a read model in each process's memory)", () => {
       await a.app.stop();
     }
     const other = act().with(Ticket).build();
-    await expect(other.projected(a.p, 0, 10)).rejects.toThrow(
+    await expect(other.projected(a.p, 0, { timeoutMillis: 10 })).rejects.toThrow(
       /"OpenTickets" is local and this app does not register it/
     );
   });
@@ -430,7 +430,7 @@ describe("local projections (a read model in each process's memory)", () => {
     await app.drain();
     await app.drain();
     expect(seen).toEqual(["fine", "flaky"]);
-    await expect(app.projected(p, snapshots, 100)).rejects.toThrow(
+    await expect(app.projected(p, snapshots, { timeoutMillis: 100 })).rejects.toThrow(
       /"Flaky" is blocked at event #\d+ and cannot reach #\d+: Projection "Flaky" failed on event "TicketOpened" #\d+: cannot store it/
     );
   });
@@ -473,7 +473,7 @@ describe("inline projections (in memory)", () => {
     await app.do("close", { stream: "t-1", actor }, {});
     expect([...rows]).toEqual([]);
     // Nothing to wait for, and no reaction stream: it is not drained.
-    await app.projected(inline, [opened], 0);
+    await app.projected(inline, [opened], { timeoutMillis: 0 });
     await settle(app);
     expect((await store().reactions()).map((r) => r.stream)).not.toContain(inline.stream);
     expect(calls).toEqual([opened.event!.id]);

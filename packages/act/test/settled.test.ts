@@ -116,7 +116,7 @@ describe("settled", () => {
     await app.settled([placed], { timeoutMillis: 10_000 });
     // The second hop ran before the wait ended.
     expect(shipped).toEqual(["desk"]);
-    const chain = await app.query_array({ correlation: placed.event!.meta.correlation });
+    const chain = await app.queryArray({ correlation: placed.event!.meta.correlation });
     expect(chain.map((e) => e.name)).toEqual(["Placed", "Packed"]);
 
     const [again] = await app.do("place", { stream: "order-2", actor }, { item: "chair" });
@@ -140,7 +140,7 @@ describe("settled", () => {
     const { reason, pending, correlations, message } = error as NotSettledError;
     expect(reason).toBe("blocked");
     expect(correlations).toEqual([snapshots[0].event!.meta.correlation]);
-    const [packed] = await blocking.query_array({ names: ["Packed"] });
+    const [packed] = await blocking.queryArray({ names: ["Packed"] });
     expect(pending).toEqual([
       {
         stream: "shipping",

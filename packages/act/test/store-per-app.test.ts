@@ -27,7 +27,7 @@ function build(totals: Map<string, number>, bound?: Store) {
     .with(Totals)
     .on("Incremented")
     .do(async (event, _stream, app) => {
-      await app.do("tag", { stream: `audit-${event.stream}`, actor }, { tags: [`+${event.data.by}`] }, event);
+      await app.do("tag", { stream: `audit-${event.stream}`, actor }, { tags: [`+${event.data.by}`] }, { reactingTo: event });
     })
     .to((event) => (event.stream.startsWith("audit-") ? undefined : { target: `audit-${event.stream}` }));
   return { app: bound ? builder.build({ store: bound }) : builder.build(), Totals };
@@ -52,7 +52,7 @@ describe("an app bound to its own store", () => {
     await app.projected(Totals, snapshots);
     expect((await app.load(Counter, "c-1")).state.count).toBe(2);
     expect((await app.load(Counter, "audit-c-1")).state.tags).toEqual(["+2"]);
-    expect(await app.query_array({ stream: "audit-c-1" })).toHaveLength(1);
+    expect(await app.queryArray({ stream: "audit-c-1" })).toHaveLength(1);
     expect(totals.get("c-1")).toBe(2);
     expect(await events(bound)).toEqual([
       { stream: "c-1", name: "Incremented" },
@@ -167,7 +167,7 @@ describe("two apps on two stores in one process", () => {
       await a.app.settled(fromA, { timeoutMillis: 4_000 });
       await b.app.settled(fromB, { timeoutMillis: 4_000 });
       await a.app.projected(a.Totals, fromA);
-      await b.app.projected(b.Totals, (await b.app.query_array({ stream: "only-b" }))[0].id);
+      await b.app.projected(b.Totals, (await b.app.queryArray({ stream: "only-b" }))[0].id);
     } finally {
       await a.app.stop();
       await b.app.stop();
@@ -176,7 +176,7 @@ describe("two apps on two stores in one process", () => {
     expect((await b.app.load(Counter, "c")).state.count).toBe(10);
     expect((await a.app.load(Counter, "audit-c")).state.tags).toEqual(["+1"]);
     expect((await b.app.load(Counter, "audit-c")).state.tags).toEqual(["+10"]);
-    expect(await a.app.query_array({ stream: "only-b" })).toEqual([]);
+    expect(await a.app.queryArray({ stream: "only-b" })).toEqual([]);
     expect([...leftTotals]).toEqual([["c", 1]]);
     expect([...rightTotals].sort()).toEqual([
       ["c", 10],

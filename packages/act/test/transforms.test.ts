@@ -29,7 +29,7 @@ describe("transforms run once, when the event is emitted", () => {
     const [again] = await app.do("pay", { stream: "w", actor }, { dollars: 1 });
     expect(again.state.cents).toBe(250);
     expect((await app.load(Wallet, "w")).state.cents).toBe(250);
-    expect((await app.query_array({ stream: "w" })).map((e) => e.data)).toEqual([{ cents: 150 }, { cents: 100 }]);
+    expect((await app.queryArray({ stream: "w" })).map((e) => e.data)).toEqual([{ cents: 150 }, { cents: 100 }]);
   });
 
   it("also when the action runs again after a conflict on a cached stream", async () => {
@@ -40,7 +40,7 @@ describe("transforms run once, when the event is emitted", () => {
     // "one" has the stream cached at its first event: the commit conflicts and the action runs again.
     const [paid] = await one.do("pay", { stream: "w2", actor }, { dollars: 3 });
     expect(paid.state.cents).toBe(600);
-    expect((await one.query_array({ stream: "w2" })).map((e) => e.data)).toEqual([
+    expect((await one.queryArray({ stream: "w2" })).map((e) => e.data)).toEqual([
       { cents: 100 },
       { cents: 200 },
       { cents: 300 },
@@ -58,7 +58,7 @@ describe("transforms run once, when the event is emitted", () => {
     const app = act().with(Loose).build();
     // A number is not the transform's input, and a bare transform's output is not described: refused.
     await expect(app.do("say", { stream: "l", actor }, { value: 5 })).rejects.toThrow(/Invalid data of event "Said"/);
-    expect(await app.query_array({ stream: "l" })).toEqual([]);
+    expect(await app.queryArray({ stream: "l" })).toEqual([]);
   });
 
   it("a bare transform that changes the type is read back as stored", async () => {
@@ -75,7 +75,7 @@ describe("transforms run once, when the event is emitted", () => {
     expect(said.state.letters).toBe(5);
     await app.do("say", { stream: "t", actor }, { text: "hi" });
     expect((await app.load(Words, "t")).state.letters).toBe(7);
-    expect((await app.query_array({ stream: "t" })).map((e) => e.data.letters)).toEqual([5, 2]);
+    expect((await app.queryArray({ stream: "t" })).map((e) => e.data.letters)).toEqual([5, 2]);
   });
 });
 
@@ -117,7 +117,7 @@ describe("a transform from text to a date", () => {
     const [again] = await app.do("scheduleDate", { stream: "s", actor }, { at: new Date(at) });
     expect(again.state.at).toEqual(new Date(at));
     expect((await app.load(Schedule, "s")).state.at).toEqual(new Date(at));
-    const events = await app.query_array({ stream: "s" });
+    const events = await app.queryArray({ stream: "s" });
     expect(events.map((e) => e.data.at)).toEqual([new Date(at), new Date(at)]);
   });
 });

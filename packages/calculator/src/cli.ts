@@ -45,7 +45,7 @@ export async function run(args: string[], print: (line: string) => void, stream 
   }
   print("");
   print("events:");
-  for (const event of await app.query_array({ stream, with_snaps: true })) {
+  for (const event of await app.queryArray({ stream, with_snaps: true })) {
     // Snapshot events are not in the state's event types, hence the widening.
     const data = (event.name as string) === SNAP_EVENT ? "(snapshot of the state)" : JSON.stringify(event.data);
     print(`  #${event.version} ${String(event.name).padEnd(16)} ${data}`);

@@ -13,7 +13,7 @@ async function type(stream: string, keys: string) {
   return display(state);
 }
 
-const names = async (stream: string) => (await app.query_array({ stream })).map((e) => e.name);
+const names = async (stream: string) => (await app.queryArray({ stream })).map((e) => e.name);
 
 describe("arithmetic", () => {
   it("adds", async () => {
@@ -90,7 +90,7 @@ describe("events", () => {
   it("records key presses, with results computed by the action", async () => {
     const stream = fresh();
     await type(stream, "12+3=");
-    const events = await app.query_array({ stream });
+    const events = await app.queryArray({ stream });
     expect(events.map((e) => [e.name, e.data])).toEqual([
       ["DigitPressed", { digit: "1" }],
       ["DigitPressed", { digit: "2" }],
@@ -128,7 +128,7 @@ describe("invariants and validation", () => {
     const error = await press("C", stream).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvariantError);
     expect((error as InvariantError).description).toBe("Calculator must not be clean");
-    expect(await app.query_array({ stream })).toHaveLength(0);
+    expect(await app.queryArray({ stream })).toHaveLength(0);
 
     await type(stream, "7+");
     const [cleared] = await press("C", stream);
@@ -153,7 +153,7 @@ describe("snapshots", () => {
     const stream = fresh();
     // 12 key presses → 12 events, a snapshot after the tenth.
     expect(await type(stream, "11+22+33+44=")).toBe("110");
-    const all = await app.query_array({ stream, with_snaps: true });
+    const all = await app.queryArray({ stream, with_snaps: true });
     expect(all.map((e) => e.name).filter((name) => (name as string) === SNAP_EVENT)).toHaveLength(1);
     const snap = all.find((e) => (e.name as string) === SNAP_EVENT)!;
     expect(snap.version).toBe(10);
@@ -167,7 +167,7 @@ describe("snapshots", () => {
   it("a snapshot changes nothing: the state equals the replay of every event", async () => {
     const stream = fresh();
     await type(stream, "9*9*9*9*9=");
-    const events = await app.query_array({ stream });
+    const events = await app.queryArray({ stream });
     let replayed = Calculator.init();
     for (const e of events) replayed = { ...replayed, ...(Calculator.patch as any)[e.name](e, replayed) };
     const { state } = await app.load(Calculator, stream);

@@ -55,7 +55,7 @@ export function shop() {
     .do(
       async (event, _stream, app) => {
         if (event.data.item === "poison") throw new Error("the warehouse refused the item");
-        await app.do("Reserve", { stream: `stock-${event.data.item}`, actor: system }, { order: event.stream }, event);
+        await app.do("Reserve", { stream: `stock-${event.data.item}`, actor: system }, { order: event.stream }, { reactingTo: event });
       },
       { maxRetries: 0 }
     )
@@ -65,12 +65,12 @@ export function shop() {
         "Charge",
         { stream: `payment-${event.data.order}`, actor: system },
         { order: event.data.order },
-        event
+        { reactingTo: event }
       );
     })
     .on("PaymentCharged")
     .do(async (event, _stream, app) => {
-      await app.do("ShipOrder", { stream: event.data.order, actor: system }, { carrier: "owl" }, event);
+      await app.do("ShipOrder", { stream: event.data.order, actor: system }, { carrier: "owl" }, { reactingTo: event });
     })
     .build();
 }

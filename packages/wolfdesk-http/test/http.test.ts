@@ -54,7 +54,7 @@ describe("actions over HTTP", () => {
       const res = await post(`/tickets/${id}/OpenTicket`, { title: "Escalate me", message: "x", actor: claimed });
       expect(res.status, claimed.id).toBe(200);
       expect((await res.json()).ticket.customer).toBe("customer:carla");
-      const [event] = await app.query_array({ stream: `ticket-${id}` });
+      const [event] = await app.queryArray({ stream: `ticket-${id}` });
       expect(event.name).toBe("TicketOpened");
       expect(event.meta.causation.action?.actor, claimed.id).toEqual({ id: "customer:carla", name: "Carla" });
       expect(JSON.stringify(event)).not.toContain("mallory");
@@ -134,7 +134,7 @@ describe("actions over HTTP", () => {
     const again = await post(`/tickets/${id}/AddMessage`, { body: "hello?" }, key);
     expect(again.status).toBe(first.status);
     expect(again.headers.get("ETag")).toBe(first.headers.get("ETag"));
-    const messages = await app.query_array({ stream: `ticket-${id}`, names: ["MessageAdded"] });
+    const messages = await app.queryArray({ stream: `ticket-${id}`, names: ["MessageAdded"] });
     expect(messages).toHaveLength(1);
     // A retry that also carries the If-Match of the first attempt gets its outcome, not a 412.
     const guarded = { ...carla, "Idempotency-Key": `guarded-${id}`, "If-Match": first.headers.get("ETag")! };
@@ -146,7 +146,7 @@ describe("actions over HTTP", () => {
     const other = await post(`/tickets/${id}/AddMessage`, { body: "something else" }, key);
     expect(other.status).toBe(422);
     expect(await other.json()).toEqual({ error: "this Idempotency-Key was already used for another request" });
-    expect(await app.query_array({ stream: `ticket-${id}`, names: ["MessageAdded"] })).toHaveLength(2);
+    expect(await app.queryArray({ stream: `ticket-${id}`, names: ["MessageAdded"] })).toHaveLength(2);
   });
 
   it("lets staff act where customers may not", async () => {

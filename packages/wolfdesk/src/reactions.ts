@@ -47,7 +47,7 @@ export async function autoAssign(
   app: Dispatcher<Actions>
 ) {
   const agent = pickAgent(event.stream).id;
-  await unlessTooLate(app.do("AssignTicket", { stream: event.stream, actor: SYSTEM }, { agent }, event));
+  await unlessTooLate(app.do("AssignTicket", { stream: event.stream, actor: SYSTEM }, { agent }, { reactingTo: event }));
 }
 
 /**
@@ -66,7 +66,7 @@ export async function escalateWaiting(
       "EscalateTicket",
       { stream: event.stream, actor: SYSTEM },
       { reason: `${unanswered} customer messages without a reply` },
-      event
+      { reactingTo: event }
     )
   );
 }
@@ -81,6 +81,6 @@ export async function queueEscalation(
     "QueueEscalation",
     { stream: ESCALATIONS, actor: SYSTEM },
     { ticket: event.stream, reason: event.data.reason },
-    event
+    { reactingTo: event }
   );
 }

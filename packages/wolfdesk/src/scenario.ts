@@ -92,7 +92,7 @@ export async function run(print: (line: string) => void, stream = `ticket-${Date
 
   print("");
   print(`events of ${stream}:`);
-  const events = await app.query_array({ stream });
+  const events = await app.queryArray({ stream });
   const correlations = new Map<string, string>();
   for (const event of events) {
     const id = correlations.get(event.meta.correlation) ?? `c${correlations.size + 1}`;

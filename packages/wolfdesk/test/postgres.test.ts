@@ -58,7 +58,7 @@ describe("WolfDesk on Postgres", () => {
     const { state } = await app.load(Ticket, t);
     expect(state.agent).toMatch(/^agent:/);
     expect(state.escalated).toBe(true);
-    const chain = await app.query_array({ correlation: last.event!.meta.correlation });
+    const chain = await app.queryArray({ correlation: last.event!.meta.correlation });
     expect(chain.map((e) => [e.stream, e.name])).toEqual([
       [t, "MessageAdded"],
       [t, "TicketEscalated"],

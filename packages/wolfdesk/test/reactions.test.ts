@@ -71,7 +71,7 @@ describe("escalation", () => {
   it("queues each ticket once even if the escalation reaction runs again", async () => {
     await waitForReply();
     await settle();
-    const [escalated] = await app.query_array({ stream: t, names: ["TicketEscalated"] });
+    const [escalated] = await app.queryArray({ stream: t, names: ["TicketEscalated"] });
     // The filter does not narrow the type: the event's name does.
     if (escalated.name !== "TicketEscalated") throw new Error(`expected TicketEscalated, got ${escalated.name}`);
     // Replay the reaction by hand, as a redelivery after a crash would.
@@ -91,18 +91,18 @@ describe("escalation", () => {
 describe("correlation", () => {
   it("events caused by reactions share the correlation of the action that started the chain", async () => {
     await settle(); // auto-assign
-    const opened = (await app.query_array({ stream: t, names: ["TicketOpened"] }))[0];
-    const assigned = (await app.query_array({ stream: t, names: ["TicketAssigned"] }))[0];
+    const opened = (await app.queryArray({ stream: t, names: ["TicketOpened"] }))[0];
+    const assigned = (await app.queryArray({ stream: t, names: ["TicketAssigned"] }))[0];
     expect(assigned.meta.correlation).toBe(opened.meta.correlation);
     expect(assigned.meta.causation.event).toEqual({ id: opened.id, name: "TicketOpened", stream: t });
     expect(assigned.meta.causation.action).toMatchObject({ name: "AssignTicket", actor: { id: "system:wolfdesk" } });
 
     for (let i = 1; i < ESCALATE_AFTER; i++) await app.do("AddMessage", by(carla, t), { body: `ping ${i}` });
     await settle();
-    const [, ...rest] = await app.query_array({ stream: t, names: ["MessageAdded"] });
+    const [, ...rest] = await app.queryArray({ stream: t, names: ["MessageAdded"] });
     const trigger = rest[rest.length - 1];
     // One chain across two streams: the message, the escalation, the queue entry.
-    const chain = await app.query_array({ correlation: trigger.meta.correlation });
+    const chain = await app.queryArray({ correlation: trigger.meta.correlation });
     expect(chain.map((e) => [e.stream, e.name])).toEqual([
       [t, "MessageAdded"],
       [t, "TicketEscalated"],

@@ -44,7 +44,7 @@ describe("the command-line story", () => {
       "✗ Carla writes after the resolution: Only open tickets accept messages",
     ]);
     // The assignment names the event it reacted to, by its id in the log.
-    const [opened] = await app.query_array({ stream: "ticket-story", names: ["TicketOpened"] });
+    const [opened] = await app.queryArray({ stream: "ticket-story", names: ["TicketOpened"] });
     expect(lines.some((l) => l.includes("TicketAssigned") && l.includes(`← TicketOpened #${opened.id}`))).toBe(true);
   });
 });

@@ -35,7 +35,7 @@ describe("ticket workflow", () => {
     expect(closed.state.status).toBe("closed");
     expect(closed.event?.version).toBe(7);
 
-    const events = await app.query_array({ stream: t });
+    const events = await app.queryArray({ stream: t });
     expect(events.map((e) => e.name)).toEqual([
       "TicketOpened",
       "TicketAssigned",
@@ -89,7 +89,7 @@ describe("ticket workflow", () => {
   it("records who did what in each event's causation", async () => {
     const t = newTicket();
     await app.do("OpenTicket", by(carla, t), { title: "Login", message: "Locked out" });
-    const [event] = await app.query_array({ stream: t });
+    const [event] = await app.queryArray({ stream: t });
     expect(event.meta.causation.action).toMatchObject({ name: "OpenTicket", stream: t, actor: carla });
     expect(event.meta.causation.event).toBeUndefined();
   });

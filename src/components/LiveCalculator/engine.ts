@@ -6,7 +6,7 @@
  *
  * Each key runs `press()` from `@act-root/calculator` — a real
  * `app.do(...)` — and the view is read back from the library: the stream's
- * events (`query_array`, snapshots included) and the state (`load`).
+ * events (`queryArray`, snapshots included) and the state (`load`).
  */
 import { InvariantError, SNAP_EVENT, ValidationError } from "@act-root/act";
 import { app, Calculator, display, expression, type Key, press, toKey } from "@act-root/calculator";
@@ -16,7 +16,7 @@ export { press, toKey, type Key };
 
 /** What the calculator shows for `stream`, read from the store. */
 export async function read(stream: string): Promise<View> {
-  const events = await app.query_array({ stream, with_snaps: true });
+  const events = await app.queryArray({ stream, with_snaps: true });
   const { state, patches, snaps } = await app.load(Calculator, stream);
   return {
     display: display(state),

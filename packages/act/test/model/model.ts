@@ -515,7 +515,7 @@ export async function runProgram(p: Program, env: Env): Promise<string[]> {
   };
 
   const readLog = async (stream: string) =>
-    (await settle(apps[0].app.query_array({ stream, with_snaps: true }), `reading "${stream}"`)) as Event[];
+    (await settle(apps[0].app.queryArray({ stream, with_snaps: true }), `reading "${stream}"`)) as Event[];
 
   const targetOf = (d: Do, app: number, stream: string) => {
     const last = lastVersion(logs.get(stream)!);

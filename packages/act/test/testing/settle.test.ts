@@ -30,7 +30,7 @@ describe("settle", () => {
       .on("Passed")
       .do(async (event, _stream, app) => {
         if (event.data.hop < 4)
-          await app.do("pass", { stream: `relay-${event.data.hop + 1}`, actor }, { hop: event.data.hop + 1 }, event);
+          await app.do("pass", { stream: `relay-${event.data.hop + 1}`, actor }, { hop: event.data.hop + 1 }, { reactingTo: event });
       })
       .build();
     const [first] = await app.do("pass", { stream: "relay-0", actor }, { hop: 0 });
@@ -40,7 +40,7 @@ describe("settle", () => {
     const settled = await settle(app);
 
     for (let hop = 0; hop <= 4; hop++) expect((await app.load(Relay, `relay-${hop}`)).state.hops).toEqual([hop]);
-    const chain = await app.query_array({ correlation: first.event!.meta.correlation });
+    const chain = await app.queryArray({ correlation: first.event!.meta.correlation });
     expect(chain.map((e) => e.stream)).toEqual(["relay-0", "relay-1", "relay-2", "relay-3", "relay-4"]);
     expect(settled).toEqual({ drains: expect.any(Number), blocked: [] });
     expect(settled.drains).toBeGreaterThanOrEqual(4);
@@ -137,7 +137,7 @@ describe("settle", () => {
         .with(Relay)
         .on("Passed")
         .do(async (event, _stream, app) => {
-          await app.do("pass", { stream: event.stream, actor }, { hop: event.data.hop + 1 }, event);
+          await app.do("pass", { stream: event.stream, actor }, { hop: event.data.hop + 1 }, { reactingTo: event });
         })
         .build();
 

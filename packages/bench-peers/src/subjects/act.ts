@@ -66,7 +66,7 @@ export async function subject(target: Target, version: string): Promise<Subject>
         .with(Ledger)
         .on("Incremented")
         .do(async (event, stream, app) => {
-          await app.do("post", { stream, actor }, { by: event.data.by }, event);
+          await app.do("post", { stream, actor }, { by: event.data.by }, { reactingTo: event });
           posted++;
         })
         .to((event) => ({ target: `ledger-${event.stream}` }))

@@ -369,8 +369,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         );
       const state = await stateOf(app, store, stream);
       if (!state) throw new HttpError(404, `None of the app's states emits the events of ${JSON.stringify(stream)}.`);
-      const now = await app.load(state, stream, undefined, { version });
-      const before = version > 0 ? await app.load(state, stream, undefined, { version: version - 1 }) : undefined;
+      const now = await app.load(state, stream, { at: { version } });
+      const before = version > 0 ? await app.load(state, stream, { at: { version: version - 1 } }) : undefined;
       const previous = before?.state ?? state.init();
       return {
         state: state.name,
