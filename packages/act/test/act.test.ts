@@ -327,15 +327,15 @@ describe("resolvers and correlation", () => {
     await app.do("write", { stream: "n", actor }, { text: "y" });
     const first = await app.correlate();
     expect(first.leased.map((l) => l.stream).sort()).toEqual(["t-x", "t-y"]);
-    expect(first.last_id).toBe(1);
-    expect(await app.correlate()).toEqual({ leased: [], last_id: 1, behind: false });
+    expect(first.lastId).toBe(1);
+    expect(await app.correlate()).toEqual({ leased: [], lastId: 1, behind: false });
     expect((await store().poll(10, 10)).map((p) => [p.stream, p.at]).sort()).toEqual([
       ["t-x", -1],
       ["t-y", 0],
     ]);
   });
 
-  it("start_correlations registers streams on a timer until stopped", async () => {
+  it("startCorrelations registers streams on a timer until stopped", async () => {
     const app = act()
       .with(Note)
       .on("Written")
@@ -343,8 +343,8 @@ describe("resolvers and correlation", () => {
       .to("audit")
       .build();
     const callback = vi.fn();
-    expect(app.start_correlations({}, 20, callback)).toBe(true);
-    expect(app.start_correlations({}, 20)).toBe(false);
+    expect(app.startCorrelations({ intervalMillis: 20, onCorrelated: callback })).toBe(true);
+    expect(app.startCorrelations({ intervalMillis: 20 })).toBe(false);
     await app.do("write", { stream: "n", actor }, { text: "x" });
     await vi.waitFor(() => expect(callback).toHaveBeenCalledWith([expect.objectContaining({ stream: "audit" })]));
     app.stopCorrelations();

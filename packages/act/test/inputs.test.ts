@@ -89,10 +89,10 @@ describe("one validator for options", () => {
     expect(error.details[0].path).toBe(option);
   });
 
-  it.each([Number.NaN, 0, -1])("start_correlations refuses a frequency of %s", (frequency) => {
+  it.each([Number.NaN, 0, -1])("startCorrelations refuses an intervalMillis of %s", (intervalMillis) => {
     const app = act().with(Counter).build();
-    refusal(() => app.start_correlations({}, frequency));
-    expect(app.start_correlations({}, 60_000)).toBe(true); // nothing was started by the refused call
+    refusal(() => app.startCorrelations({ intervalMillis }));
+    expect(app.startCorrelations({ intervalMillis: 60_000 })).toBe(true); // nothing was started by the refused call
     app.stopCorrelations();
   });
 
