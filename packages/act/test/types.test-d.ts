@@ -234,3 +234,45 @@ export function projections() {
   };
   void wrong;
 }
+
+/** The options objects of `do`, `load`, `projected` and `startCorrelations` keep inference end to end. */
+export async function optionsObjects() {
+  const [cause] = await app.do("increment", target, { by: 1 });
+  // The action name still narrows the payload when options follow it.
+  const [snap] = await app.do("increment", target, { by: 2 }, { reactingTo: cause.event, skipValidation: false });
+  const count: number = snap.state.count;
+  // @ts-expect-error wrong payload type, with options
+  await app.do("increment", target, { by: "2" }, { reactingTo: cause.event });
+  // @ts-expect-error an option do does not have
+  await app.do("increment", target, { by: 2 }, { reactingTo: cause.event, retries: 3 });
+  // @ts-expect-error skipValidation is a boolean
+  await app.do("increment", target, { by: 2 }, { skipValidation: "yes" });
+  // The old shape still compiles (deprecated): an event, then a boolean.
+  await app.do("increment", target, { by: 2 }, cause.event, true);
+  // @ts-expect-error the old shape's fifth argument alone, after options, is not a call shape
+  await app.do("increment", target, { by: 2 }, {}, true);
+
+  // load: the snapshot and the callback are typed by the state.
+  const then = await app.load(Counter, "c", { at: { version: 1 }, onSnapshot: (s) => s.state.tags.join() });
+  const tags: string[] = then.state.tags;
+  // @ts-expect-error a point in time names one of id, version or time
+  await app.load(Counter, "c", { at: { stream: 1 } });
+  // @ts-expect-error the callback gets the state's snapshot
+  await app.load(Counter, "c", { onSnapshot: (s) => s.state.missing });
+
+  const Totals = projection("Totals")
+    .with(Counter)
+    .on("Incremented", () => {})
+    .build();
+  await app.projected(Totals, [snap], { timeoutMillis: 1_000 });
+  // @ts-expect-error timeoutMillis is a number
+  await app.projected(Totals, [snap], { timeoutMillis: "1s" });
+
+  const started: boolean = app.startCorrelations({ query: { after: 0 }, intervalMillis: 1_000, onCorrelated: (l) => l[0].stream });
+  // @ts-expect-error startCorrelations takes one options object
+  app.startCorrelations({}, 1_000);
+  app.stopCorrelations();
+  const { lastId } = await app.correlate();
+  const events = await app.queryArray({ stream: "c" });
+  return { count, tags, started, lastId, events };
+}
