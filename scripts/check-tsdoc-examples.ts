@@ -7,6 +7,11 @@
  * imports nor declares itself, and declares the few values examples may
  * assume (`app`, `actor`, `Counter`, ...: see `context`). Run:
  * `npm run test:examples`.
+ *
+ * It also fails when an export of the core's public entry points
+ * (`@act-root/act`, `@act-root/act/testing`) has no stability marker in its
+ * TSDoc — `@stable` (kept through 1.x) or `@experimental` (may change in a
+ * minor release) — which its API page shows.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +20,8 @@ import ts from "typescript";
 
 const root = new URL("..", import.meta.url).pathname;
 const out = join(root, ".cache/tsdoc-examples");
+/** The entry points whose every export must say how stable it is. */
+const marked = new Set(["@act-root/act", "@act-root/act/testing"]);
 const packages = [
   { name: "@act-root/act", dir: "packages/act/src" },
   { name: "@act-root/act/testing", dir: "packages/act/src/testing" },
@@ -59,16 +66,27 @@ function exportsOf() {
     }
   );
   const checker = program.getTypeChecker();
-  return packages.map((p) => {
+  const unmarked: string[] = [];
+  const result = packages.map((p) => {
     const symbol = checker.getSymbolAtLocation(program.getSourceFile(join(root, p.dir, "index.ts"))!)!;
     const values: string[] = [];
     const types: string[] = [];
     for (const s of checker.getExportsOfModule(symbol)) {
       const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
       (target.flags & ts.SymbolFlags.Value ? values : types).push(s.name);
+      const tags = target.getJsDocTags(checker).map((t) => t.name);
+      if (marked.has(p.name) && !tags.includes("stable") && !tags.includes("experimental"))
+        unmarked.push(`${p.name}: ${s.name}`);
     }
     return { ...p, values, types };
   });
+  if (unmarked.length) {
+    console.error(
+      `Exports without a stability marker (add @stable or @experimental to their TSDoc):\n${unmarked.join("\n")}`
+    );
+    process.exit(1);
+  }
+  return result;
 }
 
 function files(dir: string): string[] {

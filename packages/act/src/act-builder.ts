@@ -16,6 +16,7 @@ import { legacyAliases, reactionKey } from "./reaction-names.js";
  * default it runs on the event's own stream. It is also an {@link ActBuilder}:
  * without `.to`/`.void`, go on with `.with`, `.on` or `.build`.
  *
+ * @stable
  * @typeParam S - the state type of each action so far
  * @typeParam E - the events so far
  * @typeParam A - the actions so far, their payloads as `app.do` takes them (the schemas' input)
@@ -57,6 +58,7 @@ export type ReactionStep<S extends Schemas, E extends Schemas, A extends Schemas
  * The step after `.on(event)`: `.do(handler)` sets what the reaction does.
  * Next: {@link ReactionStep}.
  *
+ * @stable
  * @typeParam S - the state type of each action so far
  * @typeParam E - the events so far
  * @typeParam A - the actions so far, their payloads as `app.do` takes them (the schemas' input)
@@ -85,6 +87,7 @@ export type ReactionDoStep<S extends Schemas, E extends Schemas, A extends Schem
  * name must stay the same from one release to the next; registering other
  * reactions or projections before it does not change it.
  *
+ * @stable
  * @see [Deploying and upgrading](/docs/guides/deploying-and-upgrading#reaction-names) — explains when to name a reaction and how to rename one.
  * @example
  * ```ts
@@ -118,6 +121,7 @@ export type ReactionNaming = {
  * What `build` takes: the store the app uses. Without one, the app uses the
  * process-wide {@link store} port, whatever adapter it holds at each use.
  *
+ * @stable
  * @see [Configuration](/docs/concepts/configuration#one-store-per-app) — when to bind an app to its store.
  * @example
  * ```ts
@@ -150,6 +154,7 @@ export type BuildOptions = {
  * result is dropped does nothing (`build()` of a builder without states
  * throws to say so).
  *
+ * @stable
  * @typeParam S - the state type of each action so far
  * @typeParam E - the events so far
  * @typeParam A - the actions so far, their payloads as `app.do` takes them (the schemas' input)
@@ -356,6 +361,7 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
  *    runs and goes back to step 1; without them it runs on the event's own
  *    stream, and every step 1 call (`.with`, `.on`, `.build`) is available.
  *
+ * @stable
  * @returns an empty {@link ActBuilder}
  * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains how reactions run.
  * @example

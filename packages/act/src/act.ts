@@ -43,6 +43,7 @@ const CORRELATION_PAGES = 10;
  * {@link Act.off}. Listeners run synchronously, in the order they were added;
  * one that throws is logged and the others still run.
  *
+ * @stable
  * @typeParam S - the state type of each action, by action name
  * @typeParam E - the event schemas
  * @see [Reactions in production](/docs/concepts/reactions-in-production#monitoring) — shows what to watch in production.
@@ -74,6 +75,7 @@ export type Lifecycle<S extends Schemas, E extends Schemas> = {
  * reads the log (`query`), runs reactions (`drain`, `correlate`) and tells
  * listeners what happened (`on("committed" | "acked" | "blocked")`).
  *
+ * @stable
  * @typeParam S - the state type of each action, by action name
  * @typeParam E - the event schemas
  * @typeParam A - the actions' payloads, as `do` takes them (the schemas' input)
@@ -749,6 +751,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * @param timeoutMillis - how long to wait at most, in ms
    * @example
    * ```ts
+   * const Totals = projection("Totals").with(Counter).on("Incremented", () => {}).build();
    * await app.projected(Totals, 42, { timeoutMillis: 1_000 });
    * ```
    */

@@ -98,6 +98,7 @@ function variable<T>(name: string, value: string | undefined, schema: z.ZodType<
  * module on Node 20.0–20.15 calling it during startup (before `fs` has
  * loaded) gets empty facts, with a warning.
  *
+ * @stable
  * @returns the validated configuration
  * @throws {@link ValidationError} naming the bad variable, e.g. `Invalid environment variable LOG_LEVEL: ...`
  * @see [Configuration](/docs/concepts/configuration#config) — lists the settings.

@@ -4,6 +4,7 @@
 /**
  * The environments `NODE_ENV` may name.
  *
+ * @stable
  * @example
  * ```ts
  * const production = config().env === Environments[3]; // "production"
@@ -13,6 +14,7 @@ export const Environments = ["development", "test", "staging", "production"] as 
 
 /**
  * One of {@link Environments}.
+ * @stable
  * @example `const env: Environment = "production";`
  */
 export type Environment = (typeof Environments)[number];
@@ -20,6 +22,7 @@ export type Environment = (typeof Environments)[number];
 /**
  * The log levels `LOG_LEVEL` may name, from quietest to loudest.
  *
+ * @stable
  * @example
  * ```ts
  * LogLevels.includes("debug"); // true
@@ -29,6 +32,7 @@ export const LogLevels = ["fatal", "error", "warn", "info", "debug", "trace"] as
 
 /**
  * One of {@link LogLevels}.
+ * @stable
  * @example `const level: LogLevel = "debug";`
  */
 export type LogLevel = (typeof LogLevels)[number];
@@ -36,6 +40,7 @@ export type LogLevel = (typeof LogLevels)[number];
 /**
  * The ways a process can be told to end: `"EXIT"` (clean) or `"ERROR"`.
  *
+ * @stable
  * @example
  * ```ts
  * await disposeAndExit(ExitCodes[1]); // "EXIT"
@@ -45,6 +50,7 @@ export const ExitCodes = ["ERROR", "EXIT"] as const;
 
 /**
  * One of {@link ExitCodes}.
+ * @stable
  * @example `const code: ExitCode = "EXIT";`
  */
 export type ExitCode = (typeof ExitCodes)[number];

@@ -5,6 +5,7 @@ import type { Target } from "./schemas.js";
  * The code of each error Act throws, by error name. Every Act error carries
  * its code in `name`, so callers can branch without `instanceof`.
  *
+ * @stable
  * @example
  * ```ts
  * try { await app.do("increment", target, { by: 1 }); }
@@ -53,6 +54,7 @@ type Issue = { path: string; message: string };
  * made from the error holds the names and field paths, not the data (the
  * default logger adds it at `debug` level).
  *
+ * @stable
  * @see [State management](/docs/concepts/state-management#what-can-go-wrong) — lists what can fail.
  * @example
  * ```ts
@@ -90,6 +92,7 @@ export class ValidationError extends Error {
  * payload, target and snapshot are not enumerable: a log line made from the
  * error names the action, the stream and the rule, not the data.
  *
+ * @stable
  * @see [State management](/docs/concepts/state-management#invariants) — explains invariants.
  * @example
  * ```ts
@@ -134,6 +137,7 @@ export class InvariantError extends Error {
  * else committed to it since it was loaded. Nothing is committed; load again
  * and retry if the action still makes sense.
  *
+ * @stable
  * @see [Event sourcing](/docs/concepts/event-sourcing#optimistic-concurrency) — explains version conflicts.
  * @example
  * ```ts
@@ -178,6 +182,7 @@ export class ConcurrencyError extends Error {
  * reused a key for something new, which an HTTP layer usually answers with
  * 422 (or 409).
  *
+ * @stable
  * @see [Reactions in production](/docs/concepts/reactions-in-production#exactly-once-per-reaction) — explains idempotency keys.
  * @example
  * ```ts
@@ -223,6 +228,7 @@ export class IdempotencyKeyReusedError extends Error {
  * - `"rejected"` — the store refused the call (bad data, a constraint,
  *   missing tables, permissions). Retrying the same call fails the same way.
  *
+ * @stable
  * @example
  * ```ts
  * const reason: StoreFailure = "busy";
@@ -236,6 +242,7 @@ export type StoreFailure = "unreachable" | "connection-lost" | "busy" | "transie
  * `reason` says why (see {@link StoreFailure}) and `retryable` tells a caller
  * whether the same call may succeed later. The driver's error is the `cause`.
  *
+ * @stable
  * @see [Event sourcing](/docs/concepts/event-sourcing#what-can-go-wrong) — lists what can fail.
  * @example
  * ```ts
@@ -277,6 +284,7 @@ export class StoreError extends Error {
  * or an app without states. `builder` and `step` say which call it was; the
  * message says what to change.
  *
+ * @stable
  * @see [State management](/docs/concepts/state-management) — how states and apps are built.
  * @example
  * ```ts
@@ -306,6 +314,7 @@ export class BuilderError extends Error {
  * A reaction stream that had not handled every event of a chain when
  * `app.settled` gave up, and how far behind it was.
  *
+ * @stable
  * @example
  * ```ts
  * const behind: PendingStream = { stream: "audit", at: 41, until: 44, behind: 2, retry: 0, blocked: false };
@@ -336,6 +345,7 @@ export type PendingStream = {
  * - `"pending"` — the time ran out while streams were still behind: no
  *   consumer is running, or the reactions are slow, or wait out retries.
  *
+ * @stable
  * @example
  * ```ts
  * const reason: NotSettledReason = "pending";
@@ -352,6 +362,7 @@ export type NotSettledReason = "blocked" | "pending";
  * (the blocked ones with their error), and the message names each with its
  * watermark and how many of the chain's events it has left.
  *
+ * @stable
  * @see [Reactions in production](/docs/concepts/reactions-in-production#waiting-for-a-chain) — when to wait for reactions, and how.
  * @example
  * ```ts

@@ -19,6 +19,7 @@ type Result<K extends Wrapping> = Awaited<ReturnType<NonNullable<Observer[K]>>>;
  * pay nothing for the hooks. `@act-root/act-otel` installs an OpenTelemetry
  * observer for you: most apps never call this.
  *
+ * @experimental
  * @param observer - the hooks to call
  * @returns a function that removes it (a no-op once another observer replaced it)
  * @see [Observability](/docs/guides/observability#the-hooks-under-it) — explains the hooks and the OpenTelemetry package.

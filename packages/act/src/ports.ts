@@ -40,6 +40,7 @@ function hookSignals() {
  * `NODE_ENV=test`, where the next call creates a fresh default adapter, so
  * each test can dispose everything and the next one starts clean.
  *
+ * @stable
  * @param injector - builds the adapter; receives the adapter passed to the first call
  * @param name - names the port in errors (default: the injector's function name)
  * @returns the getter
@@ -93,6 +94,7 @@ function storeInjector(adapter?: Store): Store {
  * error naming both copies (`npm ls @act-root/act` shows where each comes
  * from, `npm dedupe` keeps one).
  *
+ * @stable
  * @param adapter - the store to use (first call only)
  * @returns the store in use
  * @throws Error when another copy of `@act-root/act` in this process already holds a store
@@ -180,6 +182,7 @@ const loggerPort = port(loggerInjector, "logger");
  * is created on first use from {@link config} (`LOG_LEVEL`, `LOG_SINGLE_LINE`),
  * with pretty output in development when `pino-pretty` is installed.
  *
+ * @stable
  * @see [Configuration](/docs/concepts/configuration#ports-and-adapters) — explains ports and adapters.
  * @example
  * ```ts
@@ -216,6 +219,7 @@ export function onDispose(disposer: Disposer): () => void {
  * without a disposer) also makes `SIGINT` and `SIGTERM` run
  * `disposeAndExit("EXIT")` — the one place Act installs signal handlers.
  *
+ * @stable
  * @param disposer - clean-up, async or not (optional)
  * @returns `disposeAndExit`
  * @see [Configuration](/docs/concepts/configuration#shutting-down-cleanly) — explains shutting down.
@@ -252,6 +256,7 @@ export function dispose(disposer?: Disposer): (code?: ExitCode) => Promise<void>
  * (`afterEach(dispose())` gives every test a clean store). The logger is the exception: it
  * is flushed, and the next log line creates a new one.
  *
+ * @stable
  * @param code - `"EXIT"` (default) or `"ERROR"`
  * @see [Configuration](/docs/concepts/configuration#shutting-down-cleanly) — explains shutting down.
  * @example

@@ -10,6 +10,7 @@ export type { Projection, ProjectionBatchHandler, ProjectionHandler, ProjectionO
  * handler per event — or `.batch(events, handler)` one handler for them all —
  * and `.build()` returns the {@link Projection}. Every step returns a new builder.
  *
+ * @stable
  * @typeParam E - the events of the states added so far
  * @typeParam H - the events handled so far
  * @typeParam Tx - the transaction handle handlers get
@@ -127,6 +128,7 @@ function builder<E extends Schemas, H extends Schemas, Tx>(
  * the transaction that commits an action's events instead (the `inline`
  * option of {@link ProjectionOptions}).
  *
+ * @stable
  * @typeParam Tx - the transaction handle the store passes handlers: `pg.PoolClient` for
  *   `PostgresStore`, the `Connection` for `SqliteStore`, `undefined` (the default) elsewhere
  * @param name - unique in the app; with the version, it names the projection's position

@@ -4,6 +4,7 @@ import type { Store } from "./types/ports.js";
 /**
  * How far a rebuild got: reported while it runs and returned at the end.
  *
+ * @stable
  * @example
  * ```ts
  * const report = ({ projected, total }: RebuildProgress) => console.log(`${projected}/${total}`);
@@ -28,6 +29,7 @@ export type RebuildProgress = {
  * What {@link Act.rebuild} is told: how to report, how long to wait, and the
  * switch-over to run once the new version has caught up.
  *
+ * @stable
  * @example
  * ```ts
  * let serving = "open_tickets_v1";

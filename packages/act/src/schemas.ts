@@ -6,6 +6,7 @@ import { nativeMatcher } from "./plain-shape.js";
  *
  * Use it for actions or events that carry no data.
  *
+ * @stable
  * @example
  * ```ts
  * import { z } from "zod";
@@ -24,6 +25,7 @@ export const ZodEmpty = z.record(z.string(), z.never());
 /**
  * Schema of an {@link Actor}: who asks for an action.
  *
+ * @stable
  * @example
  * ```ts
  * ActorSchema.parse({ id: "u-1", name: "Ada" }); // ok
@@ -39,7 +41,11 @@ export const ActorSchema = z.object({
 /** A UTF-16 surrogate without its other half. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The longest stream name any store accepts, in characters (Unicode code points). */
+/**
+ * The longest stream name any store accepts, in characters (Unicode code points).
+ *
+ * @stable
+ */
 export const MAX_STREAM_LENGTH = 256;
 
 /**
@@ -92,6 +98,7 @@ const isName = (value: unknown) =>
  * checks names with it, so a name one store accepts is accepted by all of
  * them.
  *
+ * @stable
  * @example
  * ```ts
  * StreamSchema.parse("ticket-1"); // ok
@@ -106,6 +113,7 @@ export const StreamSchema = nameSchema("stream name");
  * as {@link StreamSchema}: not empty, at most {@link MAX_STREAM_LENGTH}
  * characters, no NUL, no lone surrogate.
  *
+ * @stable
  * @example
  * ```ts
  * NameSchema.parse("request-42"); // ok
@@ -118,6 +126,7 @@ export const NameSchema = nameSchema("name");
  * Schema of a {@link Target}: the stream an action is addressed to, who asks
  * for it and, optionally, the version the caller expects the stream to be at.
  *
+ * @stable
  * @example
  * ```ts
  * TargetSchema.parse({ stream: "ticket-1", actor: { id: "u-1", name: "Ada" } });
@@ -143,6 +152,7 @@ export const TargetSchema = z.object({
  * Schema of a {@link CausationEvent}: the committed event a reaction was
  * handling when it caused a new action.
  *
+ * @stable
  * @example
  * ```ts
  * CausationEventSchema.parse({ id: 7, name: "TicketOpened", stream: "ticket-1" });
@@ -161,6 +171,7 @@ export const CausationEventSchema = z.object({
  * Schema of a {@link TraceContext}: the W3C trace context of the action that
  * committed an event (`traceparent`, and `tracestate` when the trace has one).
  *
+ * @stable
  * @example
  * ```ts
  * TraceContextSchema.parse({ traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" });
@@ -177,6 +188,7 @@ export const TraceContextSchema = z.object({
  * Schema of {@link EventMeta}: the metadata stored with every committed event —
  * its correlation id and what caused it.
  *
+ * @stable
  * @example
  * ```ts
  * EventMetaSchema.parse({ correlation: "c-1", causation: {} });
@@ -203,6 +215,7 @@ export const EventMetaSchema = z.object({
  * Schema of {@link CommittedMeta}: what the store adds to an event when it
  * commits it — global position, stream, version, time and metadata.
  *
+ * @stable
  * @example
  * ```ts
  * CommittedMetaSchema.parse({
@@ -228,6 +241,7 @@ export const CommittedMetaSchema = z.object({
  * Schema of a {@link Query} over the event log. Every filter is optional and
  * they combine with AND.
  *
+ * @stable
  * @example
  * ```ts
  * QuerySchema.parse({ stream: "ticket-1", backward: true, limit: 10 });
@@ -274,6 +288,7 @@ export const QuerySchema = z.object({
 /**
  * Who asks for an action. Validated by {@link ActorSchema}.
  *
+ * @stable
  * @example
  * ```ts
  * const ada: Actor = { id: "u-1", name: "Ada" };
@@ -290,6 +305,7 @@ export type Actor = {
  * Where an action goes: the stream, the actor and an optional expected
  * version or idempotency key. Validated by {@link TargetSchema}.
  *
+ * @stable
  * @see [Event sourcing](/docs/concepts/event-sourcing#optimistic-concurrency) — explains expected versions.
  * @example
  * ```ts
@@ -320,6 +336,7 @@ export type Target = {
  * The event a reaction handled when it caused an action. Validated by
  * {@link CausationEventSchema}.
  *
+ * @stable
  * @example
  * ```ts
  * const cause: CausationEvent = { id: 7, name: "TicketOpened", stream: "ticket-1" };
@@ -338,6 +355,7 @@ export type CausationEvent = {
  * Correlation and causation stored with every event. Validated by
  * {@link EventMetaSchema}.
  *
+ * @stable
  * @see [Event sourcing](/docs/concepts/event-sourcing#correlation-and-causation) — explains correlation and causation.
  * @example
  * ```ts
@@ -369,6 +387,7 @@ export type EventMeta = {
  * The W3C trace context an event keeps of the action that committed it.
  * Validated by {@link TraceContextSchema}.
  *
+ * @stable
  * @see [Observability](/docs/guides/observability#causation-across-processes) — explains how reactions link to it.
  * @example
  * ```ts
@@ -386,6 +405,7 @@ export type TraceContext = {
  * What the store adds to a committed event. Validated by
  * {@link CommittedMetaSchema}.
  *
+ * @stable
  * @see [Event sourcing](/docs/concepts/event-sourcing#anatomy-of-a-committed-event) — explains each field.
  * @example
  * ```ts
@@ -409,6 +429,7 @@ export type CommittedMeta = {
  * Filters for reading the event log: every one is optional, and they
  * combine with AND. Validated by {@link QuerySchema}.
  *
+ * @stable
  * @see [Event sourcing](/docs/concepts/event-sourcing#reading-the-log) — shows queries.
  * @example
  * ```ts
@@ -453,6 +474,7 @@ export type Query = {
  * committed to the stream as an event of this name, so later loads start there.
  * Queries skip these events unless `with_snaps` is set.
  *
+ * @stable
  * @see [State management](/docs/concepts/state-management#snapshots) — explains snapshots.
  * @example
  * ```ts

@@ -8,6 +8,7 @@ import type { EventRegister } from "./types/reaction.js";
 /**
  * How `app.settled` waits.
  *
+ * @stable
  * @example
  * ```ts
  * const options: SettledOptions = { timeoutMillis: 2_000 };

@@ -23,6 +23,7 @@ import type {
  * The first step of {@link state}: `.init` says what a stream with no events
  * holds. Next: {@link StateEmitsStep}.
  *
+ * @stable
  * @typeParam S - the state type, from the state's zod schema
  * @example
  * ```ts
@@ -44,6 +45,7 @@ export type StateInitStep<S extends Schema> = {
  * The step after `.init`: `.emits` declares the events the state emits.
  * Next: {@link StatePatchStep}.
  *
+ * @stable
  * @typeParam S - the state type
  * @example
  * ```ts
@@ -83,6 +85,7 @@ export type StateEmitsStep<S extends Schema> = {
  * The step after `.emits`: `.patch` says how each event changes the state.
  * Next: {@link StateBuilder}, where actions are added.
  *
+ * @stable
  * @typeParam S - the state type
  * @typeParam E - the events declared with `.emits`, their data as the schemas output it
  * @typeParam EI - the same events' data as the schemas take it (default: `E`)
@@ -110,6 +113,7 @@ export type StatePatchStep<S extends Schema, E extends Schemas, EI extends Schem
  * The step after `.given(rules)`: the action's required `.emit` handler.
  * Next: back to {@link StateBuilder}.
  *
+ * @stable
  * @typeParam S - the state type
  * @typeParam E - the events
  * @typeParam A - the actions so far, the new one included
@@ -150,6 +154,7 @@ export type ActionEmitStep<
 /**
  * The step after `.snap(rule)`: `.build()` is all that is left.
  *
+ * @stable
  * @typeParam S - the state type
  * @typeParam E - the events
  * @typeParam A - the actions
@@ -185,6 +190,7 @@ export type StateBuildStep<
  * The step after `.on(action, schema)`: optional invariants with `.given`,
  * then the required `.emit` handler. Next: back to {@link StateBuilder}.
  *
+ * @stable
  * @typeParam S - the state type
  * @typeParam E - the events
  * @typeParam A - the actions so far, the new one included (their payloads as the schemas output them)
@@ -245,6 +251,7 @@ export type ActionBuilder<
  * builder it was called on, so several states can branch from one base and
  * each gets only the actions added on its own branch.
  *
+ * @stable
  * @typeParam S - the state type
  * @typeParam E - the events
  * @typeParam A - the actions so far, their payloads as the schemas output them
@@ -430,6 +437,7 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas, EI exte
  * 6. {@link ActionEmitStep}: `.emit(handler)` adds the action and goes back to step 4.
  * 7. {@link StateBuildStep}: `.build()` returns the {@link State}.
  *
+ * @stable
  * @param name - the state's name, used in errors, logs and snapshot keys (unique within an app)
  * @param schema - zod schema of the state
  * @returns the first step, {@link StateInitStep} (`.init`)
@@ -477,6 +485,7 @@ export function state<S extends Schema>(name: string, schema: z.ZodType<S>): Sta
  * its schema, so `to` is typed on both sides: it receives the old data and
  * must return the event's current data.
  *
+ * @stable
  * @param schema - zod schema of the older shape
  * @param to - turns old data into the current shape
  * @returns the upcaster

@@ -28,6 +28,7 @@ const quiet: Traced = {
  * correlated, leased, acked, blocked — to the {@link logger} at `trace` level.
  * For any other level they do nothing, so tracing costs nothing when off.
  *
+ * @experimental
  * @param logLevel - the configured level
  * @returns one callback per step
  * @see [Configuration](/docs/concepts/configuration#tracing-the-drain) — shows the trace output.

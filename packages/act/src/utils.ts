@@ -20,6 +20,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
  *   replaced, not merged;
  * - `__proto__`, `constructor` and `prototype` keys are ignored.
  *
+ * @stable
  * @param original - the current state
  * @param partial - the changes
  * @returns the merged state
@@ -69,6 +70,7 @@ const issues = (error: z.ZodError) =>
  * already has the exact shape a plain JSON schema outputs (no defaults,
  * transforms, coercion or keys to strip), which zod would only copy.
  *
+ * @stable
  * @param target - what is validated, used in the error message (e.g. `action "increment"`)
  * @param payload - the value to check
  * @param schema - the zod schema
@@ -105,6 +107,7 @@ export function validate<S>(target: string, payload: unknown, schema?: z.ZodType
  * Validates `source` against `schema` and merges it over `target` (a shallow
  * spread): how defaults and overrides are combined, e.g. in configuration.
  *
+ * @stable
  * @param source - the values to validate
  * @param schema - their zod schema
  * @param target - defaults to merge into
@@ -136,6 +139,7 @@ export function defaultSleepMs(): number {
 /**
  * Resolves after `ms` milliseconds — for polling loops and tests.
  *
+ * @stable
  * @param ms - delay in ms (default `SLEEP_MS`, else 0 under `NODE_ENV=test` — tests do not wait — and 100 otherwise)
  * @example
  * ```ts

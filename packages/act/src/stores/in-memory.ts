@@ -22,6 +22,7 @@ import { query as read } from "./in-memory/read.js";
  * where an event's schema declares them). The events it hands out are
  * frozen: changing one cannot change the log.
  *
+ * @stable
  * @see [Event sourcing](/docs/concepts/event-sourcing#the-two-stores) — compares the two stores.
  * @example
  * ```ts

@@ -6,6 +6,7 @@ import type { Committed, CommittedOf, Schemas } from "../types/action.js";
  * An event given to {@link projectEvents}: its name and data, and optionally
  * the stream it belongs to (default `"test"`) and when it was created.
  *
+ * @stable
  * @typeParam E - the projection's events
  * @example
  * ```ts
@@ -36,6 +37,7 @@ export type GivenEvent<E extends Schemas> = {
  * app or a store. Each event gets an id (from 1), its stream's next version
  * and a test correlation, as if committed. Assert on the read model afterwards.
  *
+ * @stable
  * @param projection - the projection under test
  * @param events - the events, in log order
  * @param tx - what the handlers get as their transaction handle (a fake client, an in-memory database…)

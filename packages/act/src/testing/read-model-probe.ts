@@ -7,6 +7,7 @@
  * position. Each function may be synchronous — a store that runs `project`'s
  * work synchronously (SQLite) needs it to be.
  *
+ * @experimental
  * @typeParam Tx - the handle the store's `project` passes
  * @example
  * ```ts

@@ -8,6 +8,7 @@
  * - `"moving"` — drains kept handling events until the bound on drains or on
  *   time: usually reactions that trigger each other without end.
  *
+ * @stable
  * @example
  * ```ts
  * const reason: SettleReason = "blocked";
@@ -21,6 +22,7 @@ export type SettleReason = "blocked" | "pending" | "moving";
  * error that blocked it, the retry it waits for, or the events the last
  * drain handled on it); `streams` lists their names.
  *
+ * @stable
  * @example
  * ```ts
  * const error = await settle(app).catch((e: unknown) => e);

@@ -13,6 +13,7 @@ const POLL_MILLIS = 25;
 /**
  * How {@link settle} drains, and when it gives up.
  *
+ * @stable
  * @example
  * ```ts
  * const options: SettleOptions = { timeoutMillis: 10_000, maxDrains: 50, allowBlocked: true, eventLimit: 100 };
@@ -39,6 +40,7 @@ export type SettleOptions = DrainOptions & {
 /**
  * What {@link settle} did.
  *
+ * @stable
  * @example
  * ```ts
  * const { drains, blocked }: Settled = await settle(app, { allowBlocked: true });
@@ -106,6 +108,7 @@ const describeMoving = (drained: Drain<Schemas>) =>
  * (`build({ store })`), or else the store port's — and waits for every
  * reaction stream in that store, not only this app's.
  *
+ * @stable
  * @param app - the app whose reactions to run
  * @param options - drain options, bounds, and whether blocked streams are allowed
  * @returns how many drains moved something, and the blocked streams when allowed

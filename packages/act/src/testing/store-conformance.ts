@@ -34,6 +34,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * `@act-root/act/testing` never loads a test runner: pass vitest's module
  * (vitest 3 or later, an optional peer dependency of `@act-root/act`).
  *
+ * @experimental
  * @param name - names the store in the test titles
  * @param factory - creates the store under test (called once)
  * @param test - the test runner's functions: `import * as vitest from "vitest"`

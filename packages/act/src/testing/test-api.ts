@@ -5,6 +5,7 @@ import type { afterAll, beforeEach, describe, expect, it } from "vitest";
  * vitest's `describe`, `it` (with `it.each`), `expect`, `beforeEach` and
  * `afterAll`. Pass vitest's module as it is.
  *
+ * @experimental
  * @example
  * ```ts
  * import * as vitest from "vitest";

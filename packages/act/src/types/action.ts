@@ -4,6 +4,7 @@ import type { Actor, CommittedMeta, Target } from "../schemas.js";
 /**
  * A plain object: the shape of a state, an action payload or an event's data.
  *
+ * @stable
  * @example
  * ```ts
  * const counter: Schema = { count: 0, tags: ["a"] };
@@ -14,6 +15,7 @@ export type Schema = Record<string, any>;
 /**
  * Named payload shapes: event names to event data, or action names to action payloads.
  *
+ * @stable
  * @example
  * ```ts
  * type Events = { Incremented: { by: number }; Reset: {} };
@@ -24,6 +26,7 @@ export type Schemas = Record<string, Schema>;
 /**
  * The type of an empty payload (matches {@link ZodEmpty}).
  *
+ * @stable
  * @example
  * ```ts
  * const none: EmptySchema = {};
@@ -37,6 +40,7 @@ export type EmptySchema = Record<string, never>;
  * (`T`, what is stored and handed on); they differ only where the schema has
  * a transform, a default or a coercion.
  *
+ * @stable
  * @typeParam T - names to payload types, as the schemas output them
  * @typeParam I - names to payload types, as the schemas take them (default: `T`)
  * @example
@@ -56,6 +60,7 @@ export type ZodTypes<T extends Schemas, I extends Schemas = T> = {
 /**
  * An event before it is committed: its name and data.
  *
+ * @stable
  * @typeParam E - the event schemas
  * @typeParam K - the event name
  * @example
@@ -73,6 +78,7 @@ export type Message<E extends Schemas, K extends keyof E> = {
 /**
  * What an action handler returns for one event: a `[name, data]` tuple.
  *
+ * @stable
  * @typeParam E - the event schemas
  * @example
  * ```ts
@@ -90,6 +96,7 @@ export type Emitted<E extends Schemas> = {
  * Object literals lose that check once they are returned from a function;
  * `.emit(handler)` restores it by asking for `R & ExactEmitted<R, E>`.
  *
+ * @stable
  * @typeParam R - what the handler returned
  * @typeParam E - the event data each event takes
  * @example
@@ -114,6 +121,7 @@ export type ExactEmitted<R, E extends Schemas> = R extends readonly [infer K ext
  * A committed event of name `K`: its message plus what the store added
  * (`id`, `stream`, `version`, `created`, `meta`).
  *
+ * @stable
  * @typeParam E - the event schemas
  * @typeParam K - the event name
  * @see [Event sourcing](/docs/concepts/event-sourcing#anatomy-of-a-committed-event) — explains each field.
@@ -130,6 +138,7 @@ export type Committed<E extends Schemas, K extends keyof E> = Message<E, K> & Re
  * Any committed event of `E`: the union of {@link Committed} over every event name,
  * so `switch (event.name)` narrows `event.data`.
  *
+ * @stable
  * @typeParam E - the event schemas
  * @example
  * ```ts
@@ -149,6 +158,7 @@ export type CommittedOf<E extends Schemas> = {
  * objects are merged; a key set to `undefined` or `null` is removed; arrays
  * and other values replace. See {@link patch}.
  *
+ * @stable
  * @typeParam T - the state type
  * @example
  * ```ts
@@ -166,6 +176,7 @@ export type Patch<T> = {
 /**
  * Folds one committed event into the state by returning the part that changes.
  *
+ * @stable
  * @typeParam S - the state type
  * @typeParam E - the event schemas
  * @typeParam K - the event name
@@ -187,6 +198,7 @@ export type PatchHandler<S extends Schema, E extends Schemas, K extends keyof E>
  * One {@link PatchHandler} for every event a state emits — a missing one is a
  * compile error.
  *
+ * @stable
  * @example
  * ```ts
  * const patches: PatchHandlers<{ count: number }, { Incremented: { by: number } }> = {
@@ -203,6 +215,7 @@ export type PatchHandlers<S extends Schema, E extends Schemas> = {
  * last event read or written, how many patches were applied since the last
  * snapshot, and how many snapshots were read or written.
  *
+ * @stable
  * @typeParam S - the state type
  * @typeParam E - the event schemas
  * @see [State management](/docs/concepts/state-management#loading-state) — explains how state is loaded.
@@ -227,6 +240,7 @@ export type Snapshot<S extends Schema, E extends Schemas> = {
  * A business rule checked before an action runs. When `valid` returns false
  * the action fails with an {@link InvariantError} carrying `description`.
  *
+ * @stable
  * @typeParam S - the state type
  * @see [State management](/docs/concepts/state-management#invariants) — explains invariants.
  * @example
@@ -252,6 +266,7 @@ export type Invariant<S extends Schema> = {
 /**
  * The invariants of each action, by action name.
  *
+ * @stable
  * @example
  * ```ts
  * const given: GivenHandlers<{ status: string }, { close: {} }> = {
@@ -272,6 +287,7 @@ export type GivenHandlers<S extends Schema, A extends Schemas> = {
  * filled, transforms run); the event data returned is the event schema's
  * input, parsed by zod when the action commits it.
  *
+ * @stable
  * @typeParam S - the state type
  * @typeParam E - the event schemas (their output: what is stored)
  * @typeParam A - the action schemas (their output: what the handler receives)
@@ -302,6 +318,7 @@ export type ActionHandler<
 /**
  * One {@link ActionHandler} per action name.
  *
+ * @stable
  * @typeParam EI - the event schemas' input, what the handlers return (default: `E`)
  * @example
  * ```ts
@@ -317,6 +334,7 @@ export type ActionHandlers<S extends Schema, E extends Schemas, A extends Schema
 /**
  * The zod schema of a state's own shape.
  *
+ * @stable
  * @example
  * ```ts
  * const Counter: StateSchema<{ count: number }> = z.object({ count: z.number() });
@@ -327,6 +345,7 @@ export type StateSchema<S extends Schema> = z.ZodType<S>;
 /**
  * Every zod schema a state declares: its own shape, its events and its actions.
  *
+ * @stable
  * @typeParam S - the state type
  * @typeParam E - the events' data, as their schemas output it
  * @typeParam A - the actions' payloads, as their schemas output them
@@ -361,6 +380,7 @@ export type StateSchemas<
  * it with {@link upcaster}, which infers the old shape from its schema; list
  * them per event with `state(...).upcast({ Event: [...] })`.
  *
+ * @stable
  * @typeParam T - the event's current data type
  * @see [Changing your model](/docs/concepts/changing-your-model#renaming-a-field-an-upcaster) — walks through an upcaster.
  * @example
@@ -386,6 +406,7 @@ export type Upcaster<T> = {
  * The {@link Upcaster}s of a state's events, by event name, tried in order
  * when stored data no longer matches the event's current schema.
  *
+ * @stable
  * @example
  * ```ts
  * const upcasts: Upcasters<{ Opened: { title: string; priority: string } }> = {
@@ -400,6 +421,7 @@ export type Upcasters<E extends Schemas> = { readonly [K in keyof E]?: ReadonlyA
  * handlers, invariants and snapshot rule. Built with {@link state}; registered
  * with `act().with(...)`.
  *
+ * @stable
  * @typeParam S - the state type
  * @typeParam E - the events' data, as their schemas output it (what patches, reactions and projections read)
  * @typeParam A - the actions' payloads, as their schemas output them (what action handlers receive)
@@ -451,6 +473,7 @@ export type State<
  * The committed event type of event `K` of a built state — handy for typing
  * reaction handlers declared away from the builder.
  *
+ * @stable
  * @typeParam T - a built state (`typeof MyState`)
  * @typeParam K - one of its event names
  * @example

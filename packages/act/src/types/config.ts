@@ -3,6 +3,7 @@ import type { Environment, LogLevel } from "../environment.js";
 /**
  * The facts read from the app's `package.json`.
  *
+ * @stable
  * @example
  * ```ts
  * const { name, version }: Package = config();
@@ -33,6 +34,7 @@ export type Package = {
 /**
  * The app's configuration: {@link Package} facts plus settings from the environment.
  *
+ * @stable
  * @example
  * ```ts
  * const { env, logLevel, sleepMs }: Config = config();

@@ -6,6 +6,7 @@ import type { Target, TraceContext } from "../schemas.js";
 /**
  * What an {@link Observer} learns when an action starts.
  *
+ * @experimental
  * @see [Observability](/docs/guides/observability#the-hooks-under-it) — explains the hooks.
  * @example
  * ```ts
@@ -30,6 +31,7 @@ export type ActionInfo = {
  * returns, and whether it committed events (false when the handler
  * emitted nothing or an idempotency key replayed an earlier outcome).
  *
+ * @experimental
  * @example
  * ```ts
  * const outcome: ActionOutcome = { result: [], committed: false };
@@ -45,6 +47,7 @@ export type ActionOutcome = {
 /**
  * What an {@link Observer} learns when a stream is loaded.
  *
+ * @experimental
  * @example
  * ```ts
  * const info: LoadInfo = { state: "Counter", stream: "c-1" };
@@ -63,6 +66,7 @@ export type LoadInfo = {
  * What an {@link Observer} learns when a drain starts: the drain's options,
  * as passed, and the app's store it drains.
  *
+ * @experimental
  * @example
  * ```ts
  * const info: DrainInfo = { streamLimit: 10, eventLimit: 10 };
@@ -76,6 +80,7 @@ export type DrainInfo = DrainOptions & {
 /**
  * What an {@link Observer} learns when a reaction handler is about to run.
  *
+ * @experimental
  * @example
  * ```ts
  * const info: ReactionInfo = {
@@ -102,6 +107,7 @@ export type ReactionInfo = {
  * batch of events (an asynchronous projection's drain; inline projections
  * run inside their action's commit and have no batch of their own).
  *
+ * @experimental
  * @example
  * ```ts
  * const info: ProjectionInfo = {
@@ -133,6 +139,7 @@ export type ProjectionInfo = {
  *
  * Without an observer, none of this runs: the app calls its work directly.
  *
+ * @experimental
  * @see [Observability](/docs/guides/observability#the-hooks-under-it) — explains the hooks and the OpenTelemetry package.
  * @example
  * ```ts

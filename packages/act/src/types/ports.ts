@@ -5,6 +5,7 @@ import type { EventMeta, Query } from "../schemas.js";
 /**
  * Anything holding resources that must be released: stores, loggers, servers.
  *
+ * @stable
  * @example
  * ```ts
  * const cache: Disposable = { dispose: async () => map.clear() };
@@ -20,6 +21,7 @@ export type Disposable = {
  * promise is awaited) or not; a throw or a rejection is logged and the other
  * clean-ups still run.
  *
+ * @stable
  * @example
  * ```ts
  * const closeServer: Disposer = () => server.close();
@@ -32,6 +34,7 @@ export type Disposer = () => unknown;
  * The logger port: the methods Act and your code log with. The default
  * adapter is pino.
  *
+ * @stable
  * @example
  * ```ts
  * logger.info({ stream: "calc-1" }, "loaded");
@@ -47,6 +50,7 @@ export type Logger = Disposable & {
  * `PostgresStore` (package `@act-root/act-pg`) is the production one. Both
  * pass the same conformance suite.
  *
+ * @experimental
  * @see [Event sourcing](/docs/concepts/event-sourcing#the-two-stores) — compares the two stores.
  * @example
  * ```ts
@@ -304,6 +308,7 @@ export interface Store extends Disposable {
 /**
  * What `Store.commitInline` commits: the arguments of `Store.commit`, by name.
  *
+ * @experimental
  * @typeParam E - the event schemas
  * @example
  * ```ts
@@ -336,6 +341,7 @@ export type InlineCommit<E extends Schemas> = {
  * The stream versions an idempotent action committed under its key (see
  * `Store.recall`).
  *
+ * @experimental
  * @see [Changing your model](/docs/concepts/changing-your-model#idempotent-actions) — explains idempotent actions.
  * @example
  * ```ts
@@ -358,6 +364,7 @@ export type KeyedVersions = {
 /**
  * Which reaction streams `Store.reactions` lists. Every field is optional.
  *
+ * @experimental
  * @example
  * ```ts
  * const firstTenBlocked: ReactionFilter = { blocked: true, limit: 10 };
@@ -382,6 +389,7 @@ export type ReactionFilter = {
  * A reaction stream as the store keeps it: what `Store.reactions` and
  * `Act.stats` report.
  *
+ * @stable
  * @see [Reactions in production](/docs/concepts/reactions-in-production#retries-and-blocked-streams) — explains retries and blocked streams.
  * @example
  * ```ts
@@ -418,6 +426,7 @@ export type ReactionStream = {
  * What {@link Act.stats} reports: each reaction stream with its lag, and the
  * commit-to-handled latency of the latest reactions the app ran.
  *
+ * @stable
  * @see [Reactions in production](/docs/concepts/reactions-in-production#monitoring) — shows what to watch in production.
  * @example
  * ```ts

@@ -9,6 +9,7 @@ import type { Committed, CommittedOf, Schemas } from "./action.js";
  * event may be applied again after a crash, so write idempotently (upsert by
  * `event.id`).
  *
+ * @stable
  * @param event - the committed event, with its data, stream, version and id
  * @param tx - the store's transaction handle (see above)
  * @typeParam E - the event schemas
@@ -29,6 +30,7 @@ export type ProjectionHandler<E extends Schemas, K extends keyof E, Tx> = (
  * Applies the events of one drain to a read model at once, in log order —
  * for bulk upserts. Same `tx` rules as {@link ProjectionHandler}.
  *
+ * @stable
  * @param events - the drain's events the projection handles, in log order
  * @param tx - the store's transaction handle
  * @typeParam E - the event schemas
@@ -44,6 +46,7 @@ export type ProjectionBatchHandler<E extends Schemas, Tx> = (events: CommittedOf
 /**
  * How a projection treats failures and where it starts.
  *
+ * @stable
  * @example
  * ```ts
  * const options: ProjectionOptions = { maxRetries: 5, version: 2 };
@@ -103,6 +106,7 @@ export type ProjectionOptions = {
  * {@link Projection.stream}, so it runs with the app's drains — the same
  * leases, retries, blocking, `reset` and `stats` as reactions.
  *
+ * @stable
  * @typeParam E - the events it handles
  * @typeParam Tx - the transaction handle its handlers get
  * @example

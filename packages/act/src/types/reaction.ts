@@ -58,6 +58,7 @@ export type Dispatcher<A extends Schemas> = {
 /**
  * The event a reaction handles: the committed event of name `K`.
  *
+ * @stable
  * @example
  * ```ts
  * const payload: ReactionPayload<{ Opened: { title: string } }, "Opened"> = event;
@@ -84,6 +85,7 @@ export type ReactionPayload<E extends Schemas, K extends keyof E> = Committed<E,
  * event and reaction), or with `token` where the other system can refuse
  * an older one.
  *
+ * @stable
  * @see [Guarantees](/docs/concepts/guarantees#reactions) — what runs exactly once and what at least once.
  * @example
  * ```ts
@@ -108,6 +110,7 @@ export type ReactionContext = {
  * the attempt). A throw (or not finishing within the lease) is retried, then
  * blocks the stream after `maxRetries` when `blockOnError` is set.
  *
+ * @stable
  * @param event - the committed event, with its data, stream, version and metadata
  * @param stream - the reaction stream the handler runs on (the resolver's `target`)
  * @param app - the app's {@link Dispatcher}, to ask for actions; it refuses them once `context.signal` aborted
@@ -133,6 +136,7 @@ export type ReactionHandler<E extends Schemas, K extends keyof E, A extends Sche
  * stream whose lease serialises the handling, `source` (optional) the only
  * stream whose events it reads. Returning `undefined` means "nowhere".
  *
+ * @stable
  * @param event - the committed event the reaction is registered on
  * @see [Event sourcing](/docs/concepts/event-sourcing#reactions) — explains where a reaction runs.
  * @example
@@ -153,6 +157,7 @@ export type ReactionResolver<E extends Schemas, K extends keyof E> = (event: Com
 /**
  * Options of a reaction.
  *
+ * @stable
  * @see [Reactions in production](/docs/concepts/reactions-in-production#retries-and-blocked-streams) — explains retries and blocked streams.
  * @example
  * ```ts
@@ -182,6 +187,7 @@ export type ReactionOptions = {
 /**
  * A registered reaction: handler, resolver and options.
  *
+ * @stable
  * @example
  * ```ts
  * const r: Reaction<{ Opened: {} }, "Opened"> = {
@@ -213,6 +219,7 @@ export type Reaction<E extends Schemas, K extends keyof E, A extends Schemas = S
  * The reactions registered on one event, by reaction key (its `name` option,
  * else the handler's name, e.g. `assign`).
  *
+ * @stable
  * @example
  * ```ts
  * const reactions: ReactionsRegister<{ Opened: { title: string } }, "Opened"> = new Map();
@@ -231,6 +238,7 @@ export type ReactionsRegister<E extends Schemas, K extends keyof E, A extends Sc
 /**
  * Every event an app knows, with its schema and the reactions registered on it, by reaction name.
  *
+ * @stable
  * @example
  * ```ts
  * const reactions = app.registry.events.Incremented.reactions; // Map<string, Reaction>
@@ -252,6 +260,7 @@ export type EventRegister<E extends Schemas, A extends Schemas = Schemas> = {
  * each schema takes the payload as `app.do` does (`A`) and outputs what the
  * action's handler receives.
  *
+ * @stable
  * @typeParam A - the actions' payloads, as `app.do` takes them
  * @example
  * ```ts
@@ -264,6 +273,7 @@ export type SchemaRegister<A extends Schemas> = { [K in keyof A]: z.ZodType<Sche
  * What an app is made of: the state that handles each action, each action's
  * payload schema, and each event with its reactions.
  *
+ * @stable
  * @example
  * ```ts
  * const Counter = app.registry.actions.increment; // the State handling "increment"
@@ -287,6 +297,7 @@ export type Registry<S extends Schemas, E extends Schemas, A extends Schemas> = 
  * (last acknowledged event id), its optional `source`, and whether it was
  * picked as one of the most lagging streams.
  *
+ * @experimental
  * @example
  * ```ts
  * const polled: Poll[] = await store().poll(5, 5);
@@ -308,6 +319,7 @@ export type Poll = {
  * (`at`: when leasing, the one the drainer polled; when acknowledging, the
  * last event handled), and the failures so far (`retry`).
  *
+ * @stable
  * @see [Event sourcing](/docs/concepts/event-sourcing#leases) — explains leases.
  * @example
  * ```ts
@@ -398,6 +410,7 @@ export type Lease = {
 /**
  * A lease whose stream was blocked, with the error that blocked it.
  *
+ * @stable
  * @example
  * ```ts
  * app.on("blocked", (blocked: BlockedLease[]) => blocked.forEach((b) => console.error(b.stream, b.error)));
@@ -411,6 +424,7 @@ export type BlockedLease = Lease & {
 /**
  * Events fetched by one drain, per leased stream.
  *
+ * @stable
  * @example
  * ```ts
  * const { fetched } = await app.drain();
@@ -432,6 +446,7 @@ export type Fetch<E extends Schemas> = Array<{
  * What one `drain` did: the events it fetched, the leases it got, and the
  * leases it acknowledged or blocked.
  *
+ * @stable
  * @see [Event sourcing](/docs/concepts/event-sourcing#draining) — explains draining.
  * @example
  * ```ts
@@ -453,6 +468,7 @@ export type Drain<E extends Schemas> = {
 /**
  * How much one `drain` does.
  *
+ * @stable
  * @see [Event sourcing](/docs/concepts/event-sourcing#draining) — explains draining.
  * @example
  * ```ts
@@ -490,6 +506,7 @@ export type DrainOptions = {
  * of each drain, plus how often it polls when idle and how long `stop` waits
  * for handlers still running.
  *
+ * @stable
  * @see [Reactions in production](/docs/concepts/reactions-in-production#processes) — explains running consumers.
  * @example
  * ```ts
