@@ -6,7 +6,10 @@ export default defineProject({
     // Run against the core's sources, as the other packages' tests do, so the
     // instrumentation and the apps under test share one copy of the core.
     alias: [
-      { find: /^@act-root\/act\/internal$/, replacement: fileURLToPath(new URL("../act/src/internal/index.ts", import.meta.url)) },
+      {
+        find: /^@act-root\/act\/internal$/,
+        replacement: fileURLToPath(new URL("../act/src/internal/index.ts", import.meta.url)),
+      },
       {
         find: /^@act-root\/act\/testing$/,
         replacement: fileURLToPath(new URL("../act/src/testing/index.ts", import.meta.url)),

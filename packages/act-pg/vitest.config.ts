@@ -7,7 +7,10 @@ export default defineProject({
     // (`@act-root/act/testing`) imports too, so `instanceof ConcurrencyError`
     // and the store port agree.
     alias: [
-      { find: /^@act-root\/act\/internal$/, replacement: fileURLToPath(new URL("../act/src/internal/index.ts", import.meta.url)) },
+      {
+        find: /^@act-root\/act\/internal$/,
+        replacement: fileURLToPath(new URL("../act/src/internal/index.ts", import.meta.url)),
+      },
       {
         find: /^@act-root\/act\/testing$/,
         replacement: fileURLToPath(new URL("../act/src/testing/index.ts", import.meta.url)),

@@ -34,7 +34,8 @@ describe("settle on PostgreSQL", () => {
       .on("Incremented")
       .do(async (event, _stream, app) => {
         const hop = Number(event.stream.split("-")[1]);
-        if (hop < 3) await app.do("increment", { stream: `hop-${hop + 1}`, actor }, { by: event.data.by }, { reactingTo: event });
+        if (hop < 3)
+          await app.do("increment", { stream: `hop-${hop + 1}`, actor }, { by: event.data.by }, { reactingTo: event });
       })
       .build();
     await app.do("increment", { stream: "hop-0", actor }, { by: 5 });

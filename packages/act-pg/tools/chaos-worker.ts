@@ -90,7 +90,12 @@ const app =
           .on("Queued")
           .do(async function audit(event, _stream, app) {
             await ran("audit", event.id);
-            await app.do("record", once(event.id, "audit"), { event: event.id, reaction: "audit" }, { reactingTo: event });
+            await app.do(
+              "record",
+              once(event.id, "audit"),
+              { event: event.id, reaction: "audit" },
+              { reactingTo: event }
+            );
           }, options)
           // Like notify, audit joins the ledger streams of some sources (every
           // third): streams whose watermark the running releases have already

@@ -35,7 +35,12 @@ function build(log: Store, totals: Map<string, number>) {
     .on("Incremented")
     .do(async (event, _stream, app) => {
       if (!event.stream.startsWith("audit-"))
-        await app.do("increment", { stream: `audit-${event.stream}`, actor }, { by: event.data.by }, { reactingTo: event });
+        await app.do(
+          "increment",
+          { stream: `audit-${event.stream}`, actor },
+          { by: event.data.by },
+          { reactingTo: event }
+        );
     })
     .build({ store: log });
   return { app, Totals };

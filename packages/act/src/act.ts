@@ -466,7 +466,12 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
       ? await this.discovery.pass(query)
       : await this.discovery.step(1, CORRELATION_PAGE);
     if (leased.length) this.tracer.correlated(leased);
-    const result = { leased, lastId: last_id, behind } as { leased: Lease[]; lastId: number; last_id: number; behind: boolean };
+    const result = { leased, lastId: last_id, behind } as {
+      leased: Lease[];
+      lastId: number;
+      last_id: number;
+      behind: boolean;
+    };
     // Not enumerable: it is not part of the result, only a way to read it the old way.
     return Object.defineProperty(result, "last_id", {
       get: () => {
@@ -496,11 +501,11 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   startCorrelations(options: CorrelationOptions = {}): boolean {
-    const { query = {}, intervalMillis: frequency = 10_000, onCorrelated: callback } = checkOptions(
-      "correlation",
-      options,
-      OptionSchemas.correlation
-    );
+    const {
+      query = {},
+      intervalMillis: frequency = 10_000,
+      onCorrelated: callback,
+    } = checkOptions("correlation", options, OptionSchemas.correlation);
     if (this.correlations) return false;
     const { limit = 1000, ...rest } = query;
     // Without filters or a start, the shared discovery; otherwise passes over

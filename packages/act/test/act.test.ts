@@ -66,7 +66,12 @@ describe("reactions", () => {
       })
       .on("PaymentTaken")
       .do(async function ship(event, _stream, app) {
-        await app.do("ship", { stream: `shipment-${event.data.order}`, actor }, { order: event.data.order }, { reactingTo: event });
+        await app.do(
+          "ship",
+          { stream: `shipment-${event.data.order}`, actor },
+          { order: event.data.order },
+          { reactingTo: event }
+        );
       })
       .build();
 

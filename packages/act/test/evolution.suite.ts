@@ -115,7 +115,9 @@ export function evolutionSuite(name: string, make: () => Promise<Store>) {
       expect(log.at(-1)?.name).toBe(SNAP_EVENT);
       const v2 = act().with(TicketV2).build();
       const read: string[] = [];
-      const { state: loaded } = await v2.load(TicketV2, "ticket-2", { onSnapshot: (s) => read.push(String(s.event?.name)) });
+      const { state: loaded } = await v2.load(TicketV2, "ticket-2", {
+        onSnapshot: (s) => read.push(String(s.event?.name)),
+      });
       expect(read).toEqual(["Opened", "Commented", "Commented", SNAP_EVENT]); // from the start: the v1 snapshot only moves the version
       expect(loaded).toMatchObject({ title: "2025-01-02T03:04:05.678Z", open: true, priority: "normal" });
     });

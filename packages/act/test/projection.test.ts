@@ -275,7 +275,9 @@ describe("read your writes", () => {
       .build();
     const other = act().with(Ticket).with(broken).build();
     await settle(other, { allowBlocked: true });
-    await expect(other.projected(broken, snapshots, { timeoutMillis: 1_000 })).rejects.toThrow(/"Broken" is blocked .*disk full/);
+    await expect(other.projected(broken, snapshots, { timeoutMillis: 1_000 })).rejects.toThrow(
+      /"Broken" is blocked .*disk full/
+    );
     await expect(app.projected(p, snapshots, { timeoutMillis: -1 })).rejects.toThrow(ValidationError);
   });
 });

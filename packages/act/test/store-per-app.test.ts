@@ -27,7 +27,12 @@ function build(totals: Map<string, number>, bound?: Store) {
     .with(Totals)
     .on("Incremented")
     .do(async (event, _stream, app) => {
-      await app.do("tag", { stream: `audit-${event.stream}`, actor }, { tags: [`+${event.data.by}`] }, { reactingTo: event });
+      await app.do(
+        "tag",
+        { stream: `audit-${event.stream}`, actor },
+        { tags: [`+${event.data.by}`] },
+        { reactingTo: event }
+      );
     })
     .to((event) => (event.stream.startsWith("audit-") ? undefined : { target: `audit-${event.stream}` }));
   return { app: bound ? builder.build({ store: bound }) : builder.build(), Totals };

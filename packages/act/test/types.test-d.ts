@@ -268,7 +268,11 @@ export async function optionsObjects() {
   // @ts-expect-error timeoutMillis is a number
   await app.projected(Totals, [snap], { timeoutMillis: "1s" });
 
-  const started: boolean = app.startCorrelations({ query: { after: 0 }, intervalMillis: 1_000, onCorrelated: (l) => l[0].stream });
+  const started: boolean = app.startCorrelations({
+    query: { after: 0 },
+    intervalMillis: 1_000,
+    onCorrelated: (l) => l[0].stream,
+  });
   // @ts-expect-error startCorrelations takes one options object
   app.startCorrelations({}, 1_000);
   app.stopCorrelations();

@@ -55,7 +55,12 @@ export function shop() {
     .do(
       async (event, _stream, app) => {
         if (event.data.item === "poison") throw new Error("the warehouse refused the item");
-        await app.do("Reserve", { stream: `stock-${event.data.item}`, actor: system }, { order: event.stream }, { reactingTo: event });
+        await app.do(
+          "Reserve",
+          { stream: `stock-${event.data.item}`, actor: system },
+          { order: event.stream },
+          { reactingTo: event }
+        );
       },
       { maxRetries: 0 }
     )

@@ -47,7 +47,9 @@ export async function autoAssign(
   app: Dispatcher<Actions>
 ) {
   const agent = pickAgent(event.stream).id;
-  await unlessTooLate(app.do("AssignTicket", { stream: event.stream, actor: SYSTEM }, { agent }, { reactingTo: event }));
+  await unlessTooLate(
+    app.do("AssignTicket", { stream: event.stream, actor: SYSTEM }, { agent }, { reactingTo: event })
+  );
 }
 
 /**

@@ -20,7 +20,12 @@ const app = act()
   .with(Counter)
   .on("Incremented")
   .do(async (event, _stream, app) => {
-    await app.do("mirror", { stream: "mirror", actor: { id: "bot", name: "bot" } }, { by: event.data.by }, { reactingTo: event });
+    await app.do(
+      "mirror",
+      { stream: "mirror", actor: { id: "bot", name: "bot" } },
+      { by: event.data.by },
+      { reactingTo: event }
+    );
   })
   .to("mirror")
   .build();

@@ -30,7 +30,12 @@ describe("settle", () => {
       .on("Passed")
       .do(async (event, _stream, app) => {
         if (event.data.hop < 4)
-          await app.do("pass", { stream: `relay-${event.data.hop + 1}`, actor }, { hop: event.data.hop + 1 }, { reactingTo: event });
+          await app.do(
+            "pass",
+            { stream: `relay-${event.data.hop + 1}`, actor },
+            { hop: event.data.hop + 1 },
+            { reactingTo: event }
+          );
       })
       .build();
     const [first] = await app.do("pass", { stream: "relay-0", actor }, { hop: 0 });
