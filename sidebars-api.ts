@@ -11,6 +11,7 @@ const require = createRequire(import.meta.url);
 const PACKAGES: Record<string, string> = {
   "act/src": "@act-root/act",
   "act/src/testing": "@act-root/act/testing",
+  "act/src/internal": "@act-root/act/internal",
   "act-pg/src": "@act-root/act-pg",
   "act-sqlite/src": "@act-root/act-sqlite",
   "act-otel/src": "@act-root/act-otel",
@@ -29,7 +30,7 @@ function packageItems(): Item[] {
       { cause }
     );
   }
-  // The core package first, then its test kit, then the stores, then the OpenTelemetry package; labels are package names.
+  // The core package first, then its test kit and its stores' shared checks, then the stores, then the OpenTelemetry package; labels are package names.
   const rank = (item: Item) => Object.keys(PACKAGES).indexOf(item.label ?? "");
   return [...items]
     .sort((a, b) => rank(a) - rank(b))

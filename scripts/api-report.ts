@@ -34,26 +34,33 @@ const marker = (symbol: ts.Symbol) =>
     .filter((n) => n === "stable" || n === "experimental" || n === "deprecated")
     .join(" ") || "-";
 
+/** Each call signature of `type`, marked when its own TSDoc deprecates it (an overload, say). */
 const signatures = (type: ts.Type, prefix: string) =>
-  type.getCallSignatures().map((s) => `${prefix}${checker.signatureToString(s, undefined, flags)}`);
+  type
+    .getCallSignatures()
+    .map(
+      (s) =>
+        `${prefix}${checker.signatureToString(s, undefined, flags)}${s.getJsDocTags().some((t) => t.name === "deprecated") ? " [deprecated]" : ""}`
+    );
 
-function members(symbol: ts.Symbol, type: ts.Type): string[] {
+function members(type: ts.Type): string[] {
   const lines: string[] = [];
   for (const p of checker.getPropertiesOfType(type)) {
     const decl = p.valueDeclaration ?? p.declarations?.[0];
-    if (!decl) continue;
+    // Members of the language's own types (an array's, a map's) are not this API.
+    if (!decl || decl.getSourceFile().fileName.includes("/node_modules/")) continue;
     const modifiers = ts.canHaveModifiers(decl) ? (ts.getModifiers(decl) ?? []) : [];
     if (modifiers.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword))
       continue;
     if (p.name.startsWith("#")) continue;
     const t = checker.getTypeOfSymbolAtLocation(p, decl);
-    const deprecated = p.getJsDocTags(checker).some((tag) => tag.name === "deprecated") ? " [deprecated]" : "";
     const calls = signatures(t, `    .${p.name}`);
-    if (calls.length && ts.isMethodDeclaration(decl)) lines.push(...calls.map((c) => `${c}${deprecated}`));
-    else if (calls.length && ts.isMethodSignature(decl)) lines.push(...calls.map((c) => `${c}${deprecated}`));
-    else lines.push(`    .${p.name}: ${checker.typeToString(t, undefined, flags)}${deprecated}`);
+    if (calls.length && (ts.isMethodDeclaration(decl) || ts.isMethodSignature(decl))) lines.push(...calls);
+    else {
+      const deprecated = p.getJsDocTags(checker).some((tag) => tag.name === "deprecated") ? " [deprecated]" : "";
+      lines.push(`    .${p.name}: ${checker.typeToString(t, undefined, flags)}${deprecated}`);
+    }
   }
-  void symbol;
   return lines;
 }
 
@@ -69,7 +76,7 @@ for (const entry of entries) {
     if (target.flags & ts.SymbolFlags.Class) {
       const instance = checker.getDeclaredTypeOfSymbol(target);
       console.log(`class ${s.name}  [${mark}]`);
-      for (const line of members(target, instance)) console.log(line);
+      for (const line of members(instance)) console.log(line);
     } else if (target.flags & ts.SymbolFlags.Function) {
       const t = checker.getTypeOfSymbolAtLocation(target, decl);
       console.log(`function ${s.name}  [${mark}]`);
@@ -86,7 +93,7 @@ for (const entry of entries) {
       if (calls.length) for (const line of calls) console.log(line);
       else if (t.isUnion() || t.flags & ts.TypeFlags.StringLiteral || !(t.flags & ts.TypeFlags.Object))
         console.log(`    = ${checker.typeToString(t, undefined, flags)}`);
-      else for (const line of members(target, t)) console.log(line);
+      else for (const line of members(t)) console.log(line);
     } else console.log(`${ts.SymbolFlags[target.flags] ?? "export"} ${s.name}  [${mark}]`);
   }
   console.log("");
