@@ -283,8 +283,11 @@ test("the runtime and main bundles begin with the compile hint; route chunks and
 // two concept pages (Guarantees, How it runs) took the intro to 558.6 KB,
 // the main bundle to 461.1 KB. Later that day the API pages of a store per
 // app (`BuildOptions`, `DrainInfo`) and of exact event data (`ExactEmitted`)
-// took it to 560.2 KB, the main bundle to 462.5 KB.
-const INTRO_JS_BUDGET = 562 * 1024;
+// took it to 560.2 KB, the main bundle to 462.5 KB. On 29 November the
+// options of the app's calls (`DoOptions`, `LoadOptions`, `ProjectedOptions`,
+// `CorrelationOptions`) and the module page of `@act-root/act/internal` took
+// it to 563.1 KB, the main bundle to 465.2 KB.
+const INTRO_JS_BUDGET = 564 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");

@@ -47,16 +47,16 @@ const drain = z.object({
  * into a busy one, remove a backoff or switch a feature off without a word.
  *
  * - `store`: every store's own options (`idempotencyMillis`).
- * - `drain`: {@link DrainOptions} — `streamLimit`, `eventLimit`, `leaseMillis` (each at least 1), `backlogMillis` (0 or more).
- * - `consumer`: {@link ConsumerOptions} — the drain's, plus `pollMillis` and `graceMillis`.
- * - `reaction`: {@link ReactionOptions} — `blockOnError`, `maxRetries` (0 or more),
+ * - `drain`: {@link "act/src"!DrainOptions} — `streamLimit`, `eventLimit`, `leaseMillis` (each at least 1), `backlogMillis` (0 or more).
+ * - `consumer`: {@link "act/src"!ConsumerOptions} — the drain's, plus `pollMillis` and `graceMillis`.
+ * - `reaction`: {@link "act/src"!ReactionOptions} — `blockOnError`, `maxRetries` (0 or more),
  *   `retryBaseMillis`, `retryMaxMillis` and `since` (a valid date).
- * - `projection`: {@link ProjectionOptions} — `maxRetries`, `retryBaseMillis`,
+ * - `projection`: {@link "act/src"!ProjectionOptions} — `maxRetries`, `retryBaseMillis`,
  *   `retryMaxMillis`, `version` (1 or more), `since`, `inline` and `local`.
- * - `rebuild`: {@link RebuildOptions} — `progressMillis` and `timeoutMillis`.
+ * - `rebuild`: {@link "act/src"!RebuildOptions} — `progressMillis` and `timeoutMillis`.
  * - `settle`: the testing kit's `settle` options — the drain's, plus
  *   `maxDrains`, `timeoutMillis` and `allowBlocked`.
- * - `settled`: {@link SettledOptions} — `timeoutMillis` (0 or more).
+ * - `settled`: {@link "act/src"!SettledOptions} — `timeoutMillis` (0 or more).
  * - `projected`: the options of `app.projected` — `timeoutMillis` (0 or more).
  * - `correlation`: the options of `app.startCorrelations` — `intervalMillis` (1 or more).
  * - `whole(min, max?)`: the rule they are made of, for a store's own options.
@@ -158,7 +158,7 @@ export const OptionSchemas = {
  * @param options - the options as given (undefined: none)
  * @param schema - their schema
  * @returns `options` (an empty object when undefined)
- * @throws {@link ValidationError} whose message and `details` name each bad option, e.g.
+ * @throws {@link "act/src"!ValidationError} whose message and `details` name each bad option, e.g.
  *   `Invalid drain options: eventLimit: must be at least 1`
  * @see [Errors](/docs/guides/errors) — lists what is refused and how.
  * @example
@@ -184,7 +184,7 @@ export function checkOptions<T extends object>(owner: string, options: T | undef
  * @param what - what the name is, named in the error (`"stream"` checks it as a stream name)
  * @param value - the name
  * @returns the name
- * @throws {@link ValidationError} naming `what` and the broken rule
+ * @throws {@link "act/src"!ValidationError} naming `what` and the broken rule
  * @example
  * ```ts
  * checkName("stream", "order-1"); // ok
@@ -209,7 +209,7 @@ export function checkName(what: string, value: unknown): string {
  * @param idempotencyKey - the key claimed with the commit, if any
  * @param lastId - the id of the stream's last event the caller knows, if any (a whole number)
  * @param request - what the request with the key asked for (its digest), if any
- * @throws {@link ValidationError} naming the bad input
+ * @throws {@link "act/src"!ValidationError} naming the bad input
  * @example
  * ```ts
  * checkCommit("order-1", [{ name: "Placed", data: {} }], { correlation: "c-1", causation: {} }, -1);
@@ -242,7 +242,7 @@ export function checkCommit<E extends Schemas>(
  * @param reactions - the reaction names
  * @param position - the position `discover` records; `discovered` passes none
  * @returns the names without repeats, sorted (stores that lock rows take them in one order)
- * @throws {@link ValidationError} naming the bad name (by its index) or position
+ * @throws {@link "act/src"!ValidationError} naming the bad name (by its index) or position
  * @example
  * ```ts
  * checkDiscovery(["Placed/invoice#1"], 41); // ok

@@ -58,7 +58,11 @@ export type LoadOptions<SX extends Schemas[string], EX extends Schemas> = {
    * then (default: now).
    */
   readonly at?: PointInTime;
-  /** Called with the snapshot after each event folded. */
+  /**
+   * Called with the snapshot after each event folded.
+   *
+   * @param snapshot - the state after the event, with the event
+   */
   readonly onSnapshot?: (snapshot: Snapshot<SX, EX>) => void;
 };
 
@@ -121,6 +125,10 @@ export type CorrelationOptions = {
   readonly query?: Query;
   /** How often to run, in ms (default 10,000). */
   readonly intervalMillis?: number;
-  /** Called with the reaction streams each run registered, when it registered any. */
+  /**
+   * Called with the reaction streams each run registered, when it registered any.
+   *
+   * @param leased - the reaction streams registered (new or already known)
+   */
   readonly onCorrelated?: (leased: Lease[]) => void;
 };
