@@ -248,9 +248,9 @@ async function measure(label: string, make: () => Promise<Store>, size: number):
   // The process that ran before: it correlated the whole log.
   const before = worker(() => {}).build();
   for (let after = -1; ; ) {
-    const { last_id } = await before.correlate({ after, limit: 10_000 });
-    if (last_id <= after) break;
-    after = last_id;
+    const { lastId } = await before.correlate({ after, limit: 10_000 });
+    if (lastId <= after) break;
+    after = lastId;
   }
   const restarts = [];
   for (let i = 0; i < REPEAT; i++) restarts.push(await restart(log));

@@ -100,9 +100,9 @@ describe("discovery positions per store", () => {
         }
       );
     for (let after = -1; ; ) {
-      const { last_id } = await old.correlate({ after, limit: 10_000 });
-      if (last_id <= after) break;
-      after = last_id;
+      const { lastId } = await old.correlate({ after, limit: 10_000 });
+      if (lastId <= after) break;
+      after = lastId;
     }
     const next = act()
       .with(Counter)

@@ -22,7 +22,7 @@ describe("transforms run once, when the event is emitted", () => {
     .emit(({ dollars }) => ["Paid", { cents: dollars }])
     .build();
 
-  it("in do, load and query_array", async () => {
+  it("in do, load and queryArray", async () => {
     const app = act().with(Wallet).build();
     const [paid] = await app.do("pay", { stream: "w", actor }, { dollars: 1.5 });
     expect(paid.state.cents).toBe(150);
@@ -109,7 +109,7 @@ describe("a transform from text to a date", () => {
         encode: (date) => date.toISOString(),
       }),
     ],
-  ])("works in do, load and query_array with %s", async (_, when) => {
+  ])("works in do, load and queryArray with %s", async (_, when) => {
     const Schedule = scheduler(when as z.ZodType<Date, string>);
     const app = act().with(Schedule).build();
     const [scheduled] = await app.do("schedule", { stream: "s", actor }, { at });
