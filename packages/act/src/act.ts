@@ -18,13 +18,13 @@ import { type RebuildOptions, type RebuildProgress, rebuild } from "./rebuild.js
 import { chainOf, type SettledOptions, waitSettled } from "./settled.js";
 import { build_tracer } from "./tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
-import type { CorrelationOptions, DoOptions, LoadOptions, PointInTime, ProjectedOptions } from "./types/app.js";
+import type { Dispatcher, DoOptions, LoadOptions, PointInTime, ProjectedOptions } from "./types/app.js";
 import { ValidationError } from "./errors.js";
 import type { ReactionStats, ReactionStream, Store } from "./types/ports.js";
 import type {
   BlockedLease,
   ConsumerOptions,
-  Dispatcher,
+  CorrelationOptions,
   Drain,
   DrainOptions,
   Lease,

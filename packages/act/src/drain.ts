@@ -8,9 +8,9 @@ import { RouteIndex } from "./route-index.js";
 import type { build_tracer } from "./tracer.js";
 import type { Committed, Schemas } from "./types/action.js";
 import type { Store } from "./types/ports.js";
+import type { Dispatcher } from "./types/app.js";
 import type {
   BlockedLease,
-  Dispatcher,
   Drain,
   DrainOptions,
   EventRegister,

@@ -19,7 +19,6 @@ export { observe } from "./instrumentation.js";
 export { Act, type Lifecycle } from "./act.js";
 export {
   state,
-  upcaster,
   type StateInitStep,
   type StateEmitsStep,
   type StatePatchStep,
@@ -28,6 +27,7 @@ export {
   type ActionEmitStep,
   type StateBuildStep,
 } from "./state-builder.js";
+export { upcaster } from "./upcaster.js";
 export {
   projection,
   type Projection,

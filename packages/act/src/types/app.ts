@@ -1,6 +1,5 @@
 import type { CommittedOf, Schemas, Snapshot } from "./action.js";
-import type { Query } from "../schemas.js";
-import type { Lease } from "./reaction.js";
+import type { Target } from "../schemas.js";
 
 /**
  * The options of `app.do(action, target, payload, options)` (and of the
@@ -108,27 +107,52 @@ export type ProjectedOptions = {
 };
 
 /**
- * The options of `app.startCorrelations(options)`: which events each run
- * scans, how often it runs, and a callback with what each run registered.
+ * What a reaction handler gets as its third argument: the app's `do`, so it
+ * can ask for actions — pass the event as `reactingTo` to keep the correlation.
  *
- * @experimental
+ * @typeParam A - the actions of the app, their payloads as `do` takes them (the schemas' input)
+ * @stable
  * @example
  * ```ts
- * const options: CorrelationOptions = {
- *   intervalMillis: 1_000,
- *   onCorrelated: (leased) => console.log(leased.length),
+ * const handler: ReactionHandler<Events, "TicketOpened", Actions> = async (event, stream, app) => {
+ *   await app.do("assign", { stream: event.stream, actor: bot }, { agent: "ada" }, { reactingTo: event });
  * };
  * ```
  */
-export type CorrelationOptions = {
-  /** Which events each run scans (default: the next page of each reaction's discovery). */
-  readonly query?: Query;
-  /** How often to run, in ms (default 10,000). */
-  readonly intervalMillis?: number;
+export type Dispatcher<A extends Schemas> = {
   /**
-   * Called with the reaction streams each run registered, when it registered any.
+   * Handles an action, like {@link Act.do}.
    *
-   * @param leased - the reaction streams registered (new or already known)
+   * @param action - the action name
+   * @param target - the stream, the actor and an optional expected version or idempotency key
+   * @param payload - the action payload (type inferred from the action)
+   * @param options - `reactingTo`: the event the reaction is handling, to keep its correlation id and
+   *   record it as the cause; `skipValidation`: trusted input only (see {@link DoOptions})
+   * @returns one snapshot per committed event, or `[current]` when nothing was emitted
    */
-  readonly onCorrelated?: (leased: Lease[]) => void;
+  do<K extends keyof A & string>(
+    action: K,
+    target: Target,
+    payload: Readonly<A[K]>,
+    options?: DoOptions
+  ): Promise<Snapshot<any, any>[]>;
+  /**
+   * The call shape of earlier releases, with positional `reactingTo` and
+   * `skipValidation`. Warns once per process.
+   *
+   * @deprecated Pass them in the options: `app.do(action, target, payload, { reactingTo, skipValidation })`.
+   * @param action - the action name
+   * @param target - the stream and the actor
+   * @param payload - the action payload
+   * @param reactingTo - the event the reaction is handling
+   * @param skipValidation - skip zod validation (trusted input only)
+   * @returns what the options form returns
+   */
+  do<K extends keyof A & string>(
+    action: K,
+    target: Target,
+    payload: Readonly<A[K]>,
+    reactingTo: CommittedOf<Schemas> | undefined,
+    skipValidation?: boolean
+  ): Promise<Snapshot<any, any>[]>;
 };
