@@ -11,10 +11,10 @@ export default {
   plugins: ["@stryker-mutator/vitest-runner"],
   // Committing (event sourcing, inline projections), draining and the in-memory store's commit, lease and acknowledgement.
   mutate: [
-    "src/drain.ts",
-    "src/lease-keeper.ts",
-    "src/event-sourcing.ts",
-    "src/inline-commit.ts",
+    "src/reactions/drain.ts",
+    "src/reactions/lease-keeper.ts",
+    "src/committing/event-sourcing.ts",
+    "src/committing/inline-commit.ts",
     "src/stores/in-memory/append.ts",
     "src/stores/in-memory/leases.ts",
     "src/stores/in-memory/projections.ts",

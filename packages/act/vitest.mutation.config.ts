@@ -11,7 +11,12 @@ export default mergeConfig(
   base,
   defineConfig({
     test: {
-      exclude: ["test/logging.test.ts", "test/package.test.ts", "test/discovery.test.ts", "**/node_modules/**"],
+      exclude: [
+        "test/logging.test.ts",
+        "test/package.test.ts",
+        "test/reactions/discovery.test.ts",
+        "**/node_modules/**",
+      ],
       env: { DEPLOY_RUNS: "3", OPS_RUNS: "2", DRAIN_RUNS: "4", MODEL_RUNS: "60" },
     },
   })

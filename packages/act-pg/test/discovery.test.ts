@@ -1,6 +1,6 @@
 import { disposeAndExit, store } from "@act-root/act";
 import { afterAll } from "vitest";
-import { discoverySuite } from "../../act/test/discovery.suite.js";
+import { discoverySuite } from "../../act/test/reactions/discovery.suite.js";
 import type { PostgresStore } from "../src/index.js";
 import { makeStore } from "./support.js";
 

@@ -1,13 +1,13 @@
 import { Act } from "./act.js";
-import { BuilderError } from "./errors.js";
-import { checkOptions, OptionSchemas } from "./inputs.js";
-import { adopt } from "./ports.js";
-import type { Projection } from "./projection.js";
-import { isProjection, withProjection } from "./projection-registry.js";
+import { BuilderError } from "./core/errors.js";
+import { checkOptions, OptionSchemas } from "./core/inputs.js";
+import { adopt } from "./core/ports.js";
+import type { Projection } from "./builders/projection.js";
+import { isProjection, withProjection } from "./projections/projection-registry.js";
 import type { Schema, Schemas, State } from "./types/action.js";
 import type { Store } from "./types/ports.js";
 import type { Reaction, ReactionHandler, ReactionOptions, ReactionResolver, Registry } from "./types/reaction.js";
-import { legacyAliases, reactionKey } from "./reaction-names.js";
+import { legacyAliases, reactionKey } from "./builders/reaction-names.js";
 
 /**
  * The step after `.on(event).do(handler)`: optionally say where the reaction

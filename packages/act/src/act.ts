@@ -1,25 +1,25 @@
-import { SnapshotCache } from "./cache.js";
-import { settings } from "./config.js";
-import { Consumer } from "./consumer.js";
-import { route } from "./correlate.js";
-import { ownedNames } from "./reaction-names.js";
-import { Discovery } from "./discovery.js";
-import { BACKLOG_MILLIS, Drainer } from "./drain.js";
-import { action, decode, load, loadAt } from "./event-sourcing.js";
-import { deprecated } from "./deprecated.js";
+import { SnapshotCache } from "./committing/cache.js";
+import { settings } from "./core/config.js";
+import { Consumer } from "./reactions/consumer.js";
+import { route } from "./reactions/correlate.js";
+import { ownedNames } from "./builders/reaction-names.js";
+import { Discovery } from "./reactions/discovery.js";
+import { BACKLOG_MILLIS, Drainer } from "./reactions/drain.js";
+import { action, decode, load, loadAt } from "./committing/event-sourcing.js";
+import { deprecated } from "./core/deprecated.js";
 import { doOptions, loadOptions, projectedOptions } from "./legacy-calls.js";
-import { checkOptions, OptionSchemas } from "./inputs.js";
-import { around } from "./instrumentation.js";
-import { LocalProjections } from "./local-projection.js";
-import { logger, onDispose, store as storePort } from "./ports.js";
-import { waitProjected } from "./projected.js";
-import type { Projection } from "./projection.js";
-import { type RebuildOptions, type RebuildProgress, rebuild } from "./rebuild.js";
-import { chainOf, type SettledOptions, waitSettled } from "./settled.js";
-import { build_tracer } from "./tracer.js";
+import { checkOptions, OptionSchemas } from "./core/inputs.js";
+import { around } from "./instrumentation/instrumentation.js";
+import { LocalProjections } from "./projections/local-projection.js";
+import { logger, onDispose, store as storePort } from "./core/ports.js";
+import { waitProjected } from "./projections/projected.js";
+import type { Projection } from "./builders/projection.js";
+import { type RebuildOptions, type RebuildProgress, rebuild } from "./projections/rebuild.js";
+import { chainOf, type SettledOptions, waitSettled } from "./reactions/settled.js";
+import { build_tracer } from "./instrumentation/tracer.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
 import type { Dispatcher, DoOptions, LoadOptions, PointInTime, ProjectedOptions } from "./types/app.js";
-import { ValidationError } from "./errors.js";
+import { ValidationError } from "./core/errors.js";
 import type { ReactionStats, ReactionStream, Store } from "./types/ports.js";
 import type {
   BlockedLease,
@@ -30,8 +30,8 @@ import type {
   Lease,
   Registry,
 } from "./types/reaction.js";
-import { type Query, QuerySchema, type Target } from "./schemas.js";
-import { uuid, validate } from "./utils.js";
+import { type Query, QuerySchema, type Target } from "./core/schemas.js";
+import { uuid, validate } from "./core/utils.js";
 
 /** Events per correlation pass, and passes per drain at most. */
 const CORRELATION_PAGE = 1_000;

@@ -7,15 +7,15 @@
  * @packageDocumentation
  */
 export * from "./types/index.js";
-export * from "./environment.js";
-export * from "./errors.js";
-export * from "./schemas.js";
-export { patch, validate, extend, sleep } from "./utils.js";
-export { config } from "./config.js";
-export { port, store, logger, dispose, disposeAndExit } from "./ports.js";
+export * from "./core/environment.js";
+export * from "./core/errors.js";
+export * from "./core/schemas.js";
+export { patch, validate, extend, sleep } from "./core/utils.js";
+export { config } from "./core/config.js";
+export { port, store, logger, dispose, disposeAndExit } from "./core/ports.js";
 export { InMemoryStore } from "./stores/in-memory.js";
-export { build_tracer } from "./tracer.js";
-export { observe } from "./instrumentation.js";
+export { build_tracer } from "./instrumentation/tracer.js";
+export { observe } from "./instrumentation/instrumentation.js";
 export { Act, type Lifecycle } from "./act.js";
 export {
   state,
@@ -26,8 +26,8 @@ export {
   type ActionBuilder,
   type ActionEmitStep,
   type StateBuildStep,
-} from "./state-builder.js";
-export { upcaster } from "./upcaster.js";
+} from "./builders/state-builder.js";
+export { upcaster } from "./builders/upcaster.js";
 export {
   projection,
   type Projection,
@@ -35,9 +35,9 @@ export {
   type ProjectionHandler,
   type ProjectionBatchHandler,
   type ProjectionOptions,
-} from "./projection.js";
-export type { RebuildOptions, RebuildProgress } from "./rebuild.js";
-export type { SettledOptions } from "./settled.js";
+} from "./builders/projection.js";
+export type { RebuildOptions, RebuildProgress } from "./projections/rebuild.js";
+export type { SettledOptions } from "./reactions/settled.js";
 export {
   act,
   type ActBuilder,

@@ -1,4 +1,4 @@
-import { deprecated } from "./deprecated.js";
+import { deprecated } from "./core/deprecated.js";
 import type { CommittedOf, Schemas } from "./types/action.js";
 import type { DoOptions, LoadOptions, PointInTime, ProjectedOptions } from "./types/app.js";
 

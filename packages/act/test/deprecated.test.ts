@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { deprecated } from "../src/deprecated.js";
+import { deprecated } from "../src/core/deprecated.js";
 import { act, logger, projection, ValidationError } from "../src/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
 

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { errorSerializer } from "../src/ports.js";
+import { errorSerializer } from "../src/core/ports.js";
 import { act, ConcurrencyError, InvariantError, state, ValidationError } from "../src/index.js";
 import { actor, freshStore } from "./fixtures.js";
 

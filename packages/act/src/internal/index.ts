@@ -10,5 +10,5 @@
  *
  * @packageDocumentation
  */
-export { checkCommit, checkDiscovery, checkName, checkOptions, OptionSchemas } from "../inputs.js";
-export { stringifyJson } from "../json.js";
+export { checkCommit, checkDiscovery, checkName, checkOptions, OptionSchemas } from "../core/inputs.js";
+export { stringifyJson } from "../core/json.js";

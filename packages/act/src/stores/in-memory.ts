@@ -1,5 +1,5 @@
-import { checkOptions, OptionSchemas } from "../inputs.js";
-import type { EventMeta, Query } from "../schemas.js";
+import { checkOptions, OptionSchemas } from "../core/inputs.js";
+import type { EventMeta, Query } from "../core/schemas.js";
 import type { Committed, Message, Schemas } from "../types/action.js";
 import type { InlineCommit, KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";

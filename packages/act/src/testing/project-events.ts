@@ -1,5 +1,5 @@
-import { applyProjection } from "../project.js";
-import type { Projection } from "../projection.js";
+import { applyProjection } from "../projections/project.js";
+import type { Projection } from "../builders/projection.js";
 import type { Committed, CommittedOf, Schemas } from "../types/action.js";
 
 /**

@@ -1,4 +1,4 @@
-import { ConcurrencyError } from "../errors.js";
+import { ConcurrencyError } from "../core/errors.js";
 import type { Committed, Schemas } from "../types/action.js";
 import type { Store } from "../types/ports.js";
 import type { Lease } from "../types/reaction.js";

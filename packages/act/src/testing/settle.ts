@@ -1,5 +1,5 @@
 import type { Act } from "../act.js";
-import { checkOptions, OptionSchemas } from "../inputs.js";
+import { checkOptions, OptionSchemas } from "../core/inputs.js";
 import type { ReactionStream } from "../types/ports.js";
 import type { Drain, DrainOptions } from "../types/reaction.js";
 import type { Schemas } from "../types/action.js";

@@ -1,7 +1,7 @@
 import type { Lease } from "../types/reaction.js";
 import type { Store } from "../types/ports.js";
-import { ConcurrencyError, ValidationError } from "../errors.js";
-import { type EventMeta, MAX_STREAM_LENGTH, type Query, SNAP_EVENT } from "../schemas.js";
+import { ConcurrencyError, ValidationError } from "../core/errors.js";
+import { type EventMeta, MAX_STREAM_LENGTH, type Query, SNAP_EVENT } from "../core/schemas.js";
 import { joiningConformance } from "./joining-conformance.js";
 import { inlineConformance, projectConformance } from "./projection-conformance.js";
 import type { ReadModelProbe } from "./read-model-probe.js";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Actor, CommittedMeta, Target } from "../schemas.js";
+import type { Actor, CommittedMeta, Target } from "../core/schemas.js";
 
 /**
  * A plain object: the shape of a state, an action payload or an event's data.

@@ -1,5 +1,5 @@
 import type { CommittedOf, Schemas, Snapshot } from "./action.js";
-import type { Target } from "../schemas.js";
+import type { Target } from "../core/schemas.js";
 
 /**
  * The options of `app.do(action, target, payload, options)` (and of the

@@ -1,4 +1,4 @@
-import type { Environment, LogLevel } from "../environment.js";
+import type { Environment, LogLevel } from "../core/environment.js";
 
 /**
  * The facts read from the app's `package.json`.

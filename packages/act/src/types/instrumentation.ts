@@ -1,7 +1,7 @@
 import type { Committed, CommittedOf, Schemas, Snapshot } from "./action.js";
 import type { Drain, DrainOptions, ReactionOptions } from "./reaction.js";
 import type { Store } from "./ports.js";
-import type { Target, TraceContext } from "../schemas.js";
+import type { Target, TraceContext } from "../core/schemas.js";
 
 /**
  * What an {@link Observer} learns when an action starts.

@@ -1,6 +1,6 @@
 import type { Committed, Message, Schemas } from "./action.js";
 import type { BlockedLease, Lease, Poll } from "./reaction.js";
-import type { EventMeta, Query } from "../schemas.js";
+import type { EventMeta, Query } from "../core/schemas.js";
 
 /**
  * Anything holding resources that must be released: stores, loggers, servers.

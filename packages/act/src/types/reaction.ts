@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Committed, CommittedOf, Schema, Schemas, State, Upcaster } from "./action.js";
 import type { Projection } from "./projection.js";
 import type { Dispatcher } from "./app.js";
-import type { Query } from "../schemas.js";
+import type { Query } from "../core/schemas.js";
 
 /**
  * The event a reaction handles: the committed event of name `K`.

@@ -3,10 +3,10 @@
  * the append, other commits waiting for asynchronous ones), and idempotency
  * keys (`recall`; an expired key is forgotten when it is looked up).
  */
-import { ConcurrencyError } from "../../errors.js";
-import { checkCommit, checkName } from "../../inputs.js";
-import { copyJson } from "../../json.js";
-import { SNAP_EVENT } from "../../schemas.js";
+import { ConcurrencyError } from "../../core/errors.js";
+import { checkCommit, checkName } from "../../core/inputs.js";
+import { copyJson } from "../../core/json.js";
+import { SNAP_EVENT } from "../../core/schemas.js";
 import type { Committed, Message, Schemas } from "../../types/action.js";
 import type { InlineCommit, KeyedVersions } from "../../types/ports.js";
 import type { Database, Event, StreamLog } from "./database.js";

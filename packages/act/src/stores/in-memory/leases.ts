@@ -5,8 +5,8 @@
  * (discovery positions) — the rules the database stores write in SQL, on
  * the watermarks in memory.
  */
-import { ValidationError } from "../../errors.js";
-import { checkDiscovery } from "../../inputs.js";
+import { ValidationError } from "../../core/errors.js";
+import { checkDiscovery } from "../../core/inputs.js";
 import type { ReactionFilter, ReactionStream } from "../../types/ports.js";
 import type { BlockedLease, Lease, Poll } from "../../types/reaction.js";
 import type { Database, Watermark } from "./database.js";

@@ -3,9 +3,9 @@
  * event's index is its id less the first id), filtered event by event.
  * Loads are queries too: one stream from its latest snapshot (`from_snapshot`).
  */
-import { type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../../schemas.js";
+import { type Query, QuerySchema, SNAP_EVENT, StreamSchema } from "../../core/schemas.js";
 import type { Committed, Schemas } from "../../types/action.js";
-import { upper, validate } from "../../utils.js";
+import { upper, validate } from "../../core/utils.js";
 import type { Database, Event } from "./database.js";
 
 /** Calls `callback` with each event matching `query`, in order; returns how many. */

@@ -1,0 +1,39 @@
+import type { Schema, Schemas, Snapshot } from "../types/action.js";
+import type { Store } from "../types/ports.js";
+
+/**
+ * The latest snapshot of recently used streams, so an action reads only the
+ * events committed since (usually none) instead of rebuilding the stream.
+ * Least recently used entries go first; a different store empties it.
+ */
+export class SnapshotCache {
+  private entries = new Map<string, Snapshot<Schema, Schemas>>();
+  private owner?: Store;
+
+  /** @param max - streams kept */
+  constructor(private readonly max = 1_000) {}
+
+  get(store: Store, key: string): Snapshot<Schema, Schemas> | undefined {
+    if (store !== this.owner) {
+      this.entries.clear();
+      this.owner = store;
+    }
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, snapshot: Snapshot<Schema, Schemas>): void {
+    this.entries.delete(key);
+    this.entries.set(key, snapshot);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  /** Forgets a stream, e.g. after a conflict proved the entry stale. */
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+}

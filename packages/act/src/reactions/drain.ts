@@ -1,0 +1,415 @@
+import { around } from "../instrumentation/instrumentation.js";
+import { project } from "../projections/project.js";
+import { Keeper, MAX_TIMER } from "./lease-keeper.js";
+import { logger } from "../core/ports.js";
+import { ownedNames } from "../builders/reaction-names.js";
+import { type Batch, type Job, readBatches } from "./read-batches.js";
+import { RouteIndex } from "./route-index.js";
+import type { build_tracer } from "../instrumentation/tracer.js";
+import type { Committed, Schemas } from "../types/action.js";
+import type { Store } from "../types/ports.js";
+import type { Dispatcher } from "../types/app.js";
+import type {
+  BlockedLease,
+  Drain,
+  DrainOptions,
+  EventRegister,
+  Fetch,
+  Lease,
+  ReactionOptions,
+} from "../types/reaction.js";
+
+/** What handling one batch came to; `acked` when the acknowledgement was already made (a projection's transaction). */
+type Outcome = { ack?: Lease; block?: BlockedLease; progress: boolean; acked?: Lease[] };
+
+/** Streams one drain handles at most, by default. */
+export const STREAM_LIMIT = 10;
+/** Events one drain handles per stream, by default, before a backlog's time allowance (`backlogMillis`) counts. */
+export const EVENT_LIMIT = 10;
+/** How long a stream with a backlog goes on past the event limit, by default, in ms. */
+export const BACKLOG_MILLIS = 100;
+/**
+ * Events a stream with a backlog reads per drain at most: a page of the log,
+ * so a shared read of the log serves a backlog whole instead of ten events
+ * of it.
+ */
+const BACKLOG_EVENTS = 1_000;
+/** How many of the latest reactions the latency figures cover. */
+const LATENCY_SAMPLES = 1_024;
+
+/** `event id:reaction key`, how the watermark remembers reactions already run on a partly handled event. */
+const doneKey = (job: Job) => `${job.event.id}:${job.key}`;
+
+/**
+ * The entries of `done` for events past `at`. Usually none: `done` holds the
+ * partly handled event right after the watermark. But a stream moved back
+ * for a reaction that joined it late keeps the entries of the event it had
+ * reached, which the drain comes back to later.
+ */
+const after = (done: Iterable<string>, at: number) => [...done].filter((key) => Number.parseInt(key, 10) > at);
+
+/** Whether `done` records the job's reaction, under its key or a name it had before. */
+const isDone = (done: ReadonlySet<string>, job: Job) =>
+  done.has(doneKey(job)) || (job.reaction.aliases ?? []).some((alias) => done.has(`${job.event.id}:${alias}`));
+
+/**
+ * The delay before retry number `retry` (1-based): exponential from
+ * `retryBaseMillis`, capped at `retryMaxMillis`, with jitter (50–100 %) so
+ * streams that failed together do not retry together.
+ */
+export function backoff(retry: number, options: ReactionOptions, random = Math.random): number {
+  const { retryBaseMillis = 1_000, retryMaxMillis = 60_000 } = options;
+  const exponential = retryBaseMillis * 2 ** Math.max(0, retry - 1);
+  const capped = Math.min(retryMaxMillis, exponential);
+  return Math.round(capped * (0.5 + random() / 2));
+}
+
+/**
+ * Runs reactions for an app: one drain at a time, a lease per reaction
+ * stream that is renewed while its handlers run (so no other drainer can
+ * take the stream while a handler is still working on it), progress per
+ * event and reaction, and retries with backoff.
+ */
+export class Drainer<E extends Schemas> {
+  private running = false;
+  /** Streams whose batch is still running after the drain that started it returned. */
+  private readonly busy = new Set<string>();
+  /** Commit-to-handled times of the latest reactions run, in ms (a ring of {@link LATENCY_SAMPLES}). */
+  private readonly latencies: number[] = [];
+  private latencyAt = 0;
+  /** The leases of the batches running now, by stream. */
+  private readonly keepers = new Map<string, Keeper>();
+  /** The names this app's reactions answer to: it leases only streams whose every reaction is among them. */
+  private readonly owned: string[];
+  /** Which events react into which stream, from this app's correlation passes (see `Act.correlate`). */
+  readonly routes = new RouteIndex();
+  /**
+   * Which events react into which stream, from the passes of a reaction's
+   * backfill, which read only its events: it serves the streams only those
+   * events react into (see `RouteIndex.vouches`).
+   */
+  readonly backfill = new RouteIndex();
+  /** The event each reaction name (and each name it had before) reacts to. */
+  private readonly eventOf = new Map<string, string>();
+
+  /**
+   * @param events - the app's events and their reactions
+   * @param app - what handlers receive to dispatch actions
+   * @param id - identifies this drainer in leases
+   * @param tracer - traces each drain step
+   * @param report - tells the app's listeners what was acknowledged or blocked
+   * @param store - the app's store, read at the start of each drain
+   */
+  constructor(
+    private readonly events: EventRegister<E, any>,
+    private readonly app: Dispatcher<Schemas>,
+    private readonly id: string,
+    private readonly tracer: ReturnType<typeof build_tracer>,
+    private readonly report: (acked: Lease[], blocked: BlockedLease[]) => void,
+    private readonly store: () => Store
+  ) {
+    this.owned = ownedNames(events);
+    for (const [event, { reactions }] of Object.entries(events))
+      for (const [key, reaction] of reactions)
+        for (const name of [key, ...(reaction.aliases ?? [])]) this.eventOf.set(`${event}/${name}`, event);
+  }
+
+  /** Streams this drainer is still working on (a handler outlived the drain that started it). */
+  get working(): ReadonlySet<string> {
+    return this.busy;
+  }
+
+  /**
+   * Gives up this drainer's leases on `streams` at once — the app's operator
+   * commands (reset, unblock) call it — so no handler of this process starts
+   * on them after the command. Drainers of other processes learn it from the
+   * store at their next renewal.
+   */
+  revoke(streams: string[]): void {
+    for (const stream of streams) this.keepers.get(stream)?.revoke();
+  }
+
+  /** Commit-to-handled latency of the latest reactions: count, p50, p99 and max, in ms. */
+  latency(): { count: number; p50: number; p99: number; max: number } {
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
+  }
+
+  private handled(event: Committed<Schemas, string>) {
+    this.latencies[this.latencyAt] = Date.now() - event.created.getTime();
+    this.latencyAt = (this.latencyAt + 1) % LATENCY_SAMPLES;
+  }
+
+  /** One drain cycle: poll, lease, fetch, run, acknowledge or block. */
+  async drain({
+    streamLimit = STREAM_LIMIT,
+    eventLimit = EVENT_LIMIT,
+    leaseMillis = 10_000,
+    backlogMillis = BACKLOG_MILLIS,
+  }: DrainOptions = {}): Promise<Drain<E>> {
+    const none: Drain<E> = { fetched: [], leased: [], acked: [], blocked: [] };
+    if (this.running) return none;
+    this.running = true;
+    try {
+      // Everything this drain does, including work that outlives it, stays on
+      // the store it started with.
+      const log = this.store();
+      const lagging = Math.ceil(streamLimit / 2);
+      // Only streams whose every reaction this app has: an app that lacks one
+      // (another service, or an older release during a rolling deploy) would
+      // move the watermark past events that reaction never saw.
+      const polled = (await log.poll(lagging, streamLimit - lagging, this.owned)).filter(
+        (p) => !this.busy.has(p.stream)
+      );
+      if (!polled.length) return none;
+      // Lease first, at the polled watermark: the store refuses a stream another
+      // drainer moved since, so no event is handled twice.
+      const leasedAt = Date.now();
+      const leased = await log.lease(
+        polled.map(({ stream, source, at, lagging }) => ({ stream, source, at, lagging, by: this.id, retry: 0 })),
+        leaseMillis
+      );
+      if (!leased.length) return none;
+      this.tracer.leased(leased);
+      const known = (lease: Lease) =>
+        this.routes.ids(log, lease.stream, lease.at, lease.head!) ??
+        // A stream only a backfill's events react into (as the lease's reactions say).
+        (lease.reactions?.length && this.backfill.vouches(lease.reactions.map((name) => this.eventOf.get(name)))
+          ? this.backfill.ids(log, lease.stream, lease.at, lease.head!)
+          : undefined);
+      const kept = (ids: number[]) => {
+        const found = this.routes.take(log, ids);
+        const rest = ids.filter((id) => !found.has(id));
+        for (const [id, event] of this.backfill.take(log, rest)) found.set(id, event);
+        return found;
+      };
+      // With a time allowance for backlogs, a stream reads more than it must
+      // handle: its handlers stop at `eventLimit` once the allowance is spent.
+      const readLimit = backlogMillis > 0 ? Math.max(eventLimit, BACKLOG_EVENTS) : eventLimit;
+      const batches = await readBatches(this.events, leased, readLimit, log, known, kept).catch(async (error) => {
+        await this.release(log, leased);
+        throw error;
+      });
+      const fetched: Fetch<E> = batches.map(({ lease, events }) => ({
+        stream: lease.stream,
+        source: lease.source,
+        lagging: lease.lagging ?? false,
+        events,
+      }));
+      this.tracer.fetched(fetched);
+      const budget: Budget = { events: eventLimit, until: Date.now() + backlogMillis };
+      const settled = await Promise.all(batches.map((batch) => this.settle(log, batch, budget, leaseMillis, leasedAt)));
+      const acked = settled.flatMap((s) => s.acked);
+      const blocked = settled.flatMap((s) => s.blocked);
+      this.report(acked, blocked);
+      return { fetched, leased, acked, blocked };
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Gives leases back untouched, so another drainer can take them at once. */
+  private async release(log: Store, leases: Lease[]): Promise<void> {
+    await log
+      .ack(leases)
+      .catch((error) => logger.error(error, "leases could not be released; they expire on their own"));
+  }
+
+  /**
+   * Runs a batch while renewing its lease, and records the outcome. The
+   * drain waits for it at most `leaseMillis`; a batch still running then
+   * finishes in the background — its stream stays leased and renewed until
+   * its handlers settle — and reports its outcome to the app's listeners.
+   */
+  private async settle(
+    log: Store,
+    batch: Batch<E>,
+    budget: Budget,
+    leaseMillis: number,
+    leasedAt: number
+  ): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
+    const { stream } = batch.lease;
+    const lease = new Keeper(log, batch.lease, leaseMillis, leasedAt);
+    this.keepers.set(stream, lease);
+    const work = (async () => {
+      try {
+        const outcome = batch.jobs[0]?.reaction.projection
+          ? await this.project(log, batch, lease, budget.events)
+          : await handle(batch, this.app, lease, (event) => this.handled(event), budget);
+        return await this.record(log, outcome);
+      } finally {
+        lease.stop();
+        if (this.keepers.get(stream) === lease) this.keepers.delete(stream);
+      }
+    })();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), Math.min(MAX_TIMER, leaseMillis));
+    });
+    const first = await Promise.race([work, late]);
+    clearTimeout(timer);
+    if (first !== "late") return first;
+    this.busy.add(stream);
+    logger.warn(
+      `reactions on stream "${stream}" still run after ${leaseMillis} ms; the stream stays leased until they settle`
+    );
+    void work
+      .then(
+        ({ acked, blocked }) => this.report(acked, blocked),
+        (error) => logger.error(error, `reactions on stream "${stream}" could not be recorded`)
+      )
+      .finally(() => this.busy.delete(stream));
+    return { acked: [], blocked: [] };
+  }
+
+  /**
+   * Runs a projection's batch (see `project`), its writes and position in one
+   * store transaction where the store can — at most `limit` events of it: a
+   * transaction cannot stop half-way when a time allowance runs out.
+   */
+  private async project(log: Store, batch: Batch<E>, keeper: Keeper, limit: number): Promise<Outcome> {
+    const { lease, jobs } = batch;
+    if (!(await keeper.ready())) return { ack: lease, progress: false };
+    const { projection, options } = jobs[0].reaction;
+    const events = jobs.slice(0, limit).map(({ event, invalid }) => ({ event, invalid }));
+    const end = jobs.length > limit ? events[limit - 1].event.id : batch.end;
+    const outcome = await project(log, { lease, events, end, projection: projection!, options }, this.owned, backoff);
+    // A failure after events applied without a transaction keeps their progress.
+    if (outcome.retry) return { ack: outcome.retry, progress: outcome.retry.at > lease.at };
+    if (outcome.block) return { block: outcome.block, progress: outcome.block.at > lease.at };
+    if (outcome.acked) {
+      for (const { event } of events) this.handled(event);
+      return { ack: outcome.acked, acked: [outcome.acked], progress: outcome.acked.at > lease.at };
+    }
+    // Refused, and rolled back: acknowledge the lease as granted (no progress), which the
+    // store refuses again — but a holder an operator overtook gives the stream back that way.
+    return { ack: lease, progress: false };
+  }
+
+  /** Acknowledges or blocks in the store; only real progress counts as acknowledged. */
+  private async record(
+    log: Store,
+    { ack, block, progress, acked: made }: Outcome
+  ): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
+    // Saying which reactions this app has lets the store refuse a stream that
+    // gained one meanwhile: its events then run again where all are known.
+    const acked = made ?? (ack ? await log.ack([{ ...ack, reactions: this.owned }]) : []);
+    const blocked = block ? await log.block([{ ...block, reactions: this.owned }]) : [];
+    const refused = (ack && !acked.length && ack) || (block && !blocked.length && block);
+    if (refused)
+      logger.error(
+        `reaction stream "${refused.stream}" was reset, unblocked, leased by another drainer or given a reaction this app lacks meanwhile; its progress here was not recorded (for a reaction it lacks, what this app's reactions ran is kept, and the stream is left to an app that has them all)`
+      );
+    const moved = progress ? acked : [];
+    if (moved.length) this.tracer.acked(moved);
+    if (blocked.length) this.tracer.blocked(blocked);
+    return { acked: moved, blocked };
+  }
+}
+
+/**
+ * How much a batch handles: `events` events, and past them more only until
+ * `until` (a time in ms) — a backlog's allowance (see `DrainOptions.backlogMillis`).
+ */
+type Budget = { events: number; until: number };
+
+/** What `handle` needs of a lease: whether a handler may start, and what the handlers get to know of it. */
+type Held = { ready(): Promise<boolean>; readonly signal: AbortSignal; readonly token: number };
+
+/**
+ * The app as a handler sees it: actions are refused once the lease is lost,
+ * so a handler that goes on after the abort commits nothing more.
+ */
+function fenced(app: Dispatcher<Schemas>, signal: AbortSignal): Dispatcher<Schemas> {
+  // Forwarded as given: `do` tells its call shapes apart by the arguments passed.
+  const act = app.do as (...args: unknown[]) => ReturnType<Dispatcher<Schemas>["do"]>;
+  return {
+    do: (...args: unknown[]) => {
+      if (signal.aborted) return Promise.reject(signal.reason);
+      return act.apply(app, args);
+    },
+  } as Dispatcher<Schemas>;
+}
+
+/**
+ * Runs one batch's jobs in order. Each success is remembered (the event's
+ * id once all its reactions ran, or the reaction under `done` while others
+ * of the same event are pending), so a failure of one reaction never skips
+ * it and never re-runs the ones that succeeded. A failure counts a retry of
+ * that reaction on that event — the stored count belongs to the first
+ * reaction not done yet, and starts from zero for the next one — and stops
+ * the batch; past the reaction's `maxRetries` the stream is blocked, or with
+ * `blockOnError: false` the reaction is skipped for that event. Progress is
+ * only a watermark that moved. With a `budget`, a batch that handled its
+ * `events` stops at the next event once the budget's time is up, and
+ * records how far it got.
+ */
+export async function handle<E extends Schemas>(
+  { lease, jobs, end }: Batch<E>,
+  app: Dispatcher<Schemas>,
+  keeper: Held,
+  onHandled: (event: Committed<Schemas, string>) => void = () => {},
+  budget: Budget = { events: Number.POSITIVE_INFINITY, until: Number.POSITIVE_INFINITY }
+): Promise<Outcome> {
+  let at = lease.at;
+  let handled = 0;
+  let done = new Set(lease.done ?? []);
+  // Failed attempts of the first reaction not done yet (the one a retry resumes at).
+  let retries = lease.retry;
+  const guarded = fenced(app, keeper.signal);
+  const finish = (job: Job, next: Job | undefined) => {
+    done.add(doneKey(job));
+    retries = 0;
+    // The event is handled once its last reaction ran: move past it.
+    if (next?.event.id !== job.event.id) {
+      at = job.event.id;
+      done = new Set(after(done, at));
+    }
+  };
+  for (let i = 0; i < jobs.length; i++) {
+    const job = jobs[i];
+    if (jobs[i - 1]?.event.id !== job.event.id) {
+      // A new event: past the batch's share, only while the allowance lasts.
+      if (handled >= budget.events && Date.now() >= budget.until)
+        return { ack: { ...lease, at, done: [...done], retry: retries }, progress: at > lease.at };
+      handled++;
+    }
+    if (isDone(done, job)) {
+      if (jobs[i + 1]?.event.id !== job.event.id) at = job.event.id;
+      continue;
+    }
+    // Never start a handler on a lease that may not be ours. What ran so far is
+    // still offered to the store, which records it only if the lease's token
+    // is still current (no reset, unblock or other drainer since).
+    if (!(await keeper.ready()))
+      return { ack: { ...lease, at, done: [...done], retry: retries }, progress: at > lease.at };
+    const { event, reaction } = job;
+    const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
+    try {
+      const observed = `${event.name}/${job.key}`;
+      const attempt = retries + 1;
+      const info = { reaction: observed, event, stream: lease.stream, attempt, options: reaction.options };
+      const context = { signal: keeper.signal, token: keeper.token, attempt };
+      await around("reaction", info, async () => {
+        if (job.invalid) throw job.invalid;
+        return reaction.handler(event as never, lease.stream, guarded, context);
+      });
+      onHandled(event);
+      finish(job, jobs[i + 1]);
+    } catch (cause) {
+      const error = `${what} failed: ${(cause as Error)?.message ?? String(cause)}`;
+      logger.error(cause, error);
+      const retry = retries + 1;
+      const { maxRetries, blockOnError } = reaction.options;
+      const state = { ...lease, at, done: [...done], retry };
+      const progress = at > lease.at;
+      if (retry <= maxRetries) return { ack: { ...state, delay: backoff(retry, reaction.options) }, progress };
+      if (blockOnError) return { block: { ...state, error }, progress };
+      logger.warn(`${what} skipped after ${retry} failures (blockOnError is off)`);
+      finish(job, jobs[i + 1]);
+    }
+  }
+  const last = Math.max(at, end);
+  return { ack: { ...lease, at: last, done: after(done, last), retry: 0 }, progress: last > lease.at };
+}
