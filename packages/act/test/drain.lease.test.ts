@@ -72,8 +72,19 @@ describe("a drain", () => {
     const second = builder.build();
     await deposit(first, "a", 1);
     await second.correlate();
-    vi.spyOn(memory, "query").mockRejectedValueOnce(new Error("connection reset"));
+    // The read right after the lease fails (discovery's reads before it do not).
+    let leased = false;
+    vi.spyOn(memory, "lease").mockImplementation(async (leases, millis) => {
+      const granted = await grant(leases, millis);
+      leased = millis > 0 && granted.length > 0;
+      return granted;
+    });
+    const query = memory.query.bind(memory);
+    vi.spyOn(memory, "query").mockImplementation((...args) =>
+      leased ? Promise.reject(new Error("connection reset")) : query(...args)
+    );
     await expect(first.drain()).rejects.toThrow("connection reset");
+    vi.mocked(memory.query).mockRestore();
     expect((await second.drain()).acked).toEqual([expect.objectContaining({ stream: "out", at: 0 })]);
   });
 
