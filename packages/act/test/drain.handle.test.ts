@@ -187,11 +187,18 @@ describe("a batch's outcome", () => {
   });
 
   it("blocks past maxRetries with the reaction, event and cause in the error", async () => {
-    const anonymous: Handler = async () => {
-      throw new Error("down");
-    };
     const outcome = await handle(
-      { lease: lease({ retry: 2 }), events: [], jobs: [job(1, "a", anonymous)], end: 1 },
+      {
+        lease: lease({ retry: 2 }),
+        events: [],
+        // Inline, so the function has no name (a const would lend it its own).
+        jobs: [
+          job(1, "a", async () => {
+            throw new Error("down");
+          }),
+        ],
+        end: 1,
+      },
       app,
       held()
     );

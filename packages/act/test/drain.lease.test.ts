@@ -168,6 +168,28 @@ describe("a lease kept while handlers run", () => {
     expect(logger.error).toHaveBeenCalledWith(expect.stringContaining('lease of reaction stream "a" was lost'));
   });
 
+  it("says what a renewal failed with, whatever the store threw", async () => {
+    const signals: AbortSignal[] = [];
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async (_event, _stream, _app, { signal }) => {
+        signals.push(signal);
+        vi.setSystemTime(Date.now() + 200);
+      })
+      .build();
+    for (const amount of [1, 2]) await deposit(app, "a", amount);
+    await app.correlate();
+    vi.spyOn(memory, "lease").mockImplementation((leases, millis) =>
+      renewal(leases) ? Promise.reject(undefined) : grant(leases, millis)
+    );
+    await app.drain({ leaseMillis: 300 });
+    expect(signals).toHaveLength(1);
+    expect((signals[0].reason as Error).message).toMatch(
+      /could not be renewed; stopping after the current handler: undefined$/
+    );
+  });
+
   it("starts no further handler once a renewal fails, and aborts the handlers' signal saying why", async () => {
     const seen: number[] = [];
     const signals: AbortSignal[] = [];
@@ -293,6 +315,30 @@ describe("what a drain records", () => {
     });
 });
 
+describe("a blocked stream", () => {
+  it("is reported blocked, not acknowledged, even when events before the failing one were handled", async () => {
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(
+        async (event) => {
+          if (event.data.amount === 2) throw new Error("down");
+        },
+        { maxRetries: 0 }
+      )
+      .to("out")
+      .build();
+    for (const amount of [1, 2]) await deposit(app, "a", amount);
+    const { acked, blocked } = await app.drain();
+    expect(acked).toEqual([]);
+    expect(blocked).toEqual([expect.objectContaining({ stream: "out", at: 0 })]);
+    // The handler's failure is logged; the block itself was recorded, not refused.
+    expect(vi.mocked(logger.error).mock.calls.map(([, message]) => message ?? "")).toEqual([
+      expect.stringContaining("failed: down"),
+    ]);
+  });
+});
+
 describe("a projection's drain", () => {
   const Ticket = state("Ticket", z.object({ title: z.string() }))
     .init(() => ({ title: "" }))
@@ -320,6 +366,45 @@ describe("a projection's drain", () => {
     expect((await app.drain()).acked).toEqual([expect.objectContaining({ stream: p.stream, at: 1 })]);
     expect((await app.stats()).latency.count).toBe(2);
     expect(logger.error).toHaveBeenCalledTimes(0);
+  });
+
+  it("applies nothing when its lease is lost before the projection starts", async () => {
+    const applied: string[] = [];
+    const p = projection("Tickets")
+      .with(Ticket)
+      .on("Opened", (event) => void applied.push(event.data.title))
+      .build();
+    const app = act().with(Ticket).with(p).build();
+    await open(app, "t-1", "first");
+    await app.correlate();
+    // The drain is paused right after its lease (past half of it), and the renewal is refused.
+    vi.spyOn(memory, "lease").mockImplementation(async (leases, millis) => {
+      if (renewal(leases)) return [];
+      const granted = await grant(leases, millis);
+      vi.setSystemTime(Date.now() + 200);
+      return granted;
+    });
+    expect((await app.drain({ leaseMillis: 300 })).acked).toEqual([]);
+    expect(applied).toEqual([]);
+  });
+
+  it("applies nothing and reports nothing when an operator reset the stream before the projection ran", async () => {
+    const applied: string[] = [];
+    const p = projection("Tickets")
+      .with(Ticket)
+      .on("Opened", (event) => void applied.push(event.data.title))
+      .build();
+    const app = act().with(Ticket).with(p).build();
+    await open(app, "t-1", "first");
+    await app.correlate();
+    vi.spyOn(memory, "lease").mockImplementation(async (leases, millis) => {
+      const granted = await grant(leases, millis);
+      if (millis > 0 && !renewal(leases)) await memory.reset([p.stream]);
+      return granted;
+    });
+    const { acked, blocked } = await app.drain();
+    expect([acked, blocked]).toEqual([[], []]);
+    expect(applied).toEqual([]);
   });
 
   it("reports progress up to a failing event when events before it were applied, and none when the first fails", async () => {
