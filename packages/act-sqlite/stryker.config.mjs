@@ -16,6 +16,8 @@ export default {
   ignoreStatic: true,
   reporters: ["clear-text", "progress", "json"],
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  // `--incremental` keeps the results here (gitignored) and re-runs only the mutants whose code or tests changed.
+  incrementalFile: "reports/mutation/stryker-incremental.json",
   thresholds: { high: 90, low: 80, break: null },
   // In place: the tests resolve the core through paths beside this package, which a sandbox copy lacks.
   inPlace: true,

@@ -24,6 +24,8 @@ export default {
   ignoreStatic: true,
   reporters: ["clear-text", "progress", "json"],
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  // `--incremental` keeps the results here (gitignored) and re-runs only the mutants whose code or tests changed.
+  incrementalFile: "reports/mutation/stryker-incremental.json",
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { act, disposeAndExit, IdempotencyKeyReusedError, InMemoryStore, sleep, store } from "../src/index.js";
 import { actor, Counter, freshStore } from "./fixtures.js";
 
@@ -42,6 +42,31 @@ describe("idempotent actions", () => {
     ]);
     expect(x).toEqual(y);
     expect((await a.load(Counter, "r")).state.count).toBe(11);
+  });
+
+  it("give the winner's outcome to an action that found the key unused but lost the commit to it", async () => {
+    const [a, b] = [act().with(Counter).build(), act().with(Counter).build()];
+    const first = await a.do("increment", target("w", "pay-8"), { by: 3 });
+    // b's look-up ran before a's commit (another process, a moment earlier): it found nothing.
+    vi.spyOn(store(), "recall").mockResolvedValueOnce(undefined);
+    expect(await b.do("increment", target("w", "pay-8"), { by: 3 })).toEqual(first);
+    expect((await a.load(Counter, "w")).state.count).toBe(3);
+    vi.restoreAllMocks();
+  });
+
+  it("replay exactly the events the key committed, not the stream's later ones nor other streams'", async () => {
+    const app = act().with(Counter).build();
+    await app.do("increment", target("other"), { by: 100 });
+    await app.do("increment", target("x"), { by: 1 });
+    const first = await app.do("tag", target("x", "tags-1"), { tags: ["a", "b"] });
+    await app.do("tag", target("x"), { tags: ["c"] });
+    await app.do("increment", target("other"), { by: 100 });
+    const again = await app.do("tag", target("x", "tags-1"), { tags: ["a", "b"] });
+    expect(again.map(({ event, state }) => [event?.version, state.tags])).toEqual([
+      [1, ["a"]],
+      [2, ["a", "b"]],
+    ]);
+    expect(again).toEqual(first);
   });
 
   describe("a key bound to its request", () => {

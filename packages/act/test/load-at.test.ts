@@ -89,6 +89,22 @@ describe("load at a point in time", () => {
     expect((await app.queryArray({ stream: "s", with_snaps: true })).map((e) => e.name)).toContain(SNAP_EVENT);
   });
 
+  it("as of a time, includes the events created at that very millisecond and none after", async () => {
+    vi.useFakeTimers({ now: 1_000_000, toFake: ["Date"] });
+    try {
+      const Tally = tally(100);
+      const app = act().with(Tally).build();
+      await app.do("add", { stream: "ms", actor }, { n: 1 });
+      vi.setSystemTime(1_000_001);
+      await app.do("add", { stream: "ms", actor }, { n: 2 });
+      vi.setSystemTime(1_000_002);
+      await app.do("add", { stream: "ms", actor }, { n: 4 });
+      expect((await app.load(Tally, "ms", undefined, { time: new Date(1_000_001) })).state.total).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("refuses a point that is not exactly one of id, version or time", async () => {
     const app = act().with(tally(5)).build();
     await expect(app.load(tally(5), "s", { at: { id: 1, version: 2 } as never })).rejects.toBeInstanceOf(
