@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { InMemoryStore, projection, state } from "../src/index.js";
-import { commitEvents } from "../src/inline-commit.js";
-import type { Store } from "../src/types/ports.js";
+import { InMemoryStore, projection, state } from "../../src/index.js";
+import { commitEvents } from "../../src/committing/inline-commit.js";
+import type { Store } from "../../src/types/ports.js";
 
 // Which commit an action's events take with inline projections, and what a
 // store that runs handlers synchronously inside its transaction refuses —

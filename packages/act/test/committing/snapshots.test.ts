@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { act, ConcurrencyError, InvariantError, SNAP_EVENT, state, store, ValidationError } from "../src/index.js";
-import { logger } from "../src/ports.js";
-import { actor, freshStore } from "./fixtures.js";
+import { act, ConcurrencyError, InvariantError, SNAP_EVENT, state, store, ValidationError } from "../../src/index.js";
+import { logger } from "../../src/core/ports.js";
+import { actor, freshStore } from "../fixtures.js";
 
 // What the event sourcing of an action does around its commit that users
 // see only in the log and the logs: snapshots of older definitions ignored

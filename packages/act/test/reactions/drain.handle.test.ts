@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { handle } from "../src/drain.js";
-import { logger } from "../src/ports.js";
-import type { Job } from "../src/read-batches.js";
-import type { Committed, Schemas } from "../src/types/action.js";
-import type { Lease, ReactionHandler, ReactionOptions } from "../src/types/reaction.js";
+import { handle } from "../../src/reactions/drain.js";
+import { logger } from "../../src/core/ports.js";
+import type { Job } from "../../src/reactions/read-batches.js";
+import type { Committed, Schemas } from "../../src/types/action.js";
+import type { Lease, ReactionHandler, ReactionOptions } from "../../src/types/reaction.js";
 
 // `handle` runs one leased stream's batch: which reactions run, what the
 // acknowledgement or block then records (watermark, the reactions already
