@@ -14,6 +14,7 @@ export default {
     "src/reactions/drain.ts",
     "src/reactions/lease-keeper.ts",
     "src/committing/event-sourcing.ts",
+    "src/committing/load.ts",
     "src/committing/inline-commit.ts",
     "src/stores/in-memory/append.ts",
     "src/stores/in-memory/leases.ts",

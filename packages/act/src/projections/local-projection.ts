@@ -1,5 +1,5 @@
 import { backoff } from "../reactions/drain.js";
-import { decode } from "../committing/event-sourcing.js";
+import { decode } from "../committing/load.js";
 import { around } from "../instrumentation/instrumentation.js";
 import { logger } from "../core/ports.js";
 import { applyProjection } from "./project.js";

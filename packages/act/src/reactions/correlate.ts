@@ -1,4 +1,4 @@
-import { decode } from "../committing/event-sourcing.js";
+import { decode } from "../committing/load.js";
 import { KEPT_EVENTS_LIMIT } from "./route-index.js";
 import type { Committed, Schemas } from "../types/action.js";
 import type { Store } from "../types/ports.js";

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { act, dispose, InMemoryStore, NameSchema, StreamSchema, state, store, upcaster } from "../../src/index.js";
-import { decode } from "../../src/committing/event-sourcing.js";
+import { decode } from "../../src/committing/load.js";
 import { plainMatcher } from "../../src/core/plain-shape.js";
 import { readSchema } from "../../src/builders/revive.js";
 import { actor } from "../fixtures.js";
