@@ -27,6 +27,9 @@ describe("one validator for options", () => {
     ["streamLimit", 1.5],
     ["leaseMillis", Number.POSITIVE_INFINITY],
     ["leaseMillis", -1],
+    ["backlogMillis", -1],
+    ["backlogMillis", Number.NaN],
+    ["backlogMillis", 0.5],
   ])("drain refuses %s = %s, naming the option", async (option, value) => {
     const app = act().with(Counter).build();
     const error = await app.drain({ [option]: value }).then(
@@ -44,6 +47,7 @@ describe("one validator for options", () => {
     ["pollMillis", 0],
     ["graceMillis", -5],
     ["streamLimit", Number.NaN],
+    ["backlogMillis", Number.POSITIVE_INFINITY],
   ])("start refuses %s = %s before starting anything", async (option, value) => {
     const app = act().with(Counter).build();
     const error = refusal(() => app.start({ [option]: value }));
