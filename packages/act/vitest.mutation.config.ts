@@ -5,8 +5,10 @@ import base from "./vitest.config.js";
 // tests, without those that start other processes or pack the package (they
 // resolve tools from the repository root, and a mutant's sandbox has none;
 // nor do they cover the mutated files' logic) and without the discovery
-// scenarios on a 12,000-event log; the model-based tests at a few programs
-// each, so every mutant is checked in seconds.
+// scenarios on a 12,000-event log, and without the test of two copies of the
+// library (it loads the built package beside the sources, whose path in a
+// mutant's sandbox is not the repository's); the model-based tests at a few
+// programs each, so every mutant is checked in seconds.
 export default mergeConfig(
   base,
   defineConfig({
@@ -15,6 +17,7 @@ export default mergeConfig(
         "test/logging.test.ts",
         "test/package.test.ts",
         "test/reactions/discovery.test.ts",
+        "test/core/copies.test.ts",
         "**/node_modules/**",
       ],
       env: { DEPLOY_RUNS: "3", OPS_RUNS: "2", DRAIN_RUNS: "4", MODEL_RUNS: "60" },
