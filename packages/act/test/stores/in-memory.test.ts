@@ -34,3 +34,54 @@ describe("InMemoryStore", () => {
     expect(seen).toEqual([{ list: [1] }]);
   });
 });
+
+describe("InMemoryStore's reaction streams", () => {
+  const meta = { correlation: "c", causation: {} };
+  /** Registers `stream` at watermark `at` with work up to `head`. */
+  const register = (store: InMemoryStore, stream: string, at: number, head: number, source?: string) =>
+    store.lease([{ stream, source, by: "correlation", at, retry: 0, head }], 0);
+
+  it("polls the most lagging first and the most leading from the other end, ties by name, as the database stores do", async () => {
+    const store = new InMemoryStore();
+    await store.commit("s", Array.from({ length: 10 }, () => ({ name: "A", data: {} })), meta);
+    // Registered out of name order, so ties are ordered by the poll, not by arrival.
+    await register(store, "f", 5, 9);
+    await register(store, "d", 5, 9);
+    await register(store, "c", 1, 9);
+    await register(store, "b", 1, 9);
+    await register(store, "a", 7, 9);
+    await register(store, "e", 3, 9);
+    expect((await store.poll(3, 0)).map((p) => [p.stream, p.lagging])).toEqual([
+      ["b", true],
+      ["c", true],
+      ["e", true],
+    ]);
+    expect((await store.poll(0, 3)).map((p) => [p.stream, p.lagging])).toEqual([
+      ["a", false],
+      ["d", false],
+      ["f", false],
+    ]);
+    expect((await store.poll(2, 2)).map((p) => p.stream)).toEqual(["b", "c", "a", "d"]);
+  });
+
+  it("lists a lease's holder and end only while it lasts, a source and an error only where there is one", async () => {
+    const store = new InMemoryStore();
+    await store.commit("s", [{ name: "A", data: {} }], meta);
+    await register(store, "plain", -1, 0);
+    await register(store, "sourced", -1, 0, "s");
+    const [held] = await store.lease([{ stream: "plain", by: "d", at: -1, retry: 0 }], 60_000);
+    await store.lease([{ stream: "sourced", source: "s", by: "d", at: -1, retry: 0 }], 1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const listed = new Map((await store.reactions()).map((r) => [r.stream, r]));
+    expect(listed.get("plain")).toMatchObject({ leasedBy: "d" });
+    expect(listed.get("plain")!.leasedUntil!.getTime()).toBeGreaterThan(Date.now());
+    expect(listed.get("plain")).not.toHaveProperty("source");
+    expect(listed.get("plain")).not.toHaveProperty("error");
+    // The other lease ran out: no holder, no end.
+    expect(listed.get("sourced")).toMatchObject({ source: "s" });
+    expect(listed.get("sourced")).not.toHaveProperty("leasedBy");
+    expect(listed.get("sourced")).not.toHaveProperty("leasedUntil");
+    await store.block([{ ...held, error: "boom" }]);
+    expect((await store.reactions({ streams: ["plain"] }))[0]).toMatchObject({ error: "boom", blocked: true });
+  });
+});
