@@ -43,7 +43,11 @@ describe("InMemoryStore's reaction streams", () => {
 
   it("polls the most lagging first and the most leading from the other end, ties by name, as the database stores do", async () => {
     const store = new InMemoryStore();
-    await store.commit("s", Array.from({ length: 10 }, () => ({ name: "A", data: {} })), meta);
+    await store.commit(
+      "s",
+      Array.from({ length: 10 }, () => ({ name: "A", data: {} })),
+      meta
+    );
     // Registered out of name order, so ties are ordered by the poll, not by arrival.
     await register(store, "f", 5, 9);
     await register(store, "d", 5, 9);
