@@ -49,6 +49,7 @@ export default defineConfig({
             "scripts/check-tarball.test.mjs",
             "scripts/references.test.mjs",
             "scripts/check-structure.test.mjs",
+            "scripts/run-tests.test.mjs",
           ],
           environment: "node",
           // The Pages-like server's tests make real requests; generous on a busy machine, no timing asserted.
@@ -86,6 +87,12 @@ export default defineConfig({
       // The inspector's page runs in the browser, tested by Playwright.
       exclude: ["packages/inspector/src/web/**"],
       reporter: ["text-summary", "text"],
+      // Its own folder per run, so the unit and PostgreSQL runs can go side by side.
+      reportsDirectory: process.env.ACT_UNIT_ONLY
+        ? "coverage/unit"
+        : process.env.ACT_POSTGRES_ONLY
+          ? "coverage/postgres"
+          : "coverage",
       thresholds,
     },
   },

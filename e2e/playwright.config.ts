@@ -31,7 +31,8 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 7_500 },
   reporter: process.env.CI ? [["list"], ["html", { open: "never", outputFolder: "../playwright-report" }]] : "list",
-  outputDir: "../test-results",
+  // Its own folder: Playwright empties it at the start, and the inspector's browser tests may be running beside.
+  outputDir: "../test-results/site",
   use: {
     ...devices["Desktop Chrome"],
     baseURL: `http://127.0.0.1:${port}`,

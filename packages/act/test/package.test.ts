@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,28 @@ const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+
+/** Newest modification time of a file under `dir`, or 0 when it does not exist. */
+const newest = (dir: string): number => {
+  try {
+    return Math.max(
+      0,
+      ...readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs)
+    );
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Whether `dist` was built from the sources as they are now. `npm test` builds
+ * the packages first, and other suites read this `dist` while this one runs,
+ * so it is rebuilt only when a source or the package file changed after it.
+ */
+const built = () =>
+  newest(join(root, "dist")) > Math.max(newest(join(root, "src")), statSync(join(root, "package.json")).mtimeMs);
 
 /** A consumer that exercises the published entry point: build, act, commit, load. */
 const program = (load: string) => `
@@ -92,7 +114,7 @@ describe("the published package", () => {
   let consumer: string;
 
   beforeAll(() => {
-    run("npm", ["run", "build"], root);
+    if (!built()) run("npm", ["run", "build"], root);
     const packDir = mkdtempSync(join(tmpdir(), "act-pack-"));
     const tarball = run("npm", ["pack", "--silent", "--pack-destination", packDir], root).trim().split("\n").pop()!;
     consumer = mkdtempSync(join(tmpdir(), "act-consumer-"));

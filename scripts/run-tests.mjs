@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// `npm test`: every suite of the repository, the independent ones side by side.
+//
+// Run one after the other, the suites take about 22 minutes on a two-core
+// machine, and much of that is waiting rather than computing: the PostgreSQL
+// tests wait on the server and on lease timers, the browser tests on page
+// loads, the reader's test on `npm install`. So the suites run as a graph —
+// each starts once the steps it needs have passed (everything needs the
+// packages built; the browser tests need the built site) and while the
+// machine has a core to spare for it, in the order of the longest path first.
+// Every suite still runs whole, with the same command as before (the table
+// below names its npm script), so `npm run test:unit` alone still works.
+//
+// Each suite's output goes to its own log file and is printed in one piece
+// when the suite ends, so the output of two suites never interleaves. The
+// first failure stops the others and the command fails with its output.
+//
+// `node scripts/run-tests.mjs unit postgres` runs only the named steps (their
+// prerequisites are assumed done). ACT_TEST_JOBS sets how many cores' worth
+// of suites may run at once (default: the machine's cores; 1 = one at a time).
+import { spawn } from "node:child_process";
+import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The suites, in the order they are preferred when several could start: the
+ * ones on the longest path to the end first. `cpu` is how much of a core a
+ * suite keeps busy on average (the PostgreSQL tests run one file at a time
+ * and mostly wait on the server); `after` names the steps it needs.
+ *
+ * @type {{ name: string, script: string, after: string[], cpu: number }[]}
+ */
+export const STEPS = [
+  { name: "lint", script: "lint", after: [], cpu: 1 },
+  { name: "workflows", script: "test:workflows", after: [], cpu: 0.5 },
+  { name: "build", script: "build:packages", after: [], cpu: 1 },
+  { name: "site", script: "test:site", after: ["build"], cpu: 1 },
+  { name: "e2e", script: "test:e2e", after: ["site"], cpu: 1 },
+  { name: "postgres", script: "test:postgres", after: ["build"], cpu: 0.5 },
+  { name: "unit", script: "test:unit", after: ["build"], cpu: 1 },
+  { name: "inspector", script: "test:inspector", after: ["build"], cpu: 1 },
+  { name: "typecheck", script: "typecheck", after: ["build"], cpu: 1 },
+  { name: "examples", script: "test:examples", after: ["build"], cpu: 1 },
+  { name: "pack", script: "test:pack", after: ["build"], cpu: 0.5 },
+  { name: "snippets", script: "test:snippets", after: ["build"], cpu: 1 },
+  { name: "reader", script: "test:reader", after: ["build"], cpu: 0.5 },
+];
+
+/**
+ * The steps to start now: those whose prerequisites have passed, in the
+ * table's order, while the cores they keep busy fit in `capacity` — and
+ * always one when nothing runs, so a step heavier than the machine still runs
+ * (alone).
+ *
+ * @param {typeof STEPS} steps
+ * @param {{ passed: Set<string>, running: Set<string>, capacity: number }} state
+ * @returns {string[]}
+ */
+export function startable(steps, { passed, running, capacity }) {
+  let busy = steps.filter((s) => running.has(s.name)).reduce((sum, s) => sum + s.cpu, 0);
+  const start = [];
+  for (const step of steps) {
+    if (passed.has(step.name) || running.has(step.name)) continue;
+    if (!step.after.every((name) => passed.has(name))) continue;
+    if (busy > 0 && busy + step.cpu > capacity) continue;
+    start.push(step.name);
+    busy += step.cpu;
+  }
+  return start;
+}
+
+/** Seconds with one decimal. */
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+async function main() {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const only = process.argv.slice(2);
+  for (const name of only) {
+    if (!STEPS.some((s) => s.name === name)) {
+      console.error(`run-tests: no step "${name}"; the steps are ${STEPS.map((s) => s.name).join(", ")}`);
+      process.exit(2);
+    }
+  }
+  // With names given, run those; their prerequisites count as done.
+  const steps = only.length
+    ? STEPS.filter((s) => only.includes(s.name)).map((s) => ({ ...s, after: s.after.filter((a) => only.includes(a)) }))
+    : STEPS;
+  const capacity = Number(process.env.ACT_TEST_JOBS) || availableParallelism();
+  const logs = join(root, ".cache", "test-logs");
+  mkdirSync(logs, { recursive: true });
+
+  const began = Date.now();
+  const passed = new Set();
+  const running = new Map(); // name → child process
+  const times = [];
+  let failed = false;
+
+  const stopAll = () => {
+    for (const child of running.values()) {
+      // Each suite runs in its own process group: stop its servers and browsers too.
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {}
+    }
+  };
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+      stopAll();
+      process.exit(1);
+    });
+  }
+
+  console.log(`run-tests: ${steps.length} steps, up to ${capacity} cores' worth at once; logs in .cache/test-logs/`);
+  await new Promise((resolve) => {
+    const launch = () => {
+      if (failed) return;
+      if (passed.size === steps.length) return resolve();
+      const names = startable(steps, { passed, running: new Set(running.keys()), capacity });
+      for (const name of names) {
+        const step = steps.find((s) => s.name === name);
+        const file = join(logs, `${name}.log`);
+        const out = createWriteStream(file);
+        const started = Date.now();
+        console.log(`▶ ${name} (npm run ${step.script}) at ${seconds(started - began)}`);
+        const child = spawn("npm", ["run", step.script], {
+          cwd: root,
+          detached: true,
+          stdio: ["ignore", "pipe", "pipe"],
+          env: process.env,
+        });
+        child.stdout.pipe(out, { end: false });
+        child.stderr.pipe(out, { end: false });
+        running.set(name, child);
+        child.on("close", (code, signal) => {
+          out.end(() => {
+            running.delete(name);
+            if (failed) return;
+            const took = Date.now() - started;
+            times.push({ name, script: step.script, start: started - began, took });
+            const ok = code === 0;
+            console.log(`\n━━ ${name} (npm run ${step.script}): ${ok ? "passed" : "FAILED"} in ${seconds(took)} ━━`);
+            process.stdout.write(readFileSync(file, "utf8"));
+            if (!ok) {
+              failed = true;
+              stopAll();
+              console.error(`\nrun-tests: ${name} failed (exit ${code ?? signal}); the other steps were stopped.`);
+              process.exitCode = 1;
+              return resolve();
+            }
+            passed.add(name);
+            launch();
+          });
+        });
+      }
+    };
+    launch();
+  });
+
+  if (!failed) {
+    console.log("\nrun-tests: every step passed");
+    for (const t of times.sort((a, b) => a.start - b.start)) {
+      console.log(`  ${t.name.padEnd(10)} from ${seconds(t.start).padStart(8)}  took ${seconds(t.took).padStart(8)}`);
+    }
+    console.log(`  total ${seconds(Date.now() - began)}`);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

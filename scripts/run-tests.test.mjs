@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { STEPS, startable } from "./run-tests.mjs";
+
+const state = (passed = [], running = [], capacity = 2) => ({
+  passed: new Set(passed),
+  running: new Set(running),
+  capacity,
+});
+
+describe("npm test's schedule", () => {
+  it("starts only the steps that need nothing first", () => {
+    expect(startable(STEPS, state())).toEqual(["lint", "workflows"]);
+  });
+
+  it("starts a step once every step it needs has passed, and never one already running or passed", () => {
+    const next = startable(STEPS, state(["lint", "workflows", "build"]));
+    expect(next[0]).toBe("site");
+    expect(next).not.toContain("e2e");
+    expect(next).not.toContain("build");
+    expect(startable(STEPS, state(["lint", "workflows", "build", "site"], ["postgres", "unit"], 2.5))).toEqual(["e2e"]);
+  });
+
+  it("keeps the cores busy without going over, and runs one step alone on a one-core machine", () => {
+    const cores = (names) => names.reduce((sum, n) => sum + STEPS.find((s) => s.name === n).cpu, 0);
+    for (const capacity of [1, 2, 4]) {
+      const done = ["lint", "workflows", "build"];
+      const next = startable(STEPS, state(done, [], capacity));
+      expect(next.length).toBeGreaterThan(0);
+      if (next.length > 1) expect(cores(next)).toBeLessThanOrEqual(capacity);
+    }
+    expect(startable(STEPS, state(["lint", "workflows", "build"], [], 1))).toEqual(["site"]);
+    expect(startable(STEPS, state(["lint", "workflows", "build"], ["site"], 1))).toEqual([]);
+  });
+
+  it("runs every step of the table exactly once, whatever the machine", () => {
+    for (const capacity of [1, 2, 3, 8]) {
+      const passed = new Set();
+      const started = [];
+      while (passed.size < STEPS.length) {
+        // Everything started finishes before the next round.
+        const next = startable(STEPS, { passed, running: new Set(), capacity });
+        expect(next.length).toBeGreaterThan(0);
+        for (const name of next) {
+          expect(STEPS.find((s) => s.name === name).after.every((a) => passed.has(a))).toBe(true);
+          started.push(name);
+        }
+        for (const name of next) passed.add(name);
+      }
+      expect([...started].sort()).toEqual(STEPS.map((s) => s.name).sort());
+    }
+  });
+
+  it("names an npm script that exists for every step, and no step it needs is missing", async () => {
+    const { readFileSync } = await import("node:fs");
+    const scripts = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).scripts;
+    for (const step of STEPS) {
+      expect(scripts[step.script], step.script).toBeTypeOf("string");
+      for (const after of step.after) expect(STEPS.map((s) => s.name)).toContain(after);
+    }
+  });
+});
