@@ -1,10 +1,13 @@
-/** Temporary database files for the tests, removed when the test process ends. */
+/** Temporary database files for the tests, removed when the test file ends. */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll } from "vitest";
 
 const root = mkdtempSync(join(tmpdir(), "act-sqlite-test-"));
-process.once("exit", () => rmSync(root, { recursive: true, force: true }));
+// After the file's tests rather than on process exit: the test runner ends
+// its worker processes without running exit handlers.
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 let n = 0;
 /** A path for a new database file in a fresh temporary directory. */

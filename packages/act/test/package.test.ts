@@ -1,11 +1,21 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+/** Temporary folders this file made, removed after its tests. */
+const temporary: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
 const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
   execFileSync(cmd, args, {
     cwd,
@@ -115,9 +125,9 @@ describe("the published package", () => {
 
   beforeAll(() => {
     if (!built()) run("npm", ["run", "build"], root);
-    const packDir = mkdtempSync(join(tmpdir(), "act-pack-"));
+    const packDir = tempDir("act-pack-");
     const tarball = run("npm", ["pack", "--silent", "--pack-destination", packDir], root).trim().split("\n").pop()!;
-    consumer = mkdtempSync(join(tmpdir(), "act-consumer-"));
+    consumer = tempDir("act-consumer-");
     writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
     run(
       "npm",
@@ -141,7 +151,7 @@ describe("the published package", () => {
 
   // Run from an empty folder (no package.json) with NODE_ENV=production and no pino-pretty installed.
   it.each(["esm.mjs", "cjs.cjs"])("imports and runs from %s", (file) => {
-    const elsewhere = mkdtempSync(join(tmpdir(), "act-cwd-"));
+    const elsewhere = tempDir("act-cwd-");
     const out = run("node", [join(consumer, file)], elsewhere, { NODE_ENV: "production", LOG_LEVEL: "fatal" });
     const result = JSON.parse(out.trim().split("\n").pop()!);
     expect(result.n).toBe(2);

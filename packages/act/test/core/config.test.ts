@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,13 +7,16 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { config, ValidationError } from "../../src/index.js";
 
 const saved = { ...process.env };
+const folders: string[] = [];
 afterEach(() => {
   process.env = { ...saved };
   vi.restoreAllMocks();
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 const inFolder = (pkg?: string) => {
   const dir = mkdtempSync(join(tmpdir(), "act-config-"));
+  folders.push(dir);
   if (pkg !== undefined) writeFileSync(join(dir, "package.json"), pkg);
   vi.spyOn(process, "cwd").mockReturnValue(dir);
 };
