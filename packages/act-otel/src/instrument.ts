@@ -25,7 +25,7 @@ import {
   type Store,
   store,
 } from "@act-root/act";
-import { A, M } from "./names.js";
+import { A, DURATION_BUCKETS, LATENCY_BUCKETS, M } from "./names.js";
 import { lagSeries, metricNames, reactionAttributes, type StreamLag, streamAttributes } from "./lag.js";
 import { errorType, fail, now } from "./spans.js";
 import { DRAIN, materialize, type Pending, traceStore } from "./store.js";
@@ -154,6 +154,7 @@ export function instrument(
   const actionDuration = meter.createHistogram(M.actionDuration, {
     unit: "s",
     description: "How long actions take, from validation to the snapshots returned, by outcome.",
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
   const commits = meter.createCounter(M.commits, {
     unit: "{commit}",
@@ -171,10 +172,12 @@ export function instrument(
   const reactionDuration = meter.createHistogram(M.reactionDuration, {
     unit: "s",
     description: "How long one run of a reaction handler, or of a projection on a batch, takes, by outcome.",
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
   const reactionLatency = meter.createHistogram(M.reactionLatency, {
     unit: "s",
     description: "From an event's commit to the end of a reaction's (or projection batch's) successful run on it.",
+    advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
   });
   const retries = meter.createCounter(M.retries, {
     unit: "{retry}",
@@ -191,6 +194,7 @@ export function instrument(
   const drainDuration = meter.createHistogram(M.drainDuration, {
     unit: "s",
     description: "How long drain cycles that leased streams take.",
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
   const leases = meter.createCounter(M.leases, {
     unit: "{lease}",

@@ -61,3 +61,18 @@ export const M = {
   drainDuration: "act.drain.duration",
   leases: "act.drain.leases",
 } as const;
+
+/**
+ * Bucket boundaries, in seconds, of the duration histograms. Without them
+ * the SDK's defaults (0, 5, 10, 25 … 10,000) are meant for milliseconds: every
+ * action would fall in the first bucket and a 99th percentile would read as
+ * about 5 s whatever the real one. These resolve from 1 ms to 10 s.
+ */
+export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * Bucket boundaries, in seconds, of the reaction latency (from an event's
+ * commit to its reaction's end): a reaction that waits for a drain, a backoff
+ * or a backlog takes longer than a handler runs, so these reach 10 minutes.
+ */
+export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];

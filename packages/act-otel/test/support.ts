@@ -51,6 +51,12 @@ export function telemetry() {
       return found[0];
     },
     points,
+    /** Every metric of the collection `points` made last. */
+    metrics: () =>
+      exporter
+        .getMetrics()
+        .flatMap((r) => r.scopeMetrics)
+        .flatMap((s) => s.metrics),
     /** The value of a counter or gauge for the data point whose attributes include `attributes` (0 when none). */
     async value(name: string, attributes: Record<string, unknown> = {}) {
       const match = (await points(name)).filter((p) =>
