@@ -41,6 +41,7 @@ const sidebars: SidebarsConfig = {
         "guides/postgres-in-production",
         "guides/deploying-and-upgrading",
         "guides/scaling-reactions",
+        "guides/production-checklist",
         "guides/projections",
         "guides/observability",
         "guides/inspector",
