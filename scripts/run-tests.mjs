@@ -17,7 +17,8 @@
 //
 // `node scripts/run-tests.mjs unit postgres` runs only the named steps (their
 // prerequisites are assumed done). ACT_TEST_JOBS sets how many cores' worth
-// of suites may run at once (default: the machine's cores; 1 = one at a time).
+// of suites may run at once (default: the machine's cores and a half; 1 = one
+// at a time).
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -26,9 +27,12 @@ import { fileURLToPath } from "node:url";
 
 /**
  * The suites, in the order they are preferred when several could start: the
- * ones on the longest path to the end first. `cpu` is how much of a core a
- * suite keeps busy on average (the PostgreSQL tests run one file at a time
- * and mostly wait on the server); `after` names the steps it needs.
+ * ones on the longest path to the end first. `cpu` is how many cores a suite
+ * keeps busy: the site build and the browser tests take the whole machine (2),
+ * a vitest run or a compiler one core (1), and the suites that mostly wait —
+ * the PostgreSQL tests (one file at a time, waiting on the server and on
+ * lease timers), `npm install`, `npm pack` — half of one (0.5). `after`
+ * names the steps a suite needs.
  *
  * @type {{ name: string, script: string, after: string[], cpu: number }[]}
  */
@@ -36,23 +40,24 @@ export const STEPS = [
   { name: "lint", script: "lint", after: [], cpu: 1 },
   { name: "workflows", script: "test:workflows", after: [], cpu: 0.5 },
   { name: "build", script: "build:packages", after: [], cpu: 1 },
-  { name: "site", script: "test:site", after: ["build"], cpu: 1 },
-  { name: "e2e", script: "test:e2e", after: ["site"], cpu: 1 },
+  { name: "site", script: "test:site", after: ["build"], cpu: 2 },
+  { name: "e2e", script: "test:e2e", after: ["site"], cpu: 2 },
   { name: "postgres", script: "test:postgres", after: ["build"], cpu: 0.5 },
+  { name: "reader", script: "test:reader", after: ["build"], cpu: 0.5 },
   { name: "unit", script: "test:unit", after: ["build"], cpu: 1 },
   { name: "inspector", script: "test:inspector", after: ["build"], cpu: 1 },
   { name: "typecheck", script: "typecheck", after: ["build"], cpu: 1 },
   { name: "examples", script: "test:examples", after: ["build"], cpu: 1 },
   { name: "pack", script: "test:pack", after: ["build"], cpu: 0.5 },
   { name: "snippets", script: "test:snippets", after: ["build"], cpu: 1 },
-  { name: "reader", script: "test:reader", after: ["build"], cpu: 0.5 },
 ];
 
 /**
  * The steps to start now: those whose prerequisites have passed, in the
  * table's order, while the cores they keep busy fit in `capacity` — and
  * always one when nothing runs, so a step heavier than the machine still runs
- * (alone).
+ * (alone). The default capacity is the machine's cores plus half of one, so
+ * a suite that mostly waits runs beside one that takes every core.
  *
  * @param {typeof STEPS} steps
  * @param {{ passed: Set<string>, running: Set<string>, capacity: number }} state
@@ -87,7 +92,7 @@ async function main() {
   const steps = only.length
     ? STEPS.filter((s) => only.includes(s.name)).map((s) => ({ ...s, after: s.after.filter((a) => only.includes(a)) }))
     : STEPS;
-  const capacity = Number(process.env.ACT_TEST_JOBS) || availableParallelism();
+  const capacity = Number(process.env.ACT_TEST_JOBS) || availableParallelism() + 0.5;
   const logs = join(root, ".cache", "test-logs");
   mkdirSync(logs, { recursive: true });
 

@@ -9,20 +9,25 @@ const state = (passed = [], running = [], capacity = 2) => ({
 
 describe("npm test's schedule", () => {
   it("starts only the steps that need nothing first", () => {
-    expect(startable(STEPS, state())).toEqual(["lint", "workflows"]);
+    expect(startable(STEPS, state([], [], 2.5))).toEqual(["lint", "workflows", "build"]);
   });
 
   it("starts a step once every step it needs has passed, and never one already running or passed", () => {
-    const next = startable(STEPS, state(["lint", "workflows", "build"]));
-    expect(next[0]).toBe("site");
-    expect(next).not.toContain("e2e");
-    expect(next).not.toContain("build");
-    expect(startable(STEPS, state(["lint", "workflows", "build", "site"], ["postgres", "unit"], 2.5))).toEqual(["e2e"]);
+    const next = startable(STEPS, state(["lint", "workflows", "build"], [], 2.5));
+    // The site build takes the machine; the PostgreSQL tests mostly wait, beside it.
+    expect(next).toEqual(["site", "postgres"]);
+    expect(startable(STEPS, state(["lint", "workflows", "build", "site"], ["postgres"], 2.5))).toEqual(["e2e"]);
+    // A step waits for the cores another still holds.
+    expect(startable(STEPS, state(["lint", "workflows", "build", "site"], ["unit"], 2.5))).toEqual([
+      "postgres",
+      "reader",
+      "pack",
+    ]);
   });
 
   it("keeps the cores busy without going over, and runs one step alone on a one-core machine", () => {
     const cores = (names) => names.reduce((sum, n) => sum + STEPS.find((s) => s.name === n).cpu, 0);
-    for (const capacity of [1, 2, 4]) {
+    for (const capacity of [1, 2.5, 4.5]) {
       const done = ["lint", "workflows", "build"];
       const next = startable(STEPS, state(done, [], capacity));
       expect(next.length).toBeGreaterThan(0);
@@ -30,6 +35,7 @@ describe("npm test's schedule", () => {
     }
     expect(startable(STEPS, state(["lint", "workflows", "build"], [], 1))).toEqual(["site"]);
     expect(startable(STEPS, state(["lint", "workflows", "build"], ["site"], 1))).toEqual([]);
+    expect(startable(STEPS, state(["lint", "workflows", "build"], ["postgres"], 1))).toEqual(["reader"]);
   });
 
   it("runs every step of the table exactly once, whatever the machine", () => {

@@ -11,6 +11,8 @@
  * 3. Loading a 5,000-event stream, without and with snapshots.
  * 4. W5: 1,000 reactions over 100 target streams with the default drain
  *    options and a resolver that names only a target, durable sync.
+ * 5. Projections into a table of the store's file, with the default drain
+ *    options (see projections.ts).
  */
 import { act, SNAP_EVENT, store } from "@act-root/act";
 import Database from "libsql";
@@ -20,7 +22,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { open } from "../src/driver.js";
 import { SqliteStore } from "../src/index.js";
+import { benchProjections } from "./projections.js";
 import { Counter, Ledger } from "../../act/bench/states.js";
 
 const dir = mkdtempSync(join(tmpdir(), "act-sqlite-bench-"));
@@ -125,7 +129,8 @@ async function main() {
   results.writers_8_in_2_processes_busy_errors = w.busy;
 
   // The app runs on one durable file from here on.
-  const sqlite = new SqliteStore({ filename: file() });
+  const appFile = file();
+  const sqlite = new SqliteStore({ filename: appFile });
   store(sqlite);
   await sqlite.seed();
   {
@@ -193,6 +198,13 @@ async function main() {
     await run(300); // warms the JIT up
     results.w5_reactions_per_s_durable = round(median([await run(1_000), await run(1_000), await run(1_000)]));
   }
+
+  // Projections into a table of the store's file (empties the store first).
+  {
+    const db = open(appFile);
+    Object.assign(results, await benchProjections(sqlite, db));
+    db.close();
+  }
   await sqlite.dispose();
 
   const rows: Array<[string, string]> = [
@@ -213,6 +225,11 @@ async function main() {
     ["load 5,000 events (ms)", `${results.load_5000_ms}`],
     ["load 5,020 events, 20 after the last snapshot (ms)", `${results.load_5000_from_snapshot_ms}`],
     ["W5 reactions/s, FULL (target ≥ 3,000)", `${results.w5_reactions_per_s_durable}`],
+    [
+      "events projected/s, default options: handler per event / batched (target ≥ 5,000 / ≥ 10,000)",
+      `${results.projection_per_event_events_per_s_defaults} / ${results.projection_batched_events_per_s_defaults}`,
+    ],
+    ["events projected/s, batched in fixed batches of 10", `${results.projection_batched_events_per_s_fixed_10}`],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   console.log(`SqliteStore benchmark (libsql, WAL; medians of ${runs} runs where repeated)`);

@@ -1,4 +1,5 @@
 import { around } from "../instrumentation/instrumentation.js";
+import { BatchSizes } from "../projections/batch-size.js";
 import { project } from "../projections/project.js";
 import { Keeper, MAX_TIMER } from "./lease-keeper.js";
 import { logger } from "../core/ports.js";
@@ -79,6 +80,8 @@ export class Drainer<E extends Schemas> {
   private latencyAt = 0;
   /** The leases of the batches running now, by stream. */
   private readonly keepers = new Map<string, Keeper>();
+  /** Events per transaction each projection stream has learned to take (see `BatchSizes`). */
+  private readonly batchSizes = new BatchSizes(BACKLOG_EVENTS);
   /** The names this app's reactions answer to: it leases only streams whose every reaction is among them. */
   private readonly owned: string[];
   /** Which events react into which stream, from this app's correlation passes (see `Act.correlate`). */
@@ -198,7 +201,7 @@ export class Drainer<E extends Schemas> {
         events,
       }));
       this.tracer.fetched(fetched);
-      const budget: Budget = { events: eventLimit, until: Date.now() + backlogMillis };
+      const budget: Budget = { events: eventLimit, until: Date.now() + backlogMillis, allowance: backlogMillis };
       const settled = await Promise.all(batches.map((batch) => this.settle(log, batch, budget, leaseMillis, leasedAt)));
       const acked = settled.flatMap((s) => s.acked);
       const blocked = settled.flatMap((s) => s.blocked);
@@ -235,7 +238,7 @@ export class Drainer<E extends Schemas> {
     const work = (async () => {
       try {
         const outcome = batch.jobs[0]?.reaction.projection
-          ? await this.project(log, batch, lease, budget.events)
+          ? await this.project(log, batch, lease, budget)
           : await handle(batch, this.app, lease, (event) => this.handled(event), budget);
         return await this.record(log, outcome);
       } finally {
@@ -265,16 +268,26 @@ export class Drainer<E extends Schemas> {
 
   /**
    * Runs a projection's batch (see `project`), its writes and position in one
-   * store transaction where the store can — at most `limit` events of it: a
-   * transaction cannot stop half-way when a time allowance runs out.
+   * store transaction where the store can — as many events of it as the
+   * projection's learned batch size allows (see `BatchSizes`): a transaction
+   * cannot stop half-way when a time allowance runs out.
    */
-  private async project(log: Store, batch: Batch<E>, keeper: Keeper, limit: number): Promise<Outcome> {
+  private async project(log: Store, batch: Batch<E>, keeper: Keeper, budget: Budget): Promise<Outcome> {
     const { lease, jobs } = batch;
     if (!(await keeper.ready())) return { ack: lease, progress: false };
     const { projection, options } = jobs[0].reaction;
+    const limit = this.batchSizes.next(lease.stream, budget.events, budget.allowance);
     const events = jobs.slice(0, limit).map(({ event, invalid }) => ({ event, invalid }));
     const end = jobs.length > limit ? events[limit - 1].event.id : batch.end;
+    const started = Date.now();
     const outcome = await project(log, { lease, events, end, projection: projection!, options }, this.owned, backoff);
+    if (outcome.acked)
+      this.batchSizes.learn(
+        lease.stream,
+        { size: limit, full: jobs.length > limit, millis: Date.now() - started },
+        budget.events,
+        budget.allowance
+      );
     // A failure after events applied without a transaction keeps their progress.
     if (outcome.retry) return { ack: outcome.retry, progress: outcome.retry.at > lease.at };
     if (outcome.block) return { block: outcome.block, progress: outcome.block.at > lease.at };
@@ -312,7 +325,7 @@ export class Drainer<E extends Schemas> {
  * How much a batch handles: `events` events, and past them more only until
  * `until` (a time in ms) — a backlog's allowance (see `DrainOptions.backlogMillis`).
  */
-type Budget = { events: number; until: number };
+type Budget = { events: number; until: number; allowance: number };
 
 /** What `handle` needs of a lease: whether a handler may start, and what the handlers get to know of it. */
 type Held = { ready(): Promise<boolean>; readonly signal: AbortSignal; readonly token: number };
@@ -350,7 +363,7 @@ export async function handle<E extends Schemas>(
   app: Dispatcher<Schemas>,
   keeper: Held,
   onHandled: (event: Committed<Schemas, string>) => void = () => {},
-  budget: Budget = { events: Number.POSITIVE_INFINITY, until: Number.POSITIVE_INFINITY }
+  budget: Budget = { events: Number.POSITIVE_INFINITY, until: Number.POSITIVE_INFINITY, allowance: 0 }
 ): Promise<Outcome> {
   let at = lease.at;
   let handled = 0;

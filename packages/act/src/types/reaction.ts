@@ -445,7 +445,10 @@ export type DrainOptions = {
    * how far it got. Fast handlers catch up in few drains; slow ones stop at
    * `eventLimit` as before, so a backlog never holds back the next drain —
    * and the new work it finds — by more than this (plus one handler).
-   * Projections always take `eventLimit` events per batch.
+   * A projection's batch is one transaction, which cannot stop half-way:
+   * its size starts at `eventLimit` and doubles after each full batch that
+   * took less than half of this (up to 1,000 events), halves after one that
+   * took longer (never below `eventLimit`); with 0 it is always `eventLimit`.
    */
   readonly backlogMillis?: number;
 };

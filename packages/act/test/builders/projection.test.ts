@@ -115,9 +115,46 @@ describe("asynchronous projections (in memory)", () => {
       const [snap] = await app.do("open", { stream: `t-${i}`, actor }, { title: `#${i}` });
       committed.push(snap.event!.id);
     }
-    await settle(app, { eventLimit: 10 });
+    // Without a backlog allowance, each batch is exactly eventLimit.
+    await settle(app, { eventLimit: 10, backlogMillis: 0 });
     expect(batches.flat()).toEqual(committed);
     expect(batches.map((b) => b.length)).toEqual([10, 10, 5]);
+  });
+
+  it("takes a backlog in batches that double while they stay fast, each in order and whole", async () => {
+    const batches: number[][] = [];
+    const ids = projection("Ids")
+      .with(Ticket)
+      .batch(["TicketOpened"], (events) => {
+        batches.push(events.map((e) => e.id));
+      })
+      .build();
+    const app = act().with(Ticket).with(ids).build();
+    const committed: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const [snap] = await app.do("open", { stream: `t-${i}`, actor }, { title: `#${i}` });
+      committed.push(snap.event!.id);
+    }
+    // A generous allowance, so a slow test machine still counts these batches as fast.
+    await settle(app, { eventLimit: 10, backlogMillis: 60_000 });
+    expect(batches.flat()).toEqual(committed);
+    expect(batches.map((b) => b.length)).toEqual([10, 20, 40, 80, 50]);
+  });
+
+  it("keeps a slow projection's batches at eventLimit: a transaction cannot stop half-way", async () => {
+    const sizes: number[] = [];
+    const slow = projection("Slow")
+      .with(Ticket)
+      .batch(["TicketOpened"], async (events) => {
+        sizes.push(events.length);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      })
+      .build();
+    const app = act().with(Ticket).with(slow).build();
+    for (let i = 0; i < 40; i++) await app.do("open", { stream: `t-${i}`, actor }, { title: `#${i}` });
+    // Each batch takes longer than the allowance: the size never grows.
+    await settle(app, { eventLimit: 10, backlogMillis: 5 });
+    expect(sizes).toEqual([10, 10, 10, 10]);
   });
 
   it("a failing handler blocks only its projection; the others and the reactions go on", async () => {

@@ -46,11 +46,11 @@ it("switches over after the last event is projected, never one event before", as
   // Move the new version one event at a time, and let the rebuild look at
   // every position it passes, the one just before the last included.
   for (const id of ids.slice(0, -1)) {
-    await app.drain({ eventLimit: 1 });
+    await app.drain({ eventLimit: 1, backlogMillis: 0 });
     await vi.waitFor(() => expect(seen).toContain(id), { timeout: 5_000, interval: 1 });
     expect(switchedWith, `switched over at event #${id}, before the last (#${ids.at(-1)})`).toBeUndefined();
   }
-  await app.drain({ eventLimit: 1 });
+  await app.drain({ eventLimit: 1, backlogMillis: 0 });
   const done = await rebuilding;
 
   expect(done).toMatchObject({ at: ids.at(-1), target: ids.at(-1), total: 5, projected: 5, done: true });

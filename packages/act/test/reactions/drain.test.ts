@@ -443,7 +443,7 @@ describe("a stream with a backlog", () => {
     expect([...handled.values()]).toEqual([100, 100, 100, 100]);
   });
 
-  it("never enlarges a projection's batch: a transaction takes eventLimit events", async () => {
+  it("enlarges a projection's batch only between drains, from what the last one took", async () => {
     const applied: number[] = [];
     const Totals = projection("Totals")
       .with(Account)
@@ -451,10 +451,26 @@ describe("a stream with a backlog", () => {
       .build();
     const app = act().with(Account).with(Totals).build();
     await deposit(app as never, 35);
-    await app.drain({ eventLimit: 10 });
+    // One transaction per drain: eventLimit first, then twice that after a
+    // full batch well inside the (here generous) allowance.
+    await app.drain({ eventLimit: 10, backlogMillis: 60_000 });
     expect(applied).toHaveLength(10);
-    await app.drain({ eventLimit: 10 });
+    await app.drain({ eventLimit: 10, backlogMillis: 60_000 });
+    expect(applied).toHaveLength(30);
+    expect(new Set(applied).size).toBe(30);
+  });
+
+  it("keeps a projection's batch at eventLimit without a backlog allowance", async () => {
+    const applied: number[] = [];
+    const Totals = projection("Totals")
+      .with(Account)
+      .on("Deposited", (event) => void applied.push(event.id))
+      .build();
+    const app = act().with(Account).with(Totals).build();
+    await deposit(app as never, 35);
+    await app.drain({ eventLimit: 10, backlogMillis: 0 });
+    expect(applied).toHaveLength(10);
+    await app.drain({ eventLimit: 10, backlogMillis: 0 });
     expect(applied).toHaveLength(20);
-    expect(new Set(applied).size).toBe(20);
   });
 });
