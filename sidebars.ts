@@ -35,6 +35,7 @@ const sidebars: SidebarsConfig = {
       collapsed: false,
       items: [
         "guides/getting-started",
+        "guides/choosing",
         "guides/testing",
         "guides/http",
         "guides/sqlite",
