@@ -16,7 +16,7 @@ export { port, store, logger, dispose, disposeAndExit } from "./core/ports.js";
 export { InMemoryStore } from "./stores/in-memory.js";
 export { build_tracer } from "./instrumentation/tracer.js";
 export { observe } from "./instrumentation/instrumentation.js";
-export { Act, type Lifecycle } from "./act.js";
+export { Act } from "./act.js";
 export {
   state,
   type StateInitStep,

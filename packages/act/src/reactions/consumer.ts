@@ -1,6 +1,10 @@
-import { logger } from "../core/ports.js";
+import { logger, onDispose } from "../core/ports.js";
 import { EVENT_LIMIT, STREAM_LIMIT } from "./drain.js";
-import type { ConsumerOptions, Drain } from "../types/reaction.js";
+import type { Listeners } from "../core/listeners.js";
+import type { Schemas, Snapshot } from "../types/action.js";
+import type { Lifecycle } from "../types/lifecycle.js";
+import type { Store } from "../types/ports.js";
+import type { ConsumerOptions, Drain, EventRegister } from "../types/reaction.js";
 
 /** The first wait after a drain that found nothing to do; it doubles while idle. */
 const FIRST_IDLE_MILLIS = 5;
@@ -111,4 +115,64 @@ export class Consumer {
       idle = Math.min(idle * 2, pollMillis);
     }
   }
+}
+
+/** A consumer started by `app.start()`, hooked up to what wakes it and to the process's dispose. */
+export type Running = {
+  /** Starts its loop; false when it already runs. */
+  start: () => boolean;
+  /** There may be new work (an operator command made some): drain now. */
+  wake: () => void;
+  /** Undoes its hooks, then stops it (see {@link Consumer.stop}). */
+  stop: () => Promise<void>;
+};
+
+/** What {@link hookConsumer} hooks a consumer up to. */
+export type ConsumerHooks<E extends Schemas> = {
+  /** The app's store: its wake-ups, when it has them, tell of commits here and elsewhere. */
+  store: Store;
+  /** The app's events and their reactions: a commit of events none of them handles wakes nothing. */
+  events: EventRegister<E, any>;
+  /** The app's lifecycle listeners: without wake-ups from the store, its own commits wake the loop. */
+  listeners: Listeners<Lifecycle<any, E>>;
+  /** Stops the app's consumer; called when the process is disposed. */
+  stop: () => Promise<void>;
+};
+
+/**
+ * Hooks a consumer up to what wakes it — the store's wake-ups, or else the
+ * app's `"committed"` listeners — and to the process's dispose, which stops
+ * it before the store is closed. The caller starts it.
+ */
+export function hookConsumer<E extends Schemas>(
+  consumer: Consumer,
+  { store, events, listeners, stop }: ConsumerHooks<E>
+): Running {
+  // A commit whose events no reaction of this app handles (a reaction's own
+  // output, typically) gives it nothing to do: waking for it would cost a
+  // drain that finds nothing — two store calls per handled event, and
+  // under load they delay the next real work. Unnamed wake-ups always wake.
+  const reacts = (name: string) => (events[name]?.reactions.size ?? 0) > 0;
+  const wake = (names?: readonly string[]) => {
+    if (!names || names.some(reacts)) consumer.wake();
+  };
+  // A store with wake-ups tells of this app's commits too (at once, in
+  // this process); listening to both would wake the loop twice per commit,
+  // and the second, arriving mid-drain, would cost one more drain.
+  const committed = (snapshots: Snapshot<any, E>[]) =>
+    wake(snapshots.flatMap(({ event }) => (event ? [event.name as string] : [])));
+  let unsubscribe: (() => void) | undefined;
+  if (store.subscribe) unsubscribe = store.subscribe(wake);
+  else listeners.on("committed", committed);
+  const undispose = onDispose(stop);
+  return {
+    start: () => consumer.start(),
+    wake: () => consumer.wake(),
+    stop: () => {
+      listeners.off("committed", committed);
+      unsubscribe?.();
+      undispose();
+      return consumer.stop();
+    },
+  };
 }
