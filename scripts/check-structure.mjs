@@ -24,7 +24,6 @@ export const MAX_LINES = 500;
 export const LONG_FILES = {
   "packages/act/src/testing/store-conformance.ts":
     "one suite every store runs; its cases share fixtures and a setup, and the file is read as the list of what a store must do",
-  "packages/inspector/src/server/http.ts": "not split yet: the inspector's HTTP routes",
 };
 
 const SOURCE = /\.(c|m)?[jt]sx?$/;
