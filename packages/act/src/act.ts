@@ -25,7 +25,6 @@ import type { ConsumerOptions, CorrelationOptions, Drain, DrainOptions, Lease, R
  * An app: the states and reactions registered with {@link act}, bound to its store (`build({ store })`, or else
  * the {@link store} port). It handles actions (`do`), rebuilds state (`load`), reads the log (`query`), runs
  * reactions (`drain`, `start`) and tells listeners what happened (`on`).
- *
  * @stable
  * @typeParam S - the state type of each action, by action name
  * @typeParam E - the event schemas
@@ -62,7 +61,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * The store this app uses: the one it was built with (`build({ store })`), or else the {@link store} port's —
    * read at each use, so an app built before the port was given its adapter uses that adapter.
-   *
    * @example
    * ```ts
    * await act().with(Counter).build({ store: new InMemoryStore() }).store.seed();
@@ -74,7 +72,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * Listens to a lifecycle event: `"committed"`, `"acked"` or `"blocked"` (see {@link Lifecycle}).
-   *
    * @param event - `"committed"`, `"acked"` or `"blocked"`
    * @param listener - called with the event's payload ({@link Lifecycle}`[event]`) each time it happens
    * @returns the app, to chain more calls
@@ -90,7 +87,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * Stops listening: removes a listener added with {@link Act.on}.
-   *
    * @param event - the lifecycle event it listens to
    * @param listener - the same function that was passed to `on`
    * @returns the app, to chain more calls
@@ -108,7 +104,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * Handles an action: validates the payload, loads the stream (without an `expectedVersion`, from the app's
    * cache of recent snapshots), checks the invariants, runs the handler, validates and commits the events it
    * emits, and writes a snapshot when the state's `.snap` rule says so.
-   *
    * @param name - the action name
    * @param target - the stream and the actor, with an optional `expectedVersion` or `idempotencyKey` (see {@link Target})
    * @param payload - the action payload (type inferred from the action)
@@ -133,6 +128,12 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * The call shape of earlier releases, positional `reactingTo` and `skipValidation`. Warns once per process.
    * @deprecated Pass them in the options: `app.do(name, target, payload, { reactingTo, skipValidation })`.
+   * @param name - the action name
+   * @param target - the stream and the actor
+   * @param payload - the action payload
+   * @param reactingTo - the event a reaction is handling
+   * @param skipValidation - skip zod validation (trusted input only)
+   * @returns what the options form returns
    */
   async do<K extends keyof A & string>(
     name: K,
@@ -152,7 +153,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * Rebuilds a stream's state from its latest snapshot and the events after it — or, given `at`, as it was after
    * event `{ id }`, after stream version `{ version }`, or as of `{ time }`.
-   *
    * @param state - the state to fold with
    * @param stream - the stream name
    * @param options - `at`: a point in the stream's history (default: now); `onSnapshot`: called
@@ -172,6 +172,11 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * The call shape of earlier releases, positional callback and point in time. Warns once per process.
    * @deprecated Pass them in the options: `app.load(State, stream, { at, onSnapshot })`.
+   * @param state - the state to fold with
+   * @param stream - the stream name
+   * @param callback - called with the snapshot after each event
+   * @param at - a point in the stream's history
+   * @returns what the options form returns
    */
   async load<SX extends Schema, EX extends Schemas, AX extends Schemas>(
     state: State<SX, EX, AX, any, any>,
@@ -187,7 +192,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * Reads the log: calls `callback` for each matching event and returns the first and last events and the count.
-   *
    * @param query - filters (see {@link Query})
    * @param callback - called for each event
    * @throws {@link ValidationError} for a malformed query
@@ -212,7 +216,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * Reads the log into an array. Mind `limit` on large logs.
-   *
    * @param query - filters (see {@link Query})
    * @example
    * ```ts
@@ -226,6 +229,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * The name of earlier releases for {@link Act.queryArray}. Warns once per process.
    * @deprecated Use `app.queryArray(query)`.
+   * @param query - filters (see {@link Query})
    */
   async query_array(query: Query): Promise<CommittedOf<E>[]> {
     deprecated("app.query_array", "use app.queryArray(query)");
@@ -235,7 +239,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * Runs the reaction resolvers over events not seen yet and registers the streams they target, so `drain` (which
    * calls this first) finds them: without a query, the next page of each reaction's discovery; with one, those events.
-   *
    * @param query - which events to scan (default: the next page of each reaction's discovery)
    * @returns the registered streams, the last event id scanned, and whether discovery is still behind the log
    * @see [Discovery](/docs/concepts/how-it-runs#discovery) — positions shared through the store, and what a query moves.
@@ -262,7 +265,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * Calls {@link Act.correlate} every `intervalMillis` ms until {@link Act.stopCorrelations}.
-   *
    * @param options - which events each run scans (`query`, default: the shared discovery), how often
    *   (`intervalMillis`, default 10,000) and what to call with the streams each run registered (`onCorrelated`)
    * @returns false when correlations were already running
@@ -279,6 +281,10 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * The call of earlier releases for {@link Act.startCorrelations}, positional. Warns once per process.
    * @deprecated Use `app.startCorrelations({ query, intervalMillis, onCorrelated })`.
+   * @param query - passed to correlate
+   * @param frequency - interval in ms (default 10,000)
+   * @param callback - called with the streams registered by each run
+   * @returns false when correlations were already running
    */
   start_correlations(query?: Query, frequency?: number, callback?: (leased: Lease[]) => void): boolean {
     deprecated(
@@ -290,7 +296,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * Stops the timer started by {@link Act.startCorrelations}.
-   *
    * @example
    * ```ts
    * app.stopCorrelations();
@@ -312,7 +317,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * Runs pending reactions once: correlates, leases the streams with work, and runs each event's reactions in
    * order, renewing the leases meanwhile; a failure is retried after a backoff, then blocks the stream.
-   *
    * @param options - stream and event limits, lease length, backlog allowance (see {@link DrainOptions})
    * @returns what was fetched, leased, acknowledged (moved forward) and blocked
    * @throws {@link ValidationError} naming an option that is not a whole number in range (see {@link OptionSchemas})
@@ -332,7 +336,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * Starts running reactions continuously in this process — after commits here and elsewhere, and on a poll that
    * backs off to `pollMillis` — until {@link Act.stop} or {@link disposeAndExit}. A failing drain is retried.
-   *
    * @param options - drain options, `pollMillis` (default 1,000) and `graceMillis` (default 5,000)
    * @returns false when it was already running
    * @throws {@link ValidationError} naming an option that is not a whole number in range (see {@link OptionSchemas})
@@ -352,7 +355,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * Stops the consumer started by {@link Act.start}: no new drain starts, the one in progress finishes, and
    * handlers still running get up to `graceMillis` to settle, so their leases are released for another process.
-   *
    * @example
    * ```ts
    * process.once("SIGINT", () => void app.stop());
@@ -367,7 +369,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * Waits until a projection has handled the events an action committed (read-your-writes). Returns at once for
    * events it does not handle and for an inline projection. A consumer must be running, here or elsewhere.
-   *
    * @param projection - a projection registered with `act().with(projection)`
    * @param after - the snapshots `do` returned, or the id of the last event to wait for
    * @param options - how long to wait at most (`timeoutMillis`, default 5,000; see {@link ProjectedOptions})
@@ -387,6 +388,9 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * The call shape of earlier releases, a positional timeout. Warns once per process.
    * @deprecated Pass it in the options: `app.projected(projection, after, { timeoutMillis })`.
+   * @param projection - a registered projection
+   * @param after - the snapshots `do` returned, or an event id
+   * @param timeoutMillis - how long to wait at most, in ms
    */
   async projected(
     projection: Projection<any, any>,
@@ -401,7 +405,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * Waits until the reactions of one causal chain have run, and those of the events their actions committed;
    * returns at once when nothing reacts. A consumer must be running, here or in another process.
-   *
    * @param chain - the snapshots `do` returned (their events' `meta.correlation`), or a correlation id
    * @param options - how long to wait at most (`timeoutMillis`, default 5,000; see {@link SettledOptions})
    * @throws {@link ValidationError} for an empty or malformed correlation id or a bad timeout
@@ -421,7 +424,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * Rebuilds a read model without downtime: the new version, registered beside the old one, projects the log
    * while the old one serves; once it has every event the log had at the call, `switchOver` runs.
-   *
    * @param projection - the new version, registered with `act().with(projection)`
    * @param options - progress reporting, a timeout and the switch-over (see {@link RebuildOptions})
    * @returns the final progress, with `done: true`
@@ -440,7 +442,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * Lists blocked reaction streams, with the error that blocked each one and the watermark it will resume from.
-   *
    * @example
    * ```ts
    * for (const { stream, at, error } of await app.blocked()) console.error(stream, at, error);
@@ -452,7 +453,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * Unblocks reaction streams: each resumes at its watermark, trying the failed event again, with retries reset.
-   *
    * @param streams - the reaction streams
    * @returns the streams that were blocked and are not any more
    * @see [Operator commands](/docs/concepts/reactions-in-production#operator-commands-during-live-drains) — and live drains.
@@ -468,7 +468,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * Replays reaction streams from the start of the log, unblocked, so every reaction targeting them runs again
    * (handlers must cope with seeing each event again).
-   *
    * @param streams - the reaction streams
    * @returns the streams reset
    * @see [Operator commands](/docs/concepts/reactions-in-production#operator-commands-during-live-drains) — and live drains.
@@ -484,7 +483,6 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   /**
    * How the reactions are doing: per reaction stream its watermark, lag, retries, blocked state and the reactions
    * this app lacks; per reaction how far discovery has gone; and the latency of the latest reactions run here.
-   *
    * @param lagLimit - how many events the shared read of the log looks at (default 1,000)
    * @see [Monitoring](/docs/concepts/reactions-in-production#monitoring) — what each figure means and costs.
    * @example
