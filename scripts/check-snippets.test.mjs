@@ -1,16 +1,24 @@
 // Self-test of scripts/check-snippets.mjs: a page whose snippets compile
 // passes, a deliberately broken snippet fails with its MDX file and line,
-// the hidden `check:` prelude and titled modules work, docs/api is skipped.
+// the hidden `check:` prelude and titled modules work, docs/api is skipped,
+// and a page can import only what a reader can install.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll as after, test } from "vitest";
+import { afterAll as after, beforeAll as before, test } from "vitest";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { packLocal } from "./pack-local.mjs";
 
 const script = join(dirname(fileURLToPath(import.meta.url)), "check-snippets.mjs");
 const dirs = [];
+/** The published packages, packed once for every case (the checker would pack them on each run). */
+const packs = mkdtempSync(join(tmpdir(), "snippets-packs-"));
+dirs.push(packs);
+before(() => {
+  packLocal(packs, { build: false, quiet: true });
+}, 300_000);
 after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
@@ -23,7 +31,7 @@ function check(files) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  const run = spawnSync(process.execPath, [script, "--docs", dir], { encoding: "utf8" });
+  const run = spawnSync(process.execPath, [script, "--docs", dir, "--packs", packs], { encoding: "utf8" });
   return { status: run.status, out: `${run.stdout}${run.stderr}` };
 }
 
@@ -121,7 +129,7 @@ const shop = [
   "",
 ].join("\n");
 
-test("output that the snippet really prints passes, in both forms, and the packages resolve to their dist", () => {
+test("output that the snippet really prints passes, in both forms, and the packages resolve to the packed dist", () => {
   const page = [
     shop,
     '{/* check: import { app, target } from "./app.js"; */}',
@@ -131,7 +139,8 @@ test("output that the snippet really prints passes, in both forms, and the packa
     "console.log(snap.event?.name, snap.event?.version); // Added 0",
     "// An explanation on its own line is not a claim:",
     'console.log("ok");',
-    'console.log(import.meta.resolve("@act-root/act").replace(/.*\\/packages\\//, "")); // act/dist/index.js',
+    // Resolved through the workspace link, this would be the repository's packages/act/dist/index.js.
+    'console.log(import.meta.resolve("@act-root/act").replace(/.*\\/node_modules\\//, "")); // @act-root/act/dist/index.js',
     "```",
     "",
     '{/* check: import { app, target } from "./app.js"; */}',
@@ -246,4 +255,41 @@ test("output the snippet does not print fails, naming the page line, the expecte
   assert.match(out, /claims\.mdx:45 failed when run \(exit 1\)[\s\S]*Error: boom/);
   assert.match(out, /claims\.mdx:55 a `\/\/ → value` comment is not checked/);
   assert.match(out, /claims\.mdx:60 an Output block must follow a `ts` block directly/);
+});
+
+test("a block that imports a package a reader cannot install fails, naming the page, the line and the package", () => {
+  const page = [
+    "# Page",
+    "",
+    '{/* check: import { app } from "@act-root/calculator"; */}',
+    "```ts",
+    'import { Ticket } from "@act-root/wolfdesk";', // line 5: a private example app
+    'import { z } from "zod";',
+    'import { nothing } from "@act-root/nope/sub";', // 7: no such package
+    'import leftPad from "left-pad-the-lockfile-lacks";', // 8: a third-party package the check cannot install
+    "console.log(app, Ticket, z, nothing, leftPad);",
+    "```",
+    "",
+    "```ts",
+    'import { inspect } from "@act-root/inspector";', // 13: published, so it resolves and runs
+    "console.log(typeof inspect); // function",
+    "```",
+    "",
+  ].join("\n");
+  const { status, out } = check({ "guides/private.mdx": page });
+  assert.equal(status, 1, out);
+  assert.match(
+    out,
+    /private\.mdx:5 \(in its check: comment\) imports @act-root\/calculator, which is not published; a reader cannot install it/
+  );
+  assert.match(out, /private\.mdx:5 imports @act-root\/wolfdesk, which is not published; a reader cannot install it/);
+  assert.match(out, /private\.mdx:7 imports @act-root\/nope\/sub, which is not published/);
+  assert.match(
+    out,
+    /private\.mdx:8 imports left-pad-the-lockfile-lacks, which the repository's lockfile does not hold/
+  );
+  assert.doesNotMatch(out, /zod/, "a third-party package in the lockfile installs");
+  assert.doesNotMatch(out, /failed when run/, "a block a reader cannot install is not run as well");
+  assert.doesNotMatch(out, /private\.mdx:1[3-5]/, "the published inspector resolves, type-checks and prints");
+  assert.match(out, /1 ran \(1 of them compared/);
 });
