@@ -9,6 +9,8 @@
  *     node scripts/check-snippets.mjs --keep     keep the extracted files
  *     node scripts/check-snippets.mjs --docs DIR check another folder (the
  *                                                 self-test uses fixtures)
+ *     node scripts/check-snippets.mjs --packs DIR use the tarballs pack:local
+ *                                                 already wrote to DIR
  *
  * What is checked: every fenced block whose language is `ts`, `tsx` or
  * `typescript` in `docs/**\/*.mdx` (the generated `docs/api/` is
@@ -19,12 +21,23 @@
  * Conventions, so snippets read naturally and still compile:
  *
  * 1. Every block is an ES module of its own, checked with the repository's
- *    compiler options (strict, NodeNext, top-level await allowed).
- *    `@act-root/act`, `@act-root/act/testing`, `@act-root/act-pg`,
- *    `@act-root/act-sqlite`, `@act-root/act-otel`, `@act-root/calculator`,
- *    `@act-root/wolfdesk` and `@act-root/inspector` resolve to the
- *    packages' sources; `zod` and other dependencies resolve from the root
- *    `node_modules`.
+ *    compiler options (strict, NodeNext, top-level await allowed), in a
+ *    folder outside the repository whose `node_modules` holds what a reader
+ *    installs (snippet-install.mjs), and nothing else:
+ *    - `@act-root/*`: the published packages (every workspace package not
+ *      marked private), packed by `npm run pack:local` and unpacked as
+ *      `npm install` would — their built `dist`, their `exports` as shipped
+ *      (`npm run build:packages` first; the check says so if a tarball lacks
+ *      its entry point). A block that imports a private package (the example
+ *      apps) or an unknown one fails, naming the page, the line and the
+ *      package: a reader cannot install it, so the page must show the code
+ *      it needs (a titled block, see 2).
+ *    - `zod`, `pg`, `vitest`, … : the third-party packages the blocks import
+ *      and the published packages depend on, with their `@types/…`,
+ *      `@types/node` and `tsx` — links to the root `node_modules`, so at the
+ *      lockfile's versions. A package the lockfile does not hold fails, with
+ *      the page and line: add it to the root devDependencies.
+ *    The summary line says how long packing and installing took.
  * 2. A block whose `title` is a file name ending in `.ts`/`.tsx` (e.g.
  *    ```ts title="src/counter.ts") is written under that name, in a folder of
  *    its own page, so later blocks on the same page can import it the way
@@ -73,13 +86,11 @@
  * the claimed `console.log` calls are rewritten to record what they print
  * (scripts/snippet-log.mjs), and the copy runs in a child process of its own
  * — `node --import tsx`, NODE_ENV=test, at most 30 s, and it must end by
- * itself, as it would for a reader. For running, `@act-root/act` and the
- * store packages resolve through node_modules to the BUILT packages
- * (`packages/*\/dist`, what users install — `npm run build:packages` first;
- * the check says so if `dist` is missing), not to the sources the type-check
- * uses; the example apps resolve to their sources as their package.json
- * says. A run that fails, throws or prints something else is reported as
- * `docs/<page>.mdx:<line>` with the expected and the actual text.
+ * itself, as it would for a reader. It resolves packages as the type-check
+ * does (1): the unpacked tarballs and the linked third-party packages. A
+ * run that fails, throws or prints something else is reported as
+ * `docs/<page>.mdx:<line>` with the expected and the actual text. A block
+ * that imports an unpublished package is not run: it failed already.
  *
  * Every other block runs the same way and must end by itself with exit code
  * 0, two at a time:
@@ -104,8 +115,11 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, dirname, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { PACKED, packLocal } from "./pack-local.mjs";
+import { importProblems, installForReader, packageImports } from "./snippet-install.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const option = (name) => {
@@ -113,9 +127,14 @@ const option = (name) => {
   return at > 0 ? process.argv[at + 1] : undefined;
 };
 const docsDir = resolve(option("--docs") ?? join(root, "docs"));
-// Inside the repository so `zod` & co. resolve from the root node_modules;
-// one folder per run, so two checks never share files.
-const outDir = join(root, "node_modules", ".cache", `check-snippets-${process.pid}`);
+// Outside the repository, so nothing resolves from the root node_modules (it
+// links every workspace package, the private ones too): the folder's own
+// node_modules holds what a reader installs (snippet-install.mjs). One folder
+// per run, so two checks never share files.
+const outDir = join(tmpdir(), `check-snippets-${process.pid}`);
+/** Tarballs already packed (`act-root-<name>.tgz`, as pack:local names them), instead of packing. */
+const packsDir = option("--packs");
+const rootModules = join(root, "node_modules");
 const keep = process.argv.includes("--keep");
 
 const LANGS = new Set(["ts", "tsx", "typescript"]);
@@ -370,13 +389,6 @@ const quote = (lines) => {
  * disagrees with the page, as `page:line` messages.
  */
 async function execute({ page, file, head, block }, extraEnv = {}) {
-  const [first, ...missing] = ["act", "act-pg", "act-sqlite"].filter(
-    (pkg) => !existsSync(join(root, "packages", pkg, "dist", "index.js"))
-  );
-  if (first)
-    return [
-      `${page}:${block.line} cannot run: packages/${first}/dist is missing${missing.length ? " (and others)" : ""} — run \`npm run build:packages\` first`,
-    ];
   // Each claimed console.log records what it prints under its page line.
   const code = block.code
     .split("\n")
@@ -656,6 +668,10 @@ const skipped = [];
 const sqlRuns = [];
 /** Claims about output that could not be checked, and runs that disagree. */
 const claims = [];
+/** The third-party packages the blocks import, installed for them as a reader would. */
+const thirdParty = new Set();
+/** Imports of packages a reader could not install. */
+const uninstallable = [];
 let count = 0;
 for (const page of pages(docsDir)) {
   const rel = relative(root, page);
@@ -674,9 +690,14 @@ for (const page of pages(docsDir)) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, body);
     origins.set(resolve(file), { page: rel, line: block.line, offset: head ? head.split("\n").length - 1 : 0 });
+    for (const { name } of packageImports(`${block.prelude}\n${block.code}`))
+      if (!name.startsWith("@act-root/")) thirdParty.add(name);
+    const unavailable = importProblems({ page: rel, ...block }, { published: PACKED, rootModules });
+    uninstallable.push(...unavailable);
     const skip = notRun(rel, block);
     if (skip) skipped.push(`${rel}:${block.line} ${skip.reason}`);
-    else
+    // A block a reader could not install fails already; running it would only repeat that.
+    else if (!unavailable.length)
       (isVitest(block) && !block.output && !block.results.size ? vitestRuns : runs).push({
         page: rel,
         file,
@@ -697,47 +718,44 @@ if (!count) {
   process.exit(0);
 }
 
-const source = (path) => join(root, "packages", path);
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module", private: true }));
-writeFileSync(
-  join(outDir, "tsconfig.json"),
-  JSON.stringify(
-    {
-      extends: join(root, "tsconfig.base.json"),
-      compilerOptions: {
-        noEmit: true,
-        jsx: "react-jsx",
-        allowImportingTsExtensions: true,
-        noUnusedLocals: false,
-        paths: {
-          "@act-root/act": [source("act/src/index.ts")],
-          "@act-root/act/testing": [source("act/src/testing/index.ts")],
-          "@act-root/act/internal": [source("act/src/internal/index.ts")],
-          "@act-root/act-pg": [source("act-pg/src/index.ts")],
-          "@act-root/act-sqlite": [source("act-sqlite/src/index.ts")],
-          "@act-root/act-otel": [source("act-otel/src/index.ts")],
-          "@act-root/calculator": [source("calculator/src/index.ts")],
-          "@act-root/wolfdesk": [source("wolfdesk/src/index.ts")],
-          "@act-root/inspector": [source("inspector/src/index.ts")],
-        },
-      },
-      include: ["**/*.ts", "**/*.tsx"],
-    },
-    null,
-    2
-  )
-);
+// What a reader installs: the packed packages and the third-party ones the blocks import.
+const installStarted = performance.now();
+try {
+  const tarballs = packsDir
+    ? new Map(PACKED.map((name) => [name, join(resolve(packsDir), `${name.slice(1).replace("/", "-")}.tgz`)]))
+    : packLocal(join(outDir, ".packs"), { build: false, quiet: true });
+  installForReader(join(outDir, "node_modules"), { tarballs, thirdParty, rootModules });
+} catch (error) {
+  rmSync(outDir, { recursive: true, force: true });
+  console.error(
+    `check-snippets: cannot install the published packages for the snippets\n  ${String(error instanceof Error ? error.message : error).replaceAll("\n", "\n  ")}`
+  );
+  process.exit(1);
+}
+const installSeconds = ((performance.now() - installStarted) / 1000).toFixed(1);
 
-// For running (tsx), no `paths`: the packages resolve through node_modules
-// to their built `dist`, as they would for a reader who installed them.
-writeFileSync(
-  join(outDir, "tsconfig.run.json"),
-  JSON.stringify({
-    extends: join(root, "tsconfig.base.json"),
-    compilerOptions: { jsx: "react-jsx", allowImportingTsExtensions: true },
-  })
-);
+// Type-checked and run with the same resolution: through node_modules, to
+// the packages' built `dist` as the tarballs hold it.
+/** @type {[string, object][]} */
+const tsconfigs = [
+  ["tsconfig.json", { noEmit: true, noUnusedLocals: false }],
+  ["tsconfig.run.json", {}],
+];
+for (const [name, extra] of tsconfigs)
+  writeFileSync(
+    join(outDir, name),
+    JSON.stringify(
+      {
+        extends: join(root, "tsconfig.base.json"),
+        compilerOptions: { jsx: "react-jsx", allowImportingTsExtensions: true, ...extra },
+        include: ["**/*.ts", "**/*.tsx"],
+      },
+      null,
+      2
+    )
+  );
 
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 const result = spawnSync(process.execPath, [tsc, "-p", join(outDir, "tsconfig.json"), "--pretty", "false"], {
@@ -786,11 +804,15 @@ try {
 if (!keep) rmSync(outDir, { recursive: true, force: true });
 
 const shown = runs.filter((run) => run.block.output || run.block.results.size).length;
-const ran = `${runs.length} ran (${shown} of them compared with the output the page shows), ${vitestRuns.length} ran as vitest tests, ${skipped.length} allow-listed; ${sqlRuns.length} SQL blocks ran on PostgreSQL`;
-if (result.status === 0 && !claims.length) {
+const ran = `${runs.length} ran (${shown} of them compared with the output the page shows), ${vitestRuns.length} ran as vitest tests, ${skipped.length} allow-listed; ${sqlRuns.length} SQL blocks ran on PostgreSQL; the packages a reader installs took ${installSeconds} s to pack and install`;
+if (result.status === 0 && !claims.length && !uninstallable.length) {
   console.log(`check-snippets: ${count} TypeScript blocks in docs/ type-check; ${ran}`);
   for (const line of skipped) console.log(`  not run: ${line}`);
   process.exit(0);
+}
+if (uninstallable.length) {
+  console.error("check-snippets: blocks in docs/ import packages a reader cannot install\n");
+  for (const problem of uninstallable) console.error(`  ${problem}\n`);
 }
 if (result.status !== 0) {
   console.error(`check-snippets: TypeScript blocks in docs/ do not type-check (${count} checked)\n`);
@@ -801,5 +823,5 @@ if (claims.length) {
   console.error(`\ncheck-snippets: output shown in docs/ is not what the snippet prints (${ran})\n`);
   for (const claim of claims) console.error(`  ${claim.replaceAll("\n", "\n  ")}\n`);
 }
-if (keep) console.error(`\nextracted files kept in ${relative(root, outDir)}`);
+if (keep) console.error(`\nextracted files kept in ${outDir}`);
 process.exit(1);

@@ -1,16 +1,35 @@
 // Self-test of scripts/check-snippets.mjs: a page whose snippets compile
 // passes, a deliberately broken snippet fails with its MDX file and line,
-// the hidden `check:` prelude and titled modules work, docs/api is skipped.
-import { spawnSync } from "node:child_process";
+// the hidden `check:` prelude and titled modules work, docs/api is skipped,
+// and a page can import only what a reader can install.
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll as after, test } from "vitest";
+import { afterAll as after, beforeAll as before, test } from "vitest";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 
 const script = join(dirname(fileURLToPath(import.meta.url)), "check-snippets.mjs");
 const dirs = [];
+/**
+ * Runs a script without blocking this worker (a long synchronous wait makes
+ * the test runner's own messages time out): exit status and all it printed.
+ */
+const run = (args) =>
+  new Promise((done) => {
+    execFile(process.execPath, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      done({ status: error ? (error.code ?? 1) : 0, out: `${stdout}${stderr}` })
+    );
+  });
+
+/** The published packages, packed once for every case (the checker would pack them on each run). */
+const packs = mkdtempSync(join(tmpdir(), "snippets-packs-"));
+dirs.push(packs);
+before(async () => {
+  const packed = await run([join(dirname(script), "pack-local.mjs"), "--no-build", packs]);
+  assert.equal(packed.status, 0, packed.out);
+}, 300_000);
 after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
@@ -23,8 +42,7 @@ function check(files) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  const run = spawnSync(process.execPath, [script, "--docs", dir], { encoding: "utf8" });
-  return { status: run.status, out: `${run.stdout}${run.stderr}` };
+  return run([script, "--docs", dir, "--packs", packs]);
 }
 
 const counter = [
@@ -44,7 +62,7 @@ const counter = [
   "",
 ].join("\n");
 
-test("snippets that compile pass, titled modules import each other, the prelude is hidden context", () => {
+test("snippets that compile pass, titled modules import each other, the prelude is hidden context", async () => {
   const page = [
     counter,
     '{/* check: import { Counter } from "./counter.js"; */}',
@@ -55,12 +73,15 @@ test("snippets that compile pass, titled modules import each other, the prelude 
     "```",
     "",
   ].join("\n");
-  const { status, out } = check({ "guide.mdx": page, "api/ignored.mdx": "```ts\nconst x: number = 'no';\n```\n" });
+  const { status, out } = await check({
+    "guide.mdx": page,
+    "api/ignored.mdx": "```ts\nconst x: number = 'no';\n```\n",
+  });
   assert.equal(status, 0, out);
   assert.match(out, /2 TypeScript blocks/);
 });
 
-test("a broken snippet fails, naming the MDX file and line", () => {
+test("a broken snippet fails, naming the MDX file and line", async () => {
   const page = [
     counter,
     '{/* check: import { Counter } from "./counter.js"; */}',
@@ -75,14 +96,14 @@ test("a broken snippet fails, naming the MDX file and line", () => {
     "```",
     "",
   ].join("\n");
-  const { status, out } = check({ "concepts/broken.mdx": page });
+  const { status, out } = await check({ "concepts/broken.mdx": page });
   assert.equal(status, 1, out);
   // Line 19 of the page is the `await app.do(...)` line (after the prelude comment).
   assert.match(out, /concepts\/broken\.mdx:19:\d+ error TS2322/);
   assert.match(out, /concepts\/broken\.mdx:23:\d+ error TS2305/);
 });
 
-test("a text block must be checked output or say it is illustrative", () => {
+test("a text block must be checked output or say it is illustrative", async () => {
   const page = [
     "Text.",
     "",
@@ -95,14 +116,14 @@ test("a text block must be checked output or say it is illustrative", () => {
     "```",
     "",
   ].join("\n");
-  const { status, out } = check({ "t.mdx": page });
+  const { status, out } = await check({ "t.mdx": page });
   assert.equal(status, 1, out);
   assert.match(out, /t\.mdx:3 a `text` block claims output nothing checks/);
   assert.doesNotMatch(out, /t\.mdx:7/);
 });
 
-test("a syntax error fails too", () => {
-  const { status, out } = check({ "a.mdx": "Text.\n\n```tsx\nconst = 1;\n```\n" });
+test("a syntax error fails too", async () => {
+  const { status, out } = await check({ "a.mdx": "Text.\n\n```tsx\nconst = 1;\n```\n" });
   assert.equal(status, 1, out);
   assert.match(out, /a\.mdx:4:\d+ error TS1134/);
 });
@@ -121,7 +142,7 @@ const shop = [
   "",
 ].join("\n");
 
-test("output that the snippet really prints passes, in both forms, and the packages resolve to their dist", () => {
+test("output that the snippet really prints passes, in both forms, and the packages resolve to the packed dist", async () => {
   const page = [
     shop,
     '{/* check: import { app, target } from "./app.js"; */}',
@@ -131,7 +152,8 @@ test("output that the snippet really prints passes, in both forms, and the packa
     "console.log(snap.event?.name, snap.event?.version); // Added 0",
     "// An explanation on its own line is not a claim:",
     'console.log("ok");',
-    'console.log(import.meta.resolve("@act-root/act").replace(/.*\\/packages\\//, "")); // act/dist/index.js',
+    // Resolved through the workspace link, this would be the repository's packages/act/dist/index.js.
+    'console.log(import.meta.resolve("@act-root/act").replace(/.*\\/node_modules\\//, "")); // @act-root/act/dist/index.js',
     "```",
     "",
     '{/* check: import { app, target } from "./app.js"; */}',
@@ -149,12 +171,12 @@ test("output that the snippet really prints passes, in both forms, and the packa
     "```",
     "",
   ].join("\n");
-  const { status, out } = check({ "guide.mdx": page });
+  const { status, out } = await check({ "guide.mdx": page });
   assert.equal(status, 0, out);
   assert.match(out, /4 ran \(2 of them compared with the output the page shows\)/);
 });
 
-test("every block runs, not only those that show output; vitest blocks run as tests; allow-listed blocks do not run", () => {
+test("every block runs, not only those that show output; vitest blocks run as tests; allow-listed blocks do not run", async () => {
   const page = [
     shop,
     '{/* check: import { app, target } from "./app.js"; */}',
@@ -172,14 +194,14 @@ test("every block runs, not only those that show output; vitest blocks run as te
     "```",
     "",
   ].join("\n");
-  const { status, out } = check({ "guide.mdx": page });
+  const { status, out } = await check({ "guide.mdx": page });
   assert.equal(status, 1, out);
   assert.match(out, /guide\.mdx:24 failed when run[\s\S]*a block without output that throws/);
   assert.match(out, /guide\.mdx:30 failed as a vitest test[\s\S]*expected 2 to be 3/);
   assert.match(out, /3 ran \(0 of them compared[\s\S]*1 ran as vitest tests, 0 allow-listed/);
 });
 
-test("output the snippet does not print fails, naming the page line, the expected and the actual text", () => {
+test("output the snippet does not print fails, naming the page line, the expected and the actual text", async () => {
   const page = [
     shop,
     '{/* check: import { app, target } from "./app.js"; */}',
@@ -225,7 +247,7 @@ test("output the snippet does not print fails, naming the page line, the expecte
     "```",
     "",
   ].join("\n");
-  const { status, out } = check({ "concepts/claims.mdx": page });
+  const { status, out } = await check({ "concepts/claims.mdx": page });
   assert.equal(status, 1, out);
   assert.doesNotMatch(out, /error TS/, "the fixture itself type-checks");
   assert.match(
@@ -246,4 +268,42 @@ test("output the snippet does not print fails, naming the page line, the expecte
   assert.match(out, /claims\.mdx:45 failed when run \(exit 1\)[\s\S]*Error: boom/);
   assert.match(out, /claims\.mdx:55 a `\/\/ → value` comment is not checked/);
   assert.match(out, /claims\.mdx:60 an Output block must follow a `ts` block directly/);
+});
+
+test("a block that imports a package a reader cannot install fails, naming the page, the line and the package", async () => {
+  const page = [
+    "# Page",
+    "",
+    '{/* check: import { app } from "@act-root/calculator"; */}',
+    "```ts",
+    'import { Ticket } from "@act-root/wolfdesk";', // line 5: a private example app
+    'import { z } from "zod";',
+    'import { nothing } from "@act-root/nope/sub";', // 7: no such package
+    'import leftPad from "left-pad-the-lockfile-lacks";', // 8: a third-party package the check cannot install
+    "console.log(app, Ticket, z, nothing, leftPad);",
+    "```",
+    "",
+    "```ts",
+    'import { inspect } from "@act-root/inspector";', // 13: published, so it resolves and runs
+    "console.log(typeof inspect); // function",
+    "```",
+    "",
+  ].join("\n");
+  const { status, out } = await check({ "guides/private.mdx": page });
+  assert.equal(status, 1, out);
+  assert.match(
+    out,
+    /private\.mdx:5 \(in its check: comment\) imports @act-root\/calculator, which is not published; a reader cannot install it/
+  );
+  assert.match(out, /private\.mdx:5 imports @act-root\/wolfdesk, which is not published; a reader cannot install it/);
+  assert.match(out, /private\.mdx:7 imports @act-root\/nope\/sub, which is not published/);
+  assert.match(
+    out,
+    /private\.mdx:8 imports left-pad-the-lockfile-lacks, which the repository's lockfile does not hold/
+  );
+  assert.doesNotMatch(out, /zod/, "a third-party package in the lockfile installs");
+  assert.doesNotMatch(out, /failed when run/, "a block a reader cannot install is not run as well");
+  assert.doesNotMatch(out, /private\.mdx:1[3-5]/, "the published inspector resolves, type-checks and prints");
+  // Its claimed output was printed: a claim that fails, or never runs, would be listed under this heading.
+  assert.doesNotMatch(out, /output shown in docs\/ is not what the snippet prints/);
 });
