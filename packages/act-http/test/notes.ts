@@ -5,7 +5,7 @@
  */
 import { type Actor, act, projection, state } from "@act-root/act";
 import { z } from "zod";
-import { bearerTokens, http, read, stream } from "../src/index.js";
+import { bearerTokens, type HttpOptions, http, read, stream } from "../src/index.js";
 
 export const alice: Actor = { id: "user:alice", name: "Alice" };
 export const bob: Actor = { id: "user:bob", name: "Bob" };
@@ -70,7 +70,8 @@ export const app = act()
 /** The owner, or anyone for a note that does not exist yet. */
 const owns = (actor: Actor, owner: string) => owner === "" || owner === actor.id;
 
-export const api = http(app, {
+/** The API's options, for tests that build a variant of it. */
+export const options: HttpOptions<any, any> = {
   authenticate: bearerTokens([
     [TOKENS.alice, alice],
     [TOKENS.bob, bob],
@@ -100,4 +101,6 @@ export const api = http(app, {
   events: { pollMillis: 50, heartbeatMillis: 1_000 },
   info: { title: "Notes", version: "1.0.0" },
   log: () => undefined,
-});
+};
+
+export const api = http(app, options);
