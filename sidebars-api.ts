@@ -15,6 +15,7 @@ const PACKAGES: Record<string, string> = {
   "act-pg/src": "@act-root/act-pg",
   "act-sqlite/src": "@act-root/act-sqlite",
   "act-otel/src": "@act-root/act-otel",
+  "act-http/src": "@act-root/act-http",
   "inspector/src": "@act-root/inspector",
 };
 

@@ -17,6 +17,10 @@ const UNIT = {
   ...CORE,
   "packages/act-sqlite/src/**": { lines: 92, branches: 91, functions: 93 },
   "packages/act-otel/src/**": { lines: 95, branches: 80, functions: 94 },
+  // The HTTP package (99.2% lines, 89.9% branches, 98.2% functions on 29
+  // November 2026), less a margin for the event streams' and shutdown's
+  // timing, which decides whether a poll or a wake-up ends a pause.
+  "packages/act-http/src/**": { lines: 97, branches: 86, functions: 95 },
   // The inspector's server and CLI as the unit run reaches them (68.0% lines,
   // 81.8% branches, 85.4% functions on 28 November 2026): its PostgreSQL
   // catalog is reached by the PostgreSQL run only, and its page by the
@@ -82,6 +86,7 @@ export default defineConfig({
         "packages/act-pg/src/**/*.ts",
         "packages/act-sqlite/src/**/*.ts",
         "packages/act-otel/src/**/*.ts",
+        "packages/act-http/src/**/*.ts",
         "packages/inspector/src/**/*.ts",
       ],
       // The inspector's page runs in the browser, tested by Playwright.

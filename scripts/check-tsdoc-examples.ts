@@ -21,7 +21,7 @@ import ts from "typescript";
 const root = new URL("..", import.meta.url).pathname;
 const out = join(root, ".cache/tsdoc-examples");
 /** The entry points whose every export must say how stable it is. */
-const marked = new Set(["@act-root/act", "@act-root/act/testing"]);
+const marked = new Set(["@act-root/act", "@act-root/act/testing", "@act-root/act-http"]);
 const packages = [
   { name: "@act-root/act", dir: "packages/act/src" },
   { name: "@act-root/act/testing", dir: "packages/act/src/testing" },
@@ -29,6 +29,7 @@ const packages = [
   { name: "@act-root/act-pg", dir: "packages/act-pg/src" },
   { name: "@act-root/act-sqlite", dir: "packages/act-sqlite/src" },
   { name: "@act-root/act-otel", dir: "packages/act-otel/src" },
+  { name: "@act-root/act-http", dir: "packages/act-http/src" },
   { name: "@act-root/inspector", dir: "packages/inspector/src" },
 ].filter((p) => existsSync(join(root, p.dir, "index.ts")));
 

@@ -10,6 +10,7 @@
  *     packs/act-root-act-pg.tgz      @act-root/act-pg
  *     packs/act-root-act-sqlite.tgz  @act-root/act-sqlite
  *     packs/act-root-act-otel.tgz    @act-root/act-otel
+ *     packs/act-root-act-http.tgz    @act-root/act-http
  *     packs/act-root-inspector.tgz   @act-root/inspector
  *
  * A project then installs a tarball where the docs name the package:

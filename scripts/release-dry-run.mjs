@@ -48,6 +48,7 @@ const PACKAGES = [
   { name: "@act-root/act-pg", dir: "packages/act-pg", entries: [] },
   { name: "@act-root/act-sqlite", dir: "packages/act-sqlite", entries: [] },
   { name: "@act-root/act-otel", dir: "packages/act-otel", entries: [] },
+  { name: "@act-root/act-http", dir: "packages/act-http", entries: [] },
 ];
 /** Files every tarball must hold: both module formats, their types, the README and the changelog. */
 const REQUIRED = [

@@ -63,6 +63,14 @@ if (existsSync(join(root, "packages/act-otel/src/index.ts")))
     "/act-root/docs/api/act/src/type-aliases/Observer"
   );
 
+// The HTTP package and its guide.
+if (existsSync(join(root, "packages/act-http/src/index.ts")))
+  pages.push(
+    "/act-root/docs/guides/http",
+    "/act-root/docs/api/act-http/src/",
+    "/act-root/docs/api/act-http/src/functions/http"
+  );
+
 /** The HTML file Docusaurus writes for a route (trailingSlash unset). */
 function fileFor(route) {
   const path = route.slice(BASE.length);

@@ -32,6 +32,7 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     "packages/act-pg/src/index.ts",
     "packages/act-sqlite/src/index.ts",
     "packages/act-otel/src/index.ts",
+    "packages/act-http/src/index.ts",
     "packages/inspector/src/index.ts",
   ].filter((entry) => existsSync(resolve(siteDir, entry)));
   const options: TypedocPluginOptions & Record<string, unknown> = {
@@ -117,6 +118,7 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
       "@act-root/act-pg",
       "@act-root/act-sqlite",
       "@act-root/act-otel",
+      "@act-root/act-http",
       "@act-root/inspector",
     ],
     plugin: ["./scripts/typedoc/strict.mjs", "./scripts/typedoc/front-matter.mjs"],

@@ -31,7 +31,17 @@ export type Limits = {
   readonly keys?: number;
 };
 
-/** The limits in force when an app sets none. */
+/**
+ * The limits in force when an app sets none: 64 KiB bodies, 16 levels of
+ * nesting, strings of 10,000 characters, arrays of 1,000 items, objects of
+ * 200 keys.
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * const limits: Limits = { bodyBytes: DEFAULT_LIMITS.bodyBytes * 4 };
+ * ```
+ */
 export const DEFAULT_LIMITS: Required<Limits> = {
   bodyBytes: 64 * 1024,
   depth: 16,
