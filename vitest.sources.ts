@@ -20,4 +20,5 @@ export const workspaceSources = [
   { find: /^@act-root\/act$/, replacement: source("act/src/index.ts") },
   { find: /^@act-root\/act-pg$/, replacement: source("act-pg/src/index.ts") },
   { find: /^@act-root\/act-sqlite$/, replacement: source("act-sqlite/src/index.ts") },
+  { find: /^@act-root\/act-http$/, replacement: source("act-http/src/index.ts") },
 ];

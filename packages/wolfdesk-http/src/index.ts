@@ -1,7 +1,7 @@
 /**
- * WolfDesk over HTTP: the Hono app, the server with a graceful stop, and the
- * demo authentication.
+ * WolfDesk over HTTP: the API on `@act-root/act-http`, the Node server with
+ * a graceful stop, and the demo authentication.
  */
-export { type Authenticate, api, etag, problem } from "./http.js";
+export { api, involved } from "./http.js";
 export { type Running, start } from "./server.js";
-export { demoTokens } from "./tokens.js";
+export { demoToken, demoTokens } from "./tokens.js";

@@ -1,22 +1,25 @@
 /**
  * A stand-in for real authentication: fixed bearer tokens for WolfDesk's
- * people. In a real service the token is a session or a JWT your identity
- * provider issued, and the actor comes from its verified claims — never from
- * the request body.
+ * people, checked by the package's `bearerTokens` (constant-time, and a
+ * `Map`, so `Bearer constructor` is just an unknown token). In a real
+ * service the token is a session or a JWT your identity provider issued,
+ * and the actor comes from its verified claims — never from the request body.
  */
-import type { Actor } from "@act-root/act";
-import { AGENTS, customer, supervisor } from "@act-root/wolfdesk";
-import type { Authenticate } from "./http.js";
+import type { Authenticate } from "@act-root/act-http";
+import { bearerTokens } from "@act-root/act-http";
+import { AGENTS, customer, SUPERVISOR } from "@act-root/wolfdesk";
 
-const people: Record<string, Actor> = {
-  "token-carla": customer("carla", "Carla"),
-  "token-sam": supervisor("sam", "Sam"),
-  // One per agent the desk assigns tickets to: `agent:ada` → `token-ada`.
-  ...Object.fromEntries(AGENTS.map((a) => [`token-${a.id.split(":")[1]}`, a])),
-};
+/** The demo token of a person: `wolfdesk-demo-carla`, `wolfdesk-demo-ada`, … */
+export const demoToken = (name: string) => `wolfdesk-demo-${name}`;
 
-/** `Authorization: Bearer token-carla` → Carla, a customer; `token-ada` → agent Ada; anything else → undefined. */
-export const demoTokens: Authenticate = (authorization) => {
-  const token = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
-  return token ? people[token] : undefined;
-};
+/**
+ * `Authorization: Bearer wolfdesk-demo-carla` → Carla, a customer;
+ * `wolfdesk-demo-dave` → Dave, another customer; `wolfdesk-demo-sam` → Sam,
+ * a supervisor; `wolfdesk-demo-ada` (`linus`, `grace`) → that agent.
+ */
+export const demoTokens: Authenticate = bearerTokens([
+  [demoToken("carla"), customer("carla", "Carla")],
+  [demoToken("dave"), customer("dave", "Dave")],
+  [demoToken("sam"), SUPERVISOR],
+  ...AGENTS.map((a) => [demoToken(a.id.split(":")[1]!), a] as const),
+]);

@@ -1,14 +1,14 @@
 /**
- * The API through a real server on a free port, called with fetch: what a
- * client sees for each header and each kind of failure, and a shutdown that
- * lets the request in flight finish. The app's consumer runs the reactions,
- * as in main.ts.
+ * The WolfDesk API through a real server on a free port, called with fetch:
+ * what each of WolfDesk's people may do and see, what a client gets for each
+ * header and failure, and a shutdown that lets the request in flight finish.
+ * The app's consumer runs the reactions, as in main.ts.
  */
 import { request } from "node:http";
 import { store } from "@act-root/act";
-import { app } from "@act-root/wolfdesk";
+import { app, TicketList } from "@act-root/wolfdesk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoTokens, type Running, start } from "../src/index.js";
+import { demoToken, demoTokens, type Running, start } from "../src/index.js";
 
 let server: Running;
 beforeAll(async () => {
@@ -19,7 +19,8 @@ afterAll(() => server.close());
 
 let n = 0;
 const newId = () => `http-${++n}`;
-const carla = { Authorization: "Bearer token-carla" };
+const as = (name: string) => ({ Authorization: `Bearer ${demoToken(name)}` });
+const carla = as("carla");
 
 function post(path: string, body: unknown, headers: Record<string, string> = carla) {
   return fetch(`${server.url}${path}`, {
@@ -28,49 +29,80 @@ function post(path: string, body: unknown, headers: Record<string, string> = car
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
+const get = (path: string, headers: Record<string, string> = carla) => fetch(`${server.url}${path}`, { headers });
+const ticket = (id: string, action = "") => `/streams/Ticket/${id}${action ? `/${action}` : ""}`;
 const open = (id: string, query = "") =>
-  post(`/tickets/${id}/OpenTicket${query}`, { title: "Printer on fire", message: "Send help" });
+  post(`${ticket(id, "OpenTicket")}${query}`, { title: "Printer on fire", message: "Send help" });
 
-describe("actions over HTTP", () => {
+describe("who may do what", () => {
   it("takes the actor from the Authorization header, never from the body", async () => {
     const id = newId();
-    expect((await post(`/tickets/${id}/OpenTicket`, { title: "No one", message: "x" }, {})).status).toBe(401);
-    expect(
-      (await post(`/tickets/${id}/OpenTicket`, { title: "Bad", message: "x" }, { Authorization: "Bearer nope" })).status
-    ).toBe(401);
-    const res = await open(id);
+    expect((await post(ticket(id, "OpenTicket"), { title: "No one", message: "x" }, {})).status).toBe(401);
+    expect((await post(ticket(id, "OpenTicket"), { title: "Bad", message: "x" }, as("nope"))).status).toBe(401);
+    const res = await post(ticket(id, "OpenTicket"), {
+      title: "Escalate me",
+      message: "x",
+      actor: { id: "supervisor:mallory", name: "Mallory" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("ETag")).toBe('"0"');
-    expect(await res.json()).toMatchObject({ version: 0, ticket: { status: "open", customer: "customer:carla" } });
+    expect(await res.json()).toMatchObject({ version: 0, state: { status: "open", customer: "customer:carla" } });
+    const [event] = await app.queryArray({ stream: `ticket-${id}` });
+    expect(event.meta.causation.action?.actor).toEqual({ id: "customer:carla", name: "Carla" });
+    expect(JSON.stringify(event)).not.toContain("mallory");
   });
 
-  it("records the token's actor on the event even when the body names another", async () => {
-    // A customer who claims, in the body, to be another customer or a supervisor.
-    for (const claimed of [
-      { id: "customer:mallory", name: "Mallory" },
-      { id: "supervisor:mallory", name: "Mallory" },
-    ]) {
-      const id = newId();
-      const res = await post(`/tickets/${id}/OpenTicket`, { title: "Escalate me", message: "x", actor: claimed });
-      expect(res.status, claimed.id).toBe(200);
-      expect((await res.json()).ticket.customer).toBe("customer:carla");
-      const [event] = await app.queryArray({ stream: `ticket-${id}` });
-      expect(event.name).toBe("TicketOpened");
-      expect(event.meta.causation.action?.actor, claimed.id).toEqual({ id: "customer:carla", name: "Carla" });
-      expect(JSON.stringify(event)).not.toContain("mallory");
-    }
+  it("shows a ticket to its customer, its agent and supervisors only — never to anonymous callers", async () => {
+    const id = newId();
+    const { state } = await (await open(id, "?wait=reactions")).json();
+    expect((await get(ticket(id), {})).status).toBe(401);
+    expect((await get(ticket(id), as("dave"))).status).toBe(403);
+    const otherAgent = ["ada", "linus", "grace"].find((a) => `agent:${a}` !== state.agent)!;
+    expect((await get(ticket(id), as(otherAgent))).status).toBe(403);
+    for (const who of ["carla", state.agent.split(":")[1], "sam"])
+      expect((await get(ticket(id), as(who))).status, who).toBe(200);
+    // Another customer cannot write on it either, nor close it with its owner's idempotency key.
+    expect((await post(ticket(id, "AddMessage"), { body: "mine now" }, as("dave"))).status).toBe(403);
+    expect((await post(ticket(id, "CloseTicket"), {}, { ...as("dave"), "Idempotency-Key": `k-${id}` })).status).toBe(
+      403
+    );
   });
 
+  it("lists the tickets each caller may see from the ticket list", async () => {
+    const id = newId();
+    const snapshots = (await (await open(id, "?wait=reactions")).json()) as { state: { agent: string } };
+    await app.projected(TicketList, await app.queryArray({ stream: `ticket-${id}` }).then((e) => e.at(-1)!.id));
+    const ids = async (who: string) =>
+      ((await (await get("/reads/tickets?status=open", as(who))).json()) as { id: string }[]).map((row) => row.id);
+    expect(await ids("carla")).toContain(`ticket-${id}`);
+    expect(await ids("sam")).toContain(`ticket-${id}`);
+    expect(await ids(snapshots.state.agent.split(":")[1]!)).toContain(`ticket-${id}`);
+    expect(await ids("dave")).not.toContain(`ticket-${id}`);
+    expect((await get("/reads/tickets?status=lost")).status).toBe(400);
+  });
+
+  it("lets staff act where customers may not", async () => {
+    const id = newId();
+    const { state } = await (await open(id, "?wait=reactions")).json();
+    expect((await post(ticket(id, "AssignTicket"), { agent: "agent:ada" })).status).toBe(403);
+    const agent = as(state.agent.split(":")[1]);
+    expect((await post(ticket(id, "ResolveTicket"), { resolution: "rebooted" }, agent)).status).toBe(200);
+    // QueueEscalation belongs to a reaction: not on the API.
+    expect((await post(`/streams/Escalations/queue/QueueEscalation`, {}, as("sam"))).status).toBe(404);
+  });
+});
+
+describe("the HTTP contract", () => {
   it("waits for the reactions an action caused with ?wait=reactions, and a read sees them too", async () => {
     const id = newId();
     const res = await open(id, "?wait=reactions");
     const body = await res.json();
     // The auto-assign reaction ran before the answer: version 1 is TicketAssigned.
     expect(body.version).toBe(1);
-    expect(body.ticket.agent).toMatch(/^agent:/);
-    const read = await fetch(`${server.url}/tickets/${id}`);
+    expect(body.state.agent).toMatch(/^agent:/);
+    const read = await get(ticket(id));
     expect(read.headers.get("ETag")).toBe(res.headers.get("ETag"));
-    expect((await read.json()).ticket.agent).toBe(body.ticket.agent);
+    expect((await read.json()).state.agent).toBe(body.state.agent);
   });
 
   it("waits only for its own reactions: another stream with work left does not hold the answer back", async () => {
@@ -85,31 +117,35 @@ describe("actions over HTTP", () => {
     const id = newId();
     const res = await open(id, "?wait=reactions");
     expect(res.status).toBe(200);
-    expect((await res.json()).ticket.agent).toMatch(/^agent:/);
+    expect((await res.json()).state.agent).toMatch(/^agent:/);
     const [archive] = await store().reactions({ streams: ["archive"] });
     expect(archive.at).toBeLessThan(archive.head); // still behind
   });
 
-  it("answers 400 with each field's path and message for a payload that fails its schema", async () => {
+  it("answers problems: 400 with each field's path, 404 for what is not served, 413 over the limits", async () => {
     const id = newId();
-    const res = await post(`/tickets/${id}/OpenTicket`, { title: "ab", message: "" });
+    const res = await post(ticket(id, "OpenTicket"), { title: "ab", message: "" });
     expect(res.status).toBe(400);
-    const { details } = await res.json();
-    expect(details).toEqual([
+    expect(res.headers.get("Content-Type")).toBe("application/problem+json");
+    expect((await res.json()).errors).toEqual([
       { path: "title", message: "a title needs at least 3 characters" },
       { path: "message", message: "say what the problem is" },
     ]);
-    expect((await post(`/tickets/${id}/OpenTicket`, "{not json")).status).toBe(400);
-    expect((await post(`/tickets/${id}/FlyAway`, {})).status).toBe(404);
-    expect((await fetch(`${server.url}/tickets/${id}`)).status).toBe(404);
+    expect((await post(ticket(id, "OpenTicket"), "{not json")).status).toBe(400);
+    expect((await post(ticket(id, "FlyAway"), {})).status).toBe(404);
+    expect((await get(ticket(id))).status).toBe(404);
+    const huge = await post(ticket(id, "OpenTicket"), { title: "Big", message: "x".repeat(64 * 1024 * 1024) });
+    expect(huge.status).toBe(413);
+    expect((await post(ticket(id, "OpenTicket"), { title: "Long", message: "x".repeat(5_000) })).status).toBe(413);
+    expect(await app.queryArray({ stream: `ticket-${id}` })).toEqual([]);
   });
 
   it("answers 422 with the rule's description when an invariant refuses the action", async () => {
     const id = newId();
     await open(id, "?wait=reactions");
-    const res = await post(`/tickets/${id}/ResolveTicket`, { resolution: "done" });
+    const res = await post(ticket(id, "ResolveTicket"), { resolution: "done" });
     expect(res.status).toBe(422);
-    expect((await res.json()).error).toMatch(/assigned agent/i);
+    expect(await res.json()).toMatchObject({ code: "ERR_INVARIANT", detail: expect.stringMatching(/assigned agent/i) });
   });
 
   it("checks If-Match against the stream's version: stale is 412, malformed is 400, current commits", async () => {
@@ -117,11 +153,12 @@ describe("actions over HTTP", () => {
     // Waits for the assignment, so no reaction moves the ticket during the test.
     const etag = (await open(id, "?wait=reactions")).headers.get("ETag")!;
     expect(etag).toBe('"1"');
-    const stale = await post(`/tickets/${id}/AddMessage`, { body: "one" }, { ...carla, "If-Match": '"7"' });
+    const stale = await post(ticket(id, "AddMessage"), { body: "one" }, { ...carla, "If-Match": '"7"' });
     expect(stale.status).toBe(412);
-    expect(await stale.json()).toMatchObject({ version: 1 });
-    expect((await post(`/tickets/${id}/AddMessage`, { body: "x" }, { ...carla, "If-Match": "7" })).status).toBe(400);
-    const current = await post(`/tickets/${id}/AddMessage`, { body: "two" }, { ...carla, "If-Match": etag });
+    expect(stale.headers.get("ETag")).toBe('"1"');
+    expect(await stale.json()).toMatchObject({ code: "ERR_CONCURRENCY", version: 1 });
+    expect((await post(ticket(id, "AddMessage"), { body: "x" }, { ...carla, "If-Match": "7" })).status).toBe(400);
+    const current = await post(ticket(id, "AddMessage"), { body: "two" }, { ...carla, "If-Match": etag });
     expect(current.status).toBe(200);
     expect(current.headers.get("ETag")).toBe('"2"');
   });
@@ -129,32 +166,35 @@ describe("actions over HTTP", () => {
   it("commits a request retried with the same Idempotency-Key once, and answers both alike", async () => {
     const id = newId();
     await open(id, "?wait=reactions");
-    const key = { ...carla, "Idempotency-Key": `msg-${id}` };
-    const first = await post(`/tickets/${id}/AddMessage`, { body: "hello?" }, key);
-    const again = await post(`/tickets/${id}/AddMessage`, { body: "hello?" }, key);
+    const key = { ...carla, "Idempotency-Key": crypto.randomUUID() };
+    const first = await post(ticket(id, "AddMessage"), { body: "hello?" }, key);
+    const again = await post(ticket(id, "AddMessage"), { body: "hello?" }, key);
     expect(again.status).toBe(first.status);
     expect(again.headers.get("ETag")).toBe(first.headers.get("ETag"));
-    const messages = await app.queryArray({ stream: `ticket-${id}`, names: ["MessageAdded"] });
-    expect(messages).toHaveLength(1);
+    expect(await app.queryArray({ stream: `ticket-${id}`, names: ["MessageAdded"] })).toHaveLength(1);
     // A retry that also carries the If-Match of the first attempt gets its outcome, not a 412.
-    const guarded = { ...carla, "Idempotency-Key": `guarded-${id}`, "If-Match": first.headers.get("ETag")! };
-    const once = await post(`/tickets/${id}/AddMessage`, { body: "anyone?" }, guarded);
-    const twice = await post(`/tickets/${id}/AddMessage`, { body: "anyone?" }, guarded);
+    const guarded = { ...carla, "Idempotency-Key": crypto.randomUUID(), "If-Match": first.headers.get("ETag")! };
+    const once = await post(ticket(id, "AddMessage"), { body: "anyone?" }, guarded);
+    const twice = await post(ticket(id, "AddMessage"), { body: "anyone?" }, guarded);
     expect([once.status, twice.status]).toEqual([200, 200]);
     expect(twice.headers.get("ETag")).toBe(once.headers.get("ETag"));
     // The same key with another body is not a retry: refused, and nothing is added.
-    const other = await post(`/tickets/${id}/AddMessage`, { body: "something else" }, key);
+    const other = await post(ticket(id, "AddMessage"), { body: "something else" }, key);
     expect(other.status).toBe(422);
-    expect(await other.json()).toEqual({ error: "this Idempotency-Key was already used for another request" });
+    expect(await other.json()).toMatchObject({ code: "ERR_IDEMPOTENCY_KEY_REUSED" });
     expect(await app.queryArray({ stream: `ticket-${id}`, names: ["MessageAdded"] })).toHaveLength(2);
   });
 
-  it("lets staff act where customers may not", async () => {
+  it("streams a ticket's events to its people as server-sent events", async () => {
     const id = newId();
-    const { ticket } = await (await open(id, "?wait=reactions")).json();
-    // The assigned agent's token: `agent:linus` → `token-linus`.
-    const as = { Authorization: `Bearer token-${ticket.agent.split(":")[1]}` };
-    expect((await post(`/tickets/${id}/ResolveTicket`, { resolution: "rebooted" }, as)).status).toBe(200);
+    await open(id, "?wait=reactions");
+    const res = await get(`${ticket(id)}/events`);
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/event-stream/);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("event: TicketAssigned")) text += (await reader.read()).value;
+    await reader.cancel();
+    expect(text).toMatch(/^id: \d+\nevent: TicketOpened\n/);
   });
 });
 
@@ -163,7 +203,7 @@ describe("shutdown", () => {
     const other = await start({ port: 0, authenticate: demoTokens });
     const id = newId();
     const answered = new Promise<number>((resolve, reject) => {
-      const req = request(`${other.url}/tickets/${id}/OpenTicket`, {
+      const req = request(`${other.url}${ticket(id, "OpenTicket")}`, {
         method: "POST",
         headers: { ...carla, "Content-Type": "application/json" },
       });
@@ -180,7 +220,7 @@ describe("shutdown", () => {
     const closed = other.close();
     expect(await answered).toBe(200);
     await closed;
-    await expect(fetch(`${other.url}/tickets/${id}`)).rejects.toThrow();
-    expect((await fetch(`${server.url}/tickets/${id}`)).status).toBe(200);
+    await expect(fetch(`${other.url}${ticket(id)}`, { headers: carla })).rejects.toThrow();
+    expect((await get(ticket(id))).status).toBe(200);
   });
 });
