@@ -7,15 +7,16 @@ export { type Authenticate, bearerTokens } from "./auth.js";
 export { type ActHttp, http } from "./http.js";
 export { DEFAULT_LIMITS, type Limits } from "./limits.js";
 export type { OpenApiDocument } from "./openapi.js";
-export { HttpErrors, HttpProblem, type Problem } from "./problem.js";
+export { type FieldError, HttpErrors, HttpProblem, type Problem } from "./problem.js";
 export {
   type ActionRequest,
   type ActionRoute,
+  type Loaded,
   type ReadRoute,
   read,
   type StreamRequest,
   type StreamRoute,
   stream,
 } from "./routes/types.js";
-export type { EventsOptions, HttpOptions, WaitOptions } from "./settings.js";
+export type { ApiInfo, EventsOptions, HttpOptions, WaitOptions } from "./settings.js";
 export { etag } from "./versions.js";

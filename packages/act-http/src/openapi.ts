@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { HttpErrors } from "./problem.js";
-import type { Settings } from "./settings.js";
+import type { ApiInfo, Settings } from "./settings.js";
 
 /** A JSON Schema or OpenAPI object, as plain JSON. */
 type Json = { [key: string]: unknown };
@@ -26,7 +26,7 @@ export type OpenApiDocument = {
   /** The OpenAPI version, `3.1.0`. */
   openapi: string;
   /** The API's title and version. */
-  info: { title: string; version: string };
+  info: ApiInfo;
   /** Every served route. */
   paths: Record<string, unknown>;
   /** The schemas the routes refer to, and the security scheme. */

@@ -44,6 +44,23 @@ export const HttpErrors = {
 } as const;
 
 /**
+ * One bad field of a request: where it is (`path`, dotted as zod reports
+ * it, e.g. `items.0.sku`; empty for the whole value) and what is wrong.
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * const bad: FieldError = { path: "title", message: "Too small: expected string to have >=1 characters" };
+ * ```
+ */
+export type FieldError = {
+  /** The field's path, dotted (`items.0.sku`); empty for the whole value. */
+  path: string;
+  /** What is wrong with it. */
+  message: string;
+};
+
+/**
  * One problem document (RFC 9457), as every error answer carries it.
  *
  * @experimental
@@ -64,7 +81,7 @@ export type Problem = {
   /** What went wrong, for a person reading it. */
   detail: string;
   /** For a bad input: each bad field's path (dotted, as zod reports it) and what is wrong with it. */
-  errors?: { path: string; message: string }[];
+  errors?: FieldError[];
   /** For a version conflict: the stream's current version. */
   version?: number;
 };
@@ -104,7 +121,7 @@ export class HttpProblem extends Error {
     readonly status: number,
     readonly code: string,
     readonly detail: string,
-    readonly errors?: { path: string; message: string }[]
+    readonly errors?: FieldError[]
   ) {
     super(detail);
     this.name = code;

@@ -48,6 +48,22 @@ export type EventsOptions = {
 };
 
 /**
+ * The title and version an OpenAPI document gives its API.
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * const info: ApiInfo = { title: "WolfDesk", version: "1.0.0" };
+ * ```
+ */
+export type ApiInfo = {
+  /** The API's name. */
+  readonly title: string;
+  /** The API's version (not the package's). */
+  readonly version: string;
+};
+
+/**
  * What `http(app, options)` takes: how to find the caller, which actions,
  * streams and reads to serve and who may use each, and the limits. Typed
  * from the app: `actions` takes only the app's action names, and each
@@ -81,7 +97,7 @@ export type HttpOptions<S extends Schemas, A extends Schemas> = {
   /** How event streams are served (see {@link EventsOptions}). */
   readonly events?: EventsOptions;
   /** The OpenAPI document's title and version (default: `"Act API"`, `"1.0.0"`). */
-  readonly info?: { readonly title: string; readonly version: string };
+  readonly info?: ApiInfo;
   /** Where an unexpected error is logged (default `console.error`); the client gets a generic 500. */
   readonly log?: (error: unknown, request: Request) => void;
 };
@@ -112,7 +128,7 @@ export type Settings = {
   readonly limits: Required<Limits>;
   readonly wait: Required<WaitOptions>;
   readonly events: Required<EventsOptions>;
-  readonly info: { readonly title: string; readonly version: string };
+  readonly info: ApiInfo;
   readonly log: (error: unknown, request: Request) => void;
   readonly lifecycle: Lifecycle;
   /** Requests waiting for reactions now. */

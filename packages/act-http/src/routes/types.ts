@@ -10,6 +10,23 @@ import type { z } from "zod";
 type Maybe<T> = T | Promise<T>;
 
 /**
+ * A stream's state and version, as an action's rule loads it.
+ *
+ * @typeParam S - the state
+ * @experimental
+ * @example
+ * ```ts
+ * const loaded: Loaded<{ count: number }> = { state: { count: 2 }, version: 1 };
+ * ```
+ */
+export type Loaded<S> = {
+  /** The stream's current state (`init()` when it has no events). */
+  readonly state: Readonly<S>;
+  /** The stream's version (-1 when it has no events). */
+  readonly version: number;
+};
+
+/**
  * What an action's `authorize` rule gets: who asks, for which stream, with
  * which (validated) payload, and a way to load the stream's current state
  * when the rule depends on it (loaded only if called).
@@ -33,7 +50,7 @@ export type ActionRequest<P, S> = {
   /** The payload, validated by the action's schema. */
   readonly payload: P;
   /** Loads the stream's current state and version (once, on the first call). */
-  readonly load: () => Promise<{ state: Readonly<S>; version: number }>;
+  readonly load: () => Promise<Loaded<S>>;
 };
 
 /**
