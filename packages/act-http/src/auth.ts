@@ -14,6 +14,8 @@ import { HttpErrors, HttpProblem } from "./problem.js";
  * the request carries no credentials the app accepts (the answer is then
  * 401). Runs before anything else on every route but `GET /openapi.json`.
  *
+ * @param request - the request, with its headers
+ * @returns the caller, or undefined for a 401
  * @experimental
  * @example
  * ```ts

@@ -31,7 +31,11 @@ import { etag } from "./versions.js";
  * ```
  */
 export type ActHttp = {
-  /** Answers a request (web standard: works as a Workers, Bun or Deno handler). */
+  /**
+   * Answers a request (web standard: works as a Workers, Bun or Deno handler).
+   *
+   * @param request - the request
+   */
   readonly fetch: (request: Request) => Promise<Response>;
   /** The Hono app behind `fetch`: mount it with `parent.route("/api", api.routes)`. */
   readonly routes: Hono;

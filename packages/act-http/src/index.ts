@@ -12,6 +12,7 @@ export {
   type ActionRequest,
   type ActionRoute,
   type Loaded,
+  type ReadRequest,
   type ReadRoute,
   read,
   type StreamRequest,

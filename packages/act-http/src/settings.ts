@@ -98,7 +98,12 @@ export type HttpOptions<S extends Schemas, A extends Schemas> = {
   readonly events?: EventsOptions;
   /** The OpenAPI document's title and version (default: `"Act API"`, `"1.0.0"`). */
   readonly info?: ApiInfo;
-  /** Where an unexpected error is logged (default `console.error`); the client gets a generic 500. */
+  /**
+   * Where an unexpected error is logged (default `console.error`); the client gets a generic 500.
+   *
+   * @param error - what was thrown
+   * @param request - the request it was thrown for
+   */
   readonly log?: (error: unknown, request: Request) => void;
 };
 

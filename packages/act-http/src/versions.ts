@@ -10,6 +10,8 @@ import { HttpErrors, HttpProblem } from "./problem.js";
  * The ETag of a stream at a version: the version, quoted (`"-1"` for a
  * stream with no events yet).
  *
+ * @param version - the stream's version
+ * @returns the ETag, e.g. `"4"`
  * @experimental
  * @example
  * ```ts

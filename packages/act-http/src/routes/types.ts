@@ -66,7 +66,11 @@ export type ActionRequest<P, S> = {
  * ```
  */
 export type ActionRoute<P, S> = {
-  /** Whether this caller may ask for this action on this stream: false answers 403. */
+  /**
+   * Whether this caller may ask for this action on this stream: false answers 403.
+   *
+   * @param request - the caller, the stream, the validated payload and a loader of the stream's state
+   */
   readonly authorize: (request: ActionRequest<P, S>) => Maybe<boolean>;
   /** One line for the OpenAPI document. */
   readonly summary?: string;
@@ -115,10 +119,35 @@ export type StreamRequest<S> = {
 export type StreamRoute<S> = {
   /** The state the streams hold. */
   readonly state: State<any, any, any, any, any>;
-  /** The stream of an id from the URL (default: the id itself). */
+  /**
+   * The stream of an id from the URL (default: the id itself).
+   *
+   * @param id - the id from the URL
+   */
   readonly stream?: (id: string) => string;
-  /** Whether this caller may read this stream, its state and its events: false answers 403. */
+  /**
+   * Whether this caller may read this stream, its state and its events: false answers 403.
+   *
+   * @param request - the caller, the stream and its state and version
+   */
   readonly authorize: (request: StreamRequest<S>) => Maybe<boolean>;
+};
+
+/**
+ * What a read's `authorize` rule gets: who asks, and the parsed query.
+ *
+ * @typeParam Q - the parsed query
+ * @experimental
+ * @example
+ * ```ts
+ * const onlySmall = ({ query }: ReadRequest<{ limit: number }>) => query.limit <= 20;
+ * ```
+ */
+export type ReadRequest<Q> = {
+  /** Who asks, from the `authenticate` hook. */
+  readonly actor: Actor;
+  /** The query string, parsed by the read's `query` schema. */
+  readonly query: Q;
 };
 
 /**
@@ -144,9 +173,18 @@ export type ReadRoute<Q extends z.ZodObject, R extends z.ZodType> = {
   readonly query: Q;
   /** The answer's schema: for the OpenAPI document, and to strip fields it does not list. */
   readonly answer: R;
-  /** Whether this caller may run this read with this query: false answers 403. */
-  readonly authorize: (request: { readonly actor: Actor; readonly query: z.output<Q> }) => Maybe<boolean>;
-  /** Answers the query. */
+  /**
+   * Whether this caller may run this read with this query: false answers 403.
+   *
+   * @param request - the caller and the parsed query
+   */
+  readonly authorize: (request: ReadRequest<z.output<Q>>) => Maybe<boolean>;
+  /**
+   * Answers the query.
+   *
+   * @param query - the query string, parsed by the `query` schema
+   * @param actor - who asks
+   */
   readonly read: (query: z.output<Q>, actor: Actor) => Maybe<z.input<R>>;
   /** One line for the OpenAPI document. */
   readonly summary?: string;
