@@ -294,8 +294,10 @@ test("the runtime and main bundles begin with the compile hint; route chunks and
 // took it to 560.2 KB, the main bundle to 462.5 KB. On 29 November the
 // options of the app's calls (`DoOptions`, `LoadOptions`, `ProjectedOptions`,
 // `CorrelationOptions`) and the module page of `@act-root/act/internal` took
-// it to 563.1 KB, the main bundle to 465.2 KB.
-const INTRO_JS_BUDGET = 564 * 1024;
+// it to 563.1 KB, the main bundle to 465.2 KB. Later that day the module
+// of `@act-root/act-http` (about 30 API pages) took it to 579.1 KB, the main
+// bundle to 478.6 KB.
+const INTRO_JS_BUDGET = 580 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");

@@ -18,7 +18,9 @@ import { HttpErrors, HttpProblem } from "./problem.js";
  * etag(4); // '"4"'
  * ```
  */
-export const etag = (version: number): string => `"${version}"`;
+export function etag(version: number): string {
+  return `"${version}"`;
+}
 
 /**
  * `If-Match: "7"` → 7; no header → undefined (no precondition). Anything
