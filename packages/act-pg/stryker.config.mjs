@@ -27,5 +27,6 @@ export default {
   inPlace: true,
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
-  timeoutMS: 15000,
+  // A mutant that makes a drain or a retry loop spin is found by its timeout: keep it short, as each one also restarts a worker.
+  timeoutMS: 5000,
 };

@@ -17,6 +17,9 @@ export default defineProject({
     include: [
       "test/postgres.conformance.test.ts",
       "test/postgres-store.test.ts",
+      "test/append.test.ts",
+      "test/leases.test.ts",
+      "test/projections.test.ts",
       "test/concurrency.test.ts",
       "test/operations.test.ts",
       "test/inline-projection.test.ts",
