@@ -1,12 +1,13 @@
 /**
  * Commits on PostgreSQL where the store's own code decides, beyond what the
  * shared conformance suite asks of every store: an empty commit's checks,
- * who is woken, inline commits that collide with a concurrent one, the
+ * who is woken, failures the store reports, inline commits that collide with a concurrent one, the
  * purge of expired idempotency keys when it fails.
  */
-import { ConcurrencyError, type EventMeta, logger } from "@act-root/act";
+import { ConcurrencyError, type EventMeta, logger, StoreError } from "@act-root/act";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PostgresStore } from "../src/index.js";
+import { MAX_EVENTS_PER_COMMIT } from "../src/sql.js";
 import { makeStore, sql } from "./support.js";
 
 const TABLE = "append_tests";
@@ -69,6 +70,43 @@ describe("an empty commit", () => {
   });
 });
 
+describe("a commit the store refuses", () => {
+  it("is a StoreError naming the stream when the database refuses the insert, not a conflict to retry", async () => {
+    await sql(`
+      CREATE OR REPLACE FUNCTION append_tests_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'inserts refused'; END $$;
+      CREATE TRIGGER refuse BEFORE INSERT ON public.${TABLE}
+        FOR EACH STATEMENT EXECUTE FUNCTION append_tests_refuse();`);
+    for (const expected of [undefined, -1]) {
+      const error = await store.commit("s", [msg("A")], meta, expected).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreError);
+      expect(error).toMatchObject({ operation: 'commit to "s"', reason: "rejected", retryable: false });
+      expect((error as Error).message).toMatch(/^PostgresStore commit to "s" failed: inserts refused/);
+    }
+  });
+
+  it("names the stream when a recall fails", async () => {
+    await store.drop();
+    await expect(store.recall("s", "k")).rejects.toThrow(
+      /^PostgresStore recall of "s" failed: relation .* does not exist/
+    );
+  });
+
+  it("says how many events one commit can hold, and how many it got", async () => {
+    const many = Array.from({ length: MAX_EVENTS_PER_COMMIT + 1 }, () => msg("E"));
+    await expect(store.commit("huge", many, meta)).rejects.toThrow(
+      `PostgresStore commit to "huge": at most ${MAX_EVENTS_PER_COMMIT} events per commit, got ${MAX_EVENTS_PER_COMMIT + 1}`
+    );
+  });
+
+  it("names the meta when it cannot be stored as JSON", async () => {
+    const bad = { correlation: "c", causation: { n: 10n } } as unknown as EventMeta;
+    await expect(store.commit("s", [msg("A")], bad)).rejects.toThrow(
+      /^PostgresStore commit to "s": meta\.causation\.n is a bigint/
+    );
+  });
+});
+
 describe("an inline commit that collides with a concurrent one", () => {
   /** Starts an inline commit that holds its transaction open until `release` is called. */
   function held(stream: string) {
@@ -88,18 +126,19 @@ describe("an inline commit that collides with a concurrent one", () => {
   }
 
   it("fails as a ConcurrencyError with the version it lost to, when it expected a version", async () => {
+    await store.commit("race", [msg("Zero")], meta, -1);
     const first = held("race");
     await first.entered;
     const second = store
-      .commitInline({ stream: "race", messages: [msg("Second")], meta, expectedVersion: -1 }, () => {})
+      .commitInline({ stream: "race", messages: [msg("Second")], meta, expectedVersion: 0 }, () => {})
       .catch((e: unknown) => e);
     await someoneWaits();
     first.release();
     await first.done;
     const error = await second;
     expect(error).toBeInstanceOf(ConcurrencyError);
-    expect(error).toMatchObject({ stream: "race", lastVersion: 0, expectedVersion: -1 });
-    expect((await store.commit("race", [msg("Next")], meta, 0))[0].version).toBe(1);
+    expect(error).toMatchObject({ stream: "race", lastVersion: 1, expectedVersion: 0 });
+    expect((await store.commit("race", [msg("Next")], meta, 1))[0].version).toBe(2);
   });
 
   it("commits on top of it when it expected no version", async () => {
@@ -146,6 +185,19 @@ describe("the purge of expired idempotency keys", () => {
       expect(await purging.recall("k", "key-1")).toEqual({ from: 0, to: 0 });
     } finally {
       await purging.dispose();
+    }
+  });
+
+  it("leaves a recall nothing to find once a key expired, purged or not", async () => {
+    await refuseDeletes();
+    const shortLived = makeStore({ table: TABLE, idempotencyMillis: 1 });
+    vi.spyOn(logger, "warn").mockImplementation(() => undefined); // the refused purge's warning
+    try {
+      await shortLived.commit("k", [msg("A")], meta, -1, "key-1");
+      await vi.waitFor(async () => expect(await shortLived.recall("k", "key-1")).toBeUndefined());
+      expect(await sql(`SELECT key FROM public.${TABLE}_keys`)).toEqual([{ key: "key-1" }]); // still stored
+    } finally {
+      await shortLived.dispose();
     }
   });
 

@@ -90,6 +90,31 @@ describe("a lease", () => {
     expect(await store.lease([granted[0]], 10_000)).toEqual([expect.objectContaining({ token: granted[0].token })]);
   });
 
+  it("acknowledged below the stream's watermark leaves the watermark where it is", async () => {
+    const [a, b] = await store.commit(
+      "s",
+      [
+        { name: "A", data: {} },
+        { name: "B", data: {} },
+      ],
+      meta
+    );
+    await store.lease([lease("r", "d", -1, { head: b.id })], 0);
+    const [first] = await store.lease([lease("r", "d", -1)], 10_000);
+    await store.ack([{ ...first, at: a.id }]);
+    const [second] = await store.lease([lease("r", "d", a.id)], 10_000);
+    expect(await store.ack([{ ...second, at: -1 }])).toHaveLength(1);
+    expect((await store.reactions({ streams: ["r"] }))[0].at).toBe(a.id);
+  });
+
+  it("is acknowledged only by its holder, even with the current token", async () => {
+    const [e] = await store.commit("s", [{ name: "A", data: {} }], meta);
+    await store.lease([lease("r", "d", -1, { head: e.id })], 0);
+    const [granted] = await store.lease([lease("r", "d", -1)], 10_000);
+    expect(await store.ack([{ ...granted, by: "other", at: e.id }])).toEqual([]);
+    expect((await store.reactions({ streams: ["r"] }))[0]).toMatchObject({ at: -1, leasedBy: "d" });
+  });
+
   it("acknowledged without done forgets the done of the attempt before", async () => {
     const [a, b] = await store.commit(
       "s",
