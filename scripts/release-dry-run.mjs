@@ -49,6 +49,13 @@ const PACKAGES = [
   { name: "@act-root/act-sqlite", dir: "packages/act-sqlite", entries: [] },
   { name: "@act-root/act-otel", dir: "packages/act-otel", entries: [] },
   { name: "@act-root/act-http", dir: "packages/act-http", entries: [] },
+  {
+    name: "@act-root/inspector",
+    dir: "packages/inspector",
+    // ES modules only (a command and its page, never `require`d): its own list.
+    required: ["package.json", "README.md", "CHANGELOG.md", "dist/index.js", "dist/index.d.ts", "dist/cli.js"],
+    entries: ["dist/web/index.html"],
+  },
 ];
 /** Files every tarball must hold: both module formats, their types, the README and the changelog. */
 const REQUIRED = [
@@ -132,7 +139,8 @@ try {
   for (const m of manifests) {
     const [packed] = JSON.parse(npmRun(["pack", "-w", m.name, "--pack-destination", out, "--json"]));
     const files = new Set(packed.files.map((/** @type {{ path: string }} */ f) => f.path));
-    for (const file of [...REQUIRED, ...m.entries]) if (!files.has(file)) fail(`${m.name}: the tarball lacks ${file}`);
+    for (const file of [...(m.required ?? REQUIRED), ...m.entries])
+      if (!files.has(file)) fail(`${m.name}: the tarball lacks ${file}`);
     for (const file of files)
       if (/^(src|test|bench)\//.test(file) || file.endsWith(".tsbuildinfo"))
         fail(`${m.name}: the tarball holds ${file}, which is not for consumers`);
