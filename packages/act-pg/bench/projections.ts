@@ -6,7 +6,8 @@
  * a new version of the batched projection takes to rebuild from 100,000
  * events. Drops and seeds the store's table first: run it last.
  */
-import { act, type DrainOptions, type Projection, projection } from "@act-root/act";
+import { act, projection } from "@act-root/act";
+import { projectionRate } from "../../act/bench/projection-rate.js";
 import { performance } from "node:perf_hooks";
 import type pg from "pg";
 import type { PostgresStore } from "../src/index.js";
@@ -51,21 +52,6 @@ const batched = (table: string, version = 1) =>
     })
     .build();
 
-/** Drains `p` alone with `options` until it has projected every event; returns events per second. */
-async function rate(p: Projection<any, any>, events: number, options: DrainOptions = {}): Promise<number> {
-  const app = act().with(Counter).with(p).build();
-  await app.correlate({ limit: 1_000_000 });
-  const t = performance.now();
-  for (let idle = 0; ; ) {
-    const { acked } = await app.drain({ leaseMillis: 30_000, ...options });
-    if (!acked.length && ++idle > 3) break;
-  }
-  const seconds = (performance.now() - t) / 1000;
-  const position = (await app.stats(1)).streams.find((s) => s.stream === p.stream);
-  if (!position || position.lag) throw new Error(`projection ${p.stream} did not catch up`);
-  return events / seconds;
-}
-
 /** Sequential actions per second: 2,000 increments over 20 streams, after 100 to warm up. */
 async function actions(app: { do: (...args: any[]) => Promise<unknown> }, prefix: string): Promise<number> {
   const actor = { id: "bench", name: "bench" };
@@ -89,15 +75,19 @@ export async function benchProjections(pgStore: PostgresStore, admin: pg.Client)
   const results: Record<string, number> = {};
   await seed(pgStore, 10_000);
   // The defaults first: a batch grows from eventLimit (10) while it stays fast.
-  results.projection_per_event_events_per_s_defaults = Math.round(await rate(perEvent("bench_pe"), 10_000));
-  results.projection_batched_events_per_s_defaults = Math.round(await rate(batched("bench_b10"), 10_000));
+  results.projection_per_event_events_per_s_defaults = Math.round(
+    await projectionRate(Counter, perEvent("bench_pe"), 10_000)
+  );
+  results.projection_batched_events_per_s_defaults = Math.round(
+    await projectionRate(Counter, batched("bench_b10"), 10_000)
+  );
   // Fixed batches of 10, as before batch sizes were learned.
   results.projection_batched_events_per_s_fixed_10 = Math.round(
-    await rate(batched("bench_b10f"), 10_000, { eventLimit: 10, backlogMillis: 0 })
+    await projectionRate(Counter, batched("bench_b10f"), 10_000, { eventLimit: 10, backlogMillis: 0 })
   );
   await seed(pgStore, 90_000);
   results.projection_batched_events_per_s_limit_1000 = Math.round(
-    await rate(batched("bench_b1000"), 100_000, { eventLimit: 1_000 })
+    await projectionRate(Counter, batched("bench_b1000"), 100_000, { eventLimit: 1_000 })
   );
 
   // Rebuild: a new version beside the caught-up one, with a running consumer.

@@ -7,8 +7,8 @@
  * fast) and with fixed batches of 10 for comparison. Drops and seeds the
  * store first.
  */
-import { act, type DrainOptions, type Projection, projection } from "@act-root/act";
-import { performance } from "node:perf_hooks";
+import { projection } from "@act-root/act";
+import { projectionRate } from "../../act/bench/projection-rate.js";
 import { Counter } from "../../act/bench/states.js";
 import type { Connection, SqliteStore } from "../src/index.js";
 
@@ -38,21 +38,6 @@ const batched = (table: string) =>
     })
     .build();
 
-/** Drains `p` alone with `options` until it has projected every event; returns events per second. */
-async function rate(p: Projection<any, any>, events: number, options: DrainOptions = {}): Promise<number> {
-  const app = act().with(Counter).with(p).build();
-  await app.correlate({ limit: 1_000_000 });
-  const t = performance.now();
-  for (let idle = 0; ; ) {
-    const { acked } = await app.drain({ leaseMillis: 30_000, ...options });
-    if (!acked.length && ++idle > 3) break;
-  }
-  const seconds = (performance.now() - t) / 1000;
-  const position = (await app.stats(1)).streams.find((s) => s.stream === p.stream);
-  if (!position || position.lag) throw new Error(`projection ${p.stream} did not catch up`);
-  return events / seconds;
-}
-
 /** Runs the projection figures on `sqlite` (the store port's adapter) and `db`, a connection to its file. */
 export async function benchProjections(sqlite: SqliteStore, db: Connection): Promise<Record<string, number>> {
   await sqlite.drop();
@@ -67,10 +52,10 @@ export async function benchProjections(sqlite: SqliteStore, db: Connection): Pro
       meta
     );
   return {
-    projection_per_event_events_per_s_defaults: Math.round(await rate(perEvent("bench_pe"), 10_000)),
-    projection_batched_events_per_s_defaults: Math.round(await rate(batched("bench_b"), 10_000)),
+    projection_per_event_events_per_s_defaults: Math.round(await projectionRate(Counter, perEvent("bench_pe"), 10_000)),
+    projection_batched_events_per_s_defaults: Math.round(await projectionRate(Counter, batched("bench_b"), 10_000)),
     projection_batched_events_per_s_fixed_10: Math.round(
-      await rate(batched("bench_bf"), 10_000, { eventLimit: 10, backlogMillis: 0 })
+      await projectionRate(Counter, batched("bench_bf"), 10_000, { eventLimit: 10, backlogMillis: 0 })
     ),
   };
 }
