@@ -7,9 +7,13 @@
  * errors. The model is trivial:
  *
  * - every (event, reaction) pair whose target stream no reset touched runs
- *   exactly once; one whose target was reset runs at least once after the
- *   last reset (a reset replays on purpose), and never by the old release
- *   when it is the reaction the old release lacks;
+ *   exactly once, except that a run whose lease was lost (its signal
+ *   aborted: a renewal failed or was refused, or the deadline passed while
+ *   the machine was starved) may be repeated — once per such run, never
+ *   more, so every repeat was announced to the run it repeats; one whose
+ *   target was reset runs at least once after the last reset (a reset
+ *   replays on purpose), and never by the old release when it is the
+ *   reaction the old release lacks;
  * - an event no schema decodes blocks the target stream of each reaction it
  *   routes to, with a reason naming the event, and nothing after it on that
  *   stream runs; every other stream finishes;
@@ -72,7 +76,7 @@ export async function run(program: Program, fresh: () => Promise<Store>): Promis
     return lease(leases, millis);
   };
 
-  type Run = { pair: string; target: string; started: number; by: string };
+  type Run = { pair: string; target: string; started: number; by: string; lost: () => boolean };
   const completed: Run[] = [];
   const running = new Map<string, string>();
   const overlaps: string[] = [];
@@ -80,14 +84,21 @@ export async function run(program: Program, fresh: () => Promise<Store>): Promis
   const resets = new Map<string, number>(); // target → clock of its last reset
 
   const handler = (reaction: "r1" | "r2", release: string) =>
-    async function react(event: { id: number; data: { key: number } }, target: string) {
+    async function react(
+      event: { id: number; data: { key: number } },
+      target: string,
+      _app: unknown,
+      { signal }: { signal: AbortSignal }
+    ) {
       const pair = `${event.id}:${reaction}`;
       if (running.has(target)) overlaps.push(`${pair} started on ${target} while ${running.get(target)} ran`);
       running.set(target, pair);
       const started = ++clock;
       try {
         await sleep(program.delays[(event.data.key * 2 + (reaction === "r1" ? 0 : 1)) % program.delays.length]);
-        completed.push({ pair, target, started, by: release });
+        // Read at the end of the test: the lease may be lost after the handler
+        // returned and before its progress was stored, which repeats it too.
+        completed.push({ pair, target, started, by: release, lost: () => signal.aborted });
       } finally {
         running.delete(target);
       }
@@ -193,8 +204,14 @@ export async function run(program: Program, fresh: () => Promise<Store>): Promis
             runs.every((c) => c.by === "current"),
             `${target}: r2 only by the release that has it`
           ).toBe(true);
-        if (reset === undefined) expect(runs.length, `${e.id}:${reaction} on ${target} exactly once`).toBe(1);
-        else
+        if (reset === undefined) {
+          const announced = runs.filter((c) => c.lost()).length;
+          expect(runs.length, `${e.id}:${reaction} on ${target} at least once`).toBeGreaterThanOrEqual(1);
+          expect(
+            runs.length,
+            `${e.id}:${reaction} on ${target} exactly once, or again only after a run whose lease was lost (${announced} lost)`
+          ).toBeLessThanOrEqual(1 + announced);
+        } else
           expect(
             runs.filter((c) => c.started > reset).length,
             `${e.id}:${reaction} again after the reset`
