@@ -11,10 +11,11 @@ import { Hono } from "hono";
 import { type OpenApiDocument, openapi } from "./openapi.js";
 import { HttpErrors, problem, toProblem } from "./problem.js";
 import { actionRoutes, errorVersions } from "./routes/actions.js";
+import { changeRoutes } from "./routes/changes.js";
 import { readRoutes } from "./routes/reads.js";
 import { streamRoutes } from "./routes/streams.js";
 import { type HttpOptions, settingsOf } from "./settings.js";
-import { eventRoutes } from "./sse.js";
+import { eventRoutes } from "./routes/events.js";
 import { etag } from "./versions.js";
 
 /**
@@ -54,8 +55,9 @@ export type ActHttp = {
  * Serves an Act app over HTTP: each listed action as `POST
  * /streams/{State}/{id}/{action}`, each stream's state as `GET
  * /streams/{State}/{id}`, its events as server-sent events at `GET
- * /streams/{State}/{id}/events`, each read at `GET /reads/{name}`, and the
- * OpenAPI document at `GET /openapi.json`.
+ * /streams/{State}/{id}/events`, each read at `GET /reads/{name}` (and live,
+ * as server-sent events, at `GET /reads/{name}/changes` when the read names
+ * its projection), and the OpenAPI document at `GET /openapi.json`.
  *
  * Safe by default: it refuses to build without an `authenticate` hook and
  * without an `authorize` rule on every route; the actor is always the one
@@ -108,6 +110,7 @@ export function http<S extends Schemas, E extends Schemas, A extends Schemas>(
   eventRoutes(routes, settings);
   streamRoutes(routes, settings);
   readRoutes(routes, settings);
+  changeRoutes(routes, settings);
 
   routes.notFound((c) =>
     c.json(problem(404, HttpErrors.NotFound, "No such route"), 404, { "Content-Type": "application/problem+json" })

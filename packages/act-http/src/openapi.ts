@@ -207,6 +207,24 @@ export function openapi(settings: Settings): OpenApiDocument {
         },
       },
     };
+    if (route.projection)
+      paths[`/reads/${name}/changes`] = {
+        get: {
+          operationId: `changes_${name}`,
+          summary: `Read ${name} live: the answer, then again each time projection ${route.projection.name} moves (server-sent events)`,
+          parameters: [
+            ...(paths[`/reads/${name}`] as { get: { parameters: unknown[] } }).get.parameters,
+            { name: "Last-Event-ID", in: "header", required: false, schema: { type: "string", pattern: "^\\d+$" } },
+          ],
+          responses: {
+            "200": {
+              description: `An event stream: one \`answer\` message per new answer, its data as ${name}Answer, its id the projection's position`,
+              content: { "text/event-stream": { schema: { type: "string" } } },
+            },
+            ...common,
+          },
+        },
+      };
   }
   return {
     openapi: "3.1.0",

@@ -188,6 +188,13 @@ export function settingsOf(app: Act<any, any, any>, options: HttpOptions<any, an
     if (!/^[A-Za-z][\w-]{0,63}$/.test(name)) fail(`read "${name}" needs a name of letters, digits, - and _`);
     if (typeof route?.authorize !== "function" || typeof route.read !== "function")
       fail(`read "${name}" needs an authorize rule and a read function`);
+    const { projection } = route;
+    if (projection !== undefined && (typeof projection?.stream !== "string" || !Array.isArray(projection.events)))
+      fail(`read "${name}" names a projection that is not one: pass what projection(...).build() returns`);
+    if (projection?.options.local)
+      fail(
+        `read "${name}" names projection "${projection.name}", which is local: its position lives in the process that registers it, not in the store, so it cannot be served live; leave out \`projection\`, or keep the projection in the store`
+      );
     reads.set(name, route);
   }
   return {

@@ -47,7 +47,7 @@ export const Note = state(
 
 /** The read model: one row per note, kept by the projection. */
 export const list = new Map<string, { id: string; owner: string; title: string; closed: boolean }>();
-const Notes = projection("Notes")
+export const Notes = projection("Notes")
   .with(Note)
   .on("Created", (event) => {
     list.set(event.stream, { id: event.stream, owner: event.data.owner, title: event.data.title, closed: false });
@@ -90,6 +90,7 @@ export const options: HttpOptions<any, any> = {
       }),
       answer: z.array(z.object({ id: z.string(), title: z.string(), closed: z.boolean() })),
       authorize: () => true,
+      projection: Notes,
       // Only the caller's notes; the owner column stays on the server (the answer schema leaves it out).
       read: ({ closed, limit }, actor) =>
         [...list.values()]

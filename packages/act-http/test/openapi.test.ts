@@ -25,6 +25,7 @@ describe("the OpenAPI document", () => {
     };
     expect(Object.keys(paths).sort()).toEqual([
       "/reads/notes",
+      "/reads/notes/changes",
       "/streams/Note/{id}",
       "/streams/Note/{id}/Close",
       "/streams/Note/{id}/Create",

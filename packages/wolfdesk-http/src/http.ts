@@ -9,7 +9,7 @@
  */
 import { type ActHttp, type Authenticate, http, read, stream } from "@act-root/act-http";
 import type { Actor } from "@act-root/act";
-import { app, listTickets, Priority, roleOf, Status, Ticket, type TicketState } from "@act-root/wolfdesk";
+import { app, listTickets, Priority, roleOf, Status, Ticket, TicketList, type TicketState } from "@act-root/wolfdesk";
 import { z } from "zod";
 
 /** A ticket's people: its customer, its agent, and every supervisor. Everyone else gets 403. */
@@ -70,6 +70,8 @@ export function api(authenticate: Authenticate): ActHttp {
         query: z.object({ status: Status.optional(), priority: Priority.optional() }),
         answer: z.array(TicketRow),
         authorize: () => true,
+        // Also served live, at GET /reads/tickets/changes, as the projection moves.
+        projection: TicketList,
         read: async ({ status, priority }, actor) => {
           const role = roleOf(actor);
           return (await listTickets()).filter(

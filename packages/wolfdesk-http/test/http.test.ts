@@ -196,6 +196,24 @@ describe("the HTTP contract", () => {
     await reader.cancel();
     expect(text).toMatch(/^id: \d+\nevent: TicketOpened\n/);
   });
+
+  it("keeps a customer's ticket list current as the ticket list projection moves", async () => {
+    const res = await get("/reads/tickets/changes");
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/event-stream/);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    const answers = () => [...text.matchAll(/event: answer\ndata: (.*)\n\n/g)].map((m) => JSON.parse(m[1]));
+    while (answers().length < 1) text += (await reader.read()).value;
+    const id = newId();
+    await open(id);
+    // The consumer projects the new ticket; the list is sent again with it.
+    while (!answers().some((rows) => rows.some((row: { id: string }) => row.id === `ticket-${id}`)))
+      text += (await reader.read()).value;
+    await reader.cancel();
+    // The live answer is the read's own: Carla's tickets only (their rows may move on as agents are assigned).
+    const ids = (rows: { id: string }[]) => rows.map((row) => row.id).sort();
+    expect(ids(answers().at(-1))).toEqual(ids(await (await get("/reads/tickets")).json()));
+  });
 });
 
 describe("shutdown", () => {

@@ -3,7 +3,7 @@
  * what each route's `authorize` rule is told about a request. Every route
  * has a rule: a route without one is a build error, not an open door.
  */
-import type { Actor, State } from "@act-root/act";
+import type { Actor, Projection, State } from "@act-root/act";
 import type { z } from "zod";
 
 /** May be awaited. */
@@ -188,6 +188,14 @@ export type ReadRoute<Q extends z.ZodObject, R extends z.ZodType> = {
   readonly read: (query: z.output<Q>, actor: Actor) => Maybe<z.input<R>>;
   /** One line for the OpenAPI document. */
   readonly summary?: string;
+  /**
+   * The projection whose read model `read` queries. Given, the read is also
+   * served live at `GET /reads/{name}/changes` (server-sent events): the
+   * answer at once, then again each time the projection has applied new
+   * events and the answer differs. An asynchronous projection kept in the
+   * store (not `local`) or an inline one.
+   */
+  readonly projection?: Projection<any, any>;
 };
 
 /**

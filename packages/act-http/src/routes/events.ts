@@ -1,0 +1,55 @@
+/**
+ * `GET /streams/{State}/{id}/events`: a stream's committed events as
+ * server-sent events, for a caller its state's read rule allows. Each event
+ * is sent with its global id as the SSE `id`, so a client that reconnects
+ * sends `Last-Event-ID` and resumes right after the last event it got.
+ *
+ * Bounded per client: events are read from the store only when the client
+ * has taken the previous batch (see `eventStream`). New events are noticed
+ * at once when this process commits them, and by polling when another does.
+ */
+import type { Actor, Committed } from "@act-root/act";
+import type { Hono } from "hono";
+import { identify } from "../auth.js";
+import { admit, eventStream, resumeAt, Waiters } from "../event-stream.js";
+import { locate, readable } from "./streams.js";
+import type { Settings } from "../settings.js";
+
+/** One event as an SSE message: the id to resume from, the event name, and its data as JSON. */
+function message(event: Committed<any, any>): string {
+  const data = JSON.stringify({
+    id: event.id,
+    name: event.name,
+    version: event.version,
+    created: event.created,
+    data: event.data,
+  });
+  return `id: ${event.id}\nevent: ${String(event.name)}\ndata: ${data}\n\n`;
+}
+
+/** Adds the event stream route. */
+export function eventRoutes(http: Hono, settings: Settings): void {
+  const waiting = new Waiters();
+  settings.app.on("committed", (snapshots) => {
+    for (const snapshot of snapshots) if (snapshot.event) waiting.wake(snapshot.event.stream);
+  });
+
+  http.get("/streams/:state/:id/events", async (c) => {
+    const actor: Actor = await identify(settings.authenticate, c.req.raw);
+    const id = c.req.param("id");
+    const { served, stream } = locate(settings, c.req.param("state"), id);
+    await readable(settings, served, actor, id, stream);
+    let after = resumeAt(c.req.header("last-event-id") ?? c.req.query("after"), "this stream");
+    admit(settings);
+    return eventStream(settings, c.req.raw, {
+      wakers: waiting.join(stream),
+      ended: () => waiting.leave(stream),
+      next: async () => {
+        const batch = await settings.app.queryArray({ stream, after, limit: settings.events.batch });
+        if (!batch.length) return undefined;
+        after = batch.at(-1)!.id;
+        return batch.map(message).join("");
+      },
+    });
+  });
+}
