@@ -41,7 +41,8 @@ const TicketRow = z.object({
  * - `GET /streams/Ticket/{id}` and `GET /streams/Ticket/{id}/events` for the
  *   ticket's people;
  * - `GET /reads/tickets?status=open`: supervisors see every ticket, agents
- *   those assigned to them, customers their own;
+ *   those assigned to them, customers their own — and the same list live at
+ *   `GET /reads/tickets/changes` (server-sent events);
  * - `GET /openapi.json`.
  *
  * @param authenticate - finds the caller of a request (see tokens.ts for the demo's)
