@@ -76,6 +76,27 @@ describe("server-sent events", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("asks the stream's rule again before each batch, and ends the stream once it says no", async () => {
+    const id = newId();
+    await act(id, "Create", { title: "t", body: "b" });
+    let allowed = true;
+    const guarded = http(app, {
+      authenticate: () => alice,
+      actions: {},
+      streams: [stream(Note, { stream: (id) => `note-${id}`, authorize: () => allowed })],
+      events: { pollMillis: 20 },
+    });
+    const res = await guarded.fetch(new Request(`http://x/streams/Note/${id}/events`));
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    expect((await reader.read()).value).toContain("event: Created");
+    allowed = false;
+    await act(id, "Edit", { body: "secret" });
+    let rest = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += chunk.value;
+    expect(rest).not.toContain("secret");
+    await guarded.close();
+  });
+
   it("caps the open streams, and ends them all on close()", async () => {
     const id = newId();
     await act(id, "Create", { title: "t", body: "b" });

@@ -4,6 +4,10 @@
  * is sent with its global id as the SSE `id`, so a client that reconnects
  * sends `Last-Event-ID` and resumes right after the last event it got.
  *
+ * The state's read rule is asked again before each batch is sent, on the
+ * stream's state as it is then: a caller it no longer allows gets no
+ * further event, and the connection ends.
+ *
  * Bounded per client: events are read from the store only when the client
  * has taken the previous batch (see `eventStream`). New events are noticed
  * at once when this process commits them, and by polling when another does.
@@ -12,7 +16,7 @@ import type { Actor, Committed } from "@act-root/act";
 import type { Hono } from "hono";
 import { identify } from "../auth.js";
 import { admit, eventStream, resumeAt, Waiters } from "../event-stream.js";
-import { locate, readable } from "./streams.js";
+import { allowed, locate, readable } from "./streams.js";
 import type { Settings } from "../settings.js";
 
 /** One event as an SSE message: the id to resume from, the event name, and its data as JSON. */
@@ -47,6 +51,9 @@ export function eventRoutes(http: Hono, settings: Settings): void {
       next: async () => {
         const batch = await settings.app.queryArray({ stream, after, limit: settings.events.batch });
         if (!batch.length) return undefined;
+        // Asked again before each batch: a caller the rule no longer allows (a ticket
+        // handed to someone else) gets nothing more, and the connection ends.
+        if (!(await allowed(settings, served, actor, id, stream))) return false;
         after = batch.at(-1)!.id;
         return batch.map(message).join("");
       },

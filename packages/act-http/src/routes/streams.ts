@@ -34,6 +34,20 @@ export function locate(settings: Settings, stateName: string, id: string): { ser
   return { served, stream: served.stream(id) };
 }
 
+/** Loads a stream; answers it when the caller may read it, or nothing when its read rule says no. */
+export async function allowed(
+  settings: Settings,
+  served: ServedState,
+  actor: Actor,
+  id: string,
+  stream: string
+): Promise<StreamAnswer | undefined> {
+  const snapshot = await settings.app.load(served.state, stream);
+  const version = snapshot.event?.version ?? -1;
+  if (!(await served.authorize({ actor, id, stream, state: snapshot.state, version }))) return undefined;
+  return { stream, version, state: snapshot.state };
+}
+
 /** Loads a stream and checks that the caller may read it (403 otherwise). */
 export async function readable(
   settings: Settings,
@@ -42,11 +56,9 @@ export async function readable(
   id: string,
   stream: string
 ): Promise<StreamAnswer> {
-  const snapshot = await settings.app.load(served.state, stream);
-  const version = snapshot.event?.version ?? -1;
-  if (!(await served.authorize({ actor, id, stream, state: snapshot.state, version })))
-    throw new HttpProblem(403, HttpErrors.Forbidden, "You may not read this stream");
-  return { stream, version, state: snapshot.state };
+  const answer = await allowed(settings, served, actor, id, stream);
+  if (!answer) throw new HttpProblem(403, HttpErrors.Forbidden, "You may not read this stream");
+  return answer;
 }
 
 /** Answers a stream's state with its version as the ETag. */
