@@ -53,6 +53,7 @@ export default defineConfig({
             "scripts/check-tarball.test.mjs",
             "scripts/references.test.mjs",
             "scripts/check-structure.test.mjs",
+            "scripts/limitations.test.mjs",
             "scripts/run-tests.test.mjs",
           ],
           environment: "node",

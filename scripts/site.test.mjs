@@ -16,6 +16,7 @@ import { brokenLinks, htmlFiles, parseHtml, unanchoredMemberLinks } from "./site
 import { repository } from "./repository.mjs";
 import { pageScripts, readBuild } from "./page-bundles.mjs";
 import { CORE_API_PAGES } from "./promised-api-pages.mjs";
+import { CAPABILITY_PAGES } from "./limitations.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const build = join(root, "build");
@@ -99,6 +100,14 @@ test("API pages are about the symbol their route names", () => {
     if (!title.includes(name)) wrong.push(`${route}: title "${title}"`);
   }
   assert.deepEqual(wrong, []);
+});
+
+test("every capability page is built with its Limitations section, as an anchor other pages can link", () => {
+  const missing = CAPABILITY_PAGES.map((page) => `${BASE}docs/${page}`).filter((route) => {
+    const file = fileFor(route);
+    return !file || !/<h2\b[^>]*\bid="?limitations"?[\s>]/.test(readFileSync(file, "utf8"));
+  });
+  assert.deepEqual(missing, [], "pages without <h2 id=limitations>");
 });
 
 test("the landing page links to the introduction and the API index", () => {
