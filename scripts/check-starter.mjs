@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+/**
+ * The starter as a reader uses it, end to end (`npm run test:starter`): from
+ * an empty temporary folder, with the packed packages and nothing from the
+ * repository.
+ *
+ *     npm run test:starter         (node --import tsx scripts/check-starter.mjs)
+ *     … --keep                     keep the temporary folder and print where it is
+ *
+ * Needs the built packages (`npm run build:packages`), the npm registry or a
+ * warm npm cache for the third-party packages (installed with
+ * `--prefer-offline`), and PostgreSQL: the server `DATABASE_URL` names, or a
+ * disposable one started with the act-pg tests' helper.
+ *
+ * - packs every published package with `npm run pack:local` (create-act-app
+ *   among them);
+ * - runs the packed command with `npm exec --package <its tarball>`, as
+ *   `npm create act-app` would, with `--packs` so the project depends on the
+ *   tarballs (the packages are not on the registry yet);
+ * - the default project (SQLite): `npm install`, `npm test`,
+ *   `npm run typecheck` and `npm start` (whose output is checked) must pass;
+ * - the PostgreSQL project with HTTP: `npm install`, `npm run typecheck`,
+ *   and `npm test` against a fresh database;
+ * - the command refuses the folder it just filled, with exit code 1.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(fileURLToPath(new URL("..", import.meta.url)));
+const keep = process.argv.includes("--keep");
+const work = mkdtempSync(join(tmpdir(), "act-starter-"));
+const packs = join(work, "packs");
+const env = {
+  ...process.env,
+  npm_config_prefer_offline: "true",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+  npm_config_update_notifier: "false",
+};
+// The reader's shell, not this repository's test settings.
+for (const name of ["NODE_ENV", "LOG_LEVEL", "SLEEP_MS", "NODE_OPTIONS", "DATABASE_URL", "VITEST", "ACT_UNIT_ONLY"])
+  delete env[name];
+
+/**
+ * Runs a command in `cwd`; returns its output and exit code.
+ *
+ * @param {string} command
+ * @param {string[]} args
+ * @param {string} cwd
+ * @param {Record<string, string>} [more] - extra environment variables
+ */
+function run(command, args, cwd, more = {}) {
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd, env: { ...env, ...more }, encoding: "utf8", timeout: 300_000 });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`check-starter: ${command} ${args.join(" ")} (in ${cwd.replace(work, "<tmp>")}): exit ${result.status ?? result.signal}, ${seconds} s`);
+  return { status: result.status, output: `${result.stdout ?? ""}${result.stderr ?? ""}` };
+}
+
+/** Runs a command that must succeed; throws with its output otherwise. */
+function must(command, args, cwd, more) {
+  const result = run(command, args, cwd, more);
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${result.output}`);
+  return result.output;
+}
+
+/** Runs the packed create-act-app in `work`. */
+const create = (args) =>
+  run("npm", ["exec", "--yes", "--package", join(packs, "create-act-app.tgz"), "--", "create-act-app", ...args], work);
+
+const problems = [];
+let server;
+let database;
+try {
+  must(process.execPath, [join(root, "scripts", "pack-local.mjs"), "--no-build", packs], root);
+
+  // The default: SQLite, no HTTP.
+  const created = create(["sqlite-app", "--packs", packs]);
+  if (created.status !== 0) throw new Error(`create-act-app sqlite-app failed:\n${created.output}`);
+  if (!created.output.includes("Next steps:")) problems.push(`create-act-app printed no next steps:\n${created.output}`);
+  const sqliteApp = join(work, "sqlite-app");
+  must("npm", ["install"], sqliteApp);
+  const tested = must("npm", ["test"], sqliteApp);
+  if (!/Test Files\s+2 passed/.test(tested)) problems.push(`npm test in the SQLite project ran other than 2 test files:\n${tested}`);
+  must("npm", ["run", "typecheck"], sqliteApp);
+  const started = must("npm", ["start"], sqliteApp);
+  for (const line of ["list-1: 2 tasks", "completed in all lists: 1", "open tasks: [ { list: 'list-1', id: 't2', title: 'Ship it' } ]"])
+    if (!started.includes(line)) problems.push(`npm start in the SQLite project did not print "${line}":\n${started}`);
+
+  // A folder that is not empty is refused, and left as it was.
+  const refused = create(["sqlite-app"]);
+  if (refused.status !== 1 || !refused.output.includes("is not empty"))
+    problems.push(`create-act-app on a folder that is not empty: exit ${refused.status}\n${refused.output}`);
+
+  // PostgreSQL with HTTP, against a fresh database.
+  const pgCreated = create(["pg-app", "--store", "postgres", "--http", "--packs", packs]);
+  if (pgCreated.status !== 0) throw new Error(`create-act-app pg-app failed:\n${pgCreated.output}`);
+  const pgApp = join(work, "pg-app");
+  must("npm", ["install"], pgApp);
+  must("npm", ["run", "typecheck"], pgApp);
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    const { startServer } = await import("../packages/act-pg/tools/pg-server.ts");
+    server = await startServer();
+    url = server.url;
+  }
+  const pg = (await import("pg")).default;
+  database = { name: `starter_${process.pid}`, url };
+  const admin = new pg.Client({ connectionString: url });
+  admin.on("error", () => {});
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database.name}`);
+  await admin.end();
+  const appUrl = new URL(url);
+  appUrl.pathname = `/${database.name}`;
+  const pgTested = must("npm", ["test"], pgApp, { DATABASE_URL: appUrl.href });
+  if (!/Test Files\s+3 passed/.test(pgTested)) problems.push(`npm test in the PostgreSQL project ran other than 3 test files:\n${pgTested}`);
+} catch (error) {
+  problems.push(error instanceof Error ? error.message : String(error));
+} finally {
+  if (database) {
+    const pg = (await import("pg")).default;
+    const admin = new pg.Client({ connectionString: database.url });
+    admin.on("error", () => {});
+    await admin
+      .connect()
+      .then(() => admin.query(`DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`))
+      .catch(() => {})
+      .finally(() => admin.end().catch(() => {}));
+  }
+  await server?.stop();
+  if (keep) console.error(`check-starter: the folder is kept in ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+if (problems.length) {
+  console.error("check-starter: the starter does not do what it says\n");
+  for (const problem of problems) console.error(`  ${problem.replaceAll("\n", "\n  ")}\n`);
+  process.exit(1);
+}
+console.log("check-starter: both projects generated from the packed command installed, type-checked and passed their tests");
