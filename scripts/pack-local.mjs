@@ -12,6 +12,7 @@
  *     packs/act-root-act-otel.tgz    @act-root/act-otel
  *     packs/act-root-act-http.tgz    @act-root/act-http
  *     packs/act-root-inspector.tgz   @act-root/inspector
+ *     packs/create-act-app.tgz       create-act-app (the starter)
  *
  * A project then installs a tarball where the docs name the package:
  * `npm install /path/to/packs/act-root-act.tgz zod`. The tarballs are the

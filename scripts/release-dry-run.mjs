@@ -56,6 +56,21 @@ const PACKAGES = [
     required: ["package.json", "README.md", "CHANGELOG.md", "dist/index.js", "dist/index.d.ts", "dist/cli.js"],
     entries: ["dist/web/index.html"],
   },
+  {
+    name: "create-act-app",
+    dir: "packages/create-act-app",
+    // Plain JavaScript run as it is (no build), and the templates it copies;
+    // versions.json is what its `prepack` read from the repository.
+    required: ["package.json", "README.md", "CHANGELOG.md", "bin/create-act-app.mjs", "lib/cli.mjs", "versions.json"],
+    entries: [
+      "templates/base/README.md",
+      "templates/base/gitignore",
+      "templates/base/src/todo.ts",
+      "templates/sqlite/src/open-tasks.ts",
+      "templates/postgres/src/open-tasks.ts",
+      "templates/http/src/http.ts",
+    ],
+  },
 ];
 /** Files every tarball must hold: both module formats, their types, the README and the changelog. */
 const REQUIRED = [

@@ -50,6 +50,9 @@ export const STEPS = [
   { name: "examples", script: "test:examples", after: ["build"], cpu: 1 },
   { name: "pack", script: "test:pack", after: ["build"], cpu: 0.5 },
   { name: "snippets", script: "test:snippets", after: ["build"], cpu: 1 },
+  // The starter's end to end: packs, then two `npm install`s and the generated
+  // projects' tsc and vitest — about two minutes, a third of a core on average.
+  { name: "starter", script: "test:starter", after: ["build"], cpu: 0.5 },
 ];
 
 /**

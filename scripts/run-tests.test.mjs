@@ -56,6 +56,14 @@ describe("npm test's schedule", () => {
     }
   });
 
+  it("runs the starter's end-to-end test once the packages are built, beside the suites that mostly wait", () => {
+    const starter = STEPS.find((s) => s.name === "starter");
+    expect(starter).toMatchObject({ script: "test:starter", after: ["build"] });
+    // Half a core: on a one-core machine it runs beside the PostgreSQL tests.
+    const rest = STEPS.map((s) => s.name).filter((name) => name !== "postgres" && name !== "starter");
+    expect(startable(STEPS, state(rest, [], 1))).toEqual(["postgres", "starter"]);
+  });
+
   it("names an npm script that exists for every step, and no step it needs is missing", async () => {
     const { readFileSync } = await import("node:fs");
     const scripts = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).scripts;

@@ -74,7 +74,8 @@ async function prompt(parsed, ask) {
 function nextSteps(choices, cwd) {
   const folder = relative(cwd, choices.directory) || ".";
   const lines = [`cd ${folder.includes(" ") ? `"${folder}"` : folder}`, "npm install"];
-  if (choices.store === "postgres") lines.push("export DATABASE_URL=postgres://postgres:postgres@localhost:5432/postgres");
+  if (choices.store === "postgres")
+    lines.push("export DATABASE_URL=postgres://postgres:postgres@localhost:5432/postgres");
   lines.push("npm test", choices.http ? "npm run dev        # the API on http://localhost:3000" : "npm run dev");
   return lines.map((line) => `  ${line}`).join("\n");
 }
@@ -111,7 +112,9 @@ export async function main(argv, io) {
       io.err(`create-act-app: ${error.message}\nRun create-act-app --help for the options.`);
       return EXIT.usage;
     }
-    io.err(`create-act-app: ${error instanceof TargetError ? "" : "failed: "}${error instanceof Error ? error.message : String(error)}`);
+    io.err(
+      `create-act-app: ${error instanceof TargetError ? "" : "failed: "}${error instanceof Error ? error.message : String(error)}`
+    );
     return EXIT.failed;
   }
 }

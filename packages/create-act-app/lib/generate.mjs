@@ -70,7 +70,9 @@ export function dependencies({ store, http, packs, directory }, ranges) {
     if (packs && name.startsWith("@act-root/")) {
       const tarball = join(packs, `${name.slice(1).replace("/", "-")}.tgz`);
       if (!existsSync(tarball))
-        throw new TargetError(`--packs ${packs}: no ${tarball}; run \`npm run pack:local\` in the Act repository first`);
+        throw new TargetError(
+          `--packs ${packs}: no ${tarball}; run \`npm run pack:local\` in the Act repository first`
+        );
       return `file:${relative(directory, tarball).split(sep).join("/")}`;
     }
     const range = ranges[name];

@@ -57,7 +57,8 @@ export function repositoryVersions(repository) {
     const file = join(repository, folder, "package.json");
     const manifest = JSON.parse(readFileSync(file, "utf8"));
     const range = field === "version" ? manifest.version && `^${manifest.version}` : manifest[field]?.[name];
-    if (typeof range !== "string") throw new Error(`${file} names no ${field === "version" ? "version" : `${field} range for ${name}`}`);
+    if (typeof range !== "string")
+      throw new Error(`${file} names no ${field === "version" ? "version" : `${field} range for ${name}`}`);
     versions[name] = range;
   }
   return versions;

@@ -9,5 +9,4 @@ import { join } from "node:path";
 import { PACKAGE_DIR, repositoryVersions, VERSIONS_FILE } from "../lib/versions.mjs";
 
 if (process.argv.includes("--remove")) rmSync(VERSIONS_FILE, { force: true });
-else
-  writeFileSync(VERSIONS_FILE, `${JSON.stringify(repositoryVersions(join(PACKAGE_DIR, "..", "..")), null, 2)}\n`);
+else writeFileSync(VERSIONS_FILE, `${JSON.stringify(repositoryVersions(join(PACKAGE_DIR, "..", "..")), null, 2)}\n`);

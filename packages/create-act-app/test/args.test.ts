@@ -64,7 +64,9 @@ describe("choose", () => {
   });
 
   it("refuses an unknown store, no folder, and a folder name npm refuses, saying which", () => {
-    expect(() => choose(parse(["my-app", "--store", "mongo"]), "/w")).toThrow("--store mongo: choose one of sqlite, postgres");
+    expect(() => choose(parse(["my-app", "--store", "mongo"]), "/w")).toThrow(
+      "--store mongo: choose one of sqlite, postgres"
+    );
     expect(() => choose(parse([]), "/w")).toThrow(/name the folder/);
     expect(() => choose(parse(["My App"]), "/w")).toThrow(
       'the folder name "My App" is not a valid npm package name: it has capital letters. Choose another folder name, or give the package\'s name with --name'

@@ -77,7 +77,9 @@ describe("create-act-app", () => {
     expect(await asked.code).toBe(EXIT.ok);
     expect(asked.questions).toHaveLength(3);
     const manifest = JSON.parse(readFileSync(join(work, "todo", "package.json"), "utf8"));
-    expect(Object.keys(manifest.dependencies)).toEqual(expect.arrayContaining(["@act-root/act-pg", "@act-root/act-http"]));
+    expect(Object.keys(manifest.dependencies)).toEqual(
+      expect.arrayContaining(["@act-root/act-pg", "@act-root/act-http"])
+    );
 
     const flags = run(["flags-app", "--store", "sqlite"], []);
     expect(await flags.code).toBe(EXIT.ok);

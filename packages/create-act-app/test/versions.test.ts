@@ -27,12 +27,23 @@ describe("versions", () => {
   it("name the manifest that lacks a range", () => {
     const copy = mkdtempSync(join(tmpdir(), "versions-"));
     try {
-      for (const folder of ["packages/act", "packages/act-sqlite", "packages/act-pg", "packages/act-http", "packages/wolfdesk-http"])
+      for (const folder of [
+        "packages/act",
+        "packages/act-sqlite",
+        "packages/act-pg",
+        "packages/act-http",
+        "packages/wolfdesk-http",
+      ])
         cpSync(join(root, folder, "package.json"), join(copy, folder, "package.json"));
       const { zod: _, ...rest } = manifest("packages/act").dependencies;
-      writeFileSync(join(copy, "packages/act/package.json"), JSON.stringify({ ...manifest("packages/act"), dependencies: rest }));
+      writeFileSync(
+        join(copy, "packages/act/package.json"),
+        JSON.stringify({ ...manifest("packages/act"), dependencies: rest })
+      );
       cpSync(join(root, "package.json"), join(copy, "package.json"));
-      expect(() => repositoryVersions(copy)).toThrow(`${join(copy, "packages/act/package.json")} names no dependencies range for zod`);
+      expect(() => repositoryVersions(copy)).toThrow(
+        `${join(copy, "packages/act/package.json")} names no dependencies range for zod`
+      );
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }

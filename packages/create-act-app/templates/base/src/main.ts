@@ -21,9 +21,8 @@ await app.do("add", target, { title: "Ship it" });
 await app.do("complete", target, { id: Object.keys(added.state.tasks).at(-1)! });
 
 // Reactions and projections run when the app drains: drain until nothing is left.
-let drained;
-do drained = await app.drain();
-while (drained.acked.length);
+let drained = await app.drain();
+while (drained.acked.length > 0) drained = await app.drain();
 
 const list = await app.load(TodoList, "list-1");
 console.log(`list-1: ${Object.keys(list.state.tasks).length} tasks`);

@@ -52,9 +52,8 @@ export async function readOpenTasks(list: string, connectionString = databaseUrl
   try {
     const { rows } = await client.query<{ ready: boolean }>("SELECT to_regclass('open_tasks') IS NOT NULL AS ready");
     if (!rows[0]?.ready) return [];
-    return (
-      await client.query<OpenTask>("SELECT list, id, title FROM open_tasks WHERE list = $1 ORDER BY id", [list])
-    ).rows;
+    return (await client.query<OpenTask>("SELECT list, id, title FROM open_tasks WHERE list = $1 ORDER BY id", [list]))
+      .rows;
   } finally {
     await client.end();
   }

@@ -48,7 +48,9 @@ export async function readOpenTasks(list: string, filename = databaseFile()): Pr
   const db = new Database(filename);
   try {
     if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'open_tasks'").get()) return [];
-    const rows = db.prepare("SELECT list, id, title FROM open_tasks WHERE list = ? ORDER BY id").all(list) as OpenTask[];
+    const rows = db
+      .prepare("SELECT list, id, title FROM open_tasks WHERE list = ? ORDER BY id")
+      .all(list) as OpenTask[];
     // Only the columns: libsql adds a `_metadata` field to each row object.
     return rows.map(({ list, id, title }) => ({ list, id, title }));
   } finally {
