@@ -24,7 +24,9 @@
  *   `@act-root/<name>` installs the packed tarball instead (as the page's
  *   "Before the first release" note says), and the PostgreSQL server is the
  *   test server — `docker run` is skipped and `export DATABASE_URL=…` points
- *   at a fresh database on it;
+ *   at a fresh database on it; `npm create act-app@latest <folder>` runs the
+ *   packed starter on the packed packages (`--packs`), and the block after
+ *   it starts again in the folder it started in;
  * - writes every block titled with a file name (`tsconfig.json`,
  *   `src/todo.ts`, …) to that path;
  * - runs a `ts` block followed by an Output block with `npx tsx <its file>`,
@@ -160,18 +162,26 @@ try {
     if (block.admonition || (block.tab && block.tab !== "npm")) continue;
     const where = `${page}:${block.line}`;
     if (block.lang === "bash") {
+      const starter = block.body.some((line) => /^npm create act-app\b/.test(line));
       const script = block.body
         .filter((line) => !/^docker run\b/.test(line))
         .map((line) =>
           line
             .replace(/^export DATABASE_URL=.*$/, `export DATABASE_URL=${readerUrl.href}`)
+            // The starter as the page's note runs it before the first release: packed, on the packed packages.
+            .replace(
+              /^npm create act-app@latest (\S+)$/,
+              (_, folder) =>
+                `npm exec --yes --package ${join(packs, "create-act-app.tgz")} -- create-act-app ${folder} --packs ${packs}`
+            )
             .replace(/^(npm install .*)$/, (install) =>
               install.replace(/@act-root\/([a-z-]+)/g, (_, name) => join(packs, `act-root-${name}.tgz`))
             )
         )
         .join("\n");
       const ran = shell(script, cwd, where);
-      cwd = ran.cwd;
+      // The starter is a way round the steps, not one of them: the next block starts where this one did.
+      if (!starter) cwd = ran.cwd;
       // A variable a block exports stays set for the blocks after it, as in the reader's terminal.
       for (const [, name, value] of script.matchAll(/^export (\w+)=(\S*)$/gm)) env[name] = value;
       if (block.shown) {
