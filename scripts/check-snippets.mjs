@@ -118,7 +118,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { basename, dirname, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { PACKED, packLocal } from "./pack-local.mjs";
+import { PACKED, packLocal, tarballName } from "./pack-local.mjs";
 import { importProblems, installForReader, packageImports } from "./snippet-install.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -132,7 +132,7 @@ const docsDir = resolve(option("--docs") ?? join(root, "docs"));
 // node_modules holds what a reader installs (snippet-install.mjs). One folder
 // per run, so two checks never share files.
 const outDir = join(tmpdir(), `check-snippets-${process.pid}`);
-/** Tarballs already packed (`act-root-<name>.tgz`, as pack:local names them), instead of packing. */
+/** Tarballs already packed (named as pack:local names them), instead of packing. */
 const packsDir = option("--packs");
 const rootModules = join(root, "node_modules");
 const keep = process.argv.includes("--keep");
@@ -724,7 +724,7 @@ writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module", pri
 const installStarted = performance.now();
 try {
   const tarballs = packsDir
-    ? new Map(PACKED.map((name) => [name, join(resolve(packsDir), `${name.slice(1).replace("/", "-")}.tgz`)]))
+    ? new Map(PACKED.map((name) => [name, join(resolve(packsDir), tarballName(name))]))
     : packLocal(join(outDir, ".packs"), { build: false, quiet: true });
   installForReader(join(outDir, "node_modules"), { tarballs, thirdParty, rootModules });
 } catch (error) {

@@ -51,7 +51,7 @@ export const PACKED = readdirSync(join(root, "packages"), { withFileTypes: true 
   .sort();
 
 /** The file name a package's tarball gets here: its npm name without `@`, `/` → `-`, no version. */
-const tarballName = (name) => `${name.replace(/^@/, "").replace("/", "-")}.tgz`;
+export const tarballName = (/** @type {string} */ name) => `${name.replace(/^@/, "").replace("/", "-")}.tgz`;
 
 /**
  * Runs npm in the repository and returns its stdout; `quiet` keeps its
