@@ -15,10 +15,14 @@ const store = openStore();
 await store.seed(); // creates the store's tables on the first run; harmless later
 const app = buildApp(store);
 
+// The development token is public (it is in this file): never in production.
+if (!process.env.API_TOKEN && process.env.NODE_ENV === "production")
+  throw new Error("API_TOKEN is not set: give the API a token of at least 16 characters");
 const token = process.env.API_TOKEN || "dev-token-change-me";
 const routes = api(app, tokenAuth(token));
 const port = Number(process.env.PORT || 3000);
-const server = serve({ fetch: routes.fetch, port });
+// This machine only, unless HOST says otherwise (HOST=0.0.0.0 in a container).
+const server = serve({ fetch: routes.fetch, port, hostname: process.env.HOST || "127.0.0.1" });
 app.start(); // runs the reaction and the projection as events are committed
 
 dispose(async () => {
