@@ -55,6 +55,14 @@
  *    test follows, right after a `bash` block) or says it is illustrative in
  *    its title (```text title="What it prints (illustrative)"); anything
  *    else is an error.
+ *    The one exception is another library's code, which a migration guide
+ *    shows beside ours: its packages are not installed here, so it can be
+ *    neither type-checked nor run. Such a block names the package in its
+ *    meta — ```ts title="Before (Emmett)" other="@event-driven-io/emmett" —
+ *    and is skipped, so the page must say it is not checked. The marker
+ *    cannot hide one of ours: the block must import the package it names,
+ *    and must not import `@act-root/*`; either is an error. The summary line
+ *    counts these blocks.
  *
  * A failing block is reported as `docs/<page>.mdx:<line>:<col>` pointing at
  * the line inside the MDX file, with the compiler's message; the exit code is
@@ -168,7 +176,8 @@ const ARROW = /^\s*\/\/\s*(→|=>)/;
  */
 function blocks(text, reader = false) {
   const lines = text.split("\n");
-  const found = [];
+  /** The blocks to check; `other` counts the blocks of another library, which are not. */
+  const found = Object.assign([], { other: 0 });
   const problems = [];
   /** Index of the closing fence of the block opened at `i`. */
   const close = (i, fence) => {
@@ -194,7 +203,12 @@ function blocks(text, reader = false) {
         message:
           'a `text` block claims output nothing checks: show it as the Output of a `ts` block, or title it as illustrative (```text title="… (illustrative)")',
       });
-    if (LANGS.has(lang.toLowerCase())) {
+    const other = /\bother=(["'])(.*?)\1/.exec(meta)?.[2];
+    if (LANGS.has(lang.toLowerCase()) && other !== undefined) {
+      const problem = otherLibraryProblem(other, lines.slice(i + 1, end).join("\n"));
+      if (problem) problems.push({ line: i + 1, message: problem });
+      else found.other++;
+    } else if (LANGS.has(lang.toLowerCase())) {
       const codeLines = strip(i + 1, end, indent);
       const block = {
         lang: lang.toLowerCase(),
@@ -228,6 +242,20 @@ function blocks(text, reader = false) {
     i = end;
   }
   return { found, problems };
+}
+
+/**
+ * Why a block marked `other="<package>"` (another library's code, see 4)
+ * may not be skipped, or `undefined`: it must import the package it names
+ * and nothing of ours, so the marker cannot hide a block of Act's.
+ */
+function otherLibraryProblem(name, code) {
+  const imported = packageImports(code).map((i) => i.name);
+  if (imported.some((n) => n.startsWith("@act-root/")))
+    return `a block marked other="${name}" imports @act-root: it is Act's code, which must be checked — drop the marker`;
+  if (!imported.includes(name))
+    return `a block marked other="${name}" does not import "${name}": the marker is for another library's code, which imports it`;
+  return undefined;
 }
 
 /**
@@ -673,6 +701,8 @@ const thirdParty = new Set();
 /** Imports of packages a reader could not install. */
 const uninstallable = [];
 let count = 0;
+/** Blocks of another library's code (see 4), shown but not checked. */
+let otherCount = 0;
 for (const page of pages(docsDir)) {
   const rel = relative(root, page);
   const folder = join(outDir, relative(docsDir, page).replace(/\.mdx$/, ""));
@@ -680,6 +710,7 @@ for (const page of pages(docsDir)) {
   const { found, problems } = blocks(text, READER_PAGES.includes(relative(docsDir, page)));
   for (const block of sqlBlocks(text)) sqlRuns.push({ page: rel, block });
   for (const problem of problems) claims.push(`${rel}:${problem.line} ${problem.message}`);
+  otherCount += found.other;
   for (const block of found) {
     const ext = block.lang === "tsx" ? "tsx" : "ts";
     const name = titledFile(block.meta) ?? `snippet-line-${block.line}.${ext}`;
@@ -804,7 +835,7 @@ try {
 if (!keep) rmSync(outDir, { recursive: true, force: true });
 
 const shown = runs.filter((run) => run.block.output || run.block.results.size).length;
-const ran = `${runs.length} ran (${shown} of them compared with the output the page shows), ${vitestRuns.length} ran as vitest tests, ${skipped.length} allow-listed; ${sqlRuns.length} SQL blocks ran on PostgreSQL; the packages a reader installs took ${installSeconds} s to pack and install`;
+const ran = `${runs.length} ran (${shown} of them compared with the output the page shows), ${vitestRuns.length} ran as vitest tests, ${skipped.length} allow-listed; ${sqlRuns.length} SQL blocks ran on PostgreSQL; ${otherCount} blocks of other libraries not checked; the packages a reader installs took ${installSeconds} s to pack and install`;
 if (result.status === 0 && !claims.length && !uninstallable.length) {
   console.log(`check-snippets: ${count} TypeScript blocks in docs/ type-check; ${ran}`);
   for (const line of skipped) console.log(`  not run: ${line}`);

@@ -128,6 +128,40 @@ test("a syntax error fails too", async () => {
   assert.match(out, /a\.mdx:4:\d+ error TS1134/);
 });
 
+test("another library's block is skipped when marked with its package, and the marker cannot hide ours", async () => {
+  const theirs = [
+    counter,
+    '```ts title="Before" other="@someone/events"',
+    'import { decide } from "@someone/events";',
+    "const state: number = decide('not a number', { not: 'checked' });",
+    "```",
+    "",
+  ].join("\n");
+  const passing = await check({ "migrating.mdx": theirs });
+  assert.equal(passing.status, 0, passing.out);
+  assert.match(passing.out, /1 blocks of other libraries not checked/);
+
+  const hiding = [
+    counter,
+    '```ts other="@someone/events"',
+    'import { act } from "@act-root/act";',
+    "const x: number = 'ours, and broken';",
+    "```",
+    "",
+    '```ts other="@someone/events"',
+    'import { z } from "zod";',
+    "```",
+    "",
+  ].join("\n");
+  const failing = await check({ "migrating.mdx": hiding });
+  assert.equal(failing.status, 1, failing.out);
+  assert.match(failing.out, /migrating\.mdx:15 a block marked other="@someone\/events" imports @act-root/);
+  assert.match(
+    failing.out,
+    /migrating\.mdx:20 a block marked other="@someone\/events" does not import "@someone\/events"/
+  );
+});
+
 // Snippets that show their output are run against the built packages, and
 // what they print must be what the page shows.
 
