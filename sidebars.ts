@@ -1,6 +1,6 @@
 /**
  * The `docs` sidebar (titled Docs) for the hand-written pages — intro,
- * concepts, examples and guides — hand-listed, with intro first so it is the
+ * concepts, examples, guides and migration guides — hand-listed, with intro first so it is the
  * version's main doc. The API reference has its own docs instance and
  * sidebar (sidebars-api.ts).
  */
@@ -50,6 +50,12 @@ const sidebars: SidebarsConfig = {
         "guides/performance",
         "guides/faq",
       ],
+    },
+    {
+      type: "category",
+      label: "Migrating",
+      collapsed: false,
+      items: ["guides/migrating-from-rotorsoft-act", "guides/migrating-from-emmett"],
     },
   ],
 };
