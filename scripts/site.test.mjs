@@ -49,6 +49,9 @@ pages.push("/act-root/docs/guides/testing", "/act-root/docs/api/act/src/testing/
 for (const [kind, names] of Object.entries(testing))
   for (const name of names) pages.push(`/act-root/docs/api/act/src/testing/${kind}/${name}`);
 
+// The migration guides, which the FAQ and the choosing guide link to.
+pages.push("/act-root/docs/guides/migrating-from-rotorsoft-act", "/act-root/docs/guides/migrating-from-emmett");
+
 // The Postgres store package is documented once its entry point exists
 // (docusaurus.config.ts only passes existing entry points to TypeDoc).
 const hasPostgres = existsSync(join(root, "packages/act-pg/src/index.ts"));
