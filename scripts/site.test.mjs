@@ -308,8 +308,10 @@ test("the runtime and main bundles begin with the compile hint; route chunks and
 // `CorrelationOptions`) and the module page of `@act-root/act/internal` took
 // it to 563.1 KB, the main bundle to 465.2 KB. Later that day the module
 // of `@act-root/act-http` (about 30 API pages) took it to 579.1 KB, the main
-// bundle to 478.6 KB.
-const INTRO_JS_BUDGET = 580 * 1024;
+// bundle to 478.6 KB. Then the two migration guides (from `@rotorsoft/act`
+// and from Emmett) in a sidebar category of their own, and the intro's link
+// to them, took it to 581.8 KB, the main bundle to 479.6 KB.
+const INTRO_JS_BUDGET = 583 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");
