@@ -36,6 +36,8 @@ export const OTHER_PAGES = {
   "guides/errors": "a reference of error classes",
   "guides/performance": "the measurements the Limitations sections quote",
   "guides/faq": "short answers that point to the capability pages",
+  "guides/migrating-from-rotorsoft-act": "a migration guide that maps another library's calls to the capability pages",
+  "guides/migrating-from-emmett": "a migration guide that maps another library's calls to the capability pages",
 };
 
 export const HEADING = "Limitations";
