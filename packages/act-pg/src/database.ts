@@ -10,6 +10,7 @@ import pg from "pg";
 import { connection, type PostgresStoreConfig } from "./config.js";
 import { classify, type DriverError } from "./errors.js";
 import * as sql from "./sql.js";
+import * as timers from "./timer-sql.js";
 import * as watermarks from "./watermark-sql.js";
 
 /** PostgreSQL type ids with a custom parser. */
@@ -57,6 +58,13 @@ function statements(n: sql.Names) {
     discovered: watermarks.discovered(n),
     discover: watermarks.discover(n),
     slowWriters: sql.slowWriters(n),
+    scheduleTimers: timers.scheduleTimers(n),
+    cancelTimers: timers.cancelTimers(n),
+    claimTimers: timers.claimTimers(n),
+    settleTimers: timers.settleTimers(n),
+    nextTimer: timers.nextTimer(n),
+    listTimers: timers.listTimers(n),
+    countTimers: timers.countTimers(n),
   } as const;
 }
 

@@ -12,6 +12,7 @@ import type {
   ReactionStream,
   Schemas,
   Store,
+  TimerStore,
 } from "@act-root/act";
 import type pg from "pg";
 import { Appender } from "./append.js";
@@ -22,6 +23,7 @@ import { drop, IdCheck, seed } from "./lifecycle.js";
 import { Notifier } from "./notify.js";
 import { project } from "./projections.js";
 import { query as read } from "./read.js";
+import { Timers } from "./timers.js";
 
 /**
  * The {@link Store} port on PostgreSQL: events, reaction watermarks and leases
@@ -89,6 +91,8 @@ export class PostgresStore implements Store {
   readonly #notifier: Notifier;
   readonly #appender: Appender;
   readonly #leases: Leases;
+  /** Scheduled actions, in the `<table>_timers` table (see {@link TimerStore}). */
+  readonly timers: TimerStore;
 
   /**
    * Creates the store and its connection pool (no connection is opened until
@@ -109,6 +113,7 @@ export class PostgresStore implements Store {
     this.#notifier = new Notifier(this.#db);
     this.#appender = new Appender(this.#db, this.#ids, this.#notifier);
     this.#leases = new Leases(this.#db);
+    this.timers = new Timers(this.#db);
   }
 
   /** What `util.inspect` and `console.log` show: the table, never the connection settings. */

@@ -42,6 +42,8 @@ export type Names = {
   readonly keys: string;
   /** `"schema"."table_discovery"`: how far correlation has gone, per reaction. */
   readonly discovery: string;
+  /** `"schema"."table_timers"`: scheduled actions. */
+  readonly timers: string;
   /** The LISTEN/NOTIFY channel commits are announced on (see `channel`). */
   readonly channel: string;
   /** Unquoted parts, for index names and catalog lookups. */
@@ -126,6 +128,7 @@ export function names(schema: string, table: string): Names {
     watermarks: `${q(schema)}.${q(`${table}_watermarks`)}`,
     keys: `${q(schema)}.${q(`${table}_keys`)}`,
     discovery: `${q(schema)}.${q(`${table}_discovery`)}`,
+    timers: `${q(schema)}.${q(`${table}_timers`)}`,
     channel: channel(schema, table),
     raw: { schema, table },
   };
@@ -187,12 +190,30 @@ CREATE INDEX IF NOT EXISTS "${table}_keys_expires" ON ${n.keys} (expires);
 CREATE TABLE IF NOT EXISTS ${n.discovery} (
   name text PRIMARY KEY,
   at bigint NOT NULL
-);`;
+);
+-- Scheduled actions; times in epoch ms by the clock of the app that wrote them (claimed_until 0: no claim).
+CREATE TABLE IF NOT EXISTS ${n.timers} (
+  id text PRIMARY KEY,
+  action text NOT NULL,
+  stream text NOT NULL,
+  actor json NOT NULL,
+  payload json NOT NULL,
+  due bigint NOT NULL,
+  status text NOT NULL DEFAULT 'pending',
+  token bigint NOT NULL DEFAULT 0,
+  attempts integer NOT NULL DEFAULT 0,
+  claimed_by text,
+  claimed_until bigint NOT NULL DEFAULT 0,
+  fired bigint,
+  error text
+);
+-- Claims read only pending timers, in due order.
+CREATE INDEX IF NOT EXISTS "${table}_timers_pending" ON ${n.timers} (due, id) WHERE status = 'pending';`;
 }
 
 /** `drop()`: removes the tables (the schema separately, only when empty and not `public`). */
 export function drop(n: Names): string {
-  return `DROP TABLE IF EXISTS ${n.discovery}; DROP TABLE IF EXISTS ${n.keys}; DROP TABLE IF EXISTS ${n.watermarks}; DROP TABLE IF EXISTS ${n.events};`;
+  return `DROP TABLE IF EXISTS ${n.timers}; DROP TABLE IF EXISTS ${n.discovery}; DROP TABLE IF EXISTS ${n.keys}; DROP TABLE IF EXISTS ${n.watermarks}; DROP TABLE IF EXISTS ${n.events};`;
 }
 
 /** Drops the schema if nothing else lives in it. */

@@ -4,8 +4,8 @@
  * parameters; the only literal is the snapshot event name, a constant of the
  * library, which must appear literally for the partial index to be used.
  *
- * Times are integers of epoch milliseconds; `data`, `meta`, `done` and
- * `reactions` are JSON text.
+ * Times are integers of epoch milliseconds; `data`, `meta`, `done`,
+ * `reactions` and a timer's `actor` and `payload` are JSON text.
  *
  * ## One index for streams
  *
@@ -29,13 +29,35 @@ import { type Query, SNAP_EVENT } from "@act-root/act";
 import type { Connection } from "./driver.js";
 
 /** The schema version this package writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 const SNAP = `'${SNAP_EVENT.replace(/'/g, "''")}'`;
 
 /** How far correlation has gone, per reaction name (see `Store.discover`). */
 const DISCOVERY =
   "CREATE TABLE IF NOT EXISTS act_discovery (name TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;";
+
+/**
+ * Scheduled actions (see `TimerStore`). `claimed_until` is 0 when no claim
+ * or wait holds the timer; the partial index serves the claims, which read
+ * only pending timers in due order.
+ */
+const TIMERS = `CREATE TABLE IF NOT EXISTS act_timers (
+  id TEXT PRIMARY KEY,
+  action TEXT NOT NULL,
+  stream TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  due INTEGER NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending',
+  token INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  claimed_by TEXT,
+  claimed_until INTEGER NOT NULL DEFAULT 0,
+  fired INTEGER,
+  error TEXT
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS act_timers_pending ON act_timers (due, id) WHERE status = 'pending';`;
 
 /** Every table and index at the current version; idempotent. */
 const CREATE = `
@@ -78,6 +100,7 @@ CREATE TABLE IF NOT EXISTS act_keys (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS act_meta (key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID;
 ${DISCOVERY}
+${TIMERS}
 -- Ids start at 0, as in the other stores, and go on after the last one used
 -- before a drop (dropping a table forgets its sequence).
 INSERT INTO sqlite_sequence (name, seq)
@@ -119,6 +142,8 @@ const UPGRADES: Array<(db: Connection) => void> = [
     if (columns.length && !columns.includes("ahead"))
       db.exec("ALTER TABLE act_watermarks ADD COLUMN ahead TEXT NOT NULL DEFAULT '{}'");
   },
+  // 5 → 6: scheduled actions. Empty on an upgraded file.
+  (db) => db.exec(TIMERS),
 ];
 
 /** The file's schema version. */
@@ -146,7 +171,7 @@ export function drop(db: Connection): void {
       "INSERT OR REPLACE INTO act_meta (key, value) SELECT 'last_id', seq FROM sqlite_sequence WHERE name = 'act_events'"
     );
   db.exec(
-    "DROP TABLE IF EXISTS act_discovery; DROP TABLE IF EXISTS act_keys; DROP TABLE IF EXISTS act_watermarks; DROP TABLE IF EXISTS act_events;"
+    "DROP TABLE IF EXISTS act_timers; DROP TABLE IF EXISTS act_discovery; DROP TABLE IF EXISTS act_keys; DROP TABLE IF EXISTS act_watermarks; DROP TABLE IF EXISTS act_events;"
   );
 }
 
@@ -254,6 +279,40 @@ WHERE stream = ? AND blocked = 1`,
   /** Moves the reactions in `?1` (a JSON array) forward to `?2`; a position already past it stays. */
   discover: `INSERT INTO act_discovery (name, at) SELECT value, ?2 FROM json_each(?1) WHERE true
 ON CONFLICT (name) DO UPDATE SET at = excluded.at WHERE excluded.at > at`,
+  /** A new pending timer; an id the table has is left as it is (no row returned). */
+  scheduleTimer: `INSERT INTO act_timers (id, action, stream, actor, payload, due) VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO NOTHING RETURNING id`,
+  /** Cancels a pending timer unless a claim on it lasts past `?2`; a new generation. */
+  cancelTimer: `UPDATE act_timers SET status = 'cancelled', claimed_by = NULL, claimed_until = 0, token = token + 1
+WHERE id = ?1 AND status = 'pending' AND claimed_until <= ?2 RETURNING id`,
+  /**
+   * Claims for `?1` until `?2 + ?3` the `?5` earliest due pending timers, due
+   * by `?2`, whose action is in `?4` (a JSON array) and whose claim or wait
+   * ended by `?2`: a new generation and one more attempt each.
+   */
+  claimTimers: `UPDATE act_timers SET claimed_by = ?1, claimed_until = ?2 + ?3, token = token + 1, attempts = attempts + 1
+WHERE id IN (SELECT id FROM act_timers INDEXED BY act_timers_pending
+  WHERE status = 'pending' AND due <= ?2 AND claimed_until <= ?2 AND action IN (SELECT value FROM json_each(?4))
+  ORDER BY due, id LIMIT ?5)
+RETURNING id, action, stream, actor, payload, due, token, attempts`,
+  /**
+   * The outcome of a claim, only from its holder `?2` with its token `?3`:
+   * with a retry time `?6`, pending again until then; else fired (no error
+   * `?5`) or failed, at `?4`.
+   */
+  settleTimer: `UPDATE act_timers SET claimed_by = NULL, error = ?5, claimed_until = coalesce(?6, 0),
+  status = CASE WHEN ?6 IS NOT NULL THEN 'pending' WHEN ?5 IS NULL THEN 'fired' ELSE 'failed' END,
+  fired = CASE WHEN ?6 IS NULL THEN ?4 ELSE fired END
+WHERE id = ?1 AND status = 'pending' AND claimed_by = ?2 AND token = ?3 RETURNING id`,
+  /** When the next pending timer of the actions in `?` (a JSON array) is due or its claim ends. */
+  nextTimer: `SELECT min(max(due, claimed_until)) FROM act_timers
+WHERE status = 'pending' AND action IN (SELECT value FROM json_each(?))`,
+  /** Timers in status `?1` (null: any), with ids in `?2` (a JSON array; null: any), the earliest due first, up to `?3`. */
+  listTimers: `SELECT id, action, stream, actor, payload, due, status, token, attempts, claimed_by, claimed_until, fired, error
+FROM act_timers WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR id IN (SELECT value FROM json_each(?2)))
+ORDER BY due, id LIMIT ?3`,
+  /** Pending timers, and those due by `?`. */
+  countTimers: "SELECT count(*), coalesce(sum(due <= ?), 0) FROM act_timers WHERE status = 'pending'",
 } as const;
 
 /**

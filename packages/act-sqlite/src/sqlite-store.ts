@@ -13,6 +13,7 @@ import {
   type ReactionStream,
   type Schemas,
   type Store,
+  type TimerStore,
 } from "@act-root/act";
 import { Appender } from "./append.js";
 import { checkConfig, type SqliteStoreOptions } from "./config.js";
@@ -23,6 +24,7 @@ import { backup, drop, seed } from "./lifecycle.js";
 import { Notifier } from "./notify.js";
 import { project } from "./projections.js";
 import { query as read } from "./read.js";
+import { Timers } from "./timers.js";
 
 /**
  * The {@link Store} port on SQLite: a durable event store in one file, for
@@ -71,6 +73,8 @@ export class SqliteStore implements Store {
   readonly #notifier: Notifier;
   readonly #appender: Appender;
   readonly #leases: Leases;
+  /** Scheduled actions, in the file's `act_timers` table (see {@link TimerStore}). */
+  readonly timers: TimerStore;
 
   /**
    * Projection handlers run synchronously inside the write transaction: the
@@ -95,6 +99,7 @@ export class SqliteStore implements Store {
     this.#notifier = new Notifier(this.#db);
     this.#appender = new Appender(this.#db, this.#notifier);
     this.#leases = new Leases(this.#db);
+    this.timers = new Timers(this.#db);
   }
 
   /** What `util.inspect` and `console.log` show. */

@@ -6,6 +6,7 @@ import type { Projection } from "./builders/projection.js";
 import { isProjection, withProjection } from "./projections/projection-registry.js";
 import type { Schema, Schemas, State } from "./types/action.js";
 import type { Store } from "./types/ports.js";
+import type { Clock } from "./types/timers.js";
 import type { Reaction, ReactionHandler, ReactionOptions, ReactionResolver, Registry } from "./types/reaction.js";
 import { legacyAliases, reactionKey } from "./builders/reaction-names.js";
 
@@ -142,6 +143,13 @@ export type BuildOptions = {
    * it does the store port's adapter.
    */
   readonly store?: Store;
+  /**
+   * Where the app reads the time for its timers: when one scheduled
+   * `afterMillis` is due, and which are due at a drain (default: the system
+   * clock). Tests pass the testing kit's `testClock()` to move time by hand.
+   * @experimental
+   */
+  readonly clock?: Clock;
 };
 
 /**
@@ -337,8 +345,11 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
           "build",
           "build({ store }) needs a store (an object with commit, query, poll, lease and ack, such as InMemoryStore, SqliteStore or PostgresStore); leave store out to use the store() port"
         );
+      const clock = options?.clock;
+      if (clock !== undefined && typeof clock?.now !== "function")
+        throw new BuilderError("act", "build", "build({ clock }) needs an object with a now() method returning a Date");
       if (bound) adopt(bound);
-      return new Act(legacyAliases(registry), bound);
+      return new Act(legacyAliases(registry), bound, clock);
     },
   };
 }

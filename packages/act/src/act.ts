@@ -13,6 +13,8 @@ import { type RebuildOptions, type RebuildProgress, rebuild } from "./projection
 import { AppReactions } from "./reactions/app-reactions.js";
 import type { Running } from "./reactions/consumer.js";
 import { chainOf, type SettledOptions, waitSettled } from "./reactions/settled.js";
+import { AppTimers, systemClock } from "./timers/app-timers.js";
+import { uuid } from "./core/utils.js";
 import type { Projection } from "./builders/projection.js";
 import type { Query, Target } from "./core/schemas.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
@@ -20,6 +22,7 @@ import type { Dispatcher, DoOptions, LoadOptions, PointInTime, ProjectedOptions 
 import type { Lifecycle } from "./types/lifecycle.js";
 import type { ReactionStats, ReactionStream, Store } from "./types/ports.js";
 import type { ConsumerOptions, CorrelationOptions, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
+import type { Clock, TimerRequest } from "./types/timers.js";
 
 /**
  * An app: the states and reactions registered with {@link act}, bound to its store (`build({ store })`, or else
@@ -43,19 +46,24 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   private readonly reactions: AppReactions<E>;
   /** The local projections, caught up in this process by each drain. */
   private readonly locals: LocalProjections;
+  private readonly timers: AppTimers<A>;
   private consumer?: Running;
 
   /**
    * @param registry - the states, schemas and reactions (built by {@link act})
    * @param bound - the app's own store; without it, the {@link store} port's store at each use
+   * @param clock - where its timers read the time (default: the system clock)
    */
   constructor(
     public readonly registry: Registry<S, E, A>,
-    private readonly bound?: Store
+    private readonly bound?: Store,
+    clock: Clock = systemClock
   ) {
     const wake = () => this.consumer?.wake();
-    this.reactions = new AppReactions(registry.events, this, () => this.store, this.listeners, wake);
+    const next = () => this.timers.wait(this.store);
+    this.reactions = new AppReactions(registry.events, this, () => this.store, this.listeners, wake, next);
     this.locals = new LocalProjections(registry.local ?? [], registry.events);
+    this.timers = new AppTimers(registry, this as Dispatcher<Schemas>, uuid(), clock);
   }
 
   /**
@@ -148,6 +156,39 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     const { result, committed } = await dispatch(this.registry, this.cache, this.store, request);
     if (committed) this.listeners.emit("committed", result);
     return result;
+  }
+
+  /**
+   * Schedules an action to run later — at `at`, or `afterMillis` from now by the app's clock — fired once by a drain
+   * of an app that has the action (`drain`, `start`), even across restarts. Its payload is checked now.
+   * @param timer - its `id` (used once; `cancel` names it), the action, the target and payload, and when
+   * @returns false when the store already has a timer with this id (it is left as it is)
+   * @throws {@link ValidationError} naming the action and the field that is wrong
+   * @see [Workflows and timers](/docs/guides/workflows-and-timers) — deadlines, reminders and how they fire.
+   * @experimental
+   * @example
+   * ```ts
+   * await app.schedule({ id: "nudge-c-1", action: "increment", target: { stream: "c-1", actor }, payload: { by: 1 }, afterMillis: 60_000 });
+   * ```
+   */
+  async schedule<K extends keyof A & string>(timer: TimerRequest<A, K>): Promise<boolean> {
+    const kept = await this.timers.schedule(this.store, timer);
+    if (kept) this.consumer?.wake();
+    return kept;
+  }
+
+  /**
+   * Cancels pending timers so they never fire — unless a drain is firing one right now (it is not cancelled).
+   * @param ids - the timers' ids
+   * @returns the ids cancelled
+   * @experimental
+   * @example
+   * ```ts
+   * await app.cancel("nudge-c-1");
+   * ```
+   */
+  async cancel(...ids: string[]): Promise<string[]> {
+    return this.timers.cancel(this.store, ids);
   }
 
   /**
@@ -316,9 +357,10 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * Runs pending reactions once: correlates, leases the streams with work, and runs each event's reactions in
-   * order, renewing the leases meanwhile; a failure is retried after a backoff, then blocks the stream.
+   * order, renewing the leases meanwhile; a failure is retried after a backoff, then blocks the stream. Then fires
+   * the timers due by the app's clock (see {@link Act.schedule}).
    * @param options - stream and event limits, lease length, backlog allowance (see {@link DrainOptions})
-   * @returns what was fetched, leased, acknowledged (moved forward) and blocked
+   * @returns what was fetched, leased, acknowledged (moved forward) and blocked, and the timers `fired`
    * @throws {@link ValidationError} naming an option that is not a whole number in range (see {@link OptionSchemas})
    * @throws the store's error when it cannot poll, lease or read (leases taken are released first)
    * @see [Draining](/docs/concepts/event-sourcing#draining) — the cycle, its limits, retries and leases.
@@ -330,7 +372,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   async drain(options: DrainOptions = {}): Promise<Drain<E>> {
     const drained = await this.reactions.cycle.drain(checkOptions("drain", options, OptionSchemas.drain));
     if (this.locals.projections.length) await this.locals.catchUp(this.store);
-    return drained;
+    const fired = await this.timers.fire(this.store, options.leaseMillis ?? 10_000);
+    return fired.length ? Object.assign({}, drained, { fired }) : drained;
   }
 
   /**
@@ -482,7 +525,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
 
   /**
    * How the reactions are doing: per reaction stream its watermark, lag, retries, blocked state and the reactions
-   * this app lacks; per reaction how far discovery has gone; and the latency of the latest reactions run here.
+   * this app lacks; per reaction how far discovery has gone; pending and overdue timers; and the latency of the
+   * latest reactions run here.
    * @param lagLimit - how many events the shared read of the log looks at (default 1,000)
    * @see [Monitoring](/docs/concepts/reactions-in-production#monitoring) — what each figure means and costs.
    * @example
@@ -491,6 +535,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async stats(lagLimit = 1_000): Promise<ReactionStats> {
-    return this.reactions.stats(lagLimit);
+    const [reactions, timers] = await Promise.all([this.reactions.stats(lagLimit), this.timers.stats(this.store)]);
+    return { streams: reactions.streams, discovery: reactions.discovery, timers, latency: reactions.latency };
   }
 }

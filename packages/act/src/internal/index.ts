@@ -12,3 +12,10 @@
  */
 export { checkCommit, checkDiscovery, checkName, checkOptions, OptionSchemas } from "../core/inputs.js";
 export { stringifyJson } from "../core/json.js";
+export {
+  checkNow,
+  checkScheduled,
+  checkTimerClaim,
+  checkTimerIds,
+  checkTimerOutcomes,
+} from "../core/timer-inputs.js";

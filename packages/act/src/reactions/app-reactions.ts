@@ -35,13 +35,15 @@ export class AppReactions<E extends Schemas> {
    * @param store - the app's store, read at each use
    * @param listeners - the app's lifecycle listeners, told of each drain's `"acked"` and `"blocked"` leases
    * @param wake - wakes the app's consumer, if one runs (after an operator command)
+   * @param nextTimer - ms until the app's next timer is due, if any: an idle consumer looks again by then
    */
   constructor(
     private readonly events: EventRegister<E, any>,
     app: Dispatcher<Schemas>,
     private readonly store: () => Store,
     private readonly listeners: Listeners<Lifecycle<any, E>>,
-    wake: () => void
+    wake: () => void,
+    private readonly nextTimer: () => Promise<number | undefined> = async () => undefined
   ) {
     const id = uuid();
     const tracer = build_tracer(settings().logLevel);
@@ -76,13 +78,20 @@ export class AppReactions<E extends Schemas> {
     const log = this.store();
     const busy = () => this.drainer.working.size > 0;
     const drain = () => app.drain(options);
-    const consumer = new Consumer(drain, busy, options, log.subscribe !== undefined, () => this.cycle.behind);
+    const consumer = new Consumer(
+      drain,
+      busy,
+      options,
+      log.subscribe !== undefined,
+      () => this.cycle.behind,
+      this.nextTimer
+    );
     const stop = () => app.stop();
     return hookConsumer(consumer, { store: log, events: this.events, listeners: this.listeners, stop });
   }
 
   /** How the reactions are doing (see {@link reactionStats}). */
-  stats(lagLimit: number): Promise<ReactionStats> {
+  stats(lagLimit: number): Promise<Omit<ReactionStats, "timers">> {
     return reactionStats(this.store(), this.events, this.drainer, this.discovery, lagLimit);
   }
 }

@@ -1,5 +1,6 @@
 import { logger, onDispose } from "../core/ports.js";
 import { EVENT_LIMIT, STREAM_LIMIT } from "./drain.js";
+import { TIMER_LIMIT } from "../timers/fire.js";
 import type { Listeners } from "../core/listeners.js";
 import type { Schemas, Snapshot } from "../types/action.js";
 import type { Lifecycle } from "../types/lifecycle.js";
@@ -31,13 +32,16 @@ export class Consumer {
    *   arrives during a drain is only found by draining again, so a drain that did work is followed at once by another
    * @param behind - whether the last drain's discovery stopped short of the end of the log (a long gap, a
    *   new reaction's backfill): the work it has not found yet wakes no one, so the loop drains again at once
+   * @param nextTimer - ms until the app's next timer is due: a timer coming due wakes no one either, so an
+   *   idle wait ends by then at the latest
    */
   constructor(
     private readonly drain: () => Promise<Drain<any>>,
     private readonly busy: () => boolean,
     private readonly options: ConsumerOptions,
     private readonly woken = true,
-    private readonly behind: () => boolean = () => false
+    private readonly behind: () => boolean = () => false,
+    private readonly nextTimer: () => Promise<number | undefined> = async () => undefined
   ) {}
 
   /** Whether the loop is running. */
@@ -74,6 +78,16 @@ export class Consumer {
     if (this.busy()) logger.warn("consumer stopped with reactions still running; their leases expire on their own");
   }
 
+  /** Ms until the app's next timer is due (Infinity when none is pending or the store cannot say now). */
+  private async untilTimer(): Promise<number> {
+    try {
+      return (await this.nextTimer()) ?? Number.POSITIVE_INFINITY;
+    } catch (error) {
+      logger.error(error, "could not read when the next timer is due; the consumer polls");
+      return Number.POSITIVE_INFINITY;
+    }
+  }
+
   private async run(): Promise<void> {
     const pollMillis = this.options.pollMillis ?? 1_000;
     let idle = FIRST_IDLE_MILLIS;
@@ -82,8 +96,8 @@ export class Consumer {
       let worked = false;
       let more = false;
       try {
-        const { fetched, leased, acked, blocked } = await this.drain();
-        worked = leased.length > 0 || acked.length > 0 || blocked.length > 0;
+        const { fetched, leased, acked, blocked, fired = [] } = await this.drain();
+        worked = leased.length > 0 || acked.length > 0 || blocked.length > 0 || fired.length > 0;
         // Drain again at once only where this drain may have left work: it
         // took as many streams, or as many events of a stream, as it may.
         // Otherwise what was found is done, and what is committed meanwhile
@@ -95,6 +109,7 @@ export class Consumer {
           leased.length >= (this.options.streamLimit ?? STREAM_LIMIT) ||
           fetched.some(({ events }) => events.length >= (this.options.eventLimit ?? EVENT_LIMIT)) ||
           (worked && !this.woken) ||
+          fired.length >= TIMER_LIMIT ||
           this.behind();
       } catch (error) {
         // A store that is down must not end the loop: log, back off, try again.
@@ -104,8 +119,10 @@ export class Consumer {
       if (this.stopping) break;
       if (worked || this.pending) idle = FIRST_IDLE_MILLIS;
       if (more || this.pending) continue;
+      const wait = Math.min(idle, await this.untilTimer());
+      if (this.stopping || this.pending) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, idle);
+        const timer = setTimeout(resolve, wait);
         this.wakeUp = () => {
           clearTimeout(timer);
           resolve();

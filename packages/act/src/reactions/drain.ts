@@ -342,6 +342,8 @@ function fenced(app: Dispatcher<Schemas>, signal: AbortSignal): Dispatcher<Schem
       if (signal.aborted) return Promise.reject(signal.reason);
       return act.apply(app, args);
     },
+    schedule: (timer) => (signal.aborted ? Promise.reject(signal.reason) : app.schedule(timer)),
+    cancel: (...ids) => (signal.aborted ? Promise.reject(signal.reason) : app.cancel(...ids)),
   } as Dispatcher<Schemas>;
 }
 

@@ -19,7 +19,7 @@ export async function reactionStats<E extends Schemas>(
   drainer: Drainer<E>,
   discovery: Discovery,
   lagLimit: number
-): Promise<ReactionStats> {
+): Promise<Omit<ReactionStats, "timers">> {
   const reactions = await log.reactions();
   const counted = await lags(log, events, drainer, reactions, lagLimit);
   const owned = new Set(ownedNames(events));

@@ -9,6 +9,8 @@ import { Leases } from "./in-memory/leases.js";
 import { Notifier } from "./in-memory/notify.js";
 import { project } from "./in-memory/projections.js";
 import { query as read } from "./in-memory/read.js";
+import { Timers } from "./in-memory/timers.js";
+import type { TimerStore } from "../types/timers.js";
 
 /**
  * The default {@link Store}: events and watermarks in process memory. It is
@@ -35,6 +37,8 @@ export class InMemoryStore implements Store {
   readonly #notifier = new Notifier();
   readonly #appender: Appender;
   readonly #leases = new Leases(this.#db);
+  /** Scheduled actions, kept in memory with the events (see {@link TimerStore}). */
+  readonly timers: TimerStore = new Timers(this.#db);
 
   /**
    * @param options - the store's settings; all optional
@@ -53,7 +57,7 @@ export class InMemoryStore implements Store {
   /** Nothing to create. */
   async seed(): Promise<void> {}
 
-  /** Forgets every event, watermark, idempotency key and discovery position; ids go on from where they were. */
+  /** Forgets every event, watermark, idempotency key, discovery position and timer; ids go on from where they were. */
   async drop(): Promise<void> {
     this.#db.drop();
   }

@@ -47,7 +47,7 @@ export type SettleOptions = DrainOptions & {
  * ```
  */
 export type Settled = {
-  /** Drains that moved something. */
+  /** Drains that moved something (acknowledged, blocked, or fired a timer). */
   readonly drains: number;
   /** Blocked reaction streams (only with `allowBlocked`; otherwise settle throws instead). */
   readonly blocked: ReactionStream[];
@@ -87,6 +87,7 @@ const describeMoving = (drained: Drain<Schemas>) =>
  * of `app.start()`. It registers the reaction streams of every event in the
  * log, drains, and repeats while drains move something, so reactions to the
  * events that reactions commit run too, however many hops the chain has.
+ * Its drains also fire the timers due by the app's clock (see `testClock`).
  *
  * "Nothing left" means that, twice in a row, a drain found no stream to
  * lease and no reaction stream was waiting: leased by a drainer, or waiting
@@ -141,7 +142,7 @@ export async function settle<S extends Schemas, E extends Schemas, A extends Sch
     // to the drain below (one ending before it was): it still counts as waiting.
     const polledAt = Date.now();
     const drained = await target.drain(drainOptions);
-    if (drained.acked.length || drained.blocked.length) {
+    if (drained.acked.length || drained.blocked.length || drained.fired?.length) {
       idle = false;
       drains++;
       const bound =

@@ -5,6 +5,7 @@ import { eventsConformance } from "./events-conformance.js";
 import { joiningConformance } from "./joining-conformance.js";
 import { watermarksConformance } from "./watermarks-conformance.js";
 import { inlineConformance, projectConformance } from "./projection-conformance.js";
+import { timersConformance } from "./timers-conformance.js";
 import type { ReadModelProbe } from "./read-model-probe.js";
 import type { TestApi } from "./test-api.js";
 
@@ -20,7 +21,9 @@ const msg = (name: string, data: Record<string, unknown> = {}) => ({ name, data 
  * reaction bookkeeping (`poll` and its filter by reactions, `lease` with its
  * tokens and renewals, `ack`, `block`, `reactions` and its filters, `unblock`, `reset`,
  * `retire`; a reaction that joins a stream late moves its watermark back),
- * the positions of discovery (`discovered`, `discover`) and, for
+ * the positions of discovery (`discovered`, `discover`), timers (`timers`:
+ * schedule, cancel, claims and their tokens, due order, a timer fired once
+ * across a crash) and, for
  * a store that has it, `project` (a projection's writes
  * and position in one transaction). Call it at the top level of a test file.
  *
@@ -107,5 +110,6 @@ export function storeConformance(
     joiningConformance(() => store, test);
     projectConformance(() => store, test, probe);
     inlineConformance(() => store, test, probe);
+    timersConformance(() => store, test);
   });
 }

@@ -1,5 +1,6 @@
 import type { CommittedOf, Schemas, Snapshot } from "./action.js";
 import type { Target } from "../core/schemas.js";
+import type { TimerRequest } from "./timers.js";
 
 /**
  * The options of `app.do(action, target, payload, options)` (and of the
@@ -108,7 +109,8 @@ export type ProjectedOptions = {
 
 /**
  * What a reaction handler gets as its third argument: the app's `do`, so it
- * can ask for actions — pass the event as `reactingTo` to keep the correlation.
+ * can ask for actions — pass the event as `reactingTo` to keep the correlation —
+ * and its `schedule` and `cancel`, for timers.
  *
  * @typeParam A - the actions of the app, their payloads as `do` takes them (the schemas' input)
  * @stable
@@ -155,4 +157,23 @@ export type Dispatcher<A extends Schemas> = {
     reactingTo: CommittedOf<Schemas> | undefined,
     skipValidation?: boolean
   ): Promise<Snapshot<any, any>[]>;
+  /**
+   * Schedules an action to run later, like {@link Act.schedule}: a reaction
+   * sets a deadline or a reminder. The timer's `id` makes a second run of the
+   * reaction schedule nothing more.
+   *
+   * @experimental
+   * @param timer - its id, the action, target, payload, and `at` or `afterMillis`
+   * @returns false when the store already has a timer with this id
+   */
+  schedule<K extends keyof A & string>(timer: TimerRequest<A, K>): Promise<boolean>;
+  /**
+   * Cancels pending timers, like {@link Act.cancel}: a reaction to the event
+   * a deadline waited for.
+   *
+   * @experimental
+   * @param ids - the timers' ids
+   * @returns the ids cancelled
+   */
+  cancel(...ids: string[]): Promise<string[]>;
 };

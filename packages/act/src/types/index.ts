@@ -6,3 +6,4 @@ export * from "./lifecycle.js";
 export * from "./ports.js";
 export * from "./projection.js";
 export * from "./reaction.js";
+export * from "./timers.js";

@@ -1,7 +1,7 @@
 /**
  * The in-memory store's data: the log, each stream's events and latest
  * snapshots, the reaction streams' watermarks and leases, idempotency keys
- * and discovery positions. The operation modules read and change it; only
+ * discovery positions and timers. The operation modules read and change it; only
  * `drop` replaces it.
  */
 import type { Committed, Schemas } from "../../types/action.js";
@@ -38,6 +38,24 @@ export type Watermark = {
 /** What an idempotency key remembers: the versions committed under it, and when it expires. */
 export type KeyedCommit = { from: number; to: number; expires: number; request?: string };
 
+/** A timer as the store keeps it (see `TimerStore`): times in epoch ms. */
+export type TimerRow = {
+  id: string;
+  action: string;
+  stream: string;
+  actor: { id: string; name: string };
+  payload: unknown;
+  due: number;
+  status: "pending" | "fired" | "failed" | "cancelled";
+  token: number;
+  attempts: number;
+  by?: string;
+  /** End of the claim, or of the wait before the next attempt (0: none). */
+  until: number;
+  fired?: number;
+  error?: string;
+};
+
 /** Everything an in-memory store holds. */
 export class Database {
   /** The log: the event with id `first + i` at index `i`. */
@@ -61,6 +79,8 @@ export class Database {
   keys = new Map<string, KeyedCommit>();
   /** How far correlation has gone, by reaction name (see `discover`). */
   discoveries = new Map<string, number>();
+  /** Timers by id, in every status. */
+  timers = new Map<string, TimerRow>();
 
   /** Forgets every event, watermark, idempotency key and discovery position; ids go on from where they were. */
   drop(): void {
@@ -71,5 +91,6 @@ export class Database {
     this.pending = new Set();
     this.keys = new Map();
     this.discoveries = new Map();
+    this.timers = new Map();
   }
 }

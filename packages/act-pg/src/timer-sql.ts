@@ -1,0 +1,69 @@
+/**
+ * The SQL of the PostgreSQL store's timers (see `TimerStore`): one plain
+ * statement per operation on the timers table. Times are `bigint` epoch
+ * milliseconds by the caller's clock; every value is a `$n` parameter, and
+ * the statements that take many timers take them as one JSON array (`$1`).
+ */
+import type { Names } from "./sql.js";
+
+/** New pending timers from `$1`; ids the table has are left as they are. Returns the ids kept. */
+export function scheduleTimers(n: Names): string {
+  return `INSERT INTO ${n.timers} (id, action, stream, actor, payload, due)
+SELECT id, action, stream, actor, payload, due FROM json_to_recordset($1::json)
+  AS i(id text, action text, stream text, actor json, payload json, due bigint)
+ON CONFLICT (id) DO NOTHING RETURNING id`;
+}
+
+/** Cancels the pending timers of `$1` (text[]) that no claim holds past `$2`; a new generation each. */
+export function cancelTimers(n: Names): string {
+  return `UPDATE ${n.timers} SET status = 'cancelled', claimed_by = NULL, claimed_until = 0, token = token + 1
+WHERE id = ANY($1::text[]) AND status = 'pending' AND claimed_until <= $2::bigint RETURNING id`;
+}
+
+/**
+ * Claims for `$1` until `$2 + $3` the `$5` earliest due pending timers, due
+ * by `$2`, whose action is in `$4` and whose claim or wait ended by `$2`: a
+ * new generation and one more attempt each. `SKIP LOCKED`: a concurrent
+ * claim passes over the rows this one locked instead of waiting to take them
+ * too (it re-reads each row it locks, so a timer claimed meanwhile is not
+ * taken twice).
+ */
+export function claimTimers(n: Names): string {
+  return `UPDATE ${n.timers} SET claimed_by = $1, claimed_until = $2::bigint + $3::bigint, token = token + 1, attempts = attempts + 1
+WHERE id IN (
+  SELECT id FROM ${n.timers}
+  WHERE status = 'pending' AND due <= $2::bigint AND claimed_until <= $2::bigint AND action = ANY($4::text[])
+  ORDER BY due, id COLLATE "C" LIMIT $5 FOR UPDATE SKIP LOCKED)
+RETURNING id, action, stream, actor, payload, due, token, attempts`;
+}
+
+/**
+ * The outcomes of `$1`, each only from the claim's holder with its token:
+ * with `retry_at`, pending again until then; else fired (no `error`) or
+ * failed, at `at`.
+ */
+export function settleTimers(n: Names): string {
+  return `UPDATE ${n.timers} t SET claimed_by = NULL, error = i.error, claimed_until = COALESCE(i.retry_at, 0),
+  status = CASE WHEN i.retry_at IS NOT NULL THEN 'pending' WHEN i.error IS NULL THEN 'fired' ELSE 'failed' END,
+  fired = CASE WHEN i.retry_at IS NULL THEN i.at ELSE t.fired END
+FROM json_to_recordset($1::json) AS i(id text, holder text, token bigint, at bigint, error text, retry_at bigint)
+WHERE t.id = i.id AND t.status = 'pending' AND t.claimed_by = i.holder AND t.token = i.token
+RETURNING t.id`;
+}
+
+/** When the next pending timer of the actions in `$1` is due or its claim ends. */
+export function nextTimer(n: Names): string {
+  return `SELECT min(GREATEST(due, claimed_until)) AS next FROM ${n.timers} WHERE status = 'pending' AND action = ANY($1::text[])`;
+}
+
+/** Timers in status `$1` (null: any), with ids in `$2` (null: any), the earliest due first, up to `$3` (null: all). */
+export function listTimers(n: Names): string {
+  return `SELECT id, action, stream, actor, payload, due, status, token, attempts, claimed_by, claimed_until, fired, error
+FROM ${n.timers} WHERE ($1::text IS NULL OR status = $1) AND ($2::text[] IS NULL OR id = ANY($2::text[]))
+ORDER BY due, id COLLATE "C" LIMIT $3::bigint`;
+}
+
+/** Pending timers, and those due by `$1`. */
+export function countTimers(n: Names): string {
+  return `SELECT count(*) AS pending, count(*) FILTER (WHERE due <= $1::bigint) AS overdue FROM ${n.timers} WHERE status = 'pending'`;
+}

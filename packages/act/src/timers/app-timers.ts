@@ -1,0 +1,64 @@
+import { TimerFiring } from "./fire.js";
+import { scheduled, timersOf } from "./schedule.js";
+import { checkTimerIds } from "../core/timer-inputs.js";
+import type { Schemas } from "../types/action.js";
+import type { Dispatcher } from "../types/app.js";
+import type { ReactionStats, Store } from "../types/ports.js";
+import type { Registry } from "../types/reaction.js";
+import type { Clock, FiredTimer, TimerRequest } from "../types/timers.js";
+
+/** The system clock: the default of every app. */
+export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * An app's timers, wired once per app: scheduling and cancelling through its
+ * store, firing the due ones from its drains (see {@link TimerFiring}), and
+ * their figures for `app.stats()`.
+ */
+export class AppTimers<A extends Schemas> {
+  private readonly firing: TimerFiring;
+
+  /**
+   * @param registry - the app's actions: the ones a timer may run, and their schemas
+   * @param app - runs the actions the timers fire
+   * @param by - the app's drainer id, marking its claims
+   * @param clock - the app's clock
+   */
+  constructor(
+    private readonly registry: Registry<any, any, A>,
+    app: Dispatcher<Schemas>,
+    by: string,
+    readonly clock: Clock
+  ) {
+    this.firing = new TimerFiring(app, Object.keys(registry.actions), by, clock);
+  }
+
+  /** Checks the request and keeps the timer; whether it is new (an id the store has is left as it is). */
+  async schedule<K extends keyof A & string>(log: Store, request: TimerRequest<A, K>): Promise<boolean> {
+    const timer = scheduled(this.registry, this.clock, request);
+    const [kept] = await timersOf(log, "app.schedule").schedule([timer]);
+    return kept !== undefined;
+  }
+
+  /** Cancels pending timers no one is firing; the ids cancelled. */
+  cancel(log: Store, ids: string[]): Promise<string[]> {
+    return timersOf(log, "app.cancel").cancel(checkTimerIds(ids), this.clock.now());
+  }
+
+  /** Fires the due timers (none on a store without timers). */
+  fire(log: Store, leaseMillis: number): Promise<FiredTimer[]> {
+    return this.firing.fire(log, leaseMillis);
+  }
+
+  /** Ms until the next pending timer is due (0 when it is), or undefined when none is pending. */
+  async wait(log: Store): Promise<number | undefined> {
+    const next = await this.firing.next(log);
+    return next && Math.max(0, next.getTime() - this.clock.now().getTime());
+  }
+
+  /** Pending and overdue timers, and the lateness of those fired here. */
+  async stats(log: Store): Promise<ReactionStats["timers"]> {
+    const counts = log.timers ? await log.timers.count(this.clock.now()) : { pending: 0, overdue: 0 };
+    return { pending: counts.pending, overdue: counts.overdue, lateness: this.firing.stats() };
+  }
+}
