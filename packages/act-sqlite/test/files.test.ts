@@ -125,8 +125,13 @@ describe("schema versions", () => {
     // Version 5: reactions ahead of a watermark that moved back for one that joined late; none on an upgraded file.
     const [again] = await store.lease([{ stream: "r", by: "d", at: -1, retry: 0, token: granted.token }], 1_000);
     expect(again.ahead).toEqual({});
+    // Version 6: timers, none on an upgraded file, kept from then on.
+    const due = new Date(0);
+    expect(await store.timers.list()).toEqual([]);
+    const timer = { id: "t", action: "a", stream: "s", actor: { id: "u", name: "U" }, payload: {}, due };
+    expect(await store.timers.schedule([timer])).toEqual(["t"]);
     const check = new Database(file);
-    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(5);
+    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(6);
     check.close();
   });
 
