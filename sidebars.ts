@@ -44,6 +44,7 @@ const sidebars: SidebarsConfig = {
         "guides/scaling-reactions",
         "guides/production-checklist",
         "guides/projections",
+        "guides/workflows-and-timers",
         "guides/observability",
         "guides/inspector",
         "guides/errors",

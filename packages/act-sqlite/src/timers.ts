@@ -58,7 +58,9 @@ export class Timers implements TimerStore {
     ]);
     if (!rows.length) return [];
     const insert = this.db.statement("timers.schedule", SQL.scheduleTimer);
-    return this.db.write("timers.schedule", () => rows.flatMap((row) => insert.rows(...row).map(([id]) => id as string)));
+    return this.db.write("timers.schedule", () =>
+      rows.flatMap((row) => insert.rows(...row).map(([id]) => id as string))
+    );
   }
 
   async cancel(ids: readonly string[], now: Date): Promise<string[]> {
@@ -76,7 +78,13 @@ export class Timers implements TimerStore {
     const rows = this.db.write(
       "timers.claim",
       () =>
-        update.rows(claim.by, claim.now.getTime(), claim.millis, JSON.stringify(claim.actions), claim.limit) as ClaimedRow[]
+        update.rows(
+          claim.by,
+          claim.now.getTime(),
+          claim.millis,
+          JSON.stringify(claim.actions),
+          claim.limit
+        ) as ClaimedRow[]
     );
     return rows.map((row) => ({ ...scheduledOf(row), token: row[6], attempts: row[7] })).sort(byDue);
   }
@@ -103,7 +111,13 @@ export class Timers implements TimerStore {
 
   async list(filter: TimerFilter = {}): Promise<StoredTimer[]> {
     const ids = filter.ids ? JSON.stringify(checkTimerIds(filter.ids)) : null;
-    const rows = this.db.read("timers.list", SQL.listTimers, filter.status ?? null, ids, filter.limit ?? -1) as TimerRow[];
+    const rows = this.db.read(
+      "timers.list",
+      SQL.listTimers,
+      filter.status ?? null,
+      ids,
+      filter.limit ?? -1
+    ) as TimerRow[];
     return rows.map((row) => {
       const [, , , , , , status, token, attempts, by, until, fired, error] = row;
       return {

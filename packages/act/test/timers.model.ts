@@ -66,7 +66,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("cancel" as const), timer: fc.integer({ min: 0, max: 7 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("advance" as const), millis: fc.integer({ min: 0, max: 1_500 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("advance" as const), millis: fc.integer({ min: 0, max: 1_500 }) }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -76,7 +79,11 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant("crash" as const), limit: fc.integer({ min: 1, max: 3 }), commit: fc.boolean() }),
+    arbitrary: fc.record({
+      kind: fc.constant("crash" as const),
+      limit: fc.integer({ min: 1, max: 3 }),
+      commit: fc.boolean(),
+    }),
   }
 );
 
@@ -165,9 +172,13 @@ export async function run(program: Op[], fresh: () => Promise<Store>): Promise<v
       for (const t of claimed) {
         model.get(t.id)!.claimedUntil = now() + DEAD_CLAIM;
         if (op.commit)
-          await apps.a.do(t.action as "ping", { stream: t.stream, actor, idempotencyKey: `timer:${t.id}` }, {
-            note: t.id,
-          });
+          await apps.a.do(
+            t.action as "ping",
+            { stream: t.stream, actor, idempotencyKey: `timer:${t.id}` },
+            {
+              note: t.id,
+            }
+          );
       }
     }
   }

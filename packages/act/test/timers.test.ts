@@ -140,7 +140,13 @@ describe("a deadline", () => {
       return commit(...args);
     }) as Store["commit"];
     const app = build(clock, log);
-    await app.schedule({ id: "x", action: "open", target: { stream: "t-2", actor: bot }, payload: { title: "X" }, afterMillis: 0 });
+    await app.schedule({
+      id: "x",
+      action: "open",
+      target: { stream: "t-2", actor: bot },
+      payload: { title: "X" },
+      afterMillis: 0,
+    });
     expect((await app.drain()).fired).toBeUndefined();
     expect(await log.timers.list({ ids: ["x"] })).toMatchObject([{ status: "pending", error: "connection lost" }]);
     clock.advance(1_000);
@@ -187,13 +193,17 @@ describe("scheduling", () => {
     const bare = new InMemoryStore();
     Object.defineProperty(bare, "timers", { value: undefined });
     const a = build(testClock(), bare);
-    await expect(a.schedule({ id: "a", action: "escalate", target, payload: { level: 1 }, afterMillis: 1 })).rejects.toThrow(
-      /app.schedule needs a store that keeps timers/
-    );
+    await expect(
+      a.schedule({ id: "a", action: "escalate", target, payload: { level: 1 }, afterMillis: 1 })
+    ).rejects.toThrow(/app.schedule needs a store that keeps timers/);
   });
 
   it("refuses a clock without now()", () => {
-    expect(() => act().with(Ticket).build({ clock: {} as never })).toThrow(BuilderError);
+    expect(() =>
+      act()
+        .with(Ticket)
+        .build({ clock: {} as never })
+    ).toThrow(BuilderError);
   });
 });
 

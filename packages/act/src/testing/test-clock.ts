@@ -53,7 +53,9 @@ export function testClock(start: Date | string = "2026-01-01T00:00:00.000Z"): Te
     now: () => new Date(now),
     advance(millis: number) {
       if (!Number.isSafeInteger(millis) || millis < 0)
-        throw new ValidationError("clock advance", millis, [{ path: "", message: "must be a whole number of ms, at least 0" }]);
+        throw new ValidationError("clock advance", millis, [
+          { path: "", message: "must be a whole number of ms, at least 0" },
+        ]);
       now += millis;
       return new Date(now);
     },

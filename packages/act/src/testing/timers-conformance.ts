@@ -154,10 +154,22 @@ export function timersConformance(store: () => Store, test: TestApi): void {
     it("commits a timer's action once when it fires again after a crash between its commit and its outcome", async () => {
       const clock = testClock(at(0));
       const app = act().with(Pinged).build({ store: store(), clock });
-      await app.schedule({ id: "once", action: "ping", target: { stream: "p-1", actor }, payload: { note: "x" }, at: at(10) });
+      await app.schedule({
+        id: "once",
+        action: "ping",
+        target: { stream: "p-1", actor },
+        payload: { note: "x" },
+        at: at(10),
+      });
       clock.advance(10);
       // A process claims it and commits its action as a drain would, then dies before recording the outcome.
-      const [claimed] = await timers().claim({ now: clock.now(), by: "dead", millis: 1_000, limit: 1, actions: ["ping"] });
+      const [claimed] = await timers().claim({
+        now: clock.now(),
+        by: "dead",
+        millis: 1_000,
+        limit: 1,
+        actions: ["ping"],
+      });
       await app.do("ping", { stream: "p-1", actor, idempotencyKey: `timer:${claimed.id}` }, { note: "x" });
       expect((await app.drain()).fired).toBeUndefined(); // still claimed by the dead process
       clock.advance(1_000);

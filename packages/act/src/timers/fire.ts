@@ -116,7 +116,9 @@ export class TimerFiring {
       const at = this.clock.now();
       const message = error instanceof Error ? error.message : String(error);
       const refused =
-        error instanceof InvariantError || error instanceof ValidationError || error instanceof IdempotencyKeyReusedError;
+        error instanceof InvariantError ||
+        error instanceof ValidationError ||
+        error instanceof IdempotencyKeyReusedError;
       if (refused || timer.attempts >= TIMER_ATTEMPTS) {
         logger.warn(error, `timer "${id}" failed: action "${timer.action}" on stream "${timer.stream}"`);
         return { id, by: this.by, token, at, error: message };

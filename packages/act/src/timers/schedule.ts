@@ -41,8 +41,10 @@ export function scheduled<A extends Schemas, K extends keyof A & string>(
   if (id.length + TIMER_KEY.length > MAX_STREAM_LENGTH)
     fail("id", `must be at most ${MAX_STREAM_LENGTH - TIMER_KEY.length} characters`);
   const action = request.action;
-  const state = typeof action === "string" && Object.hasOwn(registry.actions, action) ? registry.actions[action] : undefined;
-  if (!state) fail("action", `unknown action "${String(action)}"; known actions: ${Object.keys(registry.actions).join(", ")}`);
+  const state =
+    typeof action === "string" && Object.hasOwn(registry.actions, action) ? registry.actions[action] : undefined;
+  if (!state)
+    fail("action", `unknown action "${String(action)}"; known actions: ${Object.keys(registry.actions).join(", ")}`);
   const target = request.target;
   if (target === null || typeof target !== "object") fail("target", "must be { stream, actor }");
   const stream = validate(`target of ${where}`, target.stream, StreamSchema);
@@ -55,7 +57,8 @@ export function scheduled<A extends Schemas, K extends keyof A & string>(
     if (!(at instanceof Date) || Number.isNaN(at.getTime())) fail("at", "must be a valid Date");
     due = at;
   } else {
-    if (!Number.isSafeInteger(afterMillis) || afterMillis! < 0) fail("afterMillis", "must be a whole number of ms, at least 0");
+    if (!Number.isSafeInteger(afterMillis) || afterMillis! < 0)
+      fail("afterMillis", "must be a whole number of ms, at least 0");
     due = new Date(clock.now().getTime() + afterMillis!);
   }
   return { id, action, stream, actor: { id: actor.id, name: actor.name }, payload: request.payload ?? {}, due: due! };

@@ -69,7 +69,7 @@ export class Timers implements TimerStore {
     const cancelled: string[] = [];
     for (const id of unique) {
       const t = this.db.timers.get(id);
-      if (!t || t.status !== "pending" || (t.by !== undefined && t.until > at)) continue;
+      if (t?.status !== "pending" || (t.by !== undefined && t.until > at)) continue;
       Object.assign(t, { status: "cancelled", by: undefined, until: 0, token: t.token + 1 });
       cancelled.push(id);
     }
@@ -95,7 +95,7 @@ export class Timers implements TimerStore {
     const settled: string[] = [];
     for (const o of outcomes) {
       const t = this.db.timers.get(o.id);
-      if (!t || t.status !== "pending" || t.by !== o.by || t.token !== o.token) continue;
+      if (t?.status !== "pending" || t.by !== o.by || t.token !== o.token) continue;
       t.by = undefined;
       t.error = o.error;
       if (o.retryAt) t.until = o.retryAt.getTime();
