@@ -157,14 +157,19 @@ describe("the published package", () => {
     expect(result.n).toBe(2);
     expect(result.bad).toBe("ERR_VALIDATION");
     expect(result.exports).toEqual([...values].sort());
-    expect(result.testing).toEqual(["SettleError", "projectEvents", "settle", "storeConformance"]);
+    expect(result.testing).toEqual(["SettleError", "projectEvents", "settle", "storeConformance", "testClock"]);
     // What the stores share with the core, out of the main entry point.
     expect(result.internal).toEqual([
       "OptionSchemas",
       "checkCommit",
       "checkDiscovery",
       "checkName",
+      "checkNow",
       "checkOptions",
+      "checkScheduled",
+      "checkTimerClaim",
+      "checkTimerIds",
+      "checkTimerOutcomes",
       "stringifyJson",
     ]);
     expect(result).toMatchObject({ reacted: 1, drains: 1 });
