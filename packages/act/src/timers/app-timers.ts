@@ -3,9 +3,9 @@ import { scheduled, timersOf } from "./schedule.js";
 import { checkTimerIds } from "../core/timer-inputs.js";
 import type { Schemas } from "../types/action.js";
 import type { Dispatcher } from "../types/app.js";
-import type { ReactionStats, Store } from "../types/ports.js";
+import type { Store } from "../types/ports.js";
 import type { Registry } from "../types/reaction.js";
-import type { Clock, FiredTimer, TimerRequest } from "../types/timers.js";
+import type { Clock, FiredTimer, TimerRequest, TimerStats } from "../types/timers.js";
 
 /** The system clock: the default of every app. */
 export const systemClock: Clock = { now: () => new Date() };
@@ -57,7 +57,7 @@ export class AppTimers<A extends Schemas> {
   }
 
   /** Pending and overdue timers, and the lateness of those fired here. */
-  async stats(log: Store): Promise<ReactionStats["timers"]> {
+  async stats(log: Store): Promise<TimerStats> {
     const counts = log.timers ? await log.timers.count(this.clock.now()) : { pending: 0, overdue: 0 };
     return { pending: counts.pending, overdue: counts.overdue, lateness: this.firing.stats() };
   }

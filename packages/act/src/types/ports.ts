@@ -1,7 +1,7 @@
 import type { Committed, Message, Schemas } from "./action.js";
 import type { BlockedLease, Lease, Poll } from "./reaction.js";
 import type { EventMeta, Query } from "../core/schemas.js";
-import type { TimerCounts, TimerStore } from "./timers.js";
+import type { TimerStats, TimerStore } from "./timers.js";
 
 /**
  * Anything holding resources that must be released: stores, loggers, servers.
@@ -474,23 +474,8 @@ export type ReactionStats = {
     /** Whether the log has events past `at`. */
     readonly behind: boolean;
   }>;
-  /**
-   * Pending and overdue timers in the store (by the app's clock; 0 on a store
-   * without timers), and how late the latest timers this app fired were.
-   */
-  readonly timers: TimerCounts & {
-    /** Fired minus due time of the latest timers this app fired, in ms (the latest 1,024 at most). */
-    readonly lateness: {
-      /** How many timers the figures cover. */
-      readonly count: number;
-      /** Median. */
-      readonly p50: number;
-      /** 99th percentile. */
-      readonly p99: number;
-      /** Latest. */
-      readonly max: number;
-    };
-  };
+  /** Pending and overdue timers in the store, and how late the latest timers this app fired were. */
+  readonly timers: TimerStats;
   /** Commit-to-handled time of the latest reactions this app ran, in ms. */
   readonly latency: {
     /** How many reactions the figures cover (the latest 1,024 at most). */

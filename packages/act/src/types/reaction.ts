@@ -3,7 +3,6 @@ import type { Committed, CommittedOf, Schema, Schemas, State, Upcaster } from ".
 import type { Projection } from "./projection.js";
 import type { Dispatcher } from "./app.js";
 import type { Query } from "../core/schemas.js";
-import type { FiredTimer } from "./timers.js";
 
 /**
  * The event a reaction handles: the committed event of name `K`.
@@ -413,8 +412,7 @@ export type Drain<E extends Schemas> = {
   readonly acked: Lease[];
   /** Streams blocked after too many failures, with the error. */
   readonly blocked: BlockedLease[];
-  /** Timers fired (or failed for good) after the reactions, the earliest due first; absent when none. */
-  readonly fired?: readonly FiredTimer[];
+  /** Timers fired after the reactions, earliest due first; absent when none. */ readonly fired?: readonly import("./timers.js").FiredTimer[];
 };
 
 /**

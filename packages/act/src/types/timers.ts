@@ -325,3 +325,28 @@ export type FiredTimer = {
   /** Why the action failed for good (an invariant refused it, or its attempts ran out); absent when it fired. */
   readonly error?: string;
 };
+
+/**
+ * The timers in `app.stats()`: pending and overdue timers in the store (by
+ * the app's clock; 0 on a store without timers), and how late the latest
+ * timers this app fired were.
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * const { pending, overdue, lateness }: TimerStats = (await app.stats()).timers;
+ * ```
+ */
+export type TimerStats = TimerCounts & {
+  /** Fired minus due time of the latest timers this app fired, in ms (the latest 1,024 at most). */
+  readonly lateness: {
+    /** How many timers the figures cover. */
+    readonly count: number;
+    /** Median. */
+    readonly p50: number;
+    /** 99th percentile. */
+    readonly p99: number;
+    /** Latest. */
+    readonly max: number;
+  };
+};
