@@ -1,6 +1,5 @@
 import { logger, onDispose } from "../core/ports.js";
 import { EVENT_LIMIT, STREAM_LIMIT } from "./drain.js";
-import { TIMER_LIMIT } from "../timers/fire.js";
 import type { Listeners } from "../core/listeners.js";
 import type { Schemas, Snapshot } from "../types/action.js";
 import type { Lifecycle } from "../types/lifecycle.js";
@@ -32,8 +31,8 @@ export class Consumer {
    *   arrives during a drain is only found by draining again, so a drain that did work is followed at once by another
    * @param behind - whether the last drain's discovery stopped short of the end of the log (a long gap, a
    *   new reaction's backfill): the work it has not found yet wakes no one, so the loop drains again at once
-   * @param nextTimer - ms until the app's next timer is due: a timer coming due wakes no one either, so an
-   *   idle wait ends by then at the latest
+   * @param nextTimer - ms until the app's next timer is due (0 while due ones are left, as after a drain that fired
+   *   as many as it may): a timer coming due wakes no one either, so an idle wait ends by then at the latest
    */
   constructor(
     private readonly drain: () => Promise<Drain<any>>,
@@ -109,7 +108,6 @@ export class Consumer {
           leased.length >= (this.options.streamLimit ?? STREAM_LIMIT) ||
           fetched.some(({ events }) => events.length >= (this.options.eventLimit ?? EVENT_LIMIT)) ||
           (worked && !this.woken) ||
-          fired.length >= TIMER_LIMIT ||
           this.behind();
       } catch (error) {
         // A store that is down must not end the loop: log, back off, try again.

@@ -8,7 +8,7 @@ import type { ClaimedTimer, Clock, FiredTimer, TimerOutcome } from "../types/tim
 
 /** How many lateness figures `stats` keeps. */
 const LATENESS_SAMPLES = 1_024;
-/** Claims per drain: the earliest due first; a consumer drains again at once while it claims this many. */
+/** Claims per drain, the earliest due first; a consumer drains again at once while due timers are left. */
 export const TIMER_LIMIT = 100;
 /** Attempts before a timer whose action keeps failing (a store error, a conflict) fails for good. */
 export const TIMER_ATTEMPTS = 5;
