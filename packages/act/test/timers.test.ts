@@ -3,7 +3,7 @@
  * another when the event it waits for arrives first, the checks made when a
  * timer is scheduled, and how a timer's action that fails is recorded.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { act, BuilderError, disposeAndExit, InMemoryStore, state, type Store, ValidationError } from "../src/index.js";
 import { settle, testClock } from "../src/testing/index.js";
@@ -152,6 +152,37 @@ describe("a deadline", () => {
     clock.advance(1_000);
     expect((await app.drain()).fired).toMatchObject([{ id: "x" }]);
     expect(await app.queryArray({ stream: "t-2" })).toHaveLength(1);
+  });
+});
+
+describe("a running consumer", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("wakes when the next timer is due, though its idle poll waits longer and nothing is committed", async () => {
+    // Fake timers and dates: the consumer's waits and the system clock move only when the test moves them.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const settled = async () => {
+      for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const app = act().with(Ticket).build({ store: new InMemoryStore() });
+    app.start({ pollMillis: 120_000 });
+    await settled();
+    await app.do("open", { stream: "t-1", actor: agent }, { title: "Printer" });
+    await app.schedule({
+      id: "soon",
+      action: "escalate",
+      target: { stream: "t-1", actor: bot },
+      payload: { level: 1 },
+      afterMillis: 60_000,
+    });
+    await settled();
+    // Backing off from 5 ms, the idle poll alone would next look after 81.9 s.
+    await vi.advanceTimersByTimeAsync(60_000);
+    await settled();
+    expect((await app.load(Ticket, "t-1")).state.status).toBe("escalated");
+    await app.stop();
   });
 });
 
