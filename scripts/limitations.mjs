@@ -21,6 +21,7 @@ export const CAPABILITY_PAGES = [
   "guides/deploying-and-upgrading",
   "guides/scaling-reactions",
   "guides/projections",
+  "guides/workflows-and-timers",
   "guides/observability",
   "guides/inspector",
 ];
