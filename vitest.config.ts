@@ -55,6 +55,9 @@ export default defineConfig({
             "scripts/check-structure.test.mjs",
             "scripts/limitations.test.mjs",
             "scripts/run-tests.test.mjs",
+            "scripts/docs-versions.test.mjs",
+            "scripts/release-notes.test.mjs",
+            "scripts/cut-docs-version.test.mjs",
           ],
           environment: "node",
           // The Pages-like server's tests make real requests; generous on a busy machine, no timing asserted.
