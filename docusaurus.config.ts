@@ -155,8 +155,7 @@ const config: Config = {
           // of the Docs sidebar).
           ...versionOptions(released.guides),
           // A cut release's page is edited in its own folder (versioned_docs/…).
-          editUrl: ({ versionDocsDirPath, docPath }) =>
-            `${repositoryUrl}/edit/main/${versionDocsDirPath}/${docPath}`,
+          editUrl: ({ versionDocsDirPath, docPath }) => `${repositoryUrl}/edit/main/${versionDocsDirPath}/${docPath}`,
           showLastUpdateTime: false,
           // ```mermaid blocks become inline SVG figures at build time.
           remarkPlugins: [remarkDiagrams, versionedLinks],

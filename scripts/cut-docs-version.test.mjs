@@ -54,9 +54,13 @@ function snapshot(dir) {
 /** What `docusaurus docs:version[:api] <v>` does to the files, without Docusaurus. */
 function docsVersion(siteDir, [command, version]) {
   const api = command === "docs:version:api";
-  cpSync(join(siteDir, api ? "docs-api" : "docs"), join(siteDir, api ? "api_versioned_docs" : "versioned_docs", `version-${version}`), {
-    recursive: true,
-  });
+  cpSync(
+    join(siteDir, api ? "docs-api" : "docs"),
+    join(siteDir, api ? "api_versioned_docs" : "versioned_docs", `version-${version}`),
+    {
+      recursive: true,
+    }
+  );
   const file = join(siteDir, api ? "api_versions.json" : "versions.json");
   const versions = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : [];
   writeFileSync(file, JSON.stringify([version, ...versions]));
@@ -80,7 +84,10 @@ describe("cut-docs-version: refuses a cut that would be wrong, before writing an
   test("no version", () => refused([], /which version\? Usage: node scripts\/cut-docs-version\.mjs <version>/));
   test("not MAJOR.MINOR.PATCH", () => {
     for (const bad of ["v0.1.0", "0.1", "current", "next", "0.1.0/x", "01.2.3"])
-      refused([bad], new RegExp(`"${bad.replaceAll(".", "\\.")}" is not a release version: write MAJOR\\.MINOR\\.PATCH`));
+      refused(
+        [bad],
+        new RegExp(`"${bad.replaceAll(".", "\\.")}" is not a release version: write MAJOR\\.MINOR\\.PATCH`)
+      );
   });
   test("two versions", () => refused(["0.1.0", "0.2.0"], /one version at a time/));
   test("a version already cut", () =>
@@ -96,7 +103,10 @@ describe("cut-docs-version: refuses a cut that would be wrong, before writing an
       files: { "versions.json": '["0.1.0"]' },
     }));
   test("a version the packages are not at", () =>
-    refused(["0.2.0"], /the packages are at 0\.1\.0 \(packages\/act\/package\.json\), not 0\.2\.0: set the release's version/));
+    refused(
+      ["0.2.0"],
+      /the packages are at 0\.1\.0 \(packages\/act\/package\.json\), not 0\.2\.0: set the release's version/
+    ));
   test("no release notes page, or no Unreleased section on it", () => {
     refused(["0.1.0"], /docs\/guides\/release-notes\.mdx is missing/, { notes: null });
     refused(["0.1.0"], /exactly one "## Unreleased" heading/, { notes: "# Release notes\n" });
@@ -111,7 +121,10 @@ describe("cut-docs-version: what a cut writes besides Docusaurus' copies", () =>
     assert.match(notes, /## Unreleased\n\nNothing yet\./);
     assert.match(notes, /## 0\.1\.0 \\\{#v0-1-0\\\}\n\nReleased 2026-11-29\.\n\n- `query_array` is `queryArray`\.\n/);
     // The cut copy of the page has the section too (the notes are written first).
-    assert.match(readFileSync(join(site, "versioned_docs/version-0.1.0/guides/release-notes.mdx"), "utf8"), /## 0\.1\.0/);
+    assert.match(
+      readFileSync(join(site, "versioned_docs/version-0.1.0/guides/release-notes.mdx"), "utf8"),
+      /## 0\.1\.0/
+    );
     assert.deepEqual(sources, ["versioned_docs/version-0.1.0/_sources/packages/calculator/src/calculator.ts"]);
     assert.match(
       readFileSync(join(site, "versioned_docs/version-0.1.0/examples/calculator.mdx"), "utf8"),

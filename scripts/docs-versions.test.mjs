@@ -37,7 +37,10 @@ describe("docs versions: what the site config serves", () => {
 
   test("guides and API cut at different versions stop the build, except during a cut", () => {
     const dir = site({ "versions.json": '["0.1.0"]', "api_versions.json": "[]" });
-    assert.throws(() => siteVersions(dir, "api", {}), /guides are cut at \[0\.1\.0\].*API reference at \[\].*cut-docs-version/);
+    assert.throws(
+      () => siteVersions(dir, "api", {}),
+      /guides are cut at \[0\.1\.0\].*API reference at \[\].*cut-docs-version/
+    );
     assert.deepEqual(siteVersions(dir, "api", { ACT_DOCS_CUTTING: "1" }), { guides: ["0.1.0"], api: [] });
   });
 

@@ -11,10 +11,7 @@ describe("release notes: cutting a release moves Unreleased under its version", 
     const cut = addReleaseSection(page("- `a` is `b` now.", older), "0.2.0", "2026-11-29");
     assert.equal(
       cut,
-      page(
-        NOTHING_YET,
-        "\n## 0.2.0 \\{#v0-2-0\\}\n\nReleased 2026-11-29.\n\n- `a` is `b` now.\n" + older
-      )
+      page(NOTHING_YET, `\n## 0.2.0 \\{#v0-2-0\\}\n\nReleased 2026-11-29.\n\n- \`a\` is \`b\` now.\n${older}`)
     );
   });
 
@@ -24,11 +21,17 @@ describe("release notes: cutting a release moves Unreleased under its version", 
   });
 
   test("a page without its Unreleased heading, or with two, is refused", () => {
-    assert.throws(() => addReleaseSection("# Release notes\n", "0.1.0", "2026-11-29"), /exactly one "## Unreleased" heading.*found 0/);
+    assert.throws(
+      () => addReleaseSection("# Release notes\n", "0.1.0", "2026-11-29"),
+      /exactly one "## Unreleased" heading.*found 0/
+    );
     assert.throws(() => addReleaseSection(page("a\n\n## Unreleased\n"), "0.1.0", "2026-11-29"), /found 2/);
   });
 
   test("a version that already has its section is refused", () => {
-    assert.throws(() => addReleaseSection(page("x", "\n## 0.1.0\n"), "0.1.0", "2026-11-29"), /already has a section for 0\.1\.0/);
+    assert.throws(
+      () => addReleaseSection(page("x", "\n## 0.1.0\n"), "0.1.0", "2026-11-29"),
+      /already has a section for 0\.1\.0/
+    );
   });
 });

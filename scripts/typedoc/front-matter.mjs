@@ -60,7 +60,10 @@ export function inEntryPointOrder(contents, entryPoints) {
   });
 }
 
-/** The stability tags of the TSDoc, by the front-matter value they give. */
+/**
+ * The stability tags of the TSDoc, by the front-matter value they give.
+ * @type {Record<string, "stable" | "experimental">}
+ */
 const STABILITY_TAGS = { "@experimental": "experimental", "@stable": "stable" };
 
 /**
@@ -69,6 +72,7 @@ const STABILITY_TAGS = { "@experimental": "experimental", "@stable": "stable" };
  * a function's comment — else undefined.
  *
  * @param {any} model - the reflection a page documents
+ * @returns {"stable" | "experimental" | undefined}
  */
 export function stabilityOf(model) {
   const comments = [model?.comment, ...(model?.signatures ?? []).map((signature) => signature.comment)];
@@ -76,6 +80,19 @@ export function stabilityOf(model) {
     for (const [tag, stability] of Object.entries(STABILITY_TAGS))
       if (comment?.modifierTags?.has(tag)) return stability;
   return undefined;
+}
+
+/**
+ * The page without TypeDoc's line for the symbol's own stability tag
+ * (**`Experimental`** under "Defined in"), which the badge replaces; the
+ * members' tags, further down, stay.
+ *
+ * @param {string} contents - the page's Markdown
+ * @param {"stable" | "experimental"} stability - the symbol's
+ */
+export function withoutSymbolFlag(contents, stability) {
+  const label = stability === "stable" ? "Stable" : "Experimental";
+  return contents.replace(new RegExp(`^\\*\\*\`${label}\`\\*\\*\n(\n|$)`, "m"), "");
 }
 
 /** @param {import("typedoc").Application} app */
@@ -103,7 +120,10 @@ export function load(app) {
       if (text) fields.description = text.length > 160 ? `${text.slice(0, 157)}...` : text;
     }
     const stability = stabilityOf(model);
-    if (stability) fields.stability = stability;
+    if (stability) {
+      fields.stability = stability;
+      page.contents = withoutSymbolFlag(page.contents, stability);
+    }
     const yaml = Object.entries(fields).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
     if (yaml.length) page.contents = `---\n${yaml.join("\n")}\n---\n\n${page.contents}`;
   });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "vitest";
-import { inEntryPointOrder, stabilityOf } from "./front-matter.mjs";
+import { inEntryPointOrder, stabilityOf, withoutSymbolFlag } from "./front-matter.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -52,5 +52,33 @@ describe("front-matter: a symbol's stability tag becomes the page's stability", 
     assert.equal(stabilityOf({ comment: comment("@readonly") }), undefined);
     assert.equal(stabilityOf({ signatures: [{}] }), undefined);
     assert.equal(stabilityOf(undefined), undefined);
+  });
+});
+
+describe("front-matter: the badge replaces TypeDoc's line for the symbol's stability", () => {
+  const page = [
+    "# Interface: Store",
+    "",
+    "Defined in: [ports.ts:62](x)",
+    "",
+    "**`Experimental`**",
+    "",
+    "The store port.",
+    "",
+    "### commit()",
+    "",
+    "**`Experimental`**",
+    "",
+    "| `code` | `string` | **`Experimental`** the code |",
+  ].join("\n");
+
+  test("the symbol's own line goes; its members' tags stay", () => {
+    const out = withoutSymbolFlag(page, "experimental");
+    assert.equal(out.split("**`Experimental`**").length - 1, 2);
+    assert.match(out, /Defined in: \[ports\.ts:62\]\(x\)\n\nThe store port\./);
+  });
+
+  test("a page whose tag is another level is left as it is", () => {
+    assert.equal(withoutSymbolFlag(page, "stable"), page);
   });
 });

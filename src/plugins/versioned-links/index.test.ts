@@ -21,7 +21,10 @@ describe("versioned links: a page's site links stay in its version", () => {
 
   test("Next links Next's API and guides; an older release its own", () => {
     const released = ["0.2.0", "0.1.0"];
-    assert.equal(versionedUrl("/docs/api/act/src/classes/Act#load", "current", released), "/docs/api/next/act/src/classes/Act#load");
+    assert.equal(
+      versionedUrl("/docs/api/act/src/classes/Act#load", "current", released),
+      "/docs/api/next/act/src/classes/Act#load"
+    );
     assert.equal(versionedUrl("/docs/guides/testing", "current", released), "/docs/next/guides/testing");
     assert.equal(versionedUrl("/docs/api/", "0.1.0", released), "/docs/api/0.1.0/");
     assert.equal(versionedUrl("/act-root/docs/intro", "0.1.0", released), "/act-root/docs/0.1.0/intro");
@@ -37,16 +40,13 @@ describe("versioned links: a page's site links stay in its version", () => {
   });
 
   test("the plugin rewrites links and link definitions of a versioned page", () => {
-    const tree = {
-      type: "root",
-      children: [
-        { type: "paragraph", children: [{ type: "link", url: "/docs/api/act/src/", children: [] }] },
-        { type: "definition", url: "/docs/intro" },
-      ],
-    };
-    remarkVersionedLinks({ released: ["0.2.0", "0.1.0"] })(tree, { path: "/site/versioned_docs/version-0.1.0/intro.mdx" });
-    const [paragraph, definition] = tree.children as [{ children: { url: string }[] }, { url: string }];
-    assert.equal(paragraph.children[0].url, "/docs/api/0.1.0/act/src/");
+    const link = { type: "link", url: "/docs/api/act/src/", children: [] };
+    const definition = { type: "definition", url: "/docs/intro" };
+    const tree = { type: "root", children: [{ type: "paragraph", children: [link] }, definition] };
+    remarkVersionedLinks({ released: ["0.2.0", "0.1.0"] })(tree, {
+      path: "/site/versioned_docs/version-0.1.0/intro.mdx",
+    });
+    assert.equal(link.url, "/docs/api/0.1.0/act/src/");
     assert.equal(definition.url, "/docs/0.1.0/intro");
   });
 });
