@@ -310,11 +310,12 @@ const config: Config = {
       items: [
         { type: "docSidebar", sidebarId: "docs", position: "left", label: "Docs" },
         { type: "docSidebar", sidebarId: "api", docsPluginId: API_DOCS, position: "left", label: "API" },
-        // The docs version: "Next" alone while no release is cut (a link to
-        // the intro), a dropdown of Next and the releases once one is; on an
-        // API page it switches the API reference's version (the wrapper in
-        // src/theme/NavbarItem).
-        { type: "docsVersionDropdown", position: "right" },
+        // The docs version: "Next" alone while no release is cut (the theme
+        // then renders a link to the intro, not a menu), a dropdown of Next
+        // and the releases once one is; on an API page it switches the API
+        // reference's version (the wrapper in src/theme/NavbarItem). Never
+        // highlighted: Docs or API is the active item.
+        { type: "docsVersionDropdown", position: "right", dropdownActiveClassDisabled: true },
         { type: "localeDropdown", position: "right" },
         // The search slot, where the local search plugin renders.
         { type: "search", position: "right" },

@@ -76,7 +76,8 @@ export default defineConfig({
       {
         test: {
           name: "site-build",
-          include: ["scripts/site.test.mjs"],
+          // site-versions builds a copy of the site with a cut release (several minutes).
+          include: ["scripts/site.test.mjs", "scripts/site-versions.test.mjs"],
           environment: "node",
           // Reads the whole build; slow on a busy machine, but no timing is asserted.
           testTimeout: 120_000,

@@ -397,3 +397,34 @@ test("the repository links point at the repository the site is built from", () =
     .map(([what]) => `${what} does not point at ${url}`);
   assert.deepEqual(wrong, []);
 });
+
+test("every API page of a published package shows its symbol's stability, as its TSDoc says", () => {
+  // @act-root/act/internal is outside semantic versioning: no marker.
+  const symbolPage =
+    /\/docs\/api\/(?!act\/src\/internal\/).+\/(classes|functions|interfaces|type-aliases|variables)\/[^/]+\/index\.html$/;
+  const stabilityOf = (file) => /data-stability="?(stable|experimental)/.exec(readFileSync(file, "utf8"))?.[1];
+  const symbolPages = htmlFiles(join(build, "docs/api")).filter((file) => symbolPage.test(file));
+  assert.ok(symbolPages.length > 150, `only ${symbolPages.length} API symbol pages found`);
+  const missing = symbolPages.filter((file) => !stabilityOf(file)).map((file) => relative(build, file));
+  assert.deepEqual(missing, [], "API pages without a stability badge (add @stable or @experimental to the TSDoc)");
+  // The badge says what the tag says.
+  assert.equal(stabilityOf(fileFor("/act-root/docs/api/act/src/classes/Act")), "stable");
+  assert.equal(stabilityOf(fileFor("/act-root/docs/api/act/src/type-aliases/Observer")), "experimental");
+});
+
+test("a guide that declares its stability in front matter shows it", () => {
+  const declared = readdirSync(join(root, "docs/guides"))
+    .filter((name) => name.endsWith(".mdx"))
+    .map((name) => [name, /^stability: (\w+)$/m.exec(readFileSync(join(root, "docs/guides", name), "utf8"))?.[1]])
+    .filter(([, stability]) => stability);
+  assert.ok(declared.length > 0, "no guide declares its stability");
+  const wrong = declared
+    .filter(([name, stability]) => {
+      const html = readFileSync(fileFor(`/act-root/docs/guides/${name.replace(/\.mdx$/, "")}`), "utf8");
+      return !new RegExp(`data-stability="?${stability}[">\\s]`).test(html);
+    })
+    .map(([name]) => name);
+  assert.deepEqual(wrong, []);
+  // A guide that declares none shows none.
+  assert.doesNotMatch(readFileSync(fileFor("/act-root/docs/intro"), "utf8"), /data-stability=/);
+});

@@ -1,0 +1,105 @@
+// node scripts/versioned-site.mjs [<dir>] — a copy of this site as it will be
+// after its first release, built: the repository's files are copied to <dir>
+// (default .cache/versioned-site; node_modules linked, not copied), the docs
+// of the packages' version are cut with scripts/cut-docs-version.mjs, and
+// then the copy moves on past the release the way main does — a function
+// only Next has (`nextOnly`), a line only Next's intro has — before
+// `docusaurus build` writes <dir>/build. scripts/site-versions.test.mjs checks
+// that build; the repository itself keeps no cut version until a release.
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The text only the Next intro has, after the cut. */
+export const NEXT_ONLY_TEXT = "This line is only in the docs of the next release.";
+/** The function only the Next API has, after the cut. */
+export const NEXT_ONLY_FUNCTION = "nextOnly";
+
+/**
+ * Copies the repository's files (tracked and not ignored) to `dir`, with
+ * node_modules folders linked.
+ *
+ * @param {string} dir
+ */
+function copyRepository(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  })
+    .split("\0")
+    .filter((file) => file && existsSync(join(root, file)));
+  for (const file of files) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    cpSync(join(root, file), join(dir, file));
+  }
+  // Installed packages, the workspaces' built output (the live calculator
+  // imports the built core) and the packages' own installs are linked.
+  const links = ["node_modules"];
+  for (const pkg of readdirSync(join(root, "packages")))
+    for (const sub of ["node_modules", "dist"])
+      if (existsSync(join(root, "packages", pkg, sub))) links.push(join("packages", pkg, sub));
+  for (const link of links) symlinkSync(join(root, link), join(dir, link));
+}
+
+/**
+ * Runs a command in `cwd`; throws with its output when it fails.
+ *
+ * @param {string} cwd
+ * @param {string[]} args - node's arguments
+ */
+function node(cwd, args) {
+  const run = spawnSync(process.execPath, args, {
+    cwd,
+    env: { ...process.env, FORCE_COLOR: "0", NO_UPDATE_NOTIFIER: "1" },
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (run.status !== 0)
+    throw new Error(`node ${args.join(" ")} failed (exit ${run.status}):\n${run.stdout}${run.stderr}`);
+  return `${run.stdout}${run.stderr}`;
+}
+
+/**
+ * Builds the copy (see the top of this file) and returns where.
+ *
+ * @param {string} dir - where the copy goes (emptied first)
+ */
+export function buildVersionedSite(dir) {
+  copyRepository(dir);
+  const version = JSON.parse(readFileSync(join(dir, "packages/act/package.json"), "utf8")).version;
+  const cut = node(dir, ["scripts/cut-docs-version.mjs", version]);
+  // Main moves on: Next gets a line in the intro and a function in the API.
+  const intro = join(dir, "docs/intro.mdx");
+  writeFileSync(intro, `${readFileSync(intro, "utf8")}\n${NEXT_ONLY_TEXT}\n`);
+  const index = join(dir, "packages/act/src/index.ts");
+  writeFileSync(
+    index,
+    `${readFileSync(index, "utf8")}
+/**
+ * Only in the code after the release.
+ *
+ * @stable
+ * @example
+ * \`\`\`ts
+ * ${NEXT_ONLY_FUNCTION}();
+ * \`\`\`
+ */
+export function ${NEXT_ONLY_FUNCTION}(): void {}
+`
+  );
+  const log = node(dir, ["node_modules/@docusaurus/core/bin/docusaurus.mjs", "build"]);
+  writeFileSync(join(dir, "build.log"), log);
+  return { version, dir, build: join(dir, "build"), log, cut };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const dir = resolve(process.argv[2] ?? join(root, ".cache/versioned-site"));
+  const started = Date.now();
+  const { build, version } = buildVersionedSite(dir);
+  console.log(`versioned site: ${version} cut and built in ${((Date.now() - started) / 1000).toFixed(0)} s: ${build}`);
+}
