@@ -285,17 +285,24 @@ const config: Config = {
     },
 
     // An optional announcement bar; the theme remembers its dismissal (in
-    // local storage, per id).
-    announcementBar: {
-      id: "act-docs-preview",
-      content:
-        'These are the docs for the next release of Act. New here? Start with the <a href="/act-root/docs/intro">introduction</a>.',
-      isCloseable: true,
-    },
+    // local storage, per id). Once a release is cut it announces the newest
+    // one (a new id, so a reader who closed the previous bar sees it).
+    announcementBar: released.guides.length
+      ? {
+          id: `act-release-${released.guides[0]}`,
+          content: `Act ${released.guides[0]} is released: what changed and how to upgrade is in the <a href="/act-root/docs/guides/release-notes">release notes</a>.`,
+          isCloseable: true,
+        }
+      : {
+          id: "act-docs-preview",
+          content:
+            'These are the docs for the next release of Act. New here? Start with the <a href="/act-root/docs/intro">introduction</a>.',
+          isCloseable: true,
+        },
 
-    // Top navbar (a mobile menu below 996 px): Docs and API, the docs version,
-    // the English-only language dropdown, the search slot, the colour-mode toggle, the source
-    // repository.
+    // Top navbar (a mobile menu below 996 px): Docs and API, the docs
+    // version, the English-only language dropdown, the search slot, the
+    // colour-mode toggle, the source repository.
     navbar: {
       title: "Act",
       // The navbar stays put while scrolling.

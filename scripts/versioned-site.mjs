@@ -1,6 +1,6 @@
 // node scripts/versioned-site.mjs [<dir>] — a copy of this site as it will be
 // after its first release, built: the repository's files are copied to <dir>
-// (default .cache/versioned-site; node_modules linked, not copied), the docs
+// (default .cache/versioned-site; installed packages linked, not copied), the docs
 // of the packages' version are cut with scripts/cut-docs-version.mjs, and
 // then the copy moves on past the release the way main does — a function
 // only Next has (`nextOnly`), a line only Next's intro has — before
@@ -37,13 +37,22 @@ function copyRepository(dir) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     cpSync(join(root, file), join(dir, file));
   }
-  // Installed packages, the workspaces' built output (the live calculator
-  // imports the built core) and the packages' own installs are linked.
-  const links = ["node_modules"];
-  for (const pkg of readdirSync(join(root, "packages")))
-    for (const sub of ["node_modules", "dist"])
-      if (existsSync(join(root, "packages", pkg, sub))) links.push(join("packages", pkg, sub));
-  for (const link of links) symlinkSync(join(root, link), join(dir, link));
+  // Installed packages are linked one by one, except the workspaces, which
+  // must resolve to the copy's packages (the site bundles the calculator's
+  // sources from the site folder); the packages' built output is copied.
+  mkdirSync(join(dir, "node_modules"));
+  for (const entry of readdirSync(join(root, "node_modules")))
+    if (entry !== "@act-root") symlinkSync(join(root, "node_modules", entry), join(dir, "node_modules", entry));
+  mkdirSync(join(dir, "node_modules/@act-root"));
+  for (const pkg of readdirSync(join(root, "packages"))) {
+    symlinkSync(join(dir, "packages", pkg), join(dir, "node_modules/@act-root", pkg));
+    for (const sub of ["node_modules", "dist"]) {
+      const from = join(root, "packages", pkg, sub);
+      if (!existsSync(from)) continue;
+      if (sub === "dist") cpSync(from, join(dir, "packages", pkg, sub), { recursive: true });
+      else symlinkSync(from, join(dir, "packages", pkg, sub));
+    }
+  }
 }
 
 /**
