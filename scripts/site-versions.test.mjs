@@ -4,7 +4,8 @@
 // function in the API). The repository itself has no cut version yet; this
 // is what the first cut will give readers. Part of `npm run test:site`.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, test } from "vitest";
@@ -24,15 +25,17 @@ function html(route) {
 describe("the site with a cut release", () => {
   // ACT_VERSIONED_SITE=<dir> checks a copy `node scripts/versioned-site.mjs <dir>` built before.
   const reused = process.env.ACT_VERSIONED_SITE;
-  beforeAll(() => {
+  beforeAll(async () => {
     if (reused) {
       const dir = resolve(reused);
       const log = readFileSync(join(dir, "build.log"), "utf8");
       const version = JSON.parse(readFileSync(join(dir, "versions.json"), "utf8"))[0];
       site = { dir, build: join(dir, "build"), log, version };
-    } else site = buildVersionedSite(join(mkdtempSync(join(tmpdir(), "act-versioned-")), "site"));
+    } else site = await buildVersionedSite(join(mkdtempSync(join(tmpdir(), "act-versioned-")), "site"));
   }, 900_000);
-  afterAll(() => site && !reused && rmSync(join(site.dir, ".."), { recursive: true, force: true }), 120_000);
+  afterAll(async () => {
+    if (site && !reused) await rm(join(site.dir, ".."), { recursive: true, force: true });
+  }, 120_000);
 
   test("the release is served at /docs/ and Next at /docs/next/, guides and API alike", () => {
     const v = site.version;

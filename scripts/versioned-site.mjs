@@ -6,7 +6,7 @@
 // only Next has (`nextOnly`), a line only Next's intro has — before
 // `docusaurus build` writes <dir>/build. scripts/site-versions.test.mjs checks
 // that build; the repository itself keeps no cut version until a release.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,21 +56,28 @@ function copyRepository(dir) {
 }
 
 /**
- * Runs a command in `cwd`; throws with its output when it fails.
+ * Runs node in `cwd` and resolves to its output; rejects with it when it
+ * fails. Asynchronous, so a test runner waiting on it stays responsive.
  *
  * @param {string} cwd
  * @param {string[]} args - node's arguments
+ * @returns {Promise<string>}
  */
 function node(cwd, args) {
-  const run = spawnSync(process.execPath, args, {
-    cwd,
-    env: { ...process.env, FORCE_COLOR: "0", NO_UPDATE_NOTIFIER: "1" },
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, args, {
+      cwd,
+      env: { ...process.env, FORCE_COLOR: "0", NO_UPDATE_NOTIFIER: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("error", fail);
+    child.on("close", (code) =>
+      code === 0 ? done(output) : fail(new Error(`node ${args.join(" ")} failed (exit ${code}):\n${output}`))
+    );
   });
-  if (run.status !== 0)
-    throw new Error(`node ${args.join(" ")} failed (exit ${run.status}):\n${run.stdout}${run.stderr}`);
-  return `${run.stdout}${run.stderr}`;
 }
 
 /**
@@ -78,10 +85,10 @@ function node(cwd, args) {
  *
  * @param {string} dir - where the copy goes (emptied first)
  */
-export function buildVersionedSite(dir) {
+export async function buildVersionedSite(dir) {
   copyRepository(dir);
   const version = JSON.parse(readFileSync(join(dir, "packages/act/package.json"), "utf8")).version;
-  const cut = node(dir, ["scripts/cut-docs-version.mjs", version]);
+  const cut = await node(dir, ["scripts/cut-docs-version.mjs", version]);
   // Main moves on: Next gets a line in the intro and a function in the API.
   const intro = join(dir, "docs/intro.mdx");
   writeFileSync(intro, `${readFileSync(intro, "utf8")}\n${NEXT_ONLY_TEXT}\n`);
@@ -101,7 +108,7 @@ export function buildVersionedSite(dir) {
 export function ${NEXT_ONLY_FUNCTION}(): void {}
 `
   );
-  const log = node(dir, ["node_modules/@docusaurus/core/bin/docusaurus.mjs", "build"]);
+  const log = await node(dir, ["node_modules/@docusaurus/core/bin/docusaurus.mjs", "build"]);
   writeFileSync(join(dir, "build.log"), log);
   return { version, dir, build: join(dir, "build"), log, cut };
 }
@@ -109,6 +116,6 @@ export function ${NEXT_ONLY_FUNCTION}(): void {}
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = resolve(process.argv[2] ?? join(root, ".cache/versioned-site"));
   const started = Date.now();
-  const { build, version } = buildVersionedSite(dir);
+  const { build, version } = await buildVersionedSite(dir);
   console.log(`versioned site: ${version} cut and built in ${((Date.now() - started) / 1000).toFixed(0)} s: ${build}`);
 }
