@@ -318,7 +318,7 @@ const config: Config = {
         { type: "docSidebar", sidebarId: "docs", position: "left", label: "Docs" },
         { type: "docSidebar", sidebarId: "api", docsPluginId: API_DOCS, position: "left", label: "API" },
         // The docs version: "Next" alone while no release is cut (the theme
-        // then renders a link to the intro, not a menu), a dropdown of Next
+        // then renders a link to the page itself, not a menu), a dropdown of Next
         // and the releases once one is; on an API page it switches the API
         // reference's version (the wrapper in src/theme/NavbarItem). Never
         // highlighted: Docs or API is the active item.
