@@ -18,6 +18,7 @@ import type { Config } from "@docusaurus/types";
 import type * as Preset from "@docusaurus/preset-classic";
 import type { Options as DocsOptions } from "@docusaurus/plugin-content-docs";
 import { repository } from "./scripts/repository.mjs";
+import { siteVersions, versionOptions } from "./scripts/docs-versions.mjs";
 import { typedocOptions } from "./scripts/typedoc/options";
 import { codeTheme } from "./src/prism-themes";
 import remarkDiagrams from "./src/plugins/diagrams/index";
@@ -30,6 +31,7 @@ import htmlRouteFiles from "./src/plugins/html-route-files/index";
 import leanTslib from "./src/plugins/lean-tslib/index";
 import llmsTxt from "./src/plugins/llms-txt/index";
 import prismWithCodeBlocks from "./src/plugins/prism-with-code-blocks/index";
+import remarkVersionedLinks from "./src/plugins/versioned-links/index";
 import searchEscape from "./src/plugins/search-escape/index";
 
 const siteDir = dirname(fileURLToPath(import.meta.url));
@@ -43,6 +45,17 @@ const API_DOCS = "api";
 // repository name: it is fixed.
 // ---------------------------------------------------------------------------
 const { owner: organizationName, name: projectName, url: repositoryUrl } = repository();
+
+// ---------------------------------------------------------------------------
+// Docs versions. The guides and the API reference are cut together, per
+// release, by scripts/cut-docs-version.mjs (versions.json,
+// api_versions.json). With no release cut yet — today — the current docs are
+// the only version, labelled Next, and their main doc is the intro; once one
+// is, the newest release is served under /docs/ and Next under /docs/next/.
+// ---------------------------------------------------------------------------
+const released = siteVersions(siteDir, API_DOCS);
+// Links between the guides and the API stay inside the page's version.
+const versionedLinks = [remarkVersionedLinks, { released: released.guides }];
 
 const config: Config = {
   title: "Act",
@@ -137,15 +150,15 @@ const config: Config = {
             "**/*.test.{js,jsx,ts,tsx}",
             "**/__tests__/**",
           ],
-          // One docs version, "current", labelled Next; its main doc is the
-          // intro (the first item of the Docs sidebar).
-          lastVersion: "current",
-          onlyIncludeVersions: ["current"],
-          versions: { current: { label: "Next" } },
-          editUrl: ({ docPath }) => `${repositoryUrl}/edit/main/docs/${docPath}`,
+          // The current docs, labelled Next, and each cut release (see
+          // "Docs versions" above); the main doc is the intro (the first item
+          // of the Docs sidebar).
+          ...versionOptions(released.guides),
+          // A cut release's page is edited in its own folder (versioned_docs/…).
+          editUrl: ({ versionDocsDirPath, docPath }) => `${repositoryUrl}/edit/main/${versionDocsDirPath}/${docPath}`,
           showLastUpdateTime: false,
           // ```mermaid blocks become inline SVG figures at build time.
-          remarkPlugins: [remarkDiagrams],
+          remarkPlugins: [remarkDiagrams, versionedLinks],
         },
         blog: false,
         pages: {},
@@ -223,10 +236,9 @@ const config: Config = {
         path: "docs-api",
         routeBasePath: "docs/api",
         sidebarPath: "./sidebars-api.ts",
-        lastVersion: "current",
-        onlyIncludeVersions: ["current"],
-        versions: { current: { label: "Next" } },
+        ...versionOptions(released.api),
         showLastUpdateTime: false,
+        remarkPlugins: [versionedLinks],
       } satisfies DocsOptions,
     ],
     searchEscape,
@@ -273,17 +285,24 @@ const config: Config = {
     },
 
     // An optional announcement bar; the theme remembers its dismissal (in
-    // local storage, per id).
-    announcementBar: {
-      id: "act-docs-preview",
-      content:
-        'These are the docs for the next release of Act. New here? Start with the <a href="/act-root/docs/intro">introduction</a>.',
-      isCloseable: true,
-    },
+    // local storage, per id). Once a release is cut it announces the newest
+    // one (a new id, so a reader who closed the previous bar sees it).
+    announcementBar: released.guides.length
+      ? {
+          id: `act-release-${released.guides[0]}`,
+          content: `Act ${released.guides[0]} is released: what changed and how to upgrade is in the <a href="/act-root/docs/guides/release-notes">release notes</a>.`,
+          isCloseable: true,
+        }
+      : {
+          id: "act-docs-preview",
+          content:
+            'These are the docs for the next release of Act. New here? Start with the <a href="/act-root/docs/intro">introduction</a>.',
+          isCloseable: true,
+        },
 
-    // Top navbar (a mobile menu below 996 px): Docs and API, the English-only
-    // language dropdown, the search slot, the colour-mode toggle, the source
-    // repository.
+    // Top navbar (a mobile menu below 996 px): Docs and API, the docs
+    // version, the English-only language dropdown, the search slot, the
+    // colour-mode toggle, the source repository.
     navbar: {
       title: "Act",
       // The navbar stays put while scrolling.
@@ -298,6 +317,12 @@ const config: Config = {
       items: [
         { type: "docSidebar", sidebarId: "docs", position: "left", label: "Docs" },
         { type: "docSidebar", sidebarId: "api", docsPluginId: API_DOCS, position: "left", label: "API" },
+        // The docs version: "Next" alone while no release is cut (the theme
+        // then renders a link to the page itself, not a menu), a dropdown of Next
+        // and the releases once one is; on an API page it switches the API
+        // reference's version (the wrapper in src/theme/NavbarItem). Never
+        // highlighted: Docs or API is the active item.
+        { type: "docsVersionDropdown", position: "right", dropdownActiveClassDisabled: true },
         { type: "localeDropdown", position: "right" },
         // The search slot, where the local search plugin renders.
         { type: "search", position: "right" },

@@ -41,6 +41,7 @@ const sidebars: SidebarsConfig = {
         "guides/sqlite",
         "guides/postgres-in-production",
         "guides/deploying-and-upgrading",
+        "guides/release-notes",
         "guides/scaling-reactions",
         "guides/production-checklist",
         "guides/projections",

@@ -55,6 +55,9 @@ export default defineConfig({
             "scripts/check-structure.test.mjs",
             "scripts/limitations.test.mjs",
             "scripts/run-tests.test.mjs",
+            "scripts/docs-versions.test.mjs",
+            "scripts/release-notes.test.mjs",
+            "scripts/cut-docs-version.test.mjs",
           ],
           environment: "node",
           // The Pages-like server's tests make real requests; generous on a busy machine, no timing asserted.
@@ -73,7 +76,8 @@ export default defineConfig({
       {
         test: {
           name: "site-build",
-          include: ["scripts/site.test.mjs"],
+          // site-versions builds a copy of the site with a cut release (several minutes).
+          include: ["scripts/site.test.mjs", "scripts/site-versions.test.mjs"],
           environment: "node",
           // Reads the whole build; slow on a busy machine, but no timing is asserted.
           testTimeout: 120_000,

@@ -8,6 +8,8 @@ const PAGES = [
   ["concept page", CONCEPT],
   ["example page", EXAMPLE],
   ["API page", API_PAGE],
+  // Its badge's colours differ from the API page's stable one.
+  ["guide with an experimental badge", "/act-root/docs/guides/http"],
   ["not-found page", NOT_FOUND],
 ] as const;
 

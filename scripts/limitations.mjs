@@ -39,6 +39,7 @@ export const OTHER_PAGES = {
   "guides/faq": "short answers that point to the capability pages",
   "guides/migrating-from-rotorsoft-act": "a migration guide that maps another library's calls to the capability pages",
   "guides/migrating-from-emmett": "a migration guide that maps another library's calls to the capability pages",
+  "guides/release-notes": "what each release changes and the steps to upgrade; no capability of its own",
 };
 
 export const HEADING = "Limitations";

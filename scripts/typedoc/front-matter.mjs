@@ -9,6 +9,8 @@
 // ("@act-root/act", not the folder "act/src" the routes keep). The API index
 // lists the packages in the order of the entry points (the core first, then
 // the Postgres store), not alphabetically by folder, which put act-pg first.
+// A symbol's stability tag (`@stable`, `@experimental`) becomes the page's
+// `stability`, which the site shows as a badge (src/theme/DocItem/Content).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ReflectionKind } from "typedoc";
@@ -58,6 +60,41 @@ export function inEntryPointOrder(contents, entryPoints) {
   });
 }
 
+/**
+ * The stability tags of the TSDoc, by the front-matter value they give.
+ * @type {Record<string, "stable" | "experimental">}
+ */
+const STABILITY_TAGS = { "@experimental": "experimental", "@stable": "stable" };
+
+/**
+ * "stable" or "experimental" when the symbol's TSDoc carries the tag — on the
+ * declaration, or for a function on its first signature, where TypeDoc moves
+ * a function's comment — else undefined.
+ *
+ * @param {any} model - the reflection a page documents
+ * @returns {"stable" | "experimental" | undefined}
+ */
+export function stabilityOf(model) {
+  const comments = [model?.comment, ...(model?.signatures ?? []).map((signature) => signature.comment)];
+  for (const comment of comments)
+    for (const [tag, stability] of Object.entries(STABILITY_TAGS))
+      if (comment?.modifierTags?.has(tag)) return stability;
+  return undefined;
+}
+
+/**
+ * The page without TypeDoc's line for the symbol's own stability tag
+ * (**`Experimental`** under "Defined in"), which the badge replaces; the
+ * members' tags, further down, stay.
+ *
+ * @param {string} contents - the page's Markdown
+ * @param {"stable" | "experimental"} stability - the symbol's
+ */
+export function withoutSymbolFlag(contents, stability) {
+  const label = stability === "stable" ? "Stable" : "Experimental";
+  return contents.replace(new RegExp(`^\\*\\*\`${label}\`\\*\\*\n(\n|$)`, "m"), "");
+}
+
 /** @param {import("typedoc").Application} app */
 export function load(app) {
   app.renderer.on("endPage", (page) => {
@@ -81,6 +118,11 @@ export function load(app) {
     if (summary?.length) {
       const text = plain(summary);
       if (text) fields.description = text.length > 160 ? `${text.slice(0, 157)}...` : text;
+    }
+    const stability = stabilityOf(model);
+    if (stability) {
+      fields.stability = stability;
+      page.contents = withoutSymbolFlag(page.contents, stability);
     }
     const yaml = Object.entries(fields).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
     if (yaml.length) page.contents = `---\n${yaml.join("\n")}\n---\n\n${page.contents}`;

@@ -15,6 +15,7 @@ const SCOPE = "@act-root/act-otel";
  * is observed (one series per reaction; per-stream series only with
  * `lagStreams`).
  *
+ * @experimental
  * @example
  * ```ts
  * import { instrument, type InstrumentOptions } from "@act-root/act-otel";
@@ -51,6 +52,7 @@ export type InstrumentOptions = {
 /**
  * What {@link instrument} returns: a handle to turn the instrumentation off.
  *
+ * @experimental
  * @example
  * ```ts
  * import { instrument, type Instrumented } from "@act-root/act-otel";
@@ -97,6 +99,7 @@ let current: Instrumented | undefined;
  * measured. A second call replaces the first. Without it nothing is
  * recorded and the apps pay nothing.
  *
+ * @experimental
  * @param apps - the app (or apps) whose reaction streams' lag is observed; optional
  * @param options - providers, store spans and the lag gauge (see {@link InstrumentOptions})
  * @returns a handle whose `stop()` turns it off

@@ -16,6 +16,7 @@ import { checkOptions, OptionSchemas } from "@act-root/act/internal";
  * case-sensitively. The other tables are named after it: `<table>_watermarks`,
  * `<table>_keys` and `<table>_discovery`.
  *
+ * @stable
  * @see [Configuration](/docs/concepts/configuration#switching-to-postgres) — sets it up step by step.
  * @example
  * ```ts

@@ -70,6 +70,7 @@ import { Timers } from "./timers.js";
  * Configuration can never inject SQL: schema and table names are validated
  * identifiers, every value is a query parameter.
  *
+ * @stable
  * @see [Configuration](/docs/concepts/configuration#switching-to-postgres) — sets it up step by step.
  * @example
  * ```ts

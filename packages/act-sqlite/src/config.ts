@@ -8,6 +8,7 @@ import type { FileSettings } from "./file.js";
 /**
  * Settings of a {@link SqliteStore}. Only `filename` is required.
  *
+ * @stable
  * @example
  * ```ts
  * const options: SqliteStoreOptions = { filename: "./data/app.db", synchronous: "NORMAL" };

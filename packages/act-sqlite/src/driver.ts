@@ -10,6 +10,7 @@ import Database from "libsql";
 /**
  * A prepared statement; `?` parameters by position.
  *
+ * @experimental
  * @example
  * ```ts
  * const insertTicket = (db: Connection) => {
@@ -43,6 +44,7 @@ export interface Statement {
  * A connection to one database file: what `SqliteStore` hands projection
  * handlers, inside the transaction that also moves the projection's position.
  *
+ * @experimental
  * @example
  * ```ts
  * const OpenTickets = projection<Connection>("OpenTickets")

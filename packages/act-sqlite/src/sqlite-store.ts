@@ -55,6 +55,7 @@ import { Timers } from "./timers.js";
  *   package is refused with a `StoreError` naming the file, which is left
  *   untouched. The file is opened on the first call.
  *
+ * @stable
  * @see [Embedded store (SQLite)](/docs/guides/sqlite) — when to choose it, backups, several processes.
  * @example
  * ```ts

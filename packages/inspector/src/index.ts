@@ -21,6 +21,7 @@ export type { RunningServer } from "./server/http.js";
 /**
  * Options of {@link inspect}.
  *
+ * @experimental
  * @example
  * ```ts
  * const options: InspectOptions = { port: 4400, operations: false };
@@ -49,6 +50,7 @@ export type InspectOptions = {
  * only and prints one URL, which opens one browser session, once (a second
  * use is refused); `link()` on the result makes another. Opens nothing.
  *
+ * @experimental
  * @see [Inspector](/docs/guides/inspector) — what each view shows, and running it against production safely.
  * @param app - the app to inspect
  * @param options - port, operations, catalog

@@ -10,6 +10,10 @@
  *
  * It also writes `robots.txt`, which points at the sitemap.
  *
+ * With cut releases, `llms.txt` and `llms-full.txt` describe the version
+ * served under /docs/ (the newest release); every version's guides get
+ * their twin, for the button on each.
+ *
  * The twins are made from the `.mdx` sources: front matter becomes a title
  * and a summary, MDX imports and tab wrappers go, `<CodeBlock>`s that show a
  * workspace file (raw-loader imports) get that file's text, and site links
@@ -204,28 +208,32 @@ export default function llmsTxtPlugin(context: LoadContext, options: unknown): P
     name: "act-llms-txt",
     async postBuild({ outDir, plugins, siteConfig }) {
       // The guides are the default docs instance; the API reference is its own.
+      // The docs of the version served under /docs/, and of every version.
       const docsOf = (id: string) => {
         const plugin = plugins.find((p) => p.name === "docusaurus-plugin-content-docs" && p.options.id === id);
-        const content = plugin?.content as { loadedVersions?: { docs: DocInfo[] }[] } | undefined;
-        const docs = content?.loadedVersions?.flatMap((v) => v.docs) ?? [];
-        if (!docs.length) throw new Error(`llms-txt: no docs found in the docs instance "${id}"`);
-        return docs;
+        const content = plugin?.content as { loadedVersions?: { isLast: boolean; docs: DocInfo[] }[] } | undefined;
+        const versions = content?.loadedVersions ?? [];
+        const served = versions.find((v) => v.isLast)?.docs ?? [];
+        if (!served.length) throw new Error(`llms-txt: no docs found in the docs instance "${id}"`);
+        return { served, all: versions.flatMap((v) => v.docs) };
       };
-      const { guides, api } = order(docsOf("default"), docsOf(apiPluginId));
+      const allGuides = docsOf("default");
+      const { guides, api } = order(allGuides.served, docsOf(apiPluginId).served);
       const docs = [...guides, ...api];
       const origin = siteConfig.url.replace(/\/$/, "");
       const siteUrl = `${origin}${siteConfig.baseUrl}`; // ends with "/"
       const pageUrl = (permalink: string) => `${origin}${permalink}`;
       // Front-matter descriptions (Docusaurus otherwise makes one up from the
       // page's first line, e.g. "Defined in: …" on generated API pages).
-      for (const doc of docs) {
+      for (const doc of new Set([...docs, ...allGuides.all])) {
         const fromFrontMatter = typeof doc.frontMatter.description === "string" ? doc.frontMatter.description : "";
         const file = resolve(context.siteDir, doc.source.replace(/^@site\//, ""));
         doc.description = fromFrontMatter || (existsSync(file) ? summarize(readFileSync(file, "utf8")) : "");
       }
 
+      // By permalink: each version has its own intro, concepts, …
       const twins = new Map<string, string>();
-      for (const doc of guides) {
+      for (const doc of allGuides.all) {
         const file = resolve(context.siteDir, doc.source.replace(/^@site\//, ""));
         const markdown = mdxToMarkdown(
           readFileSync(file, "utf8"),
@@ -234,7 +242,7 @@ export default function llmsTxtPlugin(context: LoadContext, options: unknown): P
           `${origin}${siteConfig.baseUrl.replace(/\/$/, "")}`,
           doc.source.replace(/^@site\//, "")
         );
-        twins.set(doc.id, markdown);
+        twins.set(doc.permalink, markdown);
         // /act-root/docs/intro → build/docs/intro.md (the page is docs/intro/index.html).
         const target = join(outDir, `${doc.permalink.slice(siteConfig.baseUrl.length).replace(/\/$/, "/index")}.md`);
         mkdirSync(dirname(target), { recursive: true });
@@ -275,7 +283,7 @@ export default function llmsTxtPlugin(context: LoadContext, options: unknown): P
         "",
         `> The complete documentation of Act as Markdown: the guides, then the API reference. Source: ${siteUrl}`,
         "",
-        ...guides.map((doc) => `<!-- ${pageUrl(doc.permalink)} -->\n\n${twins.get(doc.id)}`),
+        ...guides.map((doc) => `<!-- ${pageUrl(doc.permalink)} -->\n\n${twins.get(doc.permalink)}`),
         ...apiMarkdown,
       ].join("\n");
       writeFileSync(join(outDir, "llms-full.txt"), full);

@@ -1,4 +1,4 @@
-// Wrapped: the docs version preference must survive a reload (local storage); the stock theme only writes it from a version dropdown this one-version site does not show, so visiting a doc records its version.
+// Wrapped: the docs version preference must survive a reload (local storage); the stock theme only writes it when a reader picks a version in the navbar's menu (none while Next is the only version), so visiting a doc records its version.
 import { useEffect, type ReactNode } from "react";
 import DocVersionRoot from "@theme-original/DocVersionRoot";
 import type DocVersionRootType from "@theme/DocVersionRoot";

@@ -10,6 +10,7 @@ import type { Committed, Schemas, Store } from "@act-root/act";
 /**
  * One row of the streams view.
  *
+ * @experimental
  * @example
  * ```ts
  * const row: StreamSummary = { stream: "order-1", events: 5, last: new Date() };
@@ -27,6 +28,7 @@ export type StreamSummary = {
 /**
  * A page of streams, and the cursor of the next one when there is more.
  *
+ * @experimental
  * @example
  * ```ts
  * const page: StreamPage = await new StoreCatalog(store()).streams("order-", undefined, 50);
@@ -45,6 +47,7 @@ export type StreamPage = {
  * to list them and how to do it cheaply depends on the store. A new store
  * gets a catalog of its own; until then {@link StoreCatalog} works for any.
  *
+ * @experimental
  * @example
  * ```ts
  * const catalog: Catalog = new StoreCatalog(store());
@@ -81,6 +84,7 @@ export interface Catalog {
  * every call, so it is only fit for small stores — the in-memory one, tests,
  * a store without a catalog of its own.
  *
+ * @experimental
  * @example
  * ```ts
  * const inspector = await inspect(app, { catalog: new StoreCatalog(store(), "in memory") });

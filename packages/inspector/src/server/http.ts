@@ -54,6 +54,7 @@ export type ServerOptions = {
 /**
  * A running inspector server.
  *
+ * @experimental
  * @example
  * ```ts
  * const inspector: RunningServer = await inspect(app, { print: false });

@@ -9,6 +9,7 @@ import type { Catalog, StreamPage, StreamSummary } from "./catalog.js";
 /**
  * Where the events are; the same names `PostgresStore` takes.
  *
+ * @experimental
  * @example
  * ```ts
  * const config: PgCatalogConfig = { connectionString: process.env.DATABASE_URL, schema: "shop" };
@@ -75,6 +76,7 @@ const INDEXED_CORRELATION = `SELECT EXISTS (
  * `(stream, version)` index on a pool of its own (at most 4 connections, read-only
  * transactions, a statement timeout).
  *
+ * @experimental
  * @example
  * ```ts
  * const url = process.env.DATABASE_URL;

@@ -41,6 +41,7 @@ export const SQLITE_STREAM =
  * opens the file with the `libsql` driver the store uses, refuses to create
  * a file that is not there, and sets the connection `query_only`.
  *
+ * @experimental
  * @example
  * ```ts
  * const catalog = await SqliteCatalog.open("./events.db");
