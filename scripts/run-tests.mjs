@@ -53,6 +53,9 @@ export const STEPS = [
   // The starter's end to end: packs, then two `npm install`s and the generated
   // projects' tsc and vitest — about two minutes, a third of a core on average.
   { name: "starter", script: "test:starter", after: ["build"], cpu: 0.5 },
+  // The HTTP package's smoke test on Node, Bun and Deno (each from npm when not
+  // installed: the registry is all CI reaches) — seconds, mostly downloads.
+  { name: "runtimes", script: "test:runtimes", after: ["build"], cpu: 0.5 },
 ];
 
 /**
