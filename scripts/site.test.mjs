@@ -313,8 +313,11 @@ test("the runtime and main bundles begin with the compile hint; route chunks and
 // to them, took it to 581.8 KB, the main bundle to 479.6 KB. On 29 November
 // the navbar's docs-version item (the theme's version dropdown and its
 // wrapper, on every page) and the release notes page took it to 585.6 KB,
-// the main bundle to 481.9 KB.
-const INTRO_JS_BUDGET = 586 * 1024;
+// the main bundle to 481.9 KB. Then timers (about 20 API pages: the timer
+// types of the store port, `Clock`, `testClock`, the internal input checks)
+// and the Workflows and timers guide took it to 596.8 KB, the main bundle to
+// 491.5 KB.
+const INTRO_JS_BUDGET = 597 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");
