@@ -63,6 +63,8 @@ describe("seed and drop", () => {
       { kind: "index", name: "events_snapshots" },
       { kind: "index", name: "events_stream_id" },
       { kind: "index", name: "events_stream_version" },
+      { kind: "index", name: "events_timers_pending" },
+      { kind: "index", name: "events_timers_pkey" },
       { kind: "index", name: "events_watermarks_blocked" },
       { kind: "index", name: "events_watermarks_by_name" },
       { kind: "index", name: "events_watermarks_pkey" },
@@ -71,6 +73,7 @@ describe("seed and drop", () => {
       { kind: "table", name: "events" },
       { kind: "table", name: "events_discovery" },
       { kind: "table", name: "events_keys" },
+      { kind: "table", name: "events_timers" },
       { kind: "table", name: "events_watermarks" },
     ]);
     // The keys table of a store seeded before requests were kept gains the column.
