@@ -29,6 +29,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 
 const root = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const keep = process.argv.includes("--keep");
@@ -137,7 +138,8 @@ try {
     problems.push(`create-act-app printed no next steps:\n${created.output}`);
   const sqliteApp = join(work, "sqlite-app");
   must("npm", ["install"], sqliteApp);
-  const tested = must("npm", ["test"], sqliteApp);
+  // Colour codes stripped: under CI vitest colours its summary, and the pattern would not match through them.
+  const tested = stripVTControlCharacters(must("npm", ["test"], sqliteApp));
   if (!/Test Files\s+2 passed/.test(tested))
     problems.push(`npm test in the SQLite project ran other than 2 test files:\n${tested}`);
   must("npm", ["run", "typecheck"], sqliteApp);
@@ -175,7 +177,7 @@ try {
   await admin.end();
   const appUrl = new URL(url);
   appUrl.pathname = `/${database.name}`;
-  const pgTested = must("npm", ["test"], pgApp, { DATABASE_URL: appUrl.href });
+  const pgTested = stripVTControlCharacters(must("npm", ["test"], pgApp, { DATABASE_URL: appUrl.href }));
   if (!/Test Files\s+3 passed/.test(pgTested))
     problems.push(`npm test in the PostgreSQL project ran other than 3 test files:\n${pgTested}`);
   const served = await serveAndCall(pgApp, { DATABASE_URL: appUrl.href });
