@@ -25,12 +25,13 @@ export const PREFETCH_BUDGET = 300 * 1024;
  * The room kept free for the next route: at least what the costliest route
  * of this site takes to prefetch (its content plus the doc page components:
  * 201 KB for the event-sourcing guide in November 2026, whose three diagrams
- * are inline SVG in both colour modes; 135 KB for the largest API page). A
+ * are inline SVG in both colour modes, and 210.4 KB once it gained its
+ * Limitations section; 135 KB for the largest API page). A
  * route's size is known only once it has loaded, so the budget holds only if
  * no route costs more than this; the browser tests prefetch every page of
  * the sitemap alone and fail, naming the page, when one does.
  */
-export const ROUTE_RESERVE = 210 * 1024;
+export const ROUTE_RESERVE = 214 * 1024;
 
 /** Connections on which nothing is prefetched (Docusaurus itself only skips 2g). */
 const SLOW = new Set(["slow-2g", "2g", "3g"]);
