@@ -40,9 +40,16 @@ server.headersTimeout = 65_000;
 server.listen(port, "127.0.0.1", () => {
   console.log(`Serving ${source}${copy ? ` (copied to ${copy})` : ""} at http://127.0.0.1:${port}${base}`);
 });
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-  });
-}
+const stop = () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+};
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, stop);
+// Playwright starts this server in a process group of its own, so a test run
+// that is stopped (one step of `npm test` failed, or a SIGKILL) may never
+// pass the signal on; the server would keep its port and make the next run
+// fail to start. It stops when the process that started it is gone.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) stop();
+}, 1000).unref();

@@ -107,25 +107,31 @@ export function idlePrefetching(
 const size = (entry: PerformanceResourceTiming) => entry.transferSize || entry.encodedBodySize;
 
 /**
- * The bytes of every prefetched file so far (`<link rel=prefetch>`, as
- * Docusaurus prefetches). The timeline is read when asked: an observer is
+ * The bytes of every prefetched file so far: resources loaded by a
+ * `<link rel=prefetch>` element, as Docusaurus prefetches. The page's own
+ * `<link>` files (its stylesheet, preloaded logos, the icon) are loaded by
+ * links too, and counting them would leave no room for any route on a page
+ * whose stylesheet is large; so a resource counts only when a prefetch link
+ * in the document names it. The timeline is read when asked: an observer is
  * told of a file only some time after it loaded, and a count that lags lets
  * the next prefetch start past the budget. The observer's count stands in
  * once the timeline's buffer is full and drops new entries.
  */
 function prefetchedBytes(): () => number {
   if (typeof performance === "undefined" || typeof PerformanceObserver === "undefined") return () => 0;
+  const prefetchLinks = () =>
+    new Set(Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="prefetch"]'), (link) => link.href));
+  const prefetched = (entries: PerformanceResourceTiming[]) => {
+    const links = prefetchLinks();
+    let bytes = 0;
+    for (const entry of entries) if (entry.initiatorType === "link" && links.has(entry.name)) bytes += size(entry);
+    return bytes;
+  };
   let observed = 0;
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries() as PerformanceResourceTiming[])
-      if (entry.initiatorType === "link") observed += size(entry);
+    observed += prefetched(list.getEntries() as PerformanceResourceTiming[]);
   }).observe({ type: "resource", buffered: true });
-  return () => {
-    let timeline = 0;
-    for (const entry of performance.getEntriesByType("resource") as PerformanceResourceTiming[])
-      if (entry.initiatorType === "link") timeline += size(entry);
-    return Math.max(timeline, observed);
-  };
+  return () => Math.max(prefetched(performance.getEntriesByType("resource") as PerformanceResourceTiming[]), observed);
 }
 
 // (A plain check rather than ExecutionEnvironment, so the tests can import
