@@ -130,7 +130,6 @@ function shell(script, cwd, where) {
   return { stdout: run.stdout, cwd: readFileSync(marker, "utf8").trim() };
 }
 
-let server;
 let database;
 try {
   const packed = spawnSync(process.execPath, [join(root, "scripts", "pack-local.mjs"), "--no-build", packs], {
@@ -140,21 +139,9 @@ try {
     throw new Error(`packing the workspace packages failed (run npm run build:packages first)\n${packed.stderr}`);
 
   // PostgreSQL for step 5: a fresh database, so both runs start from nothing.
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    const { startServer } = await import("../packages/act-pg/tools/pg-server.ts");
-    server = await startServer();
-    url = server.url;
-  }
-  const pg = (await import("pg")).default;
-  database = { name: `reader_${process.pid}`, url };
-  const admin = new pg.Client({ connectionString: url });
-  admin.on("error", () => {});
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database.name}`);
-  await admin.end();
-  const readerUrl = new URL(url);
-  readerUrl.pathname = `/${database.name}`;
+  const { throwawayDatabase } = await import("../packages/act-pg/tools/throwaway-database.ts");
+  database = await throwawayDatabase("reader");
+  const readerUrl = new URL(database.url);
 
   const blocks = parse(readFileSync(pagePath, "utf8"));
   let cwd = work;
@@ -231,17 +218,7 @@ try {
 } catch (error) {
   problems.push(error instanceof Error ? error.message : String(error));
 } finally {
-  if (database) {
-    const pg = (await import("pg")).default;
-    const admin = new pg.Client({ connectionString: database.url });
-    admin.on("error", () => {});
-    await admin
-      .connect()
-      .then(() => admin.query(`DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`))
-      .catch(() => {})
-      .finally(() => admin.end().catch(() => {}));
-  }
-  await server?.stop();
+  await database?.drop();
   if (keep) console.error(`check-getting-started: the reader's folder is kept in ${work}`);
   else rmSync(work, { recursive: true, force: true });
 }

@@ -126,7 +126,6 @@ async function serveAndCall(cwd, more) {
 }
 
 const problems = [];
-let server;
 let database;
 try {
   must(process.execPath, [join(root, "scripts", "pack-local.mjs"), "--no-build", packs], root);
@@ -162,21 +161,9 @@ try {
   const pgApp = join(work, "pg-app");
   must("npm", ["install"], pgApp);
   must("npm", ["run", "typecheck"], pgApp);
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    const { startServer } = await import("../packages/act-pg/tools/pg-server.ts");
-    server = await startServer();
-    url = server.url;
-  }
-  const pg = (await import("pg")).default;
-  database = { name: `starter_${process.pid}`, url };
-  const admin = new pg.Client({ connectionString: url });
-  admin.on("error", () => {});
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database.name}`);
-  await admin.end();
-  const appUrl = new URL(url);
-  appUrl.pathname = `/${database.name}`;
+  const { throwawayDatabase } = await import("../packages/act-pg/tools/throwaway-database.ts");
+  database = await throwawayDatabase("starter");
+  const appUrl = new URL(database.url);
   const pgTested = stripVTControlCharacters(must("npm", ["test"], pgApp, { DATABASE_URL: appUrl.href }));
   if (!/Test Files\s+3 passed/.test(pgTested))
     problems.push(`npm test in the PostgreSQL project ran other than 3 test files:\n${pgTested}`);
@@ -185,17 +172,7 @@ try {
 } catch (error) {
   problems.push(error instanceof Error ? error.message : String(error));
 } finally {
-  if (database) {
-    const pg = (await import("pg")).default;
-    const admin = new pg.Client({ connectionString: database.url });
-    admin.on("error", () => {});
-    await admin
-      .connect()
-      .then(() => admin.query(`DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`))
-      .catch(() => {})
-      .finally(() => admin.end().catch(() => {}));
-  }
-  await server?.stop();
+  await database?.drop();
   if (keep) console.error(`check-starter: the folder is kept in ${work}`);
   else rmSync(work, { recursive: true, force: true });
 }
