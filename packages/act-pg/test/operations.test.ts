@@ -1,19 +1,8 @@
-import { disposeAndExit, store } from "@act-root/act";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { operationsSuite } from "../../act/test/operations.suite.js";
-import type { PostgresStore } from "../src/index.js";
-import { client, makeStore } from "./support.js";
+import { client, freshStores } from "./support.js";
 
-let current: PostgresStore | undefined;
-
-async function fresh(table = "operations") {
-  await disposeAndExit();
-  current = makeStore({ table });
-  store(current);
-  await current.drop();
-  await current.seed();
-  return current;
-}
+const fresh = freshStores("operations");
 
 operationsSuite("PostgresStore", () => fresh());
 
@@ -37,9 +26,4 @@ describe("lease renewal on PostgreSQL", () => {
     }
     expect(await pg.ack([{ ...granted, at: e.id }])).toHaveLength(1);
   });
-});
-
-afterAll(async () => {
-  await current?.drop();
-  await disposeAndExit();
 });
