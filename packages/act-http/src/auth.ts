@@ -90,3 +90,15 @@ export async function identify(authenticate: Authenticate, request: Request): Pr
     throw new TypeError("act-http: authenticate returned something that is not an actor { id, name }");
   return { id: parsed.data.id, name: parsed.data.name };
 }
+
+/**
+ * Whether a long-lived connection's request still stands for `actor`: the
+ * hook is asked again with the same request, so a token revoked or expired
+ * since the connection opened (a hook that checks a revocation list or a
+ * JWT's expiry) ends the connection at its next message instead of keeping
+ * it open for as long as the client likes.
+ */
+export async function stillCaller(authenticate: Authenticate, request: Request, actor: Actor): Promise<boolean> {
+  const now = await authenticate(request);
+  return now?.id === actor.id;
+}

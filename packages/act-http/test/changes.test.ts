@@ -139,6 +139,29 @@ describe("a read served live", () => {
     await api.close();
   });
 
+  it("authenticates the caller again before every answer, and ends the connection once the token is revoked", async () => {
+    let revoked = false;
+    const api = http(app, {
+      ...options,
+      authenticate: () => (revoked ? undefined : alice),
+      reads: {
+        titles: read({
+          query: z.object({}),
+          answer: z.array(z.string()),
+          authorize: () => true,
+          projection: Notes,
+          read: () => [...list.values()].map((row) => row.title),
+        }),
+      },
+    });
+    const live = messages(await api.fetch(new Request("http://x/reads/titles/changes")));
+    expect((await live.next())?.event).toBe("answer");
+    revoked = true;
+    await create(alice, "after revocation");
+    expect(await live.next()).toBeUndefined();
+    await api.close();
+  });
+
   it("is served only for reads that name their projection, after the same checks as the read itself", async () => {
     const api = http(app, {
       ...options,

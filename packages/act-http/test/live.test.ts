@@ -97,6 +97,27 @@ describe("server-sent events", () => {
     await guarded.close();
   });
 
+  it("authenticates the caller again before each batch, and ends the stream once the token is revoked", async () => {
+    const id = newId();
+    await act(id, "Create", { title: "t", body: "b" });
+    let revoked = false;
+    const guarded = http(app, {
+      authenticate: () => (revoked ? undefined : alice),
+      actions: {},
+      streams: [stream(Note, { stream: (id) => `note-${id}`, authorize: () => true })],
+      events: { pollMillis: 20 },
+    });
+    const res = await guarded.fetch(new Request(`http://x/streams/Note/${id}/events`));
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    expect((await reader.read()).value).toContain("event: Created");
+    revoked = true;
+    await act(id, "Edit", { body: "after revocation" });
+    let rest = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += chunk.value;
+    expect(rest).not.toContain("after revocation");
+    await guarded.close();
+  });
+
   it("caps the open streams, and ends them all on close()", async () => {
     const id = newId();
     await act(id, "Create", { title: "t", body: "b" });

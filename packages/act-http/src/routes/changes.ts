@@ -8,14 +8,17 @@
  * reconnects with `Last-Event-ID` gets an answer only once the projection
  * has moved past what it saw.
  *
- * The read's rule is asked again before every answer: a caller whose
- * access was taken away gets no further answer, and the connection ends.
+ * The caller is authenticated again, and the read's rule asked again,
+ * before every answer: a caller whose token was revoked or expired, or
+ * whose access was taken away, gets no further answer, and the connection
+ * ends.
  * The projection's moves are noticed at once when this process applies
  * them (its drains' acknowledgements, or its own commits for an inline
  * projection), and by polling when another process does.
  */
 import type { Act, Projection } from "@act-root/act";
 import type { Hono } from "hono";
+import { stillCaller } from "../auth.js";
 import { admit, eventStream, resumeAt, Waiters } from "../event-stream.js";
 import type { Settings } from "../settings.js";
 import { allowedRead, allows, answerOf } from "./reads.js";
@@ -67,6 +70,8 @@ export function changeRoutes(http: Hono, settings: Settings): void {
       next: async () => {
         const at = await positionOf(settings.app, projection);
         if (answered && at <= seen) return undefined;
+        // A token revoked since the connection opened, or a rule that no longer allows the call, ends it.
+        if (!(await stillCaller(settings.authenticate, c.req.raw, call.actor))) return false;
         if (!(await allows(call))) return false;
         const text = JSON.stringify(await answerOf(call));
         seen = Math.max(seen, at);

@@ -4,9 +4,10 @@
  * is sent with its global id as the SSE `id`, so a client that reconnects
  * sends `Last-Event-ID` and resumes right after the last event it got.
  *
- * The state's read rule is asked again before each batch is sent, on the
- * stream's state as it is then: a caller it no longer allows gets no
- * further event, and the connection ends.
+ * The caller is authenticated again, and the state's read rule asked again,
+ * before each batch is sent (on the stream's state as it is then): a caller
+ * whose credentials were revoked or expired, or whom the rule no longer
+ * allows, gets no further event, and the connection ends.
  *
  * Bounded per client: events are read from the store only when the client
  * has taken the previous batch (see `eventStream`). New events are noticed
@@ -14,7 +15,7 @@
  */
 import type { Actor, Committed } from "@act-root/act";
 import type { Hono } from "hono";
-import { identify } from "../auth.js";
+import { identify, stillCaller } from "../auth.js";
 import { admit, eventStream, resumeAt, Waiters } from "../event-stream.js";
 import { allowed, locate, readable } from "./streams.js";
 import type { Settings } from "../settings.js";
@@ -51,8 +52,9 @@ export function eventRoutes(http: Hono, settings: Settings): void {
       next: async () => {
         const batch = await settings.app.queryArray({ stream, after, limit: settings.events.batch });
         if (!batch.length) return undefined;
-        // Asked again before each batch: a caller the rule no longer allows (a ticket
-        // handed to someone else) gets nothing more, and the connection ends.
+        // Asked again before each batch: a caller whose token was revoked, or whom the
+        // rule no longer allows (a ticket handed to someone else), gets nothing more.
+        if (!(await stillCaller(settings.authenticate, c.req.raw, actor))) return false;
         if (!(await allowed(settings, served, actor, id, stream))) return false;
         after = batch.at(-1)!.id;
         return batch.map(message).join("");
