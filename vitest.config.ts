@@ -58,6 +58,7 @@ export default defineConfig({
             "scripts/docs-versions.test.mjs",
             "scripts/release-notes.test.mjs",
             "scripts/cut-docs-version.test.mjs",
+            "scripts/cited-tests.test.mjs",
           ],
           environment: "node",
           // The Pages-like server's tests make real requests; generous on a busy machine, no timing asserted.
