@@ -18,7 +18,15 @@ import { uuid } from "./core/utils.js";
 import type { Projection } from "./builders/projection.js";
 import type { Query, Target } from "./core/schemas.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
-import type { Dispatcher, DoOptions, LoadOptions, PointInTime, ProjectedOptions } from "./types/app.js";
+import type {
+  Correlated,
+  Dispatcher,
+  DoOptions,
+  LoadOptions,
+  LogRead,
+  PointInTime,
+  ProjectedOptions,
+} from "./types/app.js";
 import type { Lifecycle } from "./types/lifecycle.js";
 import type { ReactionStats, ReactionStream, Store } from "./types/ports.js";
 import type { ConsumerOptions, CorrelationOptions, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
@@ -241,17 +249,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * const { count, last } = await app.query({ stream: "c-1" });
    * ```
    */
-  async query(
-    query: Query,
-    callback?: (event: CommittedOf<E>) => void
-  ): Promise<{
-    /** The first event read. */
-    first?: CommittedOf<E>;
-    /** The last event read. */
-    last?: CommittedOf<E>;
-    /** How many events were read. */
-    count: number;
-  }> {
+  async query(query: Query, callback?: (event: CommittedOf<E>) => void): Promise<LogRead<E>> {
     return readLog(this.store, this.registry.events, query, callback);
   }
 
@@ -288,19 +286,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * const { leased, lastId, behind } = await app.correlate();
    * ```
    */
-  async correlate(query?: Query): Promise<{
-    /** The reaction streams registered (new or already known). */
-    leased: Lease[];
-    /** Id of the last event scanned. */
-    lastId: number;
-    /** @deprecated Use `lastId`, of which this is the name in earlier releases; reading it warns once per process. */
-    readonly last_id: number;
-    /**
-     * Whether there may be more to read: without a query, some reaction's discovery has not reached the end of
-     * the log yet (call again, or drain); with a query, the pass read as many events as its `limit`.
-     */
-    behind: boolean;
-  }> {
+  async correlate(query?: Query): Promise<Correlated> {
     return this.reactions.correlations.correlate(query);
   }
 

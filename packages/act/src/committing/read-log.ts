@@ -2,18 +2,9 @@ import { validate } from "../core/utils.js";
 import { type Query, QuerySchema } from "../core/schemas.js";
 import { decode } from "./load.js";
 import type { CommittedOf, Schemas } from "../types/action.js";
+import type { LogRead } from "../types/app.js";
 import type { Store } from "../types/ports.js";
 import type { EventRegister } from "../types/reaction.js";
-
-/** What a read of the log (`app.query`) saw. */
-export type LogRead<E extends Schemas> = {
-  /** The first event read. */
-  first?: CommittedOf<E>;
-  /** The last event read. */
-  last?: CommittedOf<E>;
-  /** How many events were read. */
-  count: number;
-};
 
 /**
  * Reads the log for an app: each event matching `query` decoded through its

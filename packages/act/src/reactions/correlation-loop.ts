@@ -3,15 +3,13 @@ import { logger } from "../core/ports.js";
 import type { Discovery } from "./discovery.js";
 import type { build_tracer } from "../instrumentation/tracer.js";
 import type { Query } from "../core/schemas.js";
-import type { CorrelationOptions, Lease } from "../types/reaction.js";
+import type { Correlated } from "../types/app.js";
+import type { CorrelationOptions } from "../types/reaction.js";
 
 /** Events per correlation page. */
 export const CORRELATION_PAGE = 1_000;
 /** Pages a drain's discovery reads at most, ahead of its handling and beside it. */
 export const CORRELATION_PAGES = 10;
-
-/** What one correlation pass did (`app.correlate()`), with the field name of earlier releases. */
-export type Correlated = { leased: Lease[]; lastId: number; readonly last_id: number; behind: boolean };
 
 /**
  * Correlation outside a drain: one pass on demand (`app.correlate`) and the
