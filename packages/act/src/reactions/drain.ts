@@ -21,7 +21,12 @@ import type {
 } from "../types/reaction.js";
 
 /** What handling one batch came to; `acked` when the acknowledgement was already made (a projection's transaction). */
-type Outcome = { ack?: Lease; block?: BlockedLease; progress: boolean; acked?: Lease[] };
+/**
+ * How a batch ended: what to acknowledge or block, whether its watermark
+ * moved, and — when a backlog's time allowance stopped it — the id of the
+ * first event it did not reach (`stoppedBefore`).
+ */
+type Outcome = { ack?: Lease; block?: BlockedLease; progress: boolean; acked?: Lease[]; stoppedBefore?: number };
 
 /** Streams one drain handles at most, by default. */
 export const STREAM_LIMIT = 10;
@@ -181,8 +186,12 @@ export class Drainer<E extends Schemas> {
         (lease.reactions?.length && this.backfill.vouches(lease.reactions.map((name) => this.eventOf.get(name)))
           ? this.backfill.ids(log, lease.stream, lease.at, lease.head!)
           : undefined);
+      // The events taken from the route index, so those no batch reached (a
+      // time allowance ran out first) are put back for the next drain.
+      const taken = new Map<number, Committed<Schemas, string>>();
       const kept = (ids: number[]) => {
         const found = this.routes.take(log, ids);
+        for (const [id, event] of found) taken.set(id, event);
         const rest = ids.filter((id) => !found.has(id));
         for (const [id, event] of this.backfill.take(log, rest)) found.set(id, event);
         return found;
@@ -202,7 +211,11 @@ export class Drainer<E extends Schemas> {
       }));
       this.tracer.fetched(fetched);
       const budget: Budget = { events: eventLimit, until: Date.now() + backlogMillis, allowance: backlogMillis };
-      const settled = await Promise.all(batches.map((batch) => this.settle(log, batch, budget, leaseMillis, leasedAt)));
+      const stopped = new Map<string, number>();
+      const settled = await Promise.all(
+        batches.map((batch) => this.settle(log, batch, budget, leaseMillis, leasedAt, stopped))
+      );
+      if (taken.size) this.putBack(log, batches, taken, stopped);
       const acked = settled.flatMap((s) => s.acked);
       const blocked = settled.flatMap((s) => s.blocked);
       this.report(acked, blocked);
@@ -210,6 +223,31 @@ export class Drainer<E extends Schemas> {
     } finally {
       this.running = false;
     }
+  }
+
+  /**
+   * Puts back into the route index the events taken from it that no handler
+   * was given: those past where each batch holding them stopped when its time
+   * allowance ran out (a batch still running, or one that handled all it
+   * read, reached all of its events). Without this the next drain reads them
+   * from the store again; an event a handler was given is never put back, so
+   * nothing a handler did to it reaches a later run.
+   */
+  private putBack(
+    log: Store,
+    batches: readonly Batch<E>[],
+    taken: ReadonlyMap<number, Committed<Schemas, string>>,
+    stopped: ReadonlyMap<string, number>
+  ): void {
+    const reached = new Set<number>();
+    for (const { lease, events } of batches) {
+      const stop = stopped.get(lease.stream) ?? Number.POSITIVE_INFINITY;
+      for (const { id } of events) if (id < stop) reached.add(id);
+    }
+    this.routes.restore(
+      log,
+      [...taken.values()].filter(({ id }) => !reached.has(id))
+    );
   }
 
   /** Gives leases back untouched, so another drainer can take them at once. */
@@ -230,7 +268,8 @@ export class Drainer<E extends Schemas> {
     batch: Batch<E>,
     budget: Budget,
     leaseMillis: number,
-    leasedAt: number
+    leasedAt: number,
+    stopped: Map<string, number>
   ): Promise<{ acked: Lease[]; blocked: BlockedLease[] }> {
     const { stream } = batch.lease;
     const lease = new Keeper(log, batch.lease, leaseMillis, leasedAt);
@@ -240,6 +279,7 @@ export class Drainer<E extends Schemas> {
         const outcome = batch.jobs[0]?.reaction.projection
           ? await this.project(log, batch, lease, budget)
           : await handle(batch, this.app, lease, (event) => this.handled(event), budget);
+        if (outcome.stoppedBefore !== undefined) stopped.set(stream, outcome.stoppedBefore);
         return await this.record(log, outcome);
       } finally {
         lease.stop();
@@ -387,7 +427,11 @@ export async function handle<E extends Schemas>(
     if (jobs[i - 1]?.event.id !== job.event.id) {
       // A new event: past the batch's share, only while the allowance lasts.
       if (handled >= budget.events && Date.now() >= budget.until)
-        return { ack: { ...lease, at, done: [...done], retry: retries }, progress: at > lease.at };
+        return {
+          ack: { ...lease, at, done: [...done], retry: retries },
+          progress: at > lease.at,
+          stoppedBefore: job.event.id,
+        };
       handled++;
     }
     if (isDone(done, job)) {

@@ -137,6 +137,20 @@ export class RouteIndex {
   }
 
   /**
+   * Keeps again events {@link RouteIndex.take} handed out that no handler was
+   * given (a drain stopped before them), so the next drain need not read them
+   * from the store. Ignored for another store, and past the room for kept
+   * events (they are then read from the store, as any not kept).
+   */
+  restore(log: Store, events: readonly Committed<Schemas, string>[]): void {
+    if (log !== this.log) return;
+    for (const event of events) {
+      if (this.events.size >= this.keep) return;
+      this.events.set(event.id, event);
+    }
+  }
+
+  /**
    * The ids of the events in `(at, head]` that react into `stream`, in
    * order; `undefined` when the index does not cover that range. Ids up to
    * `at` are handled and dropped.

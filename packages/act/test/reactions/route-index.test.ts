@@ -114,6 +114,20 @@ describe("RouteIndex", () => {
     expect(index.take(a, [3]).size).toBe(0);
   });
 
+  it("keeps again the events a drain put back, for the same store only and within its room", () => {
+    const index = new RouteIndex(100, 2);
+    const event = (id: number) =>
+      ({ id, name: "E", stream: "x", version: id, created: new Date(0), data: {}, meta: {} }) as never;
+    const [e0, e1, e2] = [0, 1, 2].map(event);
+    index.add(a, -1, 1, pass(log, -1, 1), [e0, e1]);
+    expect(index.take(a, [0, 1]).size).toBe(2);
+    index.restore(new InMemoryStore(), [e0]);
+    expect(index.take(a, [0]).size).toBe(0);
+    index.restore(a, [e0, e1, e2]);
+    // Room for two: the third is read from the store.
+    expect([...index.take(a, [0, 1, 2]).values()]).toEqual([e0, e1]);
+  });
+
   /** A program: a log, correlation passes of random lengths (some leaving gaps, some reading again), and reads with watermarks that move forward or back. */
   const programArb = fc.record({
     log: fc.array(fc.array(fc.constantFrom("s1", "s2", "s3"), { maxLength: 3 }), { minLength: 1, maxLength: 30 }),
