@@ -564,7 +564,12 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
         expect(failed).toBeGreaterThan(0);
         expect(overlaps).toEqual([]);
         await settle(first);
-        expect(handled.slice().sort()).toEqual(["a", "b", "c", "d"]);
+        // Every event handled, in order. A handler may run again after the
+        // run before it ended (never beside it): when a loaded machine makes
+        // the first holder's acknowledgement come after its lease ran out, the
+        // store refuses it and the next holder runs that event again — the
+        // at-least-once call the docs promise for a lost lease.
+        expect([...new Set(handled)]).toEqual(["a", "b", "c", "d"]);
       });
     });
 
