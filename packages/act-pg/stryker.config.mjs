@@ -4,29 +4,19 @@
 // tests. The tests need a PostgreSQL server: run it with
 // `npm run test:mutation` (here or at the repository root), which starts one
 // disposable server for the whole run and hands it over in `DATABASE_URL`,
-// so no mutant starts a server of its own. Too slow for `npm test`; a
-// scheduled workflow runs it. Reports: reports/mutation/.
-/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
-export default {
-  testRunner: "vitest",
-  // Tests reach the store through the package's index and the shared suites, so vitest's related-file lookup would select them all: the mutation config lists the ones to run instead.
-  vitest: { configFile: "vitest.mutation.config.ts", related: false },
-  plugins: ["@stryker-mutator/vitest-runner"],
+// so no mutant starts a server of its own; each worker gets a database of its
+// own on it (see test/global-setup.ts). Too slow for `npm test`; a scheduled
+// workflow runs it. Reports: reports/mutation/. Shared settings:
+// scripts/mutation-config.mjs.
+import { mutationConfig } from "../../scripts/mutation-config.mjs";
+
+export default mutationConfig({
   // Whole files: commit, inline commit and idempotency keys; poll, lease, ack, block and the operator's calls on reaction streams; a projection's writes acknowledged in their transaction.
   mutate: ["src/append.ts", "src/leases.ts", "src/projections.ts"],
-  coverageAnalysis: "perTest",
-  // Each worker gets a database of its own on the one server (see test/global-setup.ts).
-  concurrency: 2,
-  ignoreStatic: true,
-  reporters: ["clear-text", "progress", "json"],
-  jsonReporter: { fileName: "reports/mutation/mutation.json" },
-  // `--incremental` keeps the results here (gitignored) and re-runs only the mutants whose code or tests changed.
-  incrementalFile: "reports/mutation/stryker-incremental.json",
-  thresholds: { high: 90, low: 80, break: null },
+  // Tests reach the store through the package's index and the shared suites, so vitest's related-file lookup would select them all: the mutation config lists the ones to run instead.
+  related: false,
   // In place: the tests resolve the core through paths beside this package, which a sandbox copy lacks.
   inPlace: true,
-  tempDirName: ".stryker-tmp",
-  cleanTempDir: "always",
   // A mutant that makes a drain or a retry loop spin is found by its timeout: keep it short, as each one also restarts a worker.
   timeoutMS: 5000,
-};
+});

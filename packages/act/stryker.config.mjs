@@ -3,12 +3,11 @@
 // boundary) and runs the tests that cover it; a change no test notices is a
 // survivor, a gap in the tests. `npm run test:mutation` at the repository
 // root runs it — hours on two cores, so not in `npm test`; a scheduled
-// workflow runs it. Reports: reports/mutation/.
-/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
-export default {
-  testRunner: "vitest",
-  vitest: { configFile: "vitest.mutation.config.ts" },
-  plugins: ["@stryker-mutator/vitest-runner"],
+// workflow runs it. Reports: reports/mutation/. Shared settings:
+// scripts/mutation-config.mjs.
+import { mutationConfig } from "../../scripts/mutation-config.mjs";
+
+export default mutationConfig({
   // Committing (event sourcing, inline projections), draining and the in-memory store's commit, lease and acknowledgement.
   mutate: [
     "src/reactions/drain.ts",
@@ -20,15 +19,4 @@ export default {
     "src/stores/in-memory/leases.ts",
     "src/stores/in-memory/projections.ts",
   ],
-  coverageAnalysis: "perTest",
-  concurrency: 2,
-  ignoreStatic: true,
-  reporters: ["clear-text", "progress", "json"],
-  jsonReporter: { fileName: "reports/mutation/mutation.json" },
-  // `--incremental` keeps the results here (gitignored) and re-runs only the mutants whose code or tests changed.
-  incrementalFile: "reports/mutation/stryker-incremental.json",
-  thresholds: { high: 90, low: 80, break: null },
-  tempDirName: ".stryker-tmp",
-  cleanTempDir: "always",
-  timeoutMS: 15000,
-};
+});
