@@ -171,6 +171,42 @@ describe("options and lifecycle", () => {
   });
 });
 
+describe("calls after dispose", () => {
+  const lease = { stream: "r", source: "s", by: "d", at: -1, retry: 0 };
+  const calls: [string, (store: SqliteStore) => Promise<unknown>][] = [
+    ["lease", (store) => store.lease([lease], 1_000)],
+    ["ack", (store) => store.ack([lease])],
+    ["block", (store) => store.block([{ ...lease, error: "no" }])],
+    ["unblock", (store) => store.unblock(["r"])],
+    ["reset", (store) => store.reset(["r"])],
+    ["retire", (store) => store.retire(["x"])],
+    ["discover", (store) => store.discover(["x"], 0)],
+    ["project", (store) => store.project({ ...lease, token: 1 }, () => {})],
+  ];
+
+  it("fail each with a StoreError that names the call", async () => {
+    const store = make(":memory:");
+    await store.seed();
+    await store.dispose();
+    for (const [operation, call] of calls) {
+      const error = await call(store).catch((e: unknown) => e);
+      expect(error, operation).toBeInstanceOf(StoreError);
+      expect(error, operation).toMatchObject({ operation, reason: "disposed" });
+    }
+  });
+
+  it("answer at once when given nothing to do, without touching the file", async () => {
+    const store = make(":memory:");
+    await store.seed();
+    await store.dispose();
+    expect(await store.lease([], 1_000)).toEqual([]);
+    expect(await store.ack([])).toEqual([]);
+    expect(await store.block([])).toEqual([]);
+    expect(await store.discovered([])).toEqual(new Map());
+    await expect(store.discover([], 0)).resolves.toBeUndefined();
+  });
+});
+
 describe("backups", () => {
   it("backup() copies the running database to a new file, and refuses to overwrite one", async () => {
     const file = tempFile();

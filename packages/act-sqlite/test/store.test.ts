@@ -42,6 +42,39 @@ describe("a file locked by another connection", () => {
   });
 });
 
+describe("a file locked by another connection, for every write", () => {
+  it("fails each write with a retryable StoreError naming it — a projection's too, not taken for a refused lease", async () => {
+    const file = tempFile();
+    const store = await make(file, { busyTimeoutMillis: 20 });
+    const [e] = await store.commit("s", [{ name: "A", data: {} }], meta);
+    const [held] = await store.lease([{ stream: "r", source: "s", by: "d", at: -1, retry: 0, head: e.id }], 60_000);
+    const other = new Database(file);
+    other.exec("PRAGMA busy_timeout = 0; BEGIN IMMEDIATE");
+    try {
+      const writes: [string, () => Promise<unknown>][] = [
+        ["lease", () => store.lease([{ stream: "q", source: "s", by: "d", at: -1, retry: 0 }], 1_000)],
+        ["ack", () => store.ack([{ ...held, at: e.id }])],
+        ["block", () => store.block([{ ...held, error: "no" }])],
+        ["unblock", () => store.unblock(["r"])],
+        ["reset", () => store.reset(["r"])],
+        ["retire", () => store.retire(["x"])],
+        ["discover", () => store.discover(["x"], 0)],
+        ["project", () => store.project(held, () => {})],
+      ];
+      for (const [operation, write] of writes) {
+        const error = await write().catch((e: unknown) => e);
+        expect(error, operation).toBeInstanceOf(StoreError);
+        expect(error, operation).toMatchObject({ operation, reason: "busy", retryable: true });
+      }
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+    // Nothing was done: the lease is still held, and acknowledges once the lock is gone.
+    expect(await store.project(held, () => {})).toBe(true);
+  });
+});
+
 describe("subscribe", () => {
   it("wakes listeners right after a commit through the store, and within the check interval after another connection's", async () => {
     const file = tempFile();
