@@ -18,15 +18,8 @@ import { uuid } from "./core/utils.js";
 import type { Projection } from "./builders/projection.js";
 import type { Query, Target } from "./core/schemas.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
-import type {
-  Correlated,
-  Dispatcher,
-  DoOptions,
-  LoadOptions,
-  LogRead,
-  PointInTime,
-  ProjectedOptions,
-} from "./types/app.js";
+import type { Dispatcher, DoOptions, LoadOptions, LogRead, PointInTime, ProjectedOptions } from "./types/app.js";
+import type { Correlated } from "./types/discovery.js";
 import type { Lifecycle } from "./types/lifecycle.js";
 import type { ReactionStats, ReactionStream, Store } from "./types/ports.js";
 import type { ConsumerOptions, CorrelationOptions, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";

@@ -3,7 +3,7 @@ import { logger } from "../core/ports.js";
 import type { Discovery } from "./discovery.js";
 import type { build_tracer } from "../instrumentation/tracer.js";
 import type { Query } from "../core/schemas.js";
-import type { Correlated } from "../types/app.js";
+import type { Correlated } from "../types/discovery.js";
 import type { CorrelationOptions } from "../types/reaction.js";
 
 /** Events per correlation page. */

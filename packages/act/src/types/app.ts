@@ -1,7 +1,6 @@
 import type { CommittedOf, Schemas, Snapshot } from "./action.js";
 import type { Target } from "../core/schemas.js";
 import type { TimerRequest } from "./timers.js";
-import type { Lease } from "./reaction.js";
 
 /**
  * The options of `app.do(action, target, payload, options)` (and of the
@@ -197,29 +196,4 @@ export type LogRead<E extends Schemas> = {
   last?: CommittedOf<E>;
   /** How many events were read. */
   count: number;
-};
-
-/**
- * What one pass of discovery (`app.correlate`) did: the reaction streams it
- * registered, how far it read, and whether there is more to read.
- *
- * @stable
- * @example
- * ```ts
- * const { leased, behind }: Correlated = await app.correlate();
- * if (behind) await app.correlate();
- * ```
- */
-export type Correlated = {
-  /** The reaction streams registered (new or already known). */
-  leased: Lease[];
-  /** Id of the last event scanned. */
-  lastId: number;
-  /** @deprecated Use `lastId`, of which this is the name in earlier releases; reading it warns once per process. */
-  readonly last_id: number;
-  /**
-   * Whether there may be more to read: without a query, some reaction's discovery has not reached the end of
-   * the log yet (call again, or drain); with a query, the pass read as many events as its `limit`.
-   */
-  behind: boolean;
 };

@@ -1,6 +1,7 @@
 export * from "./action.js";
 export * from "./app.js";
 export * from "./config.js";
+export * from "./discovery.js";
 export * from "./instrumentation.js";
 export * from "./lifecycle.js";
 export * from "./ports.js";
