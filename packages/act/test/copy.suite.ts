@@ -25,6 +25,7 @@ import {
 import { testClock } from "../src/testing/index.js";
 
 const actor = { id: "u-1", name: "Ada" };
+const meta = { correlation: "c-late", causation: {} };
 
 const Account = state("Account", z.object({ balance: z.number(), closed: z.boolean() }))
   .init(() => ({ balance: 0, closed: false }))
@@ -94,11 +95,11 @@ function withTransfer(s: Store, transfer: StoreTransfer): Store {
 const STREAMS = ["acct-1", "acct-2", "acct-3", "acct-bad"];
 
 /**
- * Fills `source` as an app in production would: deposits (with snapshots),
+ * Fills `source` as an app in production would (exported for the backup drills): deposits (with snapshots),
  * reactions run, one stream blocked, an idempotent deposit, one timer fired
  * and one pending.
  */
-async function fill(source: Store) {
+export async function fill(source: Store) {
   const sent: number[] = [];
   const { app, clock } = build(source, sent);
   for (let round = 0; round < 4; round++)
@@ -253,6 +254,29 @@ export function copySuite(
 
       // Run again on a finished copy: nothing to do, and still equal.
       expect(await copyStore(source, target)).toMatchObject({ copied: 0, records: { watermarks: 0 } });
+    });
+
+    it("fails the final check when the source moves during the copy, naming the first event the target lacks", async () => {
+      const source = await stores.source();
+      const target = await stores.target();
+      await fill(source);
+      const transfer = target.transfer;
+      if (!transfer) throw new Error("no transfer port");
+      let reads = 0;
+      let late: Committed<Schemas, string> | undefined;
+      // An app still writing to the source: it commits after the records were copied, before the check.
+      const moving = withTransfer(target, {
+        ...bound(transfer),
+        records: async () => {
+          if (++reads === 2) [late] = await source.commit("acct-1", [{ name: "Deposited", data: { amount: 1 } }], meta);
+          return transfer.records();
+        },
+      });
+      const error = await copyStore(source, moving).catch((e: unknown) => e as CopyError);
+      expect(error).toBeInstanceOf(CopyError);
+      expect(error).toMatchObject({ id: late?.id });
+      expect((error as Error).message).toContain("the target no event");
+      expect((error as Error).message).toContain("Was an app still writing to the source?");
     });
 
     it("refuses a target holding another log or records of its own, and says where a copy differs", async () => {

@@ -210,9 +210,13 @@ export async function copyStore(from: Store, to: Store, options: CopyOptions = {
 
   let copied = 0;
   progress({ phase: "events", copied, last: after });
+  // The next page is read while the current one is written: the two stores wait on different things.
+  let next = page(from, after, batch);
   for (;;) {
-    const events = await page(from, after, batch);
+    const events = await next;
     if (!events.length) break;
+    next = page(from, events[events.length - 1].id, batch);
+    next.catch(() => {}); // a failed read is reported when it is awaited, not as unhandled
     await target.append(events, after);
     after = events[events.length - 1].id;
     copied += events.length;
