@@ -12,6 +12,7 @@ import type {
   ReactionStream,
   Schemas,
   Store,
+  StoreTransfer,
   TimerStore,
 } from "@act-root/act";
 import type pg from "pg";
@@ -96,7 +97,7 @@ export class PostgresStore implements Store {
   /** Scheduled actions, in the `<table>_timers` table (see {@link TimerStore}). */
   readonly timers: TimerStore;
   /** Copies into and out of the tables verbatim (see `StoreTransfer` and `copyStore`). */
-  readonly transfer: Transfer;
+  readonly transfer: StoreTransfer;
 
   /**
    * Creates the store and its connection pool (no connection is opened until

@@ -75,7 +75,7 @@ describe("a copy into PostgreSQL", () => {
     const source = await empty(new SqliteStore({ filename: sqliteFile() }));
     // Ids as a PostgreSQL server far ahead of this one gives them (epoch 1).
     const high = 2 ** 48 + 5;
-    await (source as SqliteStore).transfer.append(
+    await source.transfer?.append(
       [{ id: high, stream: "s", version: 0, name: "E", data: {}, meta, created: new Date() }],
       -1
     );

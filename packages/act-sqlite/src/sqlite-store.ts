@@ -12,6 +12,7 @@ import type {
   ReactionStream,
   Schemas,
   Store,
+  StoreTransfer,
   TimerStore,
 } from "@act-root/act";
 import { Appender } from "./append.js";
@@ -77,7 +78,7 @@ export class SqliteStore implements Store {
   /** Scheduled actions, in the file's `act_timers` table (see {@link TimerStore}). */
   readonly timers: TimerStore;
   /** Copies into and out of the file verbatim (see `StoreTransfer` and `copyStore`). */
-  readonly transfer: Transfer;
+  readonly transfer: StoreTransfer;
 
   /**
    * Projection handlers run synchronously inside the write transaction: the

@@ -14,7 +14,7 @@
  * @example
  * ```ts
  * try {
- *   await copyStore(sqlite, postgres);
+ *   await copyStore(store(), new InMemoryStore());
  * } catch (error) {
  *   if (error instanceof CopyError) console.error(error.message, error.position);
  * }

@@ -52,7 +52,7 @@ export type CopyProgress = {
  * @experimental
  * @example
  * ```ts
- * const report: CopyReport = await copyStore(from, to);
+ * const report: CopyReport = await copyStore(new InMemoryStore(), new InMemoryStore());
  * console.log(`${report.copied} events copied, ${report.log.events} in the log, ${report.log.digest}`);
  * ```
  */

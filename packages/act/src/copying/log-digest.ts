@@ -93,10 +93,10 @@ class Chain {
  * @see [Moving and backing up a store](/docs/guides/moving-a-store) — checks a restored backup with it.
  * @example
  * ```ts
- * const before = await logDigest(store());
- * // … back the store up and restore it elsewhere …
- * const after = await logDigest(restored);
- * if (after.digest !== before.digest) throw new Error("the restored log differs");
+ * const copy = new InMemoryStore();
+ * await copyStore(store(), copy);
+ * const [before, after] = await Promise.all([logDigest(store()), logDigest(copy)]);
+ * if (after.digest !== before.digest) throw new Error("the copy differs");
  * ```
  */
 export async function logDigest(store: Store): Promise<LogDigest> {

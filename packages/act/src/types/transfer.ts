@@ -157,8 +157,9 @@ export type StoreRecords = {
  * @example
  * ```ts
  * const transfer = store().transfer;
- * if (!transfer) throw new Error("this store cannot be copied");
- * await transfer.append(events, -1); // the first page into an empty store
+ * if (!transfer) throw new Error("this store cannot be copied into");
+ * const { watermarks, timers } = await transfer.records();
+ * console.log(`${watermarks.length} reaction streams, ${timers.length} timers`);
  * ```
  */
 export interface StoreTransfer {
