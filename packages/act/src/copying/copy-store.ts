@@ -89,18 +89,24 @@ function transferOf(store: Store, side: string): StoreTransfer {
   return store.transfer;
 }
 
-/** Records in one canonical text: lists in order, array values and object keys sorted where their order carries nothing. */
+/** Sorts an object's keys, so two stores' orders of them compare equal. */
+const sortedKeys = (value: object) => Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)));
+
+/**
+ * Records as canonical texts, sorted: object keys sorted, and the arrays whose
+ * order carries nothing (`done`, `reactions`) too — each store keeps its own
+ * order of them, and of the rows (byte order or UTF-16 order of names).
+ */
 function recordsText(records: StoreRecords, part: keyof StoreRecords): string[] {
-  return (records[part] as readonly object[]).map((row) =>
-    JSON.stringify(row, (key, value) => {
-      if ((key === "done" || key === "reactions") && Array.isArray(value)) return [...value].sort();
-      if (key === "ahead" && value && typeof value === "object")
-        return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)));
-      if (key === "" && value && typeof value === "object" && !Array.isArray(value))
-        return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)));
-      return value;
-    })
-  );
+  return (records[part] as readonly object[])
+    .map((row) =>
+      JSON.stringify(row, (key, value) => {
+        if ((key === "done" || key === "reactions") && Array.isArray(value)) return [...value].sort();
+        if ((key === "" || key === "ahead") && value && typeof value === "object") return sortedKeys(value);
+        return value;
+      })
+    )
+    .sort();
 }
 
 /** The first record that differs between two sets, in words; `undefined` when they are equal. */
@@ -109,7 +115,7 @@ function recordsDiffer(source: StoreRecords, target: StoreRecords): string | und
     const a = recordsText(source, part);
     const b = recordsText(target, part);
     for (let i = 0; i < Math.max(a.length, b.length); i++)
-      if (a[i] !== b[i]) return `${part} differ at row ${i}: source ${a[i] ?? "(none)"}, target ${b[i] ?? "(none)"}`;
+      if (a[i] !== b[i]) return `${part} differ: source ${a[i] ?? "(none)"}, target ${b[i] ?? "(none)"}`;
   }
   return undefined;
 }
