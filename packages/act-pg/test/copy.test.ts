@@ -85,6 +85,22 @@ describe("a copy into PostgreSQL", () => {
     await disposeAll();
   });
 
+  it("refuses a page that does not follow the table's last event, and records over records, writing nothing", async () => {
+    const target = await empty(makeStore({ schema: "copy_to" }));
+    const transfer = target.transfer;
+    if (!transfer) throw new Error("no transfer port");
+    const event = { id: 5, stream: "a", version: 0, name: "E", data: { n: 1 }, meta, created: new Date() };
+    await expect(transfer.append([event], 4)).rejects.toThrow(/ends at event -1, not 4/);
+    await transfer.append([event], -1);
+    await expect(transfer.append([{ ...event, version: 1 }], 5)).rejects.toThrow(/ids must grow: 5 follows 5/);
+    const records = { watermarks: [], keys: [], discovery: [{ reaction: "E/r", at: 5 }], timers: [] };
+    await transfer.restore(records);
+    await expect(transfer.restore(records)).rejects.toThrow(/already holds 1/);
+    expect(await events(target)).toEqual([event]);
+    expect(await transfer.records()).toEqual(records);
+    await disposeAll();
+  });
+
   it("a copying process killed with SIGKILL, again and again, is finished by the next run with equal logs", async () => {
     const filename = sqliteFile();
     const source = await empty(new SqliteStore({ filename }));
