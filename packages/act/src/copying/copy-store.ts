@@ -21,7 +21,11 @@ import { compareLogs, type Difference, eventText, type LogDigest, page } from ".
 export type CopyOptions = {
   /** Events per batch, each written in one transaction of the target (default 1,000; 1 to 65,536). */
   readonly batch?: number;
-  /** Called after each batch and at each phase: to print progress. */
+  /**
+   * Called after each batch and at each phase: to print progress.
+   *
+   * @param progress - the phase, the events written by this run so far and the target's last id
+   */
   readonly onProgress?: (progress: CopyProgress) => void;
 };
 
