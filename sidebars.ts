@@ -40,6 +40,7 @@ const sidebars: SidebarsConfig = {
         "guides/http",
         "guides/sqlite",
         "guides/postgres-in-production",
+        "guides/moving-a-store",
         "guides/deploying-and-upgrading",
         "guides/release-notes",
         "guides/scaling-reactions",

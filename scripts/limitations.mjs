@@ -18,6 +18,7 @@ export const CAPABILITY_PAGES = [
   "guides/http",
   "guides/sqlite",
   "guides/postgres-in-production",
+  "guides/moving-a-store",
   "guides/deploying-and-upgrading",
   "guides/scaling-reactions",
   "guides/projections",

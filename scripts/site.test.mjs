@@ -316,8 +316,12 @@ test("the runtime and main bundles begin with the compile hint; route chunks and
 // the main bundle to 481.9 KB. Then timers (about 20 API pages: the timer
 // types of the store port, `Clock`, `testClock`, the internal input checks)
 // and the Workflows and timers guide took it to 596.8 KB, the main bundle to
-// 491.5 KB.
-const INTRO_JS_BUDGET = 597 * 1024;
+// 491.5 KB. Then copying a store (about 12 API pages: `copyStore`,
+// `logDigest`, `CopyError`, the `StoreTransfer` port and its record types),
+// the Moving and backing up a store guide, and the API pages main had
+// gained meanwhile (`LogRead`, `Correlated`) took it to 605.0 KB, the main
+// bundle to 498.5 KB.
+const INTRO_JS_BUDGET = 606 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");

@@ -1,11 +1,12 @@
 /**
  * Creating, upgrading and dropping the store's tables (their SQL is `seed`,
- * `drop` and `dropSchema` in `sql.ts`), and the check that this server's new
+ * `drop` and `dropSchema` in `sql.ts`), closing the pool, and the check that this server's new
  * event ids will exceed the stored ones.
  */
 import { StoreError } from "@act-root/act";
 import type { Database } from "./database.js";
 import type { DriverError } from "./errors.js";
+import type { Notifier } from "./notify.js";
 
 /**
  * Refuses to write when this server's next ids would not exceed the
@@ -84,4 +85,19 @@ export async function drop(db: Database): Promise<void> {
   } catch (error) {
     throw db.failure("drop", error as DriverError);
   }
+}
+
+/** Ends the pool once the last notification is sent and the key purge in flight is done; a second call waits for the first. */
+export async function close(
+  db: Database,
+  notifier: Notifier,
+  appender: { purged(): Promise<void> } // the appender (its type would import this module back)
+): Promise<void> {
+  db.disposed ??= (async () => {
+    await notifier.quiet();
+    await appender.purged();
+    await notifier.unlisten();
+    await db.pool.end();
+  })();
+  await db.disposed;
 }

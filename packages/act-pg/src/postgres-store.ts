@@ -12,6 +12,7 @@ import type {
   ReactionStream,
   Schemas,
   Store,
+  StoreTransfer,
   TimerStore,
 } from "@act-root/act";
 import type pg from "pg";
@@ -19,11 +20,12 @@ import { Appender } from "./append.js";
 import { checkConfig, type PostgresStoreConfig } from "./config.js";
 import { Database } from "./database.js";
 import { Leases } from "./leases.js";
-import { drop, IdCheck, seed } from "./lifecycle.js";
+import { close, drop, IdCheck, seed } from "./lifecycle.js";
 import { Notifier } from "./notify.js";
 import { project } from "./projections.js";
 import { query as read } from "./read.js";
 import { Timers } from "./timers.js";
+import { Transfer } from "./transfer.js";
 
 /**
  * The {@link Store} port on PostgreSQL: events, reaction watermarks and leases
@@ -94,6 +96,8 @@ export class PostgresStore implements Store {
   readonly #leases: Leases;
   /** Scheduled actions, in the `<table>_timers` table (see {@link TimerStore}). */
   readonly timers: TimerStore;
+  /** Copies into and out of the tables verbatim (see `StoreTransfer` and `copyStore`). */
+  readonly transfer: StoreTransfer;
 
   /**
    * Creates the store and its connection pool (no connection is opened until
@@ -115,6 +119,7 @@ export class PostgresStore implements Store {
     this.#appender = new Appender(this.#db, this.#ids, this.#notifier);
     this.#leases = new Leases(this.#db);
     this.timers = new Timers(this.#db);
+    this.transfer = new Transfer(this.#db);
   }
 
   /** What `util.inspect` and `console.log` show: the table, never the connection settings. */
@@ -174,13 +179,7 @@ export class PostgresStore implements Store {
    * ```
    */
   async dispose(): Promise<void> {
-    this.#db.disposed ??= (async () => {
-      await this.#notifier.quiet();
-      await this.#appender.purged();
-      await this.#notifier.unlisten();
-      await this.#db.pool.end();
-    })();
-    await this.#db.disposed;
+    await close(this.#db, this.#notifier, this.#appender);
   }
 
   /**

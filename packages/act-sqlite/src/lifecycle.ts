@@ -1,11 +1,13 @@
 /**
  * Creating, upgrading and dropping the store's tables (their SQL and the
  * upgrade steps are `migrate` and `drop` in `schema.ts`), and copying the
- * database to a backup file.
+ * database to a backup file; closing it.
  */
+import { logger } from "@act-root/act";
 import type { Database } from "./database.js";
 import type { DriverError } from "./driver.js";
 import { backupFile, discardBackupFile } from "./file.js";
+import type { Notifier } from "./notify.js";
 import { drop as dropTables, migrate } from "./schema.js";
 
 /** Creates the tables, or moves an older file forward, in one write transaction. */
@@ -34,5 +36,16 @@ export function backup(db: Database, destination: string): void {
   } catch (error) {
     discardBackupFile(path);
     throw db.failure(operation, error as DriverError);
+  }
+}
+
+/** Stops the change checks and closes the file; a second call does nothing. */
+export function close(db: Database, notifier: Notifier): void {
+  if (db.disposed) return;
+  notifier.stop();
+  try {
+    db.close();
+  } catch (error) {
+    logger.warn(error, "act-sqlite: closing the database failed");
   }
 }

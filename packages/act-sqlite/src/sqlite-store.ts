@@ -1,30 +1,31 @@
-import {
-  type BlockedLease,
-  type Committed,
-  type EventMeta,
-  type InlineCommit,
-  type KeyedVersions,
-  type Lease,
-  logger,
-  type Message,
-  type Poll,
-  type Query,
-  type ReactionFilter,
-  type ReactionStream,
-  type Schemas,
-  type Store,
-  type TimerStore,
+import type {
+  BlockedLease,
+  Committed,
+  EventMeta,
+  InlineCommit,
+  KeyedVersions,
+  Lease,
+  Message,
+  Poll,
+  Query,
+  ReactionFilter,
+  ReactionStream,
+  Schemas,
+  Store,
+  StoreTransfer,
+  TimerStore,
 } from "@act-root/act";
 import { Appender } from "./append.js";
 import { checkConfig, type SqliteStoreOptions } from "./config.js";
 import { Database } from "./database.js";
 import type { Connection } from "./driver.js";
 import { Leases } from "./leases.js";
-import { backup, drop, seed } from "./lifecycle.js";
+import { backup, close, drop, seed } from "./lifecycle.js";
 import { Notifier } from "./notify.js";
 import { project } from "./projections.js";
 import { query as read } from "./read.js";
 import { Timers } from "./timers.js";
+import { Transfer } from "./transfer.js";
 
 /**
  * The {@link Store} port on SQLite: a durable event store in one file, for
@@ -76,6 +77,8 @@ export class SqliteStore implements Store {
   readonly #leases: Leases;
   /** Scheduled actions, in the file's `act_timers` table (see {@link TimerStore}). */
   readonly timers: TimerStore;
+  /** Copies into and out of the file verbatim (see `StoreTransfer` and `copyStore`). */
+  readonly transfer: StoreTransfer;
 
   /**
    * Projection handlers run synchronously inside the write transaction: the
@@ -101,6 +104,7 @@ export class SqliteStore implements Store {
     this.#appender = new Appender(this.#db, this.#notifier);
     this.#leases = new Leases(this.#db);
     this.timers = new Timers(this.#db);
+    this.transfer = new Transfer(this.#db);
   }
 
   /** What `util.inspect` and `console.log` show. */
@@ -149,13 +153,7 @@ export class SqliteStore implements Store {
    * ```
    */
   async dispose(): Promise<void> {
-    if (this.#db.disposed) return;
-    this.#notifier.stop();
-    try {
-      this.#db.close();
-    } catch (error) {
-      logger.warn(error, "act-sqlite: closing the database failed");
-    }
+    close(this.#db, this.#notifier);
   }
 
   /**

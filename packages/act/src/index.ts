@@ -46,3 +46,6 @@ export {
   type ReactionNaming,
   type ReactionStep,
 } from "./act-builder.js";
+export { copyStore, type CopyOptions, type CopyProgress, type CopyReport } from "./copying/copy-store.js";
+export { CopyError } from "./copying/copy-error.js";
+export { logDigest, type LogDigest } from "./copying/log-digest.js";

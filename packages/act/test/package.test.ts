@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -118,6 +118,9 @@ const values = [
   "upcaster",
   "observe",
   "TraceContextSchema",
+  "copyStore",
+  "logDigest",
+  "CopyError",
 ];
 
 describe("the published package", () => {
@@ -173,5 +176,17 @@ describe("the published package", () => {
       "stringifyJson",
     ]);
     expect(result).toMatchObject({ reacted: 1, drains: 1 });
+  });
+
+  it("installs the act-copy command, which says which store package an address needs when it is missing", () => {
+    const help = run(join(consumer, "node_modules/.bin/act-copy"), ["--help"], consumer);
+    expect(help).toContain("act-copy --from <store> --to <store>");
+    // Neither store package is installed here: the command names the one to install.
+    const missing = spawnSync(join(consumer, "node_modules/.bin/act-copy"), ["--digest", "sqlite:./app.db"], {
+      cwd: consumer,
+      encoding: "utf8",
+    });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain("needs the package @act-root/act-sqlite");
   });
 });

@@ -10,7 +10,9 @@ import { Notifier } from "./in-memory/notify.js";
 import { project } from "./in-memory/projections.js";
 import { query as read } from "./in-memory/read.js";
 import { Timers } from "./in-memory/timers.js";
+import { Transfer } from "./in-memory/transfer.js";
 import type { TimerStore } from "../types/timers.js";
+import type { StoreTransfer } from "../types/transfer.js";
 
 /**
  * The default {@link Store}: events and watermarks in process memory. It is
@@ -39,6 +41,8 @@ export class InMemoryStore implements Store {
   readonly #leases = new Leases(this.#db);
   /** Scheduled actions, kept in memory with the events (see {@link TimerStore}). */
   readonly timers: TimerStore = new Timers(this.#db);
+  /** Copies into this store verbatim (see {@link StoreTransfer}); only logs whose ids have no gaps fit. */
+  readonly transfer: StoreTransfer = new Transfer(this.#db);
 
   /**
    * @param options - the store's settings; all optional

@@ -8,3 +8,4 @@ export * from "./ports.js";
 export * from "./projection.js";
 export * from "./reaction.js";
 export * from "./timers.js";
+export * from "./transfer.js";

@@ -2,6 +2,7 @@ import type { Committed, Message, Schemas } from "./action.js";
 import type { BlockedLease, Lease, Poll } from "./reaction.js";
 import type { EventMeta, Query } from "../core/schemas.js";
 import type { TimerStats, TimerStore } from "./timers.js";
+import type { StoreTransfer } from "./transfer.js";
 
 /**
  * Anything holding resources that must be released: stores, loggers, servers.
@@ -310,6 +311,12 @@ export interface Store extends Disposable {
    * without them, and its drains fire none.
    */
   readonly timers?: TimerStore;
+  /**
+   * Writes events and records verbatim, for copying a store into this one
+   * (see {@link StoreTransfer} and `copyStore`). Optional: a store without it
+   * cannot be copied into.
+   */
+  readonly transfer?: StoreTransfer;
 }
 
 /**

@@ -1,0 +1,147 @@
+/**
+ * Copying into PostgreSQL (`copyStore`): the shared suite from SQLite and
+ * from another PostgreSQL table, where the ids of new events start after a
+ * copy, a source whose ids this server cannot follow, and a copying process
+ * killed with SIGKILL between and during batches.
+ */
+import type { ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Committed, copyStore, logDigest, type Schemas, type Store } from "@act-root/act";
+import { afterAll, describe, expect, it } from "vitest";
+import { copySuite } from "../../act/test/copy.suite.js";
+import { SqliteStore } from "../../act-sqlite/src/index.js";
+import { forkWorker } from "../tools/fork-worker.js";
+import { connectionString, makeStore } from "./support.js";
+
+const meta = { correlation: "c", causation: {} };
+const dir = mkdtempSync(join(tmpdir(), "act-pg-copy-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const sqliteFile = () => join(dir, `${files++}.db`);
+
+const opened: Store[] = [];
+/** A store with nothing in it, seeded, disposed (and dropped) after the test. */
+async function empty(store: Store) {
+  opened.push(store);
+  await store.drop();
+  await store.seed();
+  return store;
+}
+async function disposeAll() {
+  for (const store of opened.splice(0)) {
+    await store.drop();
+    await store.dispose();
+  }
+}
+
+copySuite("SQLite → PostgreSQL", {
+  source: () => empty(new SqliteStore({ filename: sqliteFile() })),
+  target: () => empty(makeStore({ schema: "copy_to" })),
+  dispose: disposeAll,
+});
+
+copySuite("PostgreSQL → PostgreSQL", {
+  source: () => empty(makeStore({ schema: "copy_from" })),
+  target: () => empty(makeStore({ schema: "copy_to" })),
+  dispose: disposeAll,
+});
+
+/** Every event of a store, snapshots included. */
+async function events(s: Store) {
+  const all: Committed<Schemas, string>[] = [];
+  await s.query((e) => void all.push(e as Committed<Schemas, string>), { with_snaps: true });
+  return all;
+}
+
+describe("a copy into PostgreSQL", () => {
+  it("gives new events ids above every copied one", async () => {
+    const source = await empty(new SqliteStore({ filename: sqliteFile() }));
+    for (let i = 0; i < 5; i++) await source.commit(`s-${i}`, [{ name: "E", data: { i } }], meta);
+    const target = await empty(makeStore({ schema: "copy_to" }));
+    await copyStore(source, target);
+    const [next] = await target.commit("new", [{ name: "E", data: {} }], meta);
+    expect(next.id).toBeGreaterThan(4);
+    // Read after the copied ones by position, as a drain does: the new event is found.
+    const after: number[] = [];
+    await target.query((e) => void after.push(e.id), { after: 4 });
+    expect(after).toEqual([next.id]);
+    await disposeAll();
+  });
+
+  it("refuses, before writing anything, ids this server would give new events again, and says how to move it past them", async () => {
+    const source = await empty(new SqliteStore({ filename: sqliteFile() }));
+    // Ids as a PostgreSQL server far ahead of this one gives them (epoch 1).
+    const high = 2 ** 48 + 5;
+    await source.transfer?.append(
+      [{ id: high, stream: "s", version: 0, name: "E", data: {}, meta, created: new Date() }],
+      -1
+    );
+    const target = await empty(makeStore({ schema: "copy_to" }));
+    await expect(copyStore(source, target)).rejects.toThrow(/pg_resetwal -e 2 "\$PGDATA"/);
+    expect(await events(target)).toEqual([]);
+    await disposeAll();
+  });
+
+  it("refuses a page that does not follow the table's last event, and records over records, writing nothing", async () => {
+    const target = await empty(makeStore({ schema: "copy_to" }));
+    const transfer = target.transfer;
+    if (!transfer) throw new Error("no transfer port");
+    const event = { id: 5, stream: "a", version: 0, name: "E", data: { n: 1 }, meta, created: new Date() };
+    await expect(transfer.append([event], 4)).rejects.toThrow(/ends at event -1, not 4/);
+    await transfer.append([event], -1);
+    await expect(transfer.append([{ ...event, version: 1 }], 5)).rejects.toThrow(/ids must grow: 5 follows 5/);
+    const records = { watermarks: [], keys: [], discovery: [{ reaction: "E/r", at: 5 }], timers: [] };
+    await transfer.restore(records);
+    await expect(transfer.restore(records)).rejects.toThrow(/already holds 1/);
+    expect(await events(target)).toEqual([event]);
+    expect(await transfer.records()).toEqual(records);
+    await disposeAll();
+  });
+
+  it("a copying process killed with SIGKILL, again and again, is finished by the next run with equal logs", async () => {
+    const filename = sqliteFile();
+    const source = await empty(new SqliteStore({ filename }));
+    for (let i = 0; i < 40; i++)
+      await source.commit(
+        `s-${i % 7}`,
+        Array.from({ length: 50 }, (_, n) => ({ name: "E", data: { i, n } })),
+        meta
+      );
+    const target = await empty(makeStore({ schema: "copy_to" }));
+    const worker = fileURLToPath(new URL("../tools/copy-worker.ts", import.meta.url));
+    const children = new Set<ChildProcess>();
+    let kills = 0;
+    for (let round = 0; round < 3; round++) {
+      const child = await forkWorker(
+        worker,
+        { SOURCE: filename, DATABASE_URL: connectionString() ?? "", SCHEMA: "copy_to", BATCH: "40" },
+        children
+      );
+      // Killed after a few batches, wherever it is then (often inside the next one).
+      await new Promise<void>((resolve) => {
+        let batches = 0;
+        child.on("message", (p: { phase?: string }) => {
+          if (p.phase === "events" && ++batches === 4) {
+            child.kill("SIGKILL");
+            kills++;
+          }
+        });
+        child.once("exit", () => resolve());
+      });
+    }
+    expect(kills).toBe(3);
+    const partial = (await events(target)).length;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(2000);
+    expect(partial % 40).toBe(0); // only whole batches: a killed one left nothing
+
+    const report = await copyStore(source, target);
+    expect(report.resumedAfter).toBe(partial - 1);
+    expect(report.copied).toBe(2000 - partial);
+    expect(await logDigest(target)).toEqual(await logDigest(source));
+    await disposeAll();
+  });
+});
