@@ -28,6 +28,7 @@ export {
   type StateBuildStep,
 } from "./builders/state-builder.js";
 export { upcaster } from "./builders/upcaster.js";
+export { forgettable } from "./builders/personal.js";
 export {
   projection,
   type Projection,

@@ -1,6 +1,8 @@
-import { toJSONSchema, type z } from "zod";
+import { toJSONSchema, type ZodType, type z } from "zod";
 import { BuilderError } from "../core/errors.js";
 import { shapeSchema } from "./revive.js";
+import { checkPersonal } from "./personal.js";
+import type { PersonalData } from "../types/personal.js";
 import type { Target } from "../core/schemas.js";
 import type {
   ActionHandler,
@@ -307,6 +309,22 @@ export type StateBuilder<
    */
   upcast(upcasts: Upcasters<E>): StateBuilder<S, E, A, EI, AI>;
   /**
+   * Marks event fields as personal data and says whose data they are (the
+   * data subject: a string field of the event, or else its stream). Their
+   * values are encrypted with a key per subject kept in the store
+   * (`Store.keys`) before they are stored, and decrypted when read;
+   * `app.forget(subject)` destroys the keys, and the fields then read as
+   * {@link FORGOTTEN} — so each must accept that string (`z.string()` does;
+   * see {@link forgettable}). Called again, it adds to the events marked.
+   *
+   * @param personal - per event name, its personal `fields` and optional `subject` field
+   * @returns the {@link StateBuilder}, with the fields marked
+   * @throws {@link BuilderError} naming the event and field when one is not the state's, does not accept
+   *   {@link FORGOTTEN}, or the subject is not a string field of the event
+   * @see [Personal data](/docs/guides/personal-data) — what is encrypted, forgetting, key rotation.
+   */
+  personal(personal: PersonalData<E>): StateBuilder<S, E, A, EI, AI>;
+  /**
    * Commits a snapshot of the state after an action whenever `rule` returns
    * true, so loads start there. Typical: `(s) => s.patches >= 50`.
    *
@@ -373,11 +391,12 @@ function versionOf(name: string, schema: z.ZodType, version = 0): string {
 }
 
 function builder<S extends Schema, E extends Schemas, A extends Schemas, EI extends Schemas, AI extends Schemas>(
-  base: Omit<State<S, E, A, EI, AI>, "actions" | "on" | "given" | "snap" | "upcasts" | "version">,
+  base: Omit<State<S, E, A, EI, AI>, "actions" | "on" | "given" | "snap" | "upcasts" | "version" | "personal">,
   actions: ZodTypes<A, AI>,
   on: ActionHandlers<S, E, A, EI>,
   given: GivenHandlers<S, A>,
-  upcasts: Upcasters<E> = {}
+  upcasts: Upcasters<E> = {},
+  personal: PersonalData<E> = {}
 ): StateBuilder<S, E, A, EI, AI> {
   const build = (snap?: State<S, E, A, EI, AI>["snap"], version?: number): State<S, E, A, EI, AI> => ({
     ...base,
@@ -386,10 +405,16 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas, EI exte
     given,
     snap,
     upcasts,
+    personal,
     version: versionOf(base.name, base.state, version),
   });
   return {
-    upcast: (more) => builder<S, E, A, EI, AI>(base, actions, on, given, { ...upcasts, ...more }),
+    upcast: (more) => builder<S, E, A, EI, AI>(base, actions, on, given, { ...upcasts, ...more }, personal),
+    personal: (more) =>
+      builder<S, E, A, EI, AI>(base, actions, on, given, upcasts, {
+        ...personal,
+        ...checkPersonal(base.name, base.events as Record<string, ZodType>, more),
+      }),
     on(action, schema) {
       if (Object.hasOwn(actions, action))
         throw new BuilderError("state", "on", `Duplicate action "${String(action)}" in state "${base.name}"`);
@@ -401,7 +426,8 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas, EI exte
           { ...on, [action]: handler },
           // A copy of the rules: changing the caller's array later must not change a built state.
           rules ? { ...given, [action]: [...rules] } : given,
-          upcasts
+          upcasts,
+          personal
         ) as never;
       return {
         given: (rules) => ({ emit: (handler) => emit(handler, rules) }),

@@ -11,6 +11,14 @@ import { project } from "./in-memory/projections.js";
 import { query as read } from "./in-memory/read.js";
 import { Timers } from "./in-memory/timers.js";
 import type { TimerStore } from "../types/timers.js";
+import { SubjectKeys } from "./in-memory/subject-keys.js";
+import type { SubjectKeyStore } from "../types/personal.js";
+
+/**
+ * Everything a store holds, for the tests that prove what is (and is not)
+ * in it — the package's entry point does not export it.
+ */
+export let databaseOf: (store: InMemoryStore) => Database;
 
 /**
  * The default {@link Store}: events and watermarks in process memory. It is
@@ -33,12 +41,17 @@ import type { TimerStore } from "../types/timers.js";
  * ```
  */
 export class InMemoryStore implements Store {
+  static {
+    databaseOf = (store) => store.#db;
+  }
   readonly #db = new Database();
   readonly #notifier = new Notifier();
   readonly #appender: Appender;
   readonly #leases = new Leases(this.#db);
   /** Scheduled actions, kept in memory with the events (see {@link TimerStore}). */
   readonly timers: TimerStore = new Timers(this.#db);
+  /** Keys of data subjects, kept in memory with the events (see {@link SubjectKeyStore}). */
+  readonly keys: SubjectKeyStore = new SubjectKeys(this.#db);
 
   /**
    * @param options - the store's settings; all optional

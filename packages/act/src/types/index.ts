@@ -3,6 +3,7 @@ export * from "./app.js";
 export * from "./config.js";
 export * from "./instrumentation.js";
 export * from "./lifecycle.js";
+export * from "./personal.js";
 export * from "./ports.js";
 export * from "./projection.js";
 export * from "./reaction.js";

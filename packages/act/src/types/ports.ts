@@ -2,6 +2,7 @@ import type { Committed, Message, Schemas } from "./action.js";
 import type { BlockedLease, Lease, Poll } from "./reaction.js";
 import type { EventMeta, Query } from "../core/schemas.js";
 import type { TimerStats, TimerStore } from "./timers.js";
+import type { SubjectKeyStore } from "./personal.js";
 
 /**
  * Anything holding resources that must be released: stores, loggers, servers.
@@ -310,6 +311,11 @@ export interface Store extends Disposable {
    * without them, and its drains fire none.
    */
   readonly timers?: TimerStore;
+  /**
+   * The keys of data subjects, for personal fields (see {@link SubjectKeyStore}).
+   * Optional: an app refuses to commit personal fields on a store without.
+   */
+  readonly keys?: SubjectKeyStore;
 }
 
 /**
