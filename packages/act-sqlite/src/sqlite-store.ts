@@ -13,6 +13,7 @@ import {
   type ReactionStream,
   type Schemas,
   type Store,
+  type SubjectKeyStore,
   type TimerStore,
 } from "@act-root/act";
 import { Appender } from "./append.js";
@@ -25,6 +26,7 @@ import { Notifier } from "./notify.js";
 import { project } from "./projections.js";
 import { query as read } from "./read.js";
 import { Timers } from "./timers.js";
+import { SubjectKeys } from "./subject-keys.js";
 
 /**
  * The {@link Store} port on SQLite: a durable event store in one file, for
@@ -76,11 +78,12 @@ export class SqliteStore implements Store {
   readonly #leases: Leases;
   /** Scheduled actions, in the file's `act_timers` table (see {@link TimerStore}). */
   readonly timers: TimerStore;
+  /** Keys of data subjects, in `act_subject_keys`; forgetting zeroes their bytes (see {@link SubjectKeyStore}). */
+  readonly keys: SubjectKeyStore;
 
   /**
-   * Projection handlers run synchronously inside the write transaction: the
-   * app refuses an `async` handler before any handler runs (see
-   * `Store.synchronousHandlers`).
+   * Projection handlers run synchronously inside the write transaction: the app refuses
+   * an `async` handler before any handler runs (see `Store.synchronousHandlers`).
    */
   readonly synchronousHandlers = true;
 
@@ -101,6 +104,7 @@ export class SqliteStore implements Store {
     this.#appender = new Appender(this.#db, this.#notifier);
     this.#leases = new Leases(this.#db);
     this.timers = new Timers(this.#db);
+    this.keys = new SubjectKeys(this.#db);
   }
 
   /** What `util.inspect` and `console.log` show. */
@@ -124,9 +128,8 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Drops the events, watermark and idempotency-key tables — every event and
-   * watermark is lost. One row remembering the last id stays (table
-   * `act_meta`), so ids go on from where they were after the next `seed()`.
+   * Drops the store's tables — every event, watermark, timer and subject key is lost. One row
+   * remembering the last id stays (`act_meta`), so ids go on from where they were after `seed()`.
    *
    * @example
    * ```ts
@@ -139,9 +142,8 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Stops the change checks and closes the file. Calling it again does
-   * nothing; other calls fail afterwards with a `StoreError` whose reason is
-   * `"disposed"`.
+   * Stops the change checks and closes the file. Calling it again does nothing; other
+   * calls fail afterwards with a `StoreError` whose reason is `"disposed"`.
    *
    * @example
    * ```ts
