@@ -1,6 +1,6 @@
-import { toJSONSchema, type ZodType, type z } from "zod";
+import type { ZodType, z } from "zod";
 import { BuilderError } from "../core/errors.js";
-import { shapeSchema } from "./revive.js";
+import { versionOf } from "./snapshot-version.js";
 import { checkPersonal } from "./personal.js";
 import type { PersonalData } from "../types/personal.js";
 import type { Target } from "../core/schemas.js";
@@ -351,44 +351,6 @@ export type StateBuilder<
    */
   build(): State<S, E, A, EI, AI>;
 };
-
-/** FNV-1a, 32 bits, in hex: a short, stable fingerprint (no crypto needed in browsers). */
-function fingerprint(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(16).padStart(8, "0");
-}
-
-/**
- * The snapshot version of a definition: name, a fingerprint of the shape its
- * state schema stores, and the explicit version.
- *
- * The fingerprint covers only what a stored snapshot looks like: the JSON
- * Schema of the schema's output side (`shapeSchema`), without `default`
- * values. Defaults fill values that are missing and never change the shape —
- * and a dynamic one (`z.date().default(() => new Date())`) would give a new
- * fingerprint on every build, so every snapshot would be ignored after each
- * restart. A transform counts as keeping its input's shape unless its output
- * is described (`.pipe(schema)`, `z.codec`); one that changes the stored
- * shape without saying so needs the explicit version bumped.
- */
-function versionOf(name: string, schema: z.ZodType, version = 0): string {
-  let shape: string;
-  try {
-    shape = JSON.stringify(
-      toJSONSchema(shapeSchema(schema), {
-        unrepresentable: "any",
-        io: "output",
-        override: (ctx) => {
-          delete (ctx.jsonSchema as { default?: unknown }).default;
-        },
-      })
-    );
-  } catch {
-    shape = ""; // a schema JSON Schema cannot describe: only the explicit version counts
-  }
-  return `${name}@${fingerprint(shape)}.${version}`;
-}
 
 function builder<S extends Schema, E extends Schemas, A extends Schemas, EI extends Schemas, AI extends Schemas>(
   base: Omit<State<S, E, A, EI, AI>, "actions" | "on" | "given" | "snap" | "upcasts" | "version" | "personal">,
