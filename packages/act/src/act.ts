@@ -71,7 +71,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     private readonly bound?: Store,
     clock: Clock = systemClock
   ) {
-    this.personal = new AppPersonalData(registry.events, () => this.cache.clear());
+    const states = new Set(Object.values(registry.actions) as State<any, any, any>[]);
+    this.personal = new AppPersonalData(registry.events, states, () => this.cache.clear());
     const wake = () => this.consumer?.wake();
     const next = () => this.timers.wait(this.store);
     this.reactions = new AppReactions(registry.events, this, () => this.log, this.listeners, wake, next);

@@ -7,23 +7,29 @@ import { checkName } from "../core/inputs.js";
 import type { Forgotten, PersonalFields, SubjectKeyStore } from "../types/personal.js";
 import type { Store } from "../types/ports.js";
 import type { EventRegister } from "../types/reaction.js";
+import type { State } from "../types/action.js";
 import { freshKey } from "./cipher.js";
 import { SealedStore } from "./sealed-store.js";
 
 export class AppPersonalData {
   private readonly register = new Map<string, PersonalFields<any>>();
+  /** The versions of the states with personal fields, whose snapshots hold them. */
+  private readonly snapshots = new Set<string>();
   /** One sealing view per store, so the app's snapshot cache sees one store. */
   private readonly views = new WeakMap<Store, SealedStore>();
 
   /**
    * @param events - the app's events, with their personal fields
+   * @param states - the app's states: the snapshots of those with personal fields are sealed whole
    * @param forgotten - clears what the app holds in memory of a subject forgotten (its snapshot cache)
    */
   constructor(
     events: EventRegister<any, any>,
+    states: Iterable<State<any, any, any>>,
     private readonly forgotten: () => void
   ) {
     for (const [name, { personal }] of Object.entries(events)) if (personal) this.register.set(name, personal);
+    for (const state of states) if (Object.keys(state.personal ?? {}).length) this.snapshots.add(state.version);
   }
 
   /** The store as the app uses it: sealing personal fields when the app has some, else the store itself. */
@@ -31,7 +37,7 @@ export class AppPersonalData {
     if (!this.register.size) return store;
     let view = this.views.get(store);
     if (!view) {
-      view = new SealedStore(store, this.register);
+      view = new SealedStore(store, this.register, this.snapshots);
       this.views.set(store, view);
     }
     return view;

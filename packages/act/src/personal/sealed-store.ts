@@ -27,6 +27,9 @@ type WriteKey = { version: number; key: CryptoKey; until: number };
 /** The additional data a field's value is sealed with: the event and the field it belongs to. */
 const additional = (event: string, field: string) => `${event}\u0000${field}`;
 
+/** The subject whose key seals the snapshots of a stream. */
+const snapshotSubject = (stream: string) => `act:snapshot:${stream}`;
+
 /** The stored value as JSON would read it back (what the store hands out). */
 const asStored = (value: unknown) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 
@@ -39,9 +42,15 @@ export class SealedStore implements Store {
   /** The latest key of each subject written to each stream lately (subject, then stream). */
   private readonly writeKeys = new Map<string, WriteKey>();
 
+  /**
+   * @param inner - the store
+   * @param personal - the personal fields of each event that has some
+   * @param snapshots - the versions of the states that have personal fields: their snapshots' state is sealed whole
+   */
   constructor(
     readonly inner: Store,
-    private readonly personal: PersonalRegister
+    private readonly personal: PersonalRegister,
+    private readonly snapshots: ReadonlySet<string>
   ) {
     // Messages that name the store (e.g. "needs a store that keeps timers") name the real one.
     Object.defineProperty(this, "constructor", { value: inner.constructor, enumerable: false });
@@ -95,14 +104,8 @@ export class SealedStore implements Store {
     for (const message of messages) {
       const name = message.name as string;
       if (name === SNAP_EVENT) {
-        // A snapshot built from state held in memory before its subject was forgotten must not bring the data back.
-        const keys = this.inner.keys;
-        if (keys && (await keys.forgotten(stream)))
-          throw new PersonalDataError(
-            "forgotten-subject",
-            `snapshot of stream "${stream}"`,
-            "a data subject of the stream was forgotten: the snapshot is not written"
-          );
+        sealed.push(await this.sealSnapshot(stream, message));
+        continue;
       }
       const personal = this.personal.get(name);
       if (!personal) {
@@ -127,12 +130,37 @@ export class SealedStore implements Store {
     return sealed;
   }
 
+  /**
+   * A snapshot of a state with personal fields holds them in clear: its
+   * state is sealed whole, with a key of the stream's own (`forget` empties
+   * the snapshots of the subject's streams, so that key needs no destroying).
+   * A snapshot built from state held in memory before a subject of the
+   * stream was forgotten is refused: it would bring the data back.
+   */
+  private async sealSnapshot<E extends Schemas>(stream: string, message: Message<E, keyof E>) {
+    const where = `snapshot of stream "${stream}"`;
+    const data = message.data as unknown as { of?: unknown; state?: unknown };
+    if (typeof data?.of !== "string" || !this.snapshots.has(data.of)) return message;
+    if (await this.keyStore(where).forgotten(stream))
+      throw new PersonalDataError(
+        "forgotten-subject",
+        where,
+        "a data subject of the stream was forgotten: the snapshot is not written"
+      );
+    const subject = snapshotSubject(stream);
+    const key = await this.writeKey(subject, stream, where);
+    const state = await seal(key.key, subject, key.version, asStored(data.state), additional(SNAP_EVENT, "state"));
+    return { name: message.name, data: { of: data.of, state } as unknown as E[keyof E] };
+  }
+
   /** The committed events with the plaintext of their personal fields back (as the store would return it). */
   private unseal<E extends Schemas>(
     committed: Committed<E, keyof E>[],
     messages: Message<E, keyof E>[]
   ): Committed<E, keyof E>[] {
     return committed.map((event, i) => {
+      if (event.name === SNAP_EVENT && isSealed((event.data as { state?: unknown })?.state))
+        return Object.freeze({ ...event, data: messages[i].data });
       const personal = this.personal.get(event.name as string);
       if (!personal) return event;
       const data = { ...(event.data as Record<string, unknown>) };
@@ -183,6 +211,12 @@ export class SealedStore implements Store {
     const count = await this.inner.query<E>((event) => read.push(event), query);
     const sealed: Array<{ at: number; field: string; envelope: Envelope; where: string }> = [];
     read.forEach((event, at) => {
+      if (event.name === SNAP_EVENT) {
+        const state = (event.data as { state?: unknown })?.state;
+        const where = `snapshot #${event.id} on stream "${event.stream}"`;
+        if (isSealed(state)) sealed.push({ at, field: "state", envelope: envelope(state, where), where });
+        return;
+      }
       const personal = this.personal.get(event.name as string);
       if (!personal) return;
       const data = event.data as Record<string, unknown>;
