@@ -46,6 +46,7 @@ const sidebars: SidebarsConfig = {
         "guides/production-checklist",
         "guides/projections",
         "guides/workflows-and-timers",
+        "guides/personal-data",
         "guides/observability",
         "guides/inspector",
         "guides/errors",

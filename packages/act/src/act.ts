@@ -108,6 +108,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * @returns the key versions destroyed and the snapshots emptied
    * @throws {@link PersonalDataError} when the store keeps no keys, or has none for `subject` (`unknown-subject`)
    * @see [Personal data](/docs/guides/personal-data) — what is encrypted and what forgetting erases.
+   * @experimental
    * @example
    * ```ts
    * const { versions } = await app.forget("customer-7");
@@ -126,6 +127,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * @returns the new key version
    * @throws {@link PersonalDataError} when the store keeps no keys, or has no live key for `subject`
    * @see [Personal data](/docs/guides/personal-data#key-rotation) — key versions.
+   * @experimental
    * @example
    * ```ts
    * const version = await app.rotate("customer-7"); // 2 after the first rotation

@@ -322,6 +322,7 @@ export type StateBuilder<
    * @throws {@link BuilderError} naming the event and field when one is not the state's, does not accept
    *   {@link FORGOTTEN}, or the subject is not a string field of the event
    * @see [Personal data](/docs/guides/personal-data) — what is encrypted, forgetting, key rotation.
+   * @experimental
    */
   personal(personal: PersonalData<E>): StateBuilder<S, E, A, EI, AI>;
   /**
