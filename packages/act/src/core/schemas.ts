@@ -494,7 +494,8 @@ export const SNAP_EVENT = "__snapshot__";
  * @see [Personal data](/docs/guides/personal-data#the-placeholder) — what reads return after forgetting.
  * @example
  * ```ts
- * const shown = state.email === FORGOTTEN ? "(erased)" : state.email;
+ * const { state: ticket } = await app.load(Ticket, "ticket-1"); // its title marked personal
+ * const shown = ticket.title === FORGOTTEN ? "(erased)" : ticket.title;
  * ```
  */
 export const FORGOTTEN = "[forgotten]";

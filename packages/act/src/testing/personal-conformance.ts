@@ -234,7 +234,7 @@ type ProofTarget = {
  * import { SqliteStore } from "@act-root/act-sqlite";
  * import { personalDataProof } from "@act-root/act/testing";
  *
- * personalDataProof("sqlite", { store: () => new SqliteStore({ file: "proof.db" }), dump: () => readFile("proof.db") }, vitest);
+ * personalDataProof("sqlite", { store: () => new SqliteStore({ filename: "proof.db" }), dump: () => readFile("proof.db") }, vitest);
  * ```
  */
 export function personalDataProof(name: string, target: ProofTarget, test: TestApi): void {
