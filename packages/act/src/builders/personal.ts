@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { BuilderError } from "../core/errors.js";
-import { FORGOTTEN } from "../core/schemas.js";
+import { FORGOTTEN } from "../core/forgotten.js";
 import { personalFieldsDeclared } from "../core/ports.js";
 import type { PersonalData, PersonalFields } from "../types/personal.js";
 

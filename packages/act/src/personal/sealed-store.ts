@@ -7,7 +7,8 @@
  * text.
  */
 import { PersonalDataError } from "../core/errors.js";
-import { FORGOTTEN, SNAP_EVENT, type EventMeta, type Query } from "../core/schemas.js";
+import { FORGOTTEN } from "../core/forgotten.js";
+import { SNAP_EVENT, type EventMeta, type Query } from "../core/schemas.js";
 import type { Committed, Message, Schemas } from "../types/action.js";
 import type { PersonalFields, SubjectKeyStore } from "../types/personal.js";
 import type { InlineCommit, KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
