@@ -118,6 +118,9 @@ const values = [
   "upcaster",
   "observe",
   "TraceContextSchema",
+  "FORGOTTEN",
+  "PersonalDataError",
+  "forgettable",
 ];
 
 describe("the published package", () => {
@@ -157,7 +160,14 @@ describe("the published package", () => {
     expect(result.n).toBe(2);
     expect(result.bad).toBe("ERR_VALIDATION");
     expect(result.exports).toEqual([...values].sort());
-    expect(result.testing).toEqual(["SettleError", "projectEvents", "settle", "storeConformance", "testClock"]);
+    expect(result.testing).toEqual([
+      "SettleError",
+      "personalDataProof",
+      "projectEvents",
+      "settle",
+      "storeConformance",
+      "testClock",
+    ]);
     // What the stores share with the core, out of the main entry point.
     expect(result.internal).toEqual([
       "OptionSchemas",
