@@ -205,8 +205,18 @@ export function personalConformance(store: () => Store, test: TestApi): void {
   });
 }
 
-/** What {@link personalDataProof} needs of a store. */
-type ProofTarget = {
+/**
+ * What {@link personalDataProof} needs of a store: the store, and every byte
+ * it keeps.
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * const memory = new InMemoryStore();
+ * const target: ProofTarget = { store: () => memory, dump: async () => "" };
+ * ```
+ */
+export type ProofTarget = {
   /** The store under test; it is seeded and dropped by the proof. */
   store: () => Store | Promise<Store>;
   /** Every byte the store keeps of its data, as it would be copied or backed up (a file, a dump). */
