@@ -47,6 +47,7 @@ const sidebars: SidebarsConfig = {
         "guides/production-checklist",
         "guides/projections",
         "guides/workflows-and-timers",
+        "guides/personal-data",
         "guides/observability",
         "guides/inspector",
         "guides/errors",

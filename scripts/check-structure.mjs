@@ -24,8 +24,6 @@ export const MAX_LINES = 500;
 export const LONG_FILES = {
   "packages/act/src/act.ts":
     "the app's public surface: every method a short call into the folder that owns it, the length is their TSDoc and the deprecated overloads kept for a minor release",
-  "packages/act-pg/src/postgres-store.ts":
-    "the class only wires the modules of each concern; the length is the TSDoc of every public method",
 };
 
 const SOURCE = /\.(c|m)?[jt]sx?$/;

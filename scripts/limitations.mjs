@@ -23,6 +23,7 @@ export const CAPABILITY_PAGES = [
   "guides/scaling-reactions",
   "guides/projections",
   "guides/workflows-and-timers",
+  "guides/personal-data",
   "guides/observability",
   "guides/inspector",
 ];

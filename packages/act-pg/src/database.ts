@@ -11,6 +11,7 @@ import { connection, type PostgresStoreConfig } from "./config.js";
 import { classify, type DriverError } from "./errors.js";
 import * as sql from "./sql.js";
 import * as timers from "./timer-sql.js";
+import * as keys from "./subject-key-sql.js";
 import * as watermarks from "./watermark-sql.js";
 
 /** PostgreSQL type ids with a custom parser. */
@@ -33,8 +34,8 @@ const POOL_TIMEOUT = /timeout exceeded when trying to connect/i;
 /** Every fixed statement of the store, built once for its table. */
 function statements(n: sql.Names) {
   return {
-    seed: sql.seed(n),
-    drop: sql.drop(n),
+    seed: sql.seed(n) + keys.seedSubjectKeys(n),
+    drop: keys.dropSubjectKeys(n) + sql.drop(n),
     dropSchema: sql.dropSchema(n),
     commit: sql.commit(n, false),
     commitKeyed: sql.commit(n, true),
@@ -65,6 +66,11 @@ function statements(n: sql.Names) {
     nextTimer: timers.nextTimer(n),
     listTimers: timers.listTimers(n),
     countTimers: timers.countTimers(n),
+    currentKey: keys.currentKey(n),
+    readKeys: keys.readKeys(n),
+    rotateKey: keys.rotateKey(n),
+    forgetSubject: keys.forgetSubject(n),
+    streamForgotten: keys.streamForgotten(n),
   } as const;
 }
 

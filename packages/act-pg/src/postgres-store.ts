@@ -13,6 +13,7 @@ import type {
   Schemas,
   Store,
   StoreTransfer,
+  SubjectKeyStore,
   TimerStore,
 } from "@act-root/act";
 import type pg from "pg";
@@ -26,51 +27,42 @@ import { project } from "./projections.js";
 import { query as read } from "./read.js";
 import { Timers } from "./timers.js";
 import { Transfer } from "./transfer.js";
+import { SubjectKeys } from "./subject-keys.js";
 
 /**
- * The {@link Store} port on PostgreSQL: events, reaction watermarks and leases
- * in two tables, shared safely by any number of app processes.
+ * The {@link Store} port on PostgreSQL: events, reaction watermarks and leases in two tables, shared safely by
+ * any number of app processes.
  *
- * - **Commits** are one statement — one round trip, one transaction — for any
- *   number of events. The database decides concurrency: a unique
- *   `(stream, version)` index and a version check inside the statement. A
- *   conflict always surfaces as a `ConcurrencyError`, never as a driver error.
- * - **Loads** are one statement that starts at the stream's latest snapshot
- *   (an index finds it) and reads only the events after it.
- * - **Reading is visibility-safe**: an event's id is derived from its
- *   transaction id, and reads across streams (`query` without `stream`, and
- *   so every drain) stop before any transaction still in flight that can
- *   write the events table, so an event that commits late is never skipped.
- *   Transactions that only read, or write other tables, hold nothing back; a
- *   writer of the events table left open does, and is named in a warning
- *   once it has been open longer than `slowWriterMillis`. A read of one
- *   stream always sees every committed event of that stream.
- * - **Wake-ups**: after a commit the store sends a `NOTIFY` (one at a time,
- *   coalescing the commits that finish meanwhile, and outside the commit's
- *   transaction so concurrent commits still share disk flushes), and
- *   `subscribe` listens on a connection of its own, so a running consumer in
- *   another process drains at once; its polling stays the safety net.
- * - **Idempotency keys** live in a table of their own with a primary key on
- *   `(stream, key)` claimed in the commit's statement, so two processes
- *   racing with one key commit once. Keys expire after `idempotencyMillis`;
- *   expired ones are deleted in batches, at most once a minute, by a
- *   statement of its own after a keyed commit (never inside it).
- * - **Leases** lock watermark rows with `FOR UPDATE SKIP LOCKED`, so competing
- *   drainers in several processes never handle a stream at the same time and
- *   never wait for each other.
- * - **Data** is stored as `json`, exactly as written, and read back as parsed
- *   JSON (a date is its ISO string, as in every store; the app restores dates
- *   where the event's schema declares them). `created` is a `timestamptz` at
- *   millisecond precision. Values JSON cannot round-trip (functions, bigints,
- *   maps, cycles…) are refused with an error naming the path.
- * - **Failures** are `StoreError`s with a `reason` and `retryable`: the
- *   database unreachable, a connection lost mid-call, every pooled
- *   connection busy, the store disposed, or the statement refused. The pool
- *   replaces broken connections and the next call works. A commit is atomic,
- *   so no half commit is ever visible.
+ * - **Commits** are one statement — one round trip, one transaction — for any number of events. The database
+ *   decides concurrency: a unique `(stream, version)` index and a version check inside the statement. A conflict
+ *   always surfaces as a `ConcurrencyError`, never as a driver error.
+ * - **Loads** are one statement that starts at the stream's latest snapshot (an index finds it) and reads only
+ *   the events after it.
+ * - **Reading is visibility-safe**: an event's id is derived from its transaction id, and reads across streams
+ *   (`query` without `stream`, and so every drain) stop before any transaction still in flight that can write
+ *   the events table, so an event that commits late is never skipped. Transactions that only read, or write
+ *   other tables, hold nothing back; a writer of the events table left open does, and is named in a warning once
+ *   it has been open longer than `slowWriterMillis`. A read of one stream always sees every committed event of
+ *   that stream.
+ * - **Wake-ups**: after a commit the store sends a `NOTIFY` (one at a time, coalescing the commits that finish
+ *   meanwhile, and outside the commit's transaction so concurrent commits still share disk flushes), and
+ *   `subscribe` listens on a connection of its own, so a running consumer in another process drains at once; its
+ *   polling stays the safety net.
+ * - **Idempotency keys** live in a table of their own with a primary key on `(stream, key)` claimed in the
+ *   commit's statement, so two processes racing with one key commit once. Keys expire after `idempotencyMillis`;
+ *   expired ones are deleted in batches, at most once a minute, by a statement of its own after a keyed commit
+ *   (never inside it).
+ * - **Leases** lock watermark rows with `FOR UPDATE SKIP LOCKED`, so competing drainers in several processes
+ *   never handle a stream at the same time and never wait for each other.
+ * - **Data** is stored as `json`, exactly as written, and read back as parsed JSON (a date is its ISO string, as
+ *   in every store; the app restores dates where the event's schema declares them). `created` is a `timestamptz`
+ *   at millisecond precision. Values JSON cannot round-trip (functions, bigints, maps, cycles…) are refused with
+ *   an error naming the path.
+ * - **Failures** are `StoreError`s with a `reason` and `retryable`: the database unreachable, a connection lost
+ *   mid-call, every pooled connection busy, the store disposed, or the statement refused. The pool replaces
+ *   broken connections and the next call works. A commit is atomic, so no half commit is ever visible.
  *
- * Configuration can never inject SQL: schema and table names are validated
- * identifiers, every value is a query parameter.
+ * Configuration can never inject SQL: schema and table names are validated identifiers, every value is a query parameter.
  *
  * @stable
  * @see [Configuration](/docs/concepts/configuration#switching-to-postgres) — sets it up step by step.
@@ -98,6 +90,8 @@ export class PostgresStore implements Store {
   readonly timers: TimerStore;
   /** Copies into and out of the tables verbatim (see `StoreTransfer` and `copyStore`). */
   readonly transfer: StoreTransfer;
+  /** Keys of data subjects, in the `<table>_subject_keys` table (see {@link SubjectKeyStore}). */
+  readonly keys: SubjectKeyStore;
 
   /**
    * Creates the store and its connection pool (no connection is opened until
@@ -120,6 +114,7 @@ export class PostgresStore implements Store {
     this.#leases = new Leases(this.#db);
     this.timers = new Timers(this.#db);
     this.transfer = new Transfer(this.#db);
+    this.keys = new SubjectKeys(this.#db);
   }
 
   /** What `util.inspect` and `console.log` show: the table, never the connection settings. */

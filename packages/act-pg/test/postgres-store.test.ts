@@ -63,6 +63,9 @@ describe("seed and drop", () => {
       { kind: "index", name: "events_snapshots" },
       { kind: "index", name: "events_stream_id" },
       { kind: "index", name: "events_stream_version" },
+      { kind: "index", name: "events_subject_keys_pkey" },
+      { kind: "index", name: "events_subject_streams_pkey" },
+      { kind: "index", name: "events_subject_streams_stream" },
       { kind: "index", name: "events_timers_pending" },
       { kind: "index", name: "events_timers_pkey" },
       { kind: "index", name: "events_watermarks_blocked" },
@@ -73,6 +76,8 @@ describe("seed and drop", () => {
       { kind: "table", name: "events" },
       { kind: "table", name: "events_discovery" },
       { kind: "table", name: "events_keys" },
+      { kind: "table", name: "events_subject_keys" },
+      { kind: "table", name: "events_subject_streams" },
       { kind: "table", name: "events_timers" },
       { kind: "table", name: "events_watermarks" },
     ]);

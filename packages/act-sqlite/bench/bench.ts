@@ -13,6 +13,8 @@
  *    options and a resolver that names only a target, durable sync.
  * 5. Projections into a table of the store's file, with the default drain
  *    options (see projections.ts).
+ * 6. Commits and loads of a 5,000-event stream with and without personal
+ *    fields (see act/bench/personal.ts).
  */
 import { act, SNAP_EVENT, store } from "@act-root/act";
 import Database from "libsql";
@@ -26,6 +28,7 @@ import { open } from "../src/driver.js";
 import { SqliteStore } from "../src/index.js";
 import { benchProjections } from "./projections.js";
 import { Counter, Ledger } from "../../act/bench/states.js";
+import { benchPersonal } from "../../act/bench/personal.js";
 
 const dir = mkdtempSync(join(tmpdir(), "act-sqlite-bench-"));
 process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
@@ -207,6 +210,14 @@ async function main() {
   }
   await sqlite.dispose();
 
+  // Personal fields: one file per measurement, durable sync (the store's default).
+  const personal = await benchPersonal(async () => {
+    const fresh = new SqliteStore({ filename: file() });
+    await fresh.seed();
+    return fresh;
+  });
+  for (const [metric, value] of Object.entries(personal)) results[metric] = round(value);
+
   const rows: Array<[string, string]> = [
     ["floor, synchronous=FULL (tx/s)", `${results.floor_FULL_tx_per_s}`],
     [
@@ -230,6 +241,7 @@ async function main() {
       `${results.projection_per_event_events_per_s_defaults} / ${results.projection_batched_events_per_s_defaults}`,
     ],
     ["events projected/s, batched in fixed batches of 10", `${results.projection_batched_events_per_s_fixed_10}`],
+    ...Object.keys(personal).map((metric): [string, string] => [`${metric}, FULL`, `${results[metric]}`]),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   console.log(`SqliteStore benchmark (libsql, WAL; medians of ${runs} runs where repeated)`);

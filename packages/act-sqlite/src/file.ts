@@ -175,6 +175,9 @@ export function openDatabase(settings: FileSettings): Connection {
     }
     if (!memory) db.exec("PRAGMA journal_mode = WAL");
     db.exec(`PRAGMA synchronous = ${settings.synchronous}`);
+    // Deleted and overwritten content is zeroed, not left in free space: a
+    // forgotten subject's keys and snapshots must leave no bytes behind.
+    db.exec("PRAGMA secure_delete = ON");
     return db;
   } catch (error) {
     if (error instanceof StoreError) throw error;

@@ -29,7 +29,7 @@ import { type Query, SNAP_EVENT } from "@act-root/act";
 import type { Connection } from "./driver.js";
 
 /** The schema version this package writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 const SNAP = `'${SNAP_EVENT.replace(/'/g, "''")}'`;
 
@@ -58,6 +58,24 @@ const TIMERS = `CREATE TABLE IF NOT EXISTS act_timers (
   error TEXT
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS act_timers_pending ON act_timers (due, id) WHERE status = 'pending';`;
+
+/**
+ * Keys of data subjects (see `SubjectKeyStore`): each version's raw key in
+ * base64, `NULL` once destroyed; and the streams holding each subject's
+ * data, whose snapshots a `forget` empties.
+ */
+export const SUBJECT_KEYS = `CREATE TABLE IF NOT EXISTS act_subject_keys (
+  subject TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  key TEXT,
+  PRIMARY KEY (subject, version)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS act_subject_streams (
+  subject TEXT NOT NULL,
+  stream TEXT NOT NULL,
+  PRIMARY KEY (subject, stream)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS act_subject_streams_stream ON act_subject_streams (stream);`;
 
 /** Every table and index at the current version; idempotent. */
 const CREATE = `
@@ -101,6 +119,7 @@ CREATE TABLE IF NOT EXISTS act_keys (
 CREATE TABLE IF NOT EXISTS act_meta (key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID;
 ${DISCOVERY}
 ${TIMERS}
+${SUBJECT_KEYS}
 -- Ids start at 0, as in the other stores, and go on after the last one used
 -- before a drop (dropping a table forgets its sequence).
 INSERT INTO sqlite_sequence (name, seq)
@@ -144,6 +163,9 @@ const UPGRADES: Array<(db: Connection) => void> = [
   },
   // 5 → 6: scheduled actions. Empty on an upgraded file.
   (db) => db.exec(TIMERS),
+  // 6 → 7: keys of data subjects. Empty on an upgraded file: personal
+  // fields written from then on are encrypted, older events stay as written.
+  (db) => db.exec(SUBJECT_KEYS),
 ];
 
 /** The file's schema version. */
@@ -171,7 +193,7 @@ export function drop(db: Connection): void {
       "INSERT OR REPLACE INTO act_meta (key, value) SELECT 'last_id', seq FROM sqlite_sequence WHERE name = 'act_events'"
     );
   db.exec(
-    "DROP TABLE IF EXISTS act_timers; DROP TABLE IF EXISTS act_discovery; DROP TABLE IF EXISTS act_keys; DROP TABLE IF EXISTS act_watermarks; DROP TABLE IF EXISTS act_events;"
+    "DROP TABLE IF EXISTS act_subject_streams; DROP TABLE IF EXISTS act_subject_keys; DROP TABLE IF EXISTS act_timers; DROP TABLE IF EXISTS act_discovery; DROP TABLE IF EXISTS act_keys; DROP TABLE IF EXISTS act_watermarks; DROP TABLE IF EXISTS act_events;"
   );
 }
 

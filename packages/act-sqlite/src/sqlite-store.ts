@@ -1,19 +1,21 @@
-import type {
-  BlockedLease,
-  Committed,
-  EventMeta,
-  InlineCommit,
-  KeyedVersions,
-  Lease,
-  Message,
-  Poll,
-  Query,
-  ReactionFilter,
-  ReactionStream,
-  Schemas,
-  Store,
-  StoreTransfer,
-  TimerStore,
+import {
+  type BlockedLease,
+  type Committed,
+  type EventMeta,
+  type InlineCommit,
+  type KeyedVersions,
+  type Lease,
+  logger,
+  type Message,
+  type Poll,
+  type Query,
+  type ReactionFilter,
+  type ReactionStream,
+  type Schemas,
+  type Store,
+  type StoreTransfer,
+  type SubjectKeyStore,
+  type TimerStore,
 } from "@act-root/act";
 import { Appender } from "./append.js";
 import { checkConfig, type SqliteStoreOptions } from "./config.js";
@@ -26,6 +28,7 @@ import { project } from "./projections.js";
 import { query as read } from "./read.js";
 import { Timers } from "./timers.js";
 import { Transfer } from "./transfer.js";
+import { SubjectKeys } from "./subject-keys.js";
 
 /**
  * The {@link Store} port on SQLite: a durable event store in one file, for
@@ -79,11 +82,12 @@ export class SqliteStore implements Store {
   readonly timers: TimerStore;
   /** Copies into and out of the file verbatim (see `StoreTransfer` and `copyStore`). */
   readonly transfer: StoreTransfer;
+  /** Keys of data subjects, in `act_subject_keys`; forgetting zeroes their bytes (see {@link SubjectKeyStore}). */
+  readonly keys: SubjectKeyStore;
 
   /**
-   * Projection handlers run synchronously inside the write transaction: the
-   * app refuses an `async` handler before any handler runs (see
-   * `Store.synchronousHandlers`).
+   * Projection handlers run synchronously inside the write transaction: the app refuses
+   * an `async` handler before any handler runs (see `Store.synchronousHandlers`).
    */
   readonly synchronousHandlers = true;
 
@@ -105,6 +109,7 @@ export class SqliteStore implements Store {
     this.#leases = new Leases(this.#db);
     this.timers = new Timers(this.#db);
     this.transfer = new Transfer(this.#db);
+    this.keys = new SubjectKeys(this.#db);
   }
 
   /** What `util.inspect` and `console.log` show. */
@@ -128,9 +133,8 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Drops the events, watermark and idempotency-key tables — every event and
-   * watermark is lost. One row remembering the last id stays (table
-   * `act_meta`), so ids go on from where they were after the next `seed()`.
+   * Drops the store's tables — every event, watermark, timer and subject key is lost. One row
+   * remembering the last id stays (`act_meta`), so ids go on from where they were after `seed()`.
    *
    * @example
    * ```ts
@@ -143,9 +147,8 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Stops the change checks and closes the file. Calling it again does
-   * nothing; other calls fail afterwards with a `StoreError` whose reason is
-   * `"disposed"`.
+   * Stops the change checks and closes the file. Calling it again does nothing; other
+   * calls fail afterwards with a `StoreError` whose reason is `"disposed"`.
    *
    * @example
    * ```ts

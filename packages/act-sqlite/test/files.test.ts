@@ -130,8 +130,11 @@ describe("schema versions", () => {
     expect(await store.timers.list()).toEqual([]);
     const timer = { id: "t", action: "a", stream: "s", actor: { id: "u", name: "U" }, payload: {}, due };
     expect(await store.timers.schedule([timer])).toEqual(["t"]);
+    // Version 7: keys of data subjects, none on an upgraded file, kept from then on.
+    expect(await store.keys.read([{ subject: "p", version: 1 }])).toEqual([]);
+    expect(await store.keys.current("p", "s", "a2V5")).toEqual({ subject: "p", version: 1, key: "a2V5" });
     const check = new Database(file);
-    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(6);
+    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(7);
     check.close();
   });
 

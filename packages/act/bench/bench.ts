@@ -1,9 +1,10 @@
 /**
  * Core benchmark (no assertions): actions, loads and drained reactions on the
- * in-memory store. Prints a table and a JSON line. Run: `npm run bench`.
+ * in-memory store, and the cost of personal fields (`personal.ts`). Prints a table and a JSON line. Run: `npm run bench`.
  */
 import { z } from "zod";
 import { act, disposeAndExit, InMemoryStore, state, store } from "../src/index.js";
+import { benchPersonal } from "./personal.js";
 
 const actor = { id: "bench", name: "bench" };
 
@@ -182,6 +183,13 @@ async function main() {
   const busy = await latency(200, 1_000);
   results["commit→reaction p50 ms, consumer, 200 commits/s"] = busy.p50;
   results["commit→reaction p99 ms, consumer, 200 commits/s"] = busy.p99;
+  Object.assign(
+    results,
+    await benchPersonal(async () => {
+      await fresh();
+      return store();
+    })
+  );
   results["peak RSS (MB)"] = process.resourceUsage().maxRSS / 1024;
 
   const rows = Object.entries(results).map(([metric, value]) => ({

@@ -292,7 +292,12 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
             "with",
             `Event "${name}" of state "${state.name}" is already emitted by state "${owners.get(name)}"`
           );
-        events[name] = { schema: state.events[name], upcasts: state.upcasts[name], reactions: new Map() };
+        events[name] = {
+          schema: state.events[name],
+          upcasts: state.upcasts[name],
+          reactions: new Map(),
+          ...(state.personal?.[name] && { personal: state.personal[name] }),
+        };
       }
       return builder({ ...registry, actions, schemas, events } as never, new Set([...states, state]));
     },

@@ -14,6 +14,7 @@ import { AppReactions } from "./reactions/app-reactions.js";
 import type { Running } from "./reactions/consumer.js";
 import { chainOf, type SettledOptions, waitSettled } from "./reactions/settled.js";
 import { AppTimers, systemClock } from "./timers/app-timers.js";
+import { AppPersonalData } from "./personal/app-personal.js";
 import { uuid } from "./core/utils.js";
 import type { Projection } from "./builders/projection.js";
 import type { Query, Target } from "./core/schemas.js";
@@ -24,6 +25,7 @@ import type { Lifecycle } from "./types/lifecycle.js";
 import type { ReactionStats, ReactionStream, Store } from "./types/ports.js";
 import type { ConsumerOptions, CorrelationOptions, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
 import type { Clock, TimerRequest } from "./types/timers.js";
+import type { Forgotten } from "./types/personal.js";
 
 /**
  * An app: the states and reactions registered with {@link act}, bound to its store (`build({ store })`, or else
@@ -49,6 +51,8 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   private readonly locals: LocalProjections;
   private readonly timers: AppTimers<A>;
   private consumer?: Running;
+  /** Its personal fields: sealed on their way to the store, opened on their way back. */
+  private readonly personal: AppPersonalData;
 
   /**
    * @param registry - the states, schemas and reactions (built by {@link act})
@@ -60,9 +64,11 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     private readonly bound?: Store,
     clock: Clock = systemClock
   ) {
+    const states = new Set(Object.values(registry.actions) as State<any, any, any>[]);
+    this.personal = new AppPersonalData(registry.events, states, () => this.cache.clear());
     const wake = () => this.consumer?.wake();
     const next = () => this.timers.wait(this.store);
-    this.reactions = new AppReactions(registry.events, this, () => this.store, this.listeners, wake, next);
+    this.reactions = new AppReactions(registry.events, this, () => this.log, this.listeners, wake, next);
     this.locals = new LocalProjections(registry.local ?? [], registry.events);
     this.timers = new AppTimers(registry, this as Dispatcher<Schemas>, uuid(), clock);
   }
@@ -77,6 +83,51 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   get store(): Store {
     return this.bound ?? storePort();
+  }
+
+  /** The store as the app reads and writes it: personal fields sealed on the way in, opened on the way out. */
+  private get log(): Store {
+    return this.personal.view(this.store);
+  }
+
+  /**
+   * Forgets a data subject (crypto-shredding): destroys every version of its
+   * key in the store, so the personal fields of its events read as
+   * {@link FORGOTTEN} from then on; empties the snapshots of the streams that
+   * hold its data, and clears this app's cache of states. Later writes of its
+   * personal data are refused. Read models outside the store keep what they
+   * copied: erase them too (see the guide).
+   * @param subject - the data subject, as its events name it
+   * @returns the key versions destroyed and the snapshots emptied
+   * @throws {@link PersonalDataError} when the store keeps no keys, or has none for `subject` (`unknown-subject`)
+   * @see [Personal data](/docs/guides/personal-data) — what is encrypted and what forgetting erases.
+   * @experimental
+   * @example
+   * ```ts
+   * const { versions } = await app.forget("customer-7");
+   * ```
+   */
+  forget(subject: string): Promise<Forgotten> {
+    return this.personal.forget(this.store, subject);
+  }
+
+  /**
+   * Rotates a data subject's key: the writes after it encrypt with a new
+   * version, and events written before still read with the older ones (until
+   * `forget` destroys them all). Other processes pick the new version up
+   * within 30 seconds.
+   * @param subject - the data subject, as its events name it
+   * @returns the new key version
+   * @throws {@link PersonalDataError} when the store keeps no keys, or has no live key for `subject`
+   * @see [Personal data](/docs/guides/personal-data#key-rotation) — key versions.
+   * @experimental
+   * @example
+   * ```ts
+   * const version = await app.rotate("customer-7"); // 2 after the first rotation
+   * ```
+   */
+  rotate(subject: string): Promise<number> {
+    return this.personal.rotate(this.store, subject);
   }
 
   /**
@@ -154,7 +205,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   async do<K extends keyof A & string>(name: K, target: Target, payload: Readonly<A[K]>, ...rest: unknown[]) {
     const { reactingTo, skipValidation = false } = doOptions(rest[0], rest[1], 3 + rest.length);
     const request = { name, target, payload, reactingTo, skipValidation };
-    const { result, committed } = await dispatch(this.registry, this.cache, this.store, request);
+    const { result, committed } = await dispatch(this.registry, this.cache, this.log, request);
     if (committed) this.listeners.emit("committed", result);
     return result;
   }
@@ -228,7 +279,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   ): Promise<Snapshot<SX, EX>>;
   async load(state: State<any, any, any, any, any>, stream: string, ...rest: unknown[]) {
     const { at, onSnapshot } = loadOptions<LoadOptions<any, any>>(rest[0], rest[1], 2 + rest.length);
-    const log = this.store;
+    const log = this.log;
     return at ? loadAt(state, stream, at, onSnapshot, log) : load(state, stream, onSnapshot, undefined, log);
   }
 
@@ -243,7 +294,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async query(query: Query, callback?: (event: CommittedOf<E>) => void): Promise<LogRead<E>> {
-    return readLog(this.store, this.registry.events, query, callback);
+    return readLog(this.log, this.registry.events, query, callback);
   }
 
   /**
@@ -255,7 +306,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async queryArray(query: Query): Promise<CommittedOf<E>[]> {
-    return readLogArray(this.store, this.registry.events, query);
+    return readLogArray(this.log, this.registry.events, query);
   }
 
   /**
@@ -350,7 +401,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   async drain(options: DrainOptions = {}): Promise<Drain<E>> {
     const drained = await this.reactions.cycle.drain(checkOptions("drain", options, OptionSchemas.drain));
-    if (this.locals.projections.length) await this.locals.catchUp(this.store);
+    if (this.locals.projections.length) await this.locals.catchUp(this.log);
     const fired = await this.timers.fire(this.store, options.leaseMillis ?? 10_000);
     return fired.length ? Object.assign({}, drained, { fired }) : drained;
   }
@@ -421,7 +472,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   ): Promise<void>;
   async projected(projection: Projection<any, any>, after: readonly Snapshot<any, any>[] | number, options?: unknown) {
     const { timeoutMillis = 5_000 } = checkOptions("projected", projectedOptions(options), OptionSchemas.projected);
-    return waitProjected(this, this.store, projection, after, timeoutMillis, this.locals);
+    return waitProjected(this, this.log, projection, after, timeoutMillis, this.locals);
   }
 
   /**
@@ -440,7 +491,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   async settled(chain: readonly Snapshot<any, any>[] | string, options?: SettledOptions): Promise<void> {
     const { timeoutMillis = 5_000 } = checkOptions("settled", options, OptionSchemas.settled);
-    return waitSettled(this, this.store, this.registry.events, chainOf(chain), timeoutMillis);
+    return waitSettled(this, this.log, this.registry.events, chainOf(chain), timeoutMillis);
   }
 
   /**
@@ -459,7 +510,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async rebuild(projection: Projection<any, any>, options?: RebuildOptions): Promise<RebuildProgress> {
-    return rebuild(this.store, projection, checkOptions("rebuild", options, OptionSchemas.rebuild));
+    return rebuild(this.log, projection, checkOptions("rebuild", options, OptionSchemas.rebuild));
   }
 
   /**

@@ -10,6 +10,7 @@ export * from "./types/index.js";
 export * from "./core/environment.js";
 export * from "./core/errors.js";
 export * from "./core/schemas.js";
+export { FORGOTTEN } from "./core/forgotten.js";
 export { patch, validate, extend, sleep } from "./core/utils.js";
 export { config } from "./core/config.js";
 export { port, store, logger, dispose, disposeAndExit } from "./core/ports.js";
@@ -28,6 +29,7 @@ export {
   type StateBuildStep,
 } from "./builders/state-builder.js";
 export { upcaster } from "./builders/upcaster.js";
+export { forgettable } from "./builders/personal.js";
 export {
   projection,
   type Projection,

@@ -121,6 +121,9 @@ const values = [
   "copyStore",
   "logDigest",
   "CopyError",
+  "FORGOTTEN",
+  "PersonalDataError",
+  "forgettable",
 ];
 
 describe("the published package", () => {
@@ -160,7 +163,14 @@ describe("the published package", () => {
     expect(result.n).toBe(2);
     expect(result.bad).toBe("ERR_VALIDATION");
     expect(result.exports).toEqual([...values].sort());
-    expect(result.testing).toEqual(["SettleError", "projectEvents", "settle", "storeConformance", "testClock"]);
+    expect(result.testing).toEqual([
+      "SettleError",
+      "personalDataProof",
+      "projectEvents",
+      "settle",
+      "storeConformance",
+      "testClock",
+    ]);
     // What the stores share with the core, out of the main entry point.
     expect(result.internal).toEqual([
       "OptionSchemas",

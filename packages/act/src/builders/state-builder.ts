@@ -1,6 +1,8 @@
-import { toJSONSchema, type z } from "zod";
+import type { ZodType, z } from "zod";
 import { BuilderError } from "../core/errors.js";
-import { shapeSchema } from "./revive.js";
+import { versionOf } from "./snapshot-version.js";
+import { checkPersonal } from "./personal.js";
+import type { PersonalData } from "../types/personal.js";
 import type { Target } from "../core/schemas.js";
 import type {
   ActionHandler,
@@ -307,6 +309,23 @@ export type StateBuilder<
    */
   upcast(upcasts: Upcasters<E>): StateBuilder<S, E, A, EI, AI>;
   /**
+   * Marks event fields as personal data and says whose data they are (the
+   * data subject: a string field of the event, or else its stream). Their
+   * values are encrypted with a key per subject kept in the store
+   * (`Store.keys`) before they are stored, and decrypted when read;
+   * `app.forget(subject)` destroys the keys, and the fields then read as
+   * {@link FORGOTTEN} — so each must accept that string (`z.string()` does;
+   * see {@link forgettable}). Called again, it adds to the events marked.
+   *
+   * @param personal - per event name, its personal `fields` and optional `subject` field
+   * @returns the {@link StateBuilder}, with the fields marked
+   * @throws {@link BuilderError} naming the event and field when one is not the state's, does not accept
+   *   {@link FORGOTTEN}, or the subject is not a string field of the event
+   * @see [Personal data](/docs/guides/personal-data) — what is encrypted, forgetting, key rotation.
+   * @experimental
+   */
+  personal(personal: PersonalData<E>): StateBuilder<S, E, A, EI, AI>;
+  /**
    * Commits a snapshot of the state after an action whenever `rule` returns
    * true, so loads start there. Typical: `(s) => s.patches >= 50`.
    *
@@ -334,50 +353,13 @@ export type StateBuilder<
   build(): State<S, E, A, EI, AI>;
 };
 
-/** FNV-1a, 32 bits, in hex: a short, stable fingerprint (no crypto needed in browsers). */
-function fingerprint(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(16).padStart(8, "0");
-}
-
-/**
- * The snapshot version of a definition: name, a fingerprint of the shape its
- * state schema stores, and the explicit version.
- *
- * The fingerprint covers only what a stored snapshot looks like: the JSON
- * Schema of the schema's output side (`shapeSchema`), without `default`
- * values. Defaults fill values that are missing and never change the shape —
- * and a dynamic one (`z.date().default(() => new Date())`) would give a new
- * fingerprint on every build, so every snapshot would be ignored after each
- * restart. A transform counts as keeping its input's shape unless its output
- * is described (`.pipe(schema)`, `z.codec`); one that changes the stored
- * shape without saying so needs the explicit version bumped.
- */
-function versionOf(name: string, schema: z.ZodType, version = 0): string {
-  let shape: string;
-  try {
-    shape = JSON.stringify(
-      toJSONSchema(shapeSchema(schema), {
-        unrepresentable: "any",
-        io: "output",
-        override: (ctx) => {
-          delete (ctx.jsonSchema as { default?: unknown }).default;
-        },
-      })
-    );
-  } catch {
-    shape = ""; // a schema JSON Schema cannot describe: only the explicit version counts
-  }
-  return `${name}@${fingerprint(shape)}.${version}`;
-}
-
 function builder<S extends Schema, E extends Schemas, A extends Schemas, EI extends Schemas, AI extends Schemas>(
-  base: Omit<State<S, E, A, EI, AI>, "actions" | "on" | "given" | "snap" | "upcasts" | "version">,
+  base: Omit<State<S, E, A, EI, AI>, "actions" | "on" | "given" | "snap" | "upcasts" | "version" | "personal">,
   actions: ZodTypes<A, AI>,
   on: ActionHandlers<S, E, A, EI>,
   given: GivenHandlers<S, A>,
-  upcasts: Upcasters<E> = {}
+  upcasts: Upcasters<E> = {},
+  personal: PersonalData<E> = {}
 ): StateBuilder<S, E, A, EI, AI> {
   const build = (snap?: State<S, E, A, EI, AI>["snap"], version?: number): State<S, E, A, EI, AI> => ({
     ...base,
@@ -386,10 +368,16 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas, EI exte
     given,
     snap,
     upcasts,
+    personal,
     version: versionOf(base.name, base.state, version),
   });
   return {
-    upcast: (more) => builder<S, E, A, EI, AI>(base, actions, on, given, { ...upcasts, ...more }),
+    upcast: (more) => builder<S, E, A, EI, AI>(base, actions, on, given, { ...upcasts, ...more }, personal),
+    personal: (more) =>
+      builder<S, E, A, EI, AI>(base, actions, on, given, upcasts, {
+        ...personal,
+        ...checkPersonal(base.name, base.events as Record<string, ZodType>, more),
+      }),
     on(action, schema) {
       if (Object.hasOwn(actions, action))
         throw new BuilderError("state", "on", `Duplicate action "${String(action)}" in state "${base.name}"`);
@@ -401,7 +389,8 @@ function builder<S extends Schema, E extends Schemas, A extends Schemas, EI exte
           { ...on, [action]: handler },
           // A copy of the rules: changing the caller's array later must not change a built state.
           rules ? { ...given, [action]: [...rules] } : given,
-          upcasts
+          upcasts,
+          personal
         ) as never;
       return {
         given: (rules) => ({ emit: (handler) => emit(handler, rules) }),

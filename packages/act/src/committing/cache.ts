@@ -32,6 +32,11 @@ export class SnapshotCache {
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
+  /** Forgets every stream: a data subject was forgotten, and states held here may hold its data. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** Forgets a stream, e.g. after a conflict proved the entry stale. */
   delete(key: string): void {
     this.entries.delete(key);

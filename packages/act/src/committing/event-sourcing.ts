@@ -2,7 +2,13 @@ import type { SnapshotCache } from "./cache.js";
 import { traced } from "../instrumentation/instrumentation.js";
 import { logger } from "../core/ports.js";
 import type { Committed, CommittedOf, Emitted, Message, Schema, Schemas, Snapshot, State } from "../types/action.js";
-import { ConcurrencyError, IdempotencyKeyReusedError, InvariantError, ValidationError } from "../core/errors.js";
+import {
+  ConcurrencyError,
+  IdempotencyKeyReusedError,
+  InvariantError,
+  PersonalDataError,
+  ValidationError,
+} from "../core/errors.js";
 import { type EventMeta, SNAP_EVENT, type Target, TargetSchema } from "../core/schemas.js";
 import { requestDigest } from "./request-digest.js";
 import { outputSchema } from "../builders/revive.js";
@@ -61,6 +67,8 @@ async function snap<S extends Schema, E extends Schemas>(
     // Another writer moved the stream first: nothing is wrong, the next snapshot will do.
     if (error instanceof ConcurrencyError)
       logger.debug(error, `snapshot of stream "${event.stream}" skipped: the stream moved`);
+    else if (error instanceof PersonalDataError)
+      logger.debug(error, `snapshot of stream "${event.stream}" skipped: a data subject of the stream was forgotten`);
     else logger.error(error, `snapshot of stream "${event.stream}" not written`);
     return undefined;
   }

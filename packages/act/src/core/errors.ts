@@ -30,6 +30,8 @@ export const Errors = {
   NotSettledError: "ERR_NOT_SETTLED",
   /** An idempotency key the stream already used came with another request (action, actor or payload). */
   IdempotencyKeyReusedError: "ERR_IDEMPOTENCY_KEY_REUSED",
+  /** Personal data could not be written or read: no key store, no subject, a forgotten subject, a missing key, a tampered value. */
+  PersonalDataError: "ERR_PERSONAL_DATA",
 } as const;
 
 /**
@@ -389,5 +391,66 @@ export class NotSettledError extends Error {
   ) {
     super(message);
     this.name = Errors.NotSettledError;
+  }
+}
+
+/**
+ * Why personal data could not be written, read or forgotten (see
+ * {@link PersonalDataError}).
+ *
+ * - `no-key-store`: the store keeps no subject keys (`Store.keys`).
+ * - `no-subject`: the event's subject field is missing or not a non-empty string.
+ * - `forgotten-subject`: a write of personal data of a subject that was forgotten.
+ * - `unknown-subject`: `forget` or `rotate` of a subject the store has no key for.
+ * - `missing-key`: a stored value names a key version the store never had (e.g. events copied without their keys).
+ * - `tampered`: a stored value failed authentication: changed, or encrypted with another key.
+ * - `malformed`: a stored value marked as encrypted cannot be parsed.
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * const reason: PersonalDataFailure = "tampered";
+ * ```
+ */
+export type PersonalDataFailure =
+  | "no-key-store"
+  | "no-subject"
+  | "forgotten-subject"
+  | "unknown-subject"
+  | "missing-key"
+  | "tampered"
+  | "malformed";
+
+/**
+ * Thrown when personal data cannot be written, read or forgotten. `reason`
+ * says why ({@link PersonalDataFailure}), `where` names the event, stream
+ * and field (or the subject) — never the data itself. A forgotten subject's
+ * fields are not an error when read: they read as {@link FORGOTTEN}.
+ *
+ * @experimental
+ * @see [Personal data](/docs/guides/personal-data) — what is encrypted, forgetting, key rotation.
+ * @example
+ * ```ts
+ * try { await app.forget("customer-404"); }
+ * catch (error) {
+ *   if (error instanceof PersonalDataError && error.reason === "unknown-subject") console.warn(error.message);
+ * }
+ * ```
+ */
+export class PersonalDataError extends Error {
+  /**
+   * @param reason - why it failed
+   * @param where - the event, stream and field, or the subject
+   * @param message - what happened, in words
+   * @param cause - the underlying error (e.g. WebCrypto's `OperationError`)
+   */
+  constructor(
+    public readonly reason: PersonalDataFailure,
+    public readonly where: string,
+    message: string,
+    cause?: unknown
+  ) {
+    super(`${where}: ${message}`, cause === undefined ? undefined : { cause });
+    this.name = Errors.PersonalDataError;
   }
 }

@@ -124,18 +124,27 @@ export function adopt(adapter: Store): void {
 /** What an Act error keeps off its enumerable properties: data that may be personal. */
 const PRIVATE_FIELDS = ["payload", "target", "snapshot", "events"] as const;
 
+/** Whether a state of this process marks personal fields: then errors are logged without their data at every level. */
+let personalFields = false;
+
+/** Called by `state().personal()`: from then on, no log line carries an error's payload, target, state or events. */
+export function personalFieldsDeclared(): void {
+  personalFields = true;
+}
+
 /**
  * How the default logger writes an error: pino's usual fields (type,
  * message, stack, cause and the error's enumerable properties — for Act's
  * errors the names, ids and field paths). The payload, target, state and
  * events an Act error carries are kept off its enumerable properties, so
- * they appear only when the logger runs at `debug` or `trace` level.
+ * they appear only when the logger runs at `debug` or `trace` level — and
+ * never once a state marks personal fields (they may hold them in clear).
  */
 export function errorSerializer(withData: boolean): (error: unknown) => unknown {
   return (error) => {
     if (!(error instanceof Error)) return error;
     const out = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
-    if (withData)
+    if (withData && !personalFields)
       for (const key of PRIVATE_FIELDS)
         if (Object.hasOwn(error, key) && !Object.keys(error).includes(key))
           out[key] = (error as unknown as Record<string, unknown>)[key];

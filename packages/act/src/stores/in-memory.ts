@@ -13,6 +13,14 @@ import { Timers } from "./in-memory/timers.js";
 import { Transfer } from "./in-memory/transfer.js";
 import type { TimerStore } from "../types/timers.js";
 import type { StoreTransfer } from "../types/transfer.js";
+import { SubjectKeys } from "./in-memory/subject-keys.js";
+import type { SubjectKeyStore } from "../types/personal.js";
+
+/**
+ * Everything a store holds, for the tests that prove what is (and is not)
+ * in it — the package's entry point does not export it.
+ */
+export let databaseOf: (store: InMemoryStore) => Database;
 
 /**
  * The default {@link Store}: events and watermarks in process memory. It is
@@ -35,6 +43,9 @@ import type { StoreTransfer } from "../types/transfer.js";
  * ```
  */
 export class InMemoryStore implements Store {
+  static {
+    databaseOf = (store) => store.#db;
+  }
   readonly #db = new Database();
   readonly #notifier = new Notifier();
   readonly #appender: Appender;
@@ -43,6 +54,8 @@ export class InMemoryStore implements Store {
   readonly timers: TimerStore = new Timers(this.#db);
   /** Copies into this store verbatim (see {@link StoreTransfer}); only logs whose ids have no gaps fit. */
   readonly transfer: StoreTransfer = new Transfer(this.#db);
+  /** Keys of data subjects, kept in memory with the events (see {@link SubjectKeyStore}). */
+  readonly keys: SubjectKeyStore = new SubjectKeys(this.#db);
 
   /**
    * @param options - the store's settings; all optional

@@ -14,6 +14,7 @@ export { settle, type SettleOptions, type Settled } from "./settle.js";
 export { SettleError, type SettleReason } from "./settle-error.js";
 export { projectEvents, type GivenEvent } from "./project-events.js";
 export { storeConformance } from "./store-conformance.js";
+export { personalDataProof, type ProofTarget } from "./personal-conformance.js";
 export { testClock, type TestClock } from "./test-clock.js";
 export type { TestApi } from "./test-api.js";
 export type { ReadModelProbe } from "./read-model-probe.js";

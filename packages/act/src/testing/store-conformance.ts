@@ -6,6 +6,7 @@ import { joiningConformance } from "./joining-conformance.js";
 import { watermarksConformance } from "./watermarks-conformance.js";
 import { inlineConformance, projectConformance } from "./projection-conformance.js";
 import { timersConformance } from "./timers-conformance.js";
+import { personalConformance } from "./personal-conformance.js";
 import type { ReadModelProbe } from "./read-model-probe.js";
 import type { TestApi } from "./test-api.js";
 
@@ -23,7 +24,8 @@ const msg = (name: string, data: Record<string, unknown> = {}) => ({ name, data 
  * `retire`; a reaction that joins a stream late moves its watermark back),
  * the positions of discovery (`discovered`, `discover`), timers (`timers`:
  * schedule, cancel, claims and their tokens, due order, a timer fired once
- * across a crash) and, for
+ * across a crash), the keys of data subjects (`keys`: personal fields sealed and
+ * opened, `forget` with its snapshots emptied, key rotation, tampered values) and, for
  * a store that has it, `project` (a projection's writes
  * and position in one transaction). Call it at the top level of a test file.
  *
@@ -111,5 +113,6 @@ export function storeConformance(
     projectConformance(() => store, test, probe);
     inlineConformance(() => store, test, probe);
     timersConformance(() => store, test);
+    personalConformance(() => store, test);
   });
 }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Actor, CommittedMeta, Target } from "../core/schemas.js";
+import type { PersonalData } from "./personal.js";
 
 /**
  * A plain object: the shape of a state, an action payload or an event's data.
@@ -461,6 +462,8 @@ export type State<
   readonly snap?: (snapshot: Snapshot<S, E>) => boolean;
   /** How older shapes of its events become the current ones. */
   readonly upcasts: Upcasters<E>;
+  /** The personal fields of its events, and whose data they are (see `StateBuilder.personal`). */
+  readonly personal?: PersonalData<E>;
   /**
    * Identifies this definition in the snapshots it writes: its name, a hash
    * of its state schema and the `version` given to `.snap`. Loads ignore

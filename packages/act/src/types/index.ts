@@ -4,6 +4,7 @@ export * from "./config.js";
 export * from "./discovery.js";
 export * from "./instrumentation.js";
 export * from "./lifecycle.js";
+export * from "./personal.js";
 export * from "./ports.js";
 export * from "./projection.js";
 export * from "./reaction.js";

@@ -3,6 +3,7 @@ import type { BlockedLease, Lease, Poll } from "./reaction.js";
 import type { EventMeta, Query } from "../core/schemas.js";
 import type { TimerStats, TimerStore } from "./timers.js";
 import type { StoreTransfer } from "./transfer.js";
+import type { SubjectKeyStore } from "./personal.js";
 
 /**
  * Anything holding resources that must be released: stores, loggers, servers.
@@ -317,6 +318,11 @@ export interface Store extends Disposable {
    * cannot be copied into.
    */
   readonly transfer?: StoreTransfer;
+  /**
+   * The keys of data subjects, for personal fields (see {@link SubjectKeyStore}).
+   * Optional: an app refuses to commit personal fields on a store without.
+   */
+  readonly keys?: SubjectKeyStore;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Committed, CommittedOf, Schema, Schemas, State, Upcaster } from ".
 import type { Projection } from "./projection.js";
 import type { Dispatcher } from "./app.js";
 import type { Query } from "../core/schemas.js";
+import type { PersonalFields } from "./personal.js";
 
 /**
  * The event a reaction handles: the committed event of name `K`.
@@ -201,6 +202,8 @@ export type EventRegister<E extends Schemas, A extends Schemas = Schemas> = {
     readonly upcasts?: ReadonlyArray<Upcaster<E[K]>>;
     /** The reactions registered on the event. */
     readonly reactions: ReactionsRegister<E, K, A>;
+    /** Its personal fields and their subject, if any (see `StateBuilder.personal`). */
+    readonly personal?: PersonalFields<E[K]>;
   };
 };
 
@@ -283,9 +286,8 @@ export type Lease = {
   /** Identifies the drainer holding the lease. */
   readonly by: string;
   /**
-   * Watermark: the one polled (lease: the store refuses a stream whose
-   * watermark moved past it, and returns the stored one), or the last event
-   * handled (ack).
+   * Watermark: the one polled (lease: the store refuses a stream whose watermark
+   * moved past it, and returns the stored one), or the last event handled (ack).
    */
   readonly at: number;
   /** Failed attempts at the first event after the watermark. */
@@ -293,9 +295,8 @@ export type Lease = {
   /** Whether the stream was polled as lagging. */
   readonly lagging?: boolean;
   /**
-   * Reactions already run on a partly handled event after the watermark, as
-   * `"<event id>:<reaction key>"` (set by `ack` and `block`, returned by `lease`),
-   * so a retry runs only the reactions that have not succeeded.
+   * Reactions already run on a partly handled event after the watermark, as `"<event id>:<reaction key>"`
+   * (set by `ack` and `block`, returned by `lease`), so a retry runs only the reactions that have not succeeded.
    */
   readonly done?: string[];
   /** With `ack`: keep the stream out of `poll` for this many ms (the backoff before a retry). */
@@ -310,10 +311,9 @@ export type Lease = {
   /** Why the stream was blocked (set by `block`). */
   readonly error?: string;
   /**
-   * The lease's generation, returned by `lease`: a new lease, `reset` and
-   * `unblock` each move it on, so a renewal, `ack` or `block` carrying an
-   * older one is refused — an operator command or another drainer has taken
-   * over the stream since this lease was granted.
+   * The lease's generation, returned by `lease`: a new lease, `reset` and `unblock` each move it on,
+   * so a renewal, `ack` or `block` carrying an older one is refused — an operator command or another
+   * drainer has taken over the stream since this lease was granted.
    */
   readonly token?: number;
   /**

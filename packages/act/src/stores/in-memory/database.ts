@@ -56,6 +56,9 @@ export type TimerRow = {
   error?: string;
 };
 
+/** A data subject's keys: each version's raw key in base64 (`null` once destroyed), and the streams holding its data. */
+export type SubjectKeys = { versions: Array<string | null>; streams: Set<string> };
+
 /** Everything an in-memory store holds. */
 export class Database {
   /** The log: the event with id `first + i` at index `i`. */
@@ -81,6 +84,8 @@ export class Database {
   discoveries = new Map<string, number>();
   /** Timers by id, in every status. */
   timers = new Map<string, TimerRow>();
+  /** Keys of data subjects, by subject (see `SubjectKeyStore`). */
+  subjects = new Map<string, SubjectKeys>();
 
   /** Forgets every event, watermark, idempotency key and discovery position; ids go on from where they were. */
   drop(): void {
@@ -92,5 +97,6 @@ export class Database {
     this.keys = new Map();
     this.discoveries = new Map();
     this.timers = new Map();
+    this.subjects = new Map();
   }
 }

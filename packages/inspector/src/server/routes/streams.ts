@@ -64,6 +64,12 @@ export function streamRoutes({ store, catalog, app, cut }: Served): Routes {
         );
       const state = await stateOf(app, store, stream);
       if (!state) throw new HttpError(404, `None of the app's states emits the events of ${JSON.stringify(stream)}.`);
+      // A state folds its personal fields in clear: the inspector shows them sealed, or not at all.
+      if (Object.keys(state.personal ?? {}).length)
+        throw new HttpError(
+          403,
+          `State "${state.name}" marks personal fields, so the inspector does not show its state: the events show them sealed.`
+        );
       const now = await app.load(state, stream, { at: { version } });
       const before = version > 0 ? await app.load(state, stream, { at: { version: version - 1 } }) : undefined;
       const previous = before?.state ?? state.init();
