@@ -98,6 +98,7 @@ export class PostgresStore implements Store {
   readonly timers: TimerStore;
   /** Copies into and out of the tables verbatim (see `StoreTransfer` and `copyStore`). */
   readonly transfer: StoreTransfer;
+  readonly #timers: Timers;
 
   /**
    * Creates the store and its connection pool (no connection is opened until
@@ -118,7 +119,8 @@ export class PostgresStore implements Store {
     this.#notifier = new Notifier(this.#db);
     this.#appender = new Appender(this.#db, this.#ids, this.#notifier);
     this.#leases = new Leases(this.#db);
-    this.timers = new Timers(this.#db);
+    this.#timers = new Timers(this.#db);
+    this.timers = this.#timers;
     this.transfer = new Transfer(this.#db);
   }
 
@@ -239,7 +241,13 @@ export class PostgresStore implements Store {
     commit: InlineCommit<E>,
     work: (events: Committed<E, keyof E>[], client: pg.PoolClient) => unknown
   ): Promise<Committed<E, keyof E>[]> {
-    return this.#appender.commitInline(commit, work);
+    // The commit's timers, checked now, are written on its transaction's client before the handlers run.
+    const timers = commit.timers && this.#timers.within(commit.timers);
+    if (!timers) return this.#appender.commitInline(commit, work);
+    return this.#appender.commitInline(commit, async (events, client) => {
+      await timers(client);
+      return work(events, client);
+    });
   }
 
   /**

@@ -170,6 +170,7 @@ describe("the published package", () => {
       "checkNow",
       "checkOptions",
       "checkScheduled",
+      "checkTimerChanges",
       "checkTimerClaim",
       "checkTimerIds",
       "checkTimerOutcomes",

@@ -2,6 +2,7 @@ import { toJSONSchema, type z } from "zod";
 import { BuilderError } from "../core/errors.js";
 import { shapeSchema } from "./revive.js";
 import type { Target } from "../core/schemas.js";
+import type { ActionTimers } from "../types/action-timers.js";
 import type {
   ActionHandler,
   ActionHandlers,
@@ -147,7 +148,12 @@ export type ActionEmitStep<
    * @returns the {@link StateBuilder}, with the action added
    */
   emit<R extends Emitted<EI> | Emitted<EI>[] | undefined>(
-    handler: (action: Readonly<A[K]>, snapshot: Readonly<Snapshot<S, E>>, target: Target) => R & ExactEmitted<R, EI>
+    handler: (
+      action: Readonly<A[K]>,
+      snapshot: Readonly<Snapshot<S, E>>,
+      target: Target,
+      timers: ActionTimers<AI>
+    ) => R & ExactEmitted<R, EI>
   ): StateBuilder<S, E, A, EI, AI>;
 };
 
@@ -238,7 +244,12 @@ export type ActionBuilder<
    * @returns the {@link StateBuilder}, with the action added
    */
   emit<R extends Emitted<EI> | Emitted<EI>[] | undefined>(
-    handler: (action: Readonly<A[K]>, snapshot: Readonly<Snapshot<S, E>>, target: Target) => R & ExactEmitted<R, EI>
+    handler: (
+      action: Readonly<A[K]>,
+      snapshot: Readonly<Snapshot<S, E>>,
+      target: Target,
+      timers: ActionTimers<AI>
+    ) => R & ExactEmitted<R, EI>
   ): StateBuilder<S, E, A, EI, AI>;
 };
 

@@ -54,6 +54,8 @@ export type TimerRow = {
   until: number;
   fired?: number;
   error?: string;
+  /** The correlation id its action's events get. */
+  correlation?: string;
 };
 
 /** Everything an in-memory store holds. */
