@@ -3,6 +3,7 @@ import { type Dispatch, dispatch } from "./committing/dispatch.js";
 import { load, loadAt } from "./committing/load.js";
 import { readLog, readLogArray } from "./committing/read-log.js";
 import { deprecated } from "./core/deprecated.js";
+import { firedTimers } from "./instrumentation/instrumentation.js";
 import { checkOptions, OptionSchemas } from "./core/inputs.js";
 import { Listeners } from "./core/listeners.js";
 import { store as storePort } from "./core/ports.js";
@@ -365,6 +366,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     const drained = await this.reactions.cycle.drain(checkOptions("drain", options, OptionSchemas.drain));
     if (this.locals.projections.length) await this.locals.catchUp(this.store);
     const fired = await this.timers.fire(this.store, options.leaseMillis ?? 10_000);
+    firedTimers(fired);
     return fired.length ? Object.assign({}, drained, { fired }) : drained;
   }
 
