@@ -60,13 +60,13 @@ export type ActionTimer<A extends Payloads, K extends string> = {
  * @see [Workflows and timers](/docs/guides/workflows-and-timers) — deadlines set by actions.
  * @example
  * ```ts
- * const Ticket = state({ Ticket: z.object({ open: z.boolean() }) })
+ * const Ticket = state("Ticket", z.object({ open: z.boolean() }))
  *   .init(() => ({ open: false }))
  *   .emits({ Escalated: z.object({}), Opened: z.object({}) })
  *   .patch({ Escalated: () => ({}), Opened: () => ({ open: true }) })
- *   .on({ escalate: z.object({}) })
+ *   .on("escalate", z.object({}))
  *   .emit(() => ["Escalated", {}])
- *   .on({ open: z.object({}) })
+ *   .on("open", z.object({}))
  *   .emit((_, __, { stream }, { schedule }) => {
  *     schedule({ id: `escalate-${stream}`, action: "escalate", payload: {}, afterMillis: 4 * 3_600_000 });
  *     return ["Opened", {}];
