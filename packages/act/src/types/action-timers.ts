@@ -1,7 +1,6 @@
 import type { Actor } from "../core/schemas.js";
 
-/** Action names to payloads (the same as `Schemas`, written out: `action.ts` imports this file). */
-type Payloads = Record<string, Record<string, any>>;
+// The action maps below are written out as `Schemas` is (action.ts imports this file, so it cannot import that).
 
 /**
  * A timer an action handler asks for (see {@link ActionTimers}): a
@@ -21,7 +20,7 @@ type Payloads = Record<string, Record<string, any>>;
  * };
  * ```
  */
-export type ActionTimer<A extends Payloads, K extends string> = {
+export type ActionTimer<A extends Record<string, Record<string, any>>, K extends string> = {
   /** Names the timer, as in {@link TimerRequest}: used once, `cancel` names it. */
   readonly id: string;
   /** The action to run, one of the app's. */
@@ -74,7 +73,7 @@ export type ActionTimer<A extends Payloads, K extends string> = {
  *   .build();
  * ```
  */
-export type ActionTimers<A extends Payloads> = {
+export type ActionTimers<A extends Record<string, Record<string, any>>> = {
   /**
    * Schedules a timer with the action's events. An id the store already has is left as it is.
    *
