@@ -1,6 +1,7 @@
 import { type MeterProvider, metrics, type TracerProvider, trace } from "@opentelemetry/api";
 import { type Act, observe, type Store, store } from "@act-root/act";
 import { observeLag } from "./lag-gauges.js";
+import { observeTimers } from "./timer-gauges.js";
 import { actMetrics } from "./metrics.js";
 import { actObserver } from "./observer.js";
 import { traceStore } from "./store.js";
@@ -140,11 +141,14 @@ export function instrument(
   // The lag gauges read the apps' stats: only for the apps passed, and not when turned off.
   const list = apps === undefined ? [] : Array.isArray(apps) ? apps : [apps as Act<any, any, any>];
   const unobserveGauges = lagLimit !== false && list.length ? observeLag(meter, list, lagLimit, lagStreams) : () => {};
+  // The timer gauges count in the apps' stores: only for the apps passed.
+  const unobserveTimers = list.length ? observeTimers(meter, list) : () => {};
 
   const instrumented: Instrumented = {
     stop() {
       unobserve();
       unobserveGauges();
+      unobserveTimers();
       for (const undo of traced.values()) undo();
       traced.clear();
       if (current === instrumented) current = undefined;

@@ -3,8 +3,8 @@ import { DURATION_BUCKETS, LATENCY_BUCKETS, M } from "./names.js";
 
 /**
  * The `act.*` instruments the observer records to, created once per
- * {@link instrument} call on its meter. The lag gauges are observed apart,
- * from the apps' stats (see `lag-gauges.ts`).
+ * {@link instrument} call on its meter. The lag and timer gauges are observed
+ * apart, from the apps' stats and stores (see `lag-gauges.ts`, `timer-gauges.ts`).
  */
 export function actMetrics(meter: Meter) {
   return {
@@ -56,6 +56,11 @@ export function actMetrics(meter: Meter) {
     leases: meter.createCounter(M.leases, {
       unit: "{lease}",
       description: "Reaction streams leased by drain cycles.",
+    }),
+    timerLateness: meter.createHistogram(M.timerLateness, {
+      unit: "s",
+      description: "How late timers fired (or failed for good): when their action ran minus when they were due.",
+      advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
     }),
   };
 }

@@ -60,6 +60,9 @@ export const M = {
   drainCycles: "act.drain.cycles",
   drainDuration: "act.drain.duration",
   leases: "act.drain.leases",
+  timersPending: "act.timers.pending",
+  timersOverdue: "act.timers.overdue",
+  timerLateness: "act.timer.lateness",
 } as const;
 
 /**

@@ -58,6 +58,7 @@ export function actObserver(
     drainCycles,
     drainDuration,
     leases,
+    timerLateness,
   } = metrics;
 
   /**
@@ -297,6 +298,14 @@ export function actObserver(
       } finally {
         span.end();
       }
+    },
+
+    fired(timer) {
+      // Per action and outcome only: never the timer's id, stream or payload.
+      timerLateness.record(Math.max(0, timer.at.getTime() - timer.due.getTime()) / 1000, {
+        [A.action]: timer.action,
+        [A.outcome]: timer.error === undefined ? "fired" : "failed",
+      });
     },
   };
 }

@@ -92,6 +92,7 @@ export class PostgresStore implements Store {
   readonly transfer: StoreTransfer;
   /** Keys of data subjects, in the `<table>_subject_keys` table (see {@link SubjectKeyStore}). */
   readonly keys: SubjectKeyStore;
+  readonly #timers: Timers;
 
   /**
    * Creates the store and its connection pool (no connection is opened until
@@ -112,7 +113,8 @@ export class PostgresStore implements Store {
     this.#notifier = new Notifier(this.#db);
     this.#appender = new Appender(this.#db, this.#ids, this.#notifier);
     this.#leases = new Leases(this.#db);
-    this.timers = new Timers(this.#db);
+    this.#timers = new Timers(this.#db);
+    this.timers = this.#timers;
     this.transfer = new Transfer(this.#db);
     this.keys = new SubjectKeys(this.#db);
   }
@@ -234,7 +236,13 @@ export class PostgresStore implements Store {
     commit: InlineCommit<E>,
     work: (events: Committed<E, keyof E>[], client: pg.PoolClient) => unknown
   ): Promise<Committed<E, keyof E>[]> {
-    return this.#appender.commitInline(commit, work);
+    // The commit's timers, checked now, are written on its transaction's client before the handlers run.
+    const timers = commit.timers && this.#timers.within(commit.timers);
+    if (!timers) return this.#appender.commitInline(commit, work);
+    return this.#appender.commitInline(commit, async (events, client) => {
+      await timers(client);
+      return work(events, client);
+    });
   }
 
   /**

@@ -205,7 +205,8 @@ CREATE TABLE IF NOT EXISTS ${n.timers} (
   claimed_by text,
   claimed_until bigint NOT NULL DEFAULT 0,
   fired bigint,
-  error text
+  error text,
+  correlation text
 );
 -- Claims read only pending timers, in due order.
 CREATE INDEX IF NOT EXISTS "${table}_timers_pending" ON ${n.timers} (due, id) WHERE status = 'pending';`;

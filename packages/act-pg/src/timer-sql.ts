@@ -8,9 +8,9 @@ import type { Names } from "./sql.js";
 
 /** New pending timers from `$1`; ids the table has are left as they are. Returns the ids kept. */
 export function scheduleTimers(n: Names): string {
-  return `INSERT INTO ${n.timers} (id, action, stream, actor, payload, due)
-SELECT id, action, stream, actor, payload, due FROM json_to_recordset($1::json)
-  AS i(id text, action text, stream text, actor json, payload json, due bigint)
+  return `INSERT INTO ${n.timers} (id, action, stream, actor, payload, due, correlation)
+SELECT id, action, stream, actor, payload, due, correlation FROM json_to_recordset($1::json)
+  AS i(id text, action text, stream text, actor json, payload json, due bigint, correlation text)
 ON CONFLICT (id) DO NOTHING RETURNING id`;
 }
 
@@ -34,7 +34,7 @@ WHERE id IN (
   SELECT id FROM ${n.timers}
   WHERE status = 'pending' AND due <= $2::bigint AND claimed_until <= $2::bigint AND action = ANY($4::text[])
   ORDER BY due, id COLLATE "C" LIMIT $5 FOR UPDATE SKIP LOCKED)
-RETURNING id, action, stream, actor, payload, due, token, attempts`;
+RETURNING id, action, stream, actor, payload, due, correlation, token, attempts`;
 }
 
 /**
@@ -58,7 +58,7 @@ export function nextTimer(n: Names): string {
 
 /** Timers in status `$1` (null: any), with ids in `$2` (null: any), the earliest due first, up to `$3` (null: all). */
 export function listTimers(n: Names): string {
-  return `SELECT id, action, stream, actor, payload, due, status, token, attempts, claimed_by, claimed_until, fired, error
+  return `SELECT id, action, stream, actor, payload, due, correlation, status, token, attempts, claimed_by, claimed_until, fired, error
 FROM ${n.timers} WHERE ($1::text IS NULL OR status = $1) AND ($2::text[] IS NULL OR id = ANY($2::text[]))
 ORDER BY due, id COLLATE "C" LIMIT $3::bigint`;
 }

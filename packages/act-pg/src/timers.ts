@@ -10,6 +10,7 @@ import type {
   StoredTimer,
   TimerClaim,
   TimerCounts,
+  TimerChanges,
   TimerFilter,
   TimerOutcome,
   TimerStore,
@@ -17,12 +18,15 @@ import type {
 import {
   checkNow,
   checkScheduled,
+  checkTimerChanges,
   checkTimerClaim,
   checkTimerIds,
   checkTimerOutcomes,
   stringifyJson,
 } from "@act-root/act/internal";
+import type pg from "pg";
 import type { Database } from "./database.js";
+import type { DriverError } from "./errors.js";
 
 /** A row of the claim and the listing, by name. */
 type TimerRow = {
@@ -32,6 +36,7 @@ type TimerRow = {
   actor: { id: string; name: string };
   payload: unknown;
   due: number;
+  correlation: string | null;
   token: number;
   attempts: number;
   status: StoredTimer["status"];
@@ -49,7 +54,21 @@ const scheduledOf = (r: TimerRow): ScheduledTimer => ({
   actor: { id: r.actor.id, name: r.actor.name },
   payload: r.payload,
   due: new Date(r.due),
+  ...(r.correlation !== null && { correlation: r.correlation }),
 });
+
+/** The JSON array `scheduleTimers` takes, each payload through the check every store applies to what it keeps as JSON. */
+function inputOf(timers: readonly ScheduledTimer[]): string {
+  return `[${timers
+    .map(
+      (t) =>
+        `{"id":${JSON.stringify(t.id)},"action":${JSON.stringify(t.action)},"stream":${JSON.stringify(t.stream)},` +
+        `"actor":${stringifyJson({ id: t.actor.id, name: t.actor.name }, "PostgresStore timers.schedule: actor")},` +
+        `"payload":${stringifyJson(t.payload ?? null, `PostgresStore timers.schedule: payload of timer "${t.id}"`)},` +
+        `"due":${t.due.getTime()},"correlation":${JSON.stringify(t.correlation ?? null)}}`
+    )
+    .join(",")}]`;
+}
 
 /** Earliest due first, then by id (`RETURNING` keeps no order). */
 const byDue = (a: ClaimedTimer, b: ClaimedTimer) =>
@@ -62,19 +81,33 @@ export class Timers implements TimerStore {
   async schedule(timers: readonly ScheduledTimer[]): Promise<string[]> {
     checkScheduled(timers);
     if (!timers.length) return [];
-    // Each payload goes through the check every store applies to what it keeps as JSON.
-    const input = `[${timers
-      .map(
-        (t) =>
-          `{"id":${JSON.stringify(t.id)},"action":${JSON.stringify(t.action)},"stream":${JSON.stringify(t.stream)},` +
-          `"actor":${stringifyJson({ id: t.actor.id, name: t.actor.name }, "PostgresStore timers.schedule: actor")},` +
-          `"payload":${stringifyJson(t.payload ?? null, `PostgresStore timers.schedule: payload of timer "${t.id}"`)},` +
-          `"due":${t.due.getTime()}}`
-      )
-      .join(",")}]`;
+    const input = inputOf(timers);
     const { rows } = await this.db.run<{ id: string }>("timers.schedule", this.db.statements.scheduleTimers, [input]);
     const kept = new Set(rows.map((r) => r.id));
     return timers.map((t) => t.id).filter((id, i, all) => kept.has(id) && all.indexOf(id) === i);
+  }
+
+  /**
+   * The timer writes of a commit (`InlineCommit.timers`), checked now: the
+   * returned function writes them on the commit's transaction client, so
+   * they are kept with the events or not at all.
+   *
+   * @param changes - the timers to schedule and cancel
+   */
+  within(changes: TimerChanges): (client: pg.ClientBase) => Promise<void> {
+    const cancel = checkTimerChanges(changes);
+    const input = changes.schedule.length ? inputOf(changes.schedule) : undefined;
+    const at = changes.now.getTime();
+    const { scheduleTimers, cancelTimers } = this.db.statements;
+    return async (client) => {
+      try {
+        if (input) await client.query({ name: this.db.name(scheduleTimers), text: scheduleTimers, values: [input] });
+        if (cancel.length)
+          await client.query({ name: this.db.name(cancelTimers), text: cancelTimers, values: [cancel, at] });
+      } catch (error) {
+        throw this.db.failure("timers of a commit", error as DriverError);
+      }
+    };
   }
 
   async cancel(ids: readonly string[], now: Date): Promise<string[]> {

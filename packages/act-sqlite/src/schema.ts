@@ -55,7 +55,8 @@ const TIMERS = `CREATE TABLE IF NOT EXISTS act_timers (
   claimed_by TEXT,
   claimed_until INTEGER NOT NULL DEFAULT 0,
   fired INTEGER,
-  error TEXT
+  error TEXT,
+  correlation TEXT
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS act_timers_pending ON act_timers (due, id) WHERE status = 'pending';`;
 
@@ -302,7 +303,7 @@ WHERE stream = ? AND blocked = 1`,
   discover: `INSERT INTO act_discovery (name, at) SELECT value, ?2 FROM json_each(?1) WHERE true
 ON CONFLICT (name) DO UPDATE SET at = excluded.at WHERE excluded.at > at`,
   /** A new pending timer; an id the table has is left as it is (no row returned). */
-  scheduleTimer: `INSERT INTO act_timers (id, action, stream, actor, payload, due) VALUES (?, ?, ?, ?, ?, ?)
+  scheduleTimer: `INSERT INTO act_timers (id, action, stream, actor, payload, due, correlation) VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO NOTHING RETURNING id`,
   /** Cancels a pending timer unless a claim on it lasts past `?2`; a new generation. */
   cancelTimer: `UPDATE act_timers SET status = 'cancelled', claimed_by = NULL, claimed_until = 0, token = token + 1
@@ -316,7 +317,7 @@ WHERE id = ?1 AND status = 'pending' AND claimed_until <= ?2 RETURNING id`,
 WHERE id IN (SELECT id FROM act_timers INDEXED BY act_timers_pending
   WHERE status = 'pending' AND due <= ?2 AND claimed_until <= ?2 AND action IN (SELECT value FROM json_each(?4))
   ORDER BY due, id LIMIT ?5)
-RETURNING id, action, stream, actor, payload, due, token, attempts`,
+RETURNING id, action, stream, actor, payload, due, correlation, token, attempts`,
   /**
    * The outcome of a claim, only from its holder `?2` with its token `?3`:
    * with a retry time `?6`, pending again until then; else fired (no error
@@ -330,7 +331,7 @@ WHERE id = ?1 AND status = 'pending' AND claimed_by = ?2 AND token = ?3 RETURNIN
   nextTimer: `SELECT min(max(due, claimed_until)) FROM act_timers
 WHERE status = 'pending' AND action IN (SELECT value FROM json_each(?))`,
   /** Timers in status `?1` (null: any), with ids in `?2` (a JSON array; null: any), the earliest due first, up to `?3`. */
-  listTimers: `SELECT id, action, stream, actor, payload, due, status, token, attempts, claimed_by, claimed_until, fired, error
+  listTimers: `SELECT id, action, stream, actor, payload, due, correlation, status, token, attempts, claimed_by, claimed_until, fired, error
 FROM act_timers WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR id IN (SELECT value FROM json_each(?2)))
 ORDER BY due, id LIMIT ?3`,
   /** Pending timers, and those due by `?`. */

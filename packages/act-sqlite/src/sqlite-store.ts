@@ -234,7 +234,9 @@ export class SqliteStore implements Store {
     commit: InlineCommit<E>,
     work: (events: Committed<E, keyof E>[], db: Connection) => unknown
   ): Promise<Committed<E, keyof E>[]> {
-    return this.#appender.commit(commit, work);
+    // The commit's timers, checked now, are written in its transaction before the handlers run.
+    const timers = commit.timers && (this.timers as Timers).within(commit.timers, `commit to "${commit.stream}"`, work);
+    return this.#appender.commit(commit, timers ?? work);
   }
 
   /**

@@ -11,6 +11,7 @@ import type {
   StoredTimer,
   TimerClaim,
   TimerCounts,
+  TimerChanges,
   TimerFilter,
   TimerOutcome,
   TimerStore,
@@ -18,24 +19,40 @@ import type {
 import {
   checkNow,
   checkScheduled,
+  checkTimerChanges,
   checkTimerClaim,
   checkTimerIds,
   checkTimerOutcomes,
   stringifyJson,
 } from "@act-root/act/internal";
 import type { Database } from "./database.js";
+import type { Connection } from "./driver.js";
 import { SQL } from "./schema.js";
 
-/** The first columns of the claim and the listing: id, action, stream, actor and payload (JSON), due. */
-type Scheduled = [string, string, string, string, string, number];
+/** The first columns of the claim and the listing: id, action, stream, actor and payload (JSON), due, correlation. */
+type Scheduled = [string, string, string, string, string, number, string | null];
 /** A row of `SQL.claimTimers`: then token and attempts. */
 type ClaimedRow = [...Scheduled, number, number];
 /** A row of `SQL.listTimers`: then status, token, attempts, claimed_by, claimed_until, fired and error. */
 type TimerRow = [...Scheduled, string, number, number, string | null, number, number | null, string | null];
 
 /** What every listing hands out of a row's first columns. */
-function scheduledOf([id, action, stream, actor, payload, due]: ClaimedRow | TimerRow): ScheduledTimer {
-  return { id, action, stream, actor: JSON.parse(actor), payload: JSON.parse(payload), due: new Date(due) };
+function scheduledOf([id, action, stream, actor, payload, due, correlation]: ClaimedRow | TimerRow): ScheduledTimer {
+  const timer = { id, action, stream, actor: JSON.parse(actor), payload: JSON.parse(payload), due: new Date(due) };
+  return correlation === null || correlation === undefined ? timer : { ...timer, correlation };
+}
+
+/** The values of `SQL.scheduleTimer` for each timer, their JSON checked. */
+function rowsOf(timers: readonly ScheduledTimer[]): unknown[][] {
+  return timers.map((t) => [
+    t.id,
+    t.action,
+    t.stream,
+    stringifyJson(t.actor, "SqliteStore timers.schedule: actor"),
+    stringifyJson(t.payload ?? null, `SqliteStore timers.schedule: payload of timer "${t.id}"`),
+    t.due.getTime(),
+    t.correlation ?? null,
+  ]);
 }
 
 /** Earliest due first, then by id (`RETURNING` keeps no order). */
@@ -48,19 +65,34 @@ export class Timers implements TimerStore {
 
   async schedule(timers: readonly ScheduledTimer[]): Promise<string[]> {
     checkScheduled(timers);
-    const rows = timers.map((t) => [
-      t.id,
-      t.action,
-      t.stream,
-      stringifyJson(t.actor, "SqliteStore timers.schedule: actor"),
-      stringifyJson(t.payload ?? null, `SqliteStore timers.schedule: payload of timer "${t.id}"`),
-      t.due.getTime(),
-    ]);
+    const rows = rowsOf(timers);
     if (!rows.length) return [];
     const insert = this.db.statement("timers.schedule", SQL.scheduleTimer);
     return this.db.write("timers.schedule", () =>
       rows.flatMap((row) => insert.rows(...row).map(([id]) => id as string))
     );
+  }
+
+  /**
+   * The timer writes of a commit (`InlineCommit.timers`), checked now: the
+   * returned work writes them inside the commit's transaction, then runs
+   * the commit's own `work`, so they are kept with the events or not at all.
+   *
+   * @param changes - the timers to schedule and cancel
+   * @param operation - the commit, for errors
+   * @param work - the commit's inline work
+   */
+  within<W extends (events: any[], db: Connection) => unknown>(changes: TimerChanges, operation: string, work: W): W {
+    const cancel = checkTimerChanges(changes);
+    const rows = rowsOf(changes.schedule);
+    const at = changes.now.getTime();
+    return ((events: any[], db: Connection) => {
+      const insert = this.db.statement(operation, SQL.scheduleTimer);
+      for (const row of rows) insert.rows(...row);
+      const drop = this.db.statement(operation, SQL.cancelTimer);
+      for (const id of cancel) drop.rows(id, at);
+      return work(events, db);
+    }) as W;
   }
 
   async cancel(ids: readonly string[], now: Date): Promise<string[]> {
@@ -86,7 +118,7 @@ export class Timers implements TimerStore {
           claim.limit
         ) as ClaimedRow[]
     );
-    return rows.map((row) => ({ ...scheduledOf(row), token: row[6], attempts: row[7] })).sort(byDue);
+    return rows.map((row) => ({ ...scheduledOf(row), token: row[7], attempts: row[8] })).sort(byDue);
   }
 
   async settle(outcomes: readonly TimerOutcome[]): Promise<string[]> {
@@ -119,7 +151,7 @@ export class Timers implements TimerStore {
       filter.limit ?? -1
     ) as TimerRow[];
     return rows.map((row) => {
-      const [, , , , , , status, token, attempts, by, until, fired, error] = row;
+      const [, , , , , , , status, token, attempts, by, until, fired, error] = row;
       return {
         ...scheduledOf(row),
         status: status as StoredTimer["status"],

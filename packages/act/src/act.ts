@@ -1,8 +1,9 @@
 import { SnapshotCache } from "./committing/cache.js";
-import { dispatch } from "./committing/dispatch.js";
+import { type Dispatch, dispatch } from "./committing/dispatch.js";
 import { load, loadAt } from "./committing/load.js";
 import { readLog, readLogArray } from "./committing/read-log.js";
 import { deprecated } from "./core/deprecated.js";
+import { firedTimers } from "./instrumentation/instrumentation.js";
 import { checkOptions, OptionSchemas } from "./core/inputs.js";
 import { Listeners } from "./core/listeners.js";
 import { store as storePort } from "./core/ports.js";
@@ -70,7 +71,15 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     const next = () => this.timers.wait(this.store);
     this.reactions = new AppReactions(registry.events, this, () => this.log, this.listeners, wake, next);
     this.locals = new LocalProjections(registry.local ?? [], registry.events);
-    this.timers = new AppTimers(registry, this as Dispatcher<Schemas>, uuid(), clock);
+    const fire = (name: string, target: Target, payload: unknown, correlation?: string) =>
+      this.run({
+        name: name as keyof A & string,
+        target,
+        payload: payload as never,
+        skipValidation: false,
+        correlation,
+      });
+    this.timers = new AppTimers(registry, fire, uuid(), clock);
   }
 
   /**
@@ -204,8 +213,13 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   ): Promise<Snapshot<S[K & keyof S], E>[]>;
   async do<K extends keyof A & string>(name: K, target: Target, payload: Readonly<A[K]>, ...rest: unknown[]) {
     const { reactingTo, skipValidation = false } = doOptions(rest[0], rest[1], 3 + rest.length);
-    const request = { name, target, payload, reactingTo, skipValidation };
-    const { result, committed } = await dispatch(this.registry, this.cache, this.log, request);
+    return this.run({ name, target, payload, reactingTo, skipValidation });
+  }
+
+  /** Runs an action (`do`, or a timer firing), its handler lent the app's timer checks; tells `"committed"` listeners. */
+  private async run<K extends keyof A & string>(request: Dispatch<A, K>): Promise<Snapshot<S[K & keyof S], E>[]> {
+    const asked = { ...request, timers: this.timers.checks };
+    const { result, committed } = await dispatch(this.registry, this.cache, this.log, asked);
     if (committed) this.listeners.emit("committed", result);
     return result;
   }
@@ -403,6 +417,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     const drained = await this.reactions.cycle.drain(checkOptions("drain", options, OptionSchemas.drain));
     if (this.locals.projections.length) await this.locals.catchUp(this.log);
     const fired = await this.timers.fire(this.store, options.leaseMillis ?? 10_000);
+    firedTimers(fired);
     return fired.length ? Object.assign({}, drained, { fired }) : drained;
   }
 

@@ -180,6 +180,7 @@ describe("the published package", () => {
       "checkNow",
       "checkOptions",
       "checkScheduled",
+      "checkTimerChanges",
       "checkTimerClaim",
       "checkTimerIds",
       "checkTimerOutcomes",

@@ -280,3 +280,21 @@ export async function optionsObjects() {
   const events = await app.queryArray({ stream: "c" });
   return { count, tags, started, lastId, events };
 }
+
+// A handler's `schedule` types the payload of an action its state declared before, and takes any other
+// action's (checked against the app when it runs).
+state("Typed", z.object({}))
+  .init(() => ({}))
+  .emits({ Done: ZodEmpty })
+  .patch({ Done: () => ({}) })
+  .on("remind", z.object({ note: z.string() }))
+  .emit(() => ["Done", {}])
+  .on("start", ZodEmpty)
+  .emit((_, __, ___, { schedule, cancel }) => {
+    schedule({ id: "ok", action: "remind", payload: { note: "call" }, afterMillis: 1 });
+    // @ts-expect-error the payload of a declared action is typed
+    schedule({ id: "bad", action: "remind", payload: { note: 1 }, afterMillis: 1 });
+    schedule({ id: "other", action: "elsewhere", payload: { anything: true }, afterMillis: 1 });
+    cancel("ok", "other");
+    return ["Done", {}];
+  });

@@ -1,6 +1,7 @@
 /**
  * WolfDesk's reactions: what the help desk does by itself after an event is
- * committed. They run when the app drains, act as the {@link SYSTEM} actor,
+ * committed. (Escalating a ticket nobody answers is not a reaction but a
+ * deadline the ticket sets when it opens: see `ticket.ts`.) They run when the app drains, act as the {@link SYSTEM} actor,
  * and pass the event they react to as the last argument of `app.do`, so the
  * events they cause share its correlation id and name it as their cause.
  */
@@ -17,8 +18,6 @@ type Actions = ActionsOf<typeof Ticket> & ActionsOf<typeof Escalations>;
 export const AGENTS: readonly Actor[] = [agent("ada", "Ada"), agent("linus", "Linus"), agent("grace", "Grace")];
 /** The supervisor who answers escalations in the demo. */
 export const SUPERVISOR: Actor = supervisor("sam", "Sam");
-/** Customer messages without a reply after which a ticket escalates. */
-export const ESCALATE_AFTER = 3;
 
 /** Picks an agent for a ticket: the same ticket always gets the same agent. */
 export function pickAgent(ticket: string): Actor {
@@ -49,27 +48,6 @@ export async function autoAssign(
   const agent = pickAgent(event.stream).id;
   await unlessTooLate(
     app.do("AssignTicket", { stream: event.stream, actor: SYSTEM }, { agent }, { reactingTo: event })
-  );
-}
-
-/**
- * MessageAdded → escalate when a customer has written {@link ESCALATE_AFTER}
- * messages in a row without a reply.
- */
-export async function escalateWaiting(
-  event: AsCommitted<typeof Ticket, "MessageAdded">,
-  _stream: string,
-  app: Dispatcher<Actions>
-) {
-  const { role, unanswered } = event.data;
-  if (role !== "customer" || unanswered < ESCALATE_AFTER) return;
-  await unlessTooLate(
-    app.do(
-      "EscalateTicket",
-      { stream: event.stream, actor: SYSTEM },
-      { reason: `${unanswered} customer messages without a reply` },
-      { reactingTo: event }
-    )
   );
 }
 

@@ -51,6 +51,12 @@ export const StaffId = z
 export const Priority = z.enum(["low", "normal", "high"]);
 export type Priority = z.infer<typeof Priority>;
 
+const HOUR = 3_600_000;
+/** How long a ticket may wait for staff's first answer before the desk escalates it, by priority. */
+export const SLA_MILLIS: Record<Priority, number> = { high: 1 * HOUR, normal: 4 * HOUR, low: 24 * HOUR };
+/** The id of a ticket's escalation deadline: one per ticket. */
+export const deadlineOf = (ticket: string) => `escalate-${ticket}`;
+
 /** A ticket's life: new (no events yet) → open → resolved → closed. */
 export const Status = z.enum(["new", "open", "resolved", "closed"]);
 export type Status = z.infer<typeof Status>;

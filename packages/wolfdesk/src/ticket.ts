@@ -1,10 +1,21 @@
 /**
  * The ticket state: one stream per ticket (`ticket-…`). Each action checks
  * its invariants — what must hold, and who may ask — before it decides which
- * event happened.
+ * event happened. Opening a ticket sets its escalation deadline (a timer, in
+ * the same commit); staff's first answer, a resolution or an escalation by
+ * hand cancels it.
  */
 import { type Actor, type Invariant, state } from "@act-root/act";
-import { roleOf, type TicketState, TicketActions, TicketEvents, TicketSchema } from "./schemas.js";
+import {
+  deadlineOf,
+  roleOf,
+  SLA_MILLIS,
+  SYSTEM,
+  type TicketState,
+  TicketActions,
+  TicketEvents,
+  TicketSchema,
+} from "./schemas.js";
 
 // --- invariants, reused across actions -----------------------------------
 
@@ -45,15 +56,38 @@ export const Ticket = state("Ticket", TicketSchema)
     TicketClosed: () => ({ status: "closed" }),
   })
 
+  .on("EscalateTicket", TicketActions.EscalateTicket)
+  .given([
+    mustBeOpen,
+    {
+      description: "Only the assigned agent or a supervisor escalates",
+      valid: (ticket, actor) => isStaff(actor) || (roleOf(actor) === "agent" && actor?.id === ticket.agent),
+    },
+  ])
+  // Escalating twice is a no-op. Escalated by hand, the ticket's deadline has nothing left to do.
+  .emit(({ reason }, { state: ticket }, { stream, actor }, { cancel }) => {
+    if (ticket.escalated) return undefined;
+    cancel(deadlineOf(stream));
+    return ["TicketEscalated", { reason, by: actor.id }];
+  })
+
   .on("OpenTicket", TicketActions.OpenTicket)
   .given([
     { description: "Ticket already exists", valid: (ticket) => ticket.status === "new" },
     { description: "Only customers open tickets", valid: (_, actor) => roleOf(actor) === "customer" },
   ])
-  .emit(({ title, message, priority }, _, { actor }) => [
-    "TicketOpened",
-    { title, message, priority: priority ?? "normal", customer: actor.id },
-  ])
+  // The escalation deadline commits with the ticket: there is no open ticket without one. It runs
+  // EscalateTicket as the desk once the priority's SLA has passed, unless staff answered first.
+  .emit(({ title, message, priority = "normal" }, _, { stream, actor }, { schedule }) => {
+    schedule({
+      id: deadlineOf(stream),
+      action: "EscalateTicket",
+      target: { stream, actor: SYSTEM },
+      payload: { reason: `no answer within ${SLA_MILLIS[priority] / 3_600_000} h` },
+      afterMillis: SLA_MILLIS[priority],
+    });
+    return ["TicketOpened", { title, message, priority, customer: actor.id }];
+  })
 
   .on("AssignTicket", TicketActions.AssignTicket)
   .given([
@@ -68,19 +102,6 @@ export const Ticket = state("Ticket", TicketSchema)
       : ["TicketAssigned", { agent, by: actor.id }]
   )
 
-  .on("EscalateTicket", TicketActions.EscalateTicket)
-  .given([
-    mustBeOpen,
-    {
-      description: "Only the assigned agent or a supervisor escalates",
-      valid: (ticket, actor) => isStaff(actor) || (roleOf(actor) === "agent" && actor?.id === ticket.agent),
-    },
-  ])
-  // Escalating twice is a no-op, so a reaction that runs again is harmless.
-  .emit(({ reason }, { state: ticket }, { actor }) =>
-    ticket.escalated ? undefined : ["TicketEscalated", { reason, by: actor.id }]
-  )
-
   .on("AddMessage", TicketActions.AddMessage)
   .given([
     { description: "Only open tickets accept messages", valid: (ticket) => ticket.status === "open" },
@@ -90,10 +111,11 @@ export const Ticket = state("Ticket", TicketSchema)
         actor?.id === ticket.customer || actor?.id === ticket.agent || roleOf(actor) === "supervisor",
     },
   ])
-  .emit(({ body }, { state: ticket }, { actor }) => {
+  .emit(({ body }, { state: ticket }, { stream, actor }, { cancel }) => {
     const role = roleOf(actor)!;
-    // A customer message adds to the wait; any reply from staff ends it.
+    // A customer message adds to the wait; any reply from staff ends it, and the escalation deadline with it.
     const unanswered = role === "customer" ? ticket.unanswered + 1 : 0;
+    if (role !== "customer") cancel(deadlineOf(stream));
     return ["MessageAdded", { body, from: actor.id, role, unanswered }];
   })
 
@@ -106,7 +128,10 @@ export const Ticket = state("Ticket", TicketSchema)
         (actor?.id !== undefined && actor.id === ticket.agent) || (ticket.escalated && roleOf(actor) === "supervisor"),
     },
   ])
-  .emit(({ resolution }, _, { actor }) => ["TicketResolved", { resolution, by: actor.id }])
+  .emit(({ resolution }, _, { stream, actor }, { cancel }) => {
+    cancel(deadlineOf(stream));
+    return ["TicketResolved", { resolution, by: actor.id }];
+  })
 
   .on("CloseTicket", TicketActions.CloseTicket)
   .given([

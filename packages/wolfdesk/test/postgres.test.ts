@@ -7,7 +7,18 @@
 import { disposeAndExit, store } from "@act-root/act";
 import { PostgresStore } from "@act-root/act-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { app, connect, ESCALATIONS, listTickets, run, settle, Ticket, TicketList } from "../src/index.js";
+import {
+  app,
+  connect,
+  deskClock,
+  ESCALATIONS,
+  listTickets,
+  run,
+  SLA_MILLIS,
+  settle,
+  Ticket,
+  TicketList,
+} from "../src/index.js";
 import { by, carla, newTicket } from "./helpers.js";
 import { postgresForTests, type Server } from "./postgres-env.js";
 
@@ -48,19 +59,23 @@ describe("WolfDesk on Postgres", () => {
     expect(state).toMatchObject({ status: "closed", escalated: true });
   });
 
-  it("drains reactions and keeps correlation across streams", async (ctx) => {
+  it("drains reactions, fires the escalation deadline and keeps correlation across streams", async (ctx) => {
     if (skipped) ctx.skip();
     const t = newTicket();
-    await app.do("OpenTicket", by(carla, t), { title: "Database", message: "Slow" });
+    const [opened] = await app.do("OpenTicket", by(carla, t), { title: "Database", message: "Slow" });
     await app.do("AddMessage", by(carla, t), { body: "Very slow" });
-    const [last] = await app.do("AddMessage", by(carla, t), { body: "Stopped" });
     await settle();
-    const { state } = await app.load(Ticket, t);
-    expect(state.agent).toMatch(/^agent:/);
-    expect(state.escalated).toBe(true);
-    const chain = await app.queryArray({ correlation: last.event!.meta.correlation });
+    expect((await app.load(Ticket, t)).state).toMatchObject({
+      agent: expect.stringMatching(/^agent:/),
+      escalated: false,
+    });
+    deskClock.skip(SLA_MILLIS.normal);
+    await settle();
+    expect((await app.load(Ticket, t)).state.escalated).toBe(true);
+    const chain = await app.queryArray({ correlation: opened.event!.meta.correlation });
     expect(chain.map((e) => [e.stream, e.name])).toEqual([
-      [t, "MessageAdded"],
+      [t, "TicketOpened"],
+      [t, "TicketAssigned"],
       [t, "TicketEscalated"],
       [ESCALATIONS, "EscalationQueued"],
     ]);

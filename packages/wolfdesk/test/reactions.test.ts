@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { app, ESCALATE_AFTER, Escalations, ESCALATIONS, pickAgent, settle, Ticket } from "../src/index.js";
+import { app, Escalations, ESCALATIONS, pickAgent, settle, Ticket } from "../src/index.js";
 import { ada, by, carla, newTicket, sam } from "./helpers.js";
 
 let t: string;
@@ -24,6 +24,13 @@ describe("auto-assignment", () => {
     expect((await app.query({ stream: t, names: ["TicketAssigned"] })).count).toBe(1);
   });
 
+  it("drops an assignment that comes too late (the ticket already resolved) instead of retrying it", async () => {
+    await app.do("AssignTicket", by(sam, t), { agent: ada.id });
+    await app.do("ResolveTicket", by(ada, t), { resolution: "Rebooted" });
+    await settle(); // throws if a stream gets blocked
+    expect((await app.load(Ticket, t)).state).toMatchObject({ status: "resolved", agent: ada.id });
+  });
+
   it("picks agents deterministically across the rota", () => {
     const agents = new Set(Array.from({ length: 30 }, (_, i) => pickAgent(`ticket-${i}`).id));
     expect(agents.size).toBeGreaterThan(1);
@@ -32,44 +39,18 @@ describe("auto-assignment", () => {
 });
 
 describe("escalation", () => {
-  /** Carla writes until ESCALATE_AFTER messages wait (the opening one counts). */
-  const waitForReply = async () => {
-    for (let i = 1; i < ESCALATE_AFTER; i++) await app.do("AddMessage", by(carla, t), { body: `ping ${i}` });
-  };
-
-  it("escalates after unanswered customer messages and queues the ticket for supervisors", async () => {
-    await waitForReply();
+  // A ticket nobody answers escalates by a deadline, not a reaction: see deadlines.test.ts.
+  it("queues a ticket escalated by hand for supervisors", async () => {
+    await app.do("EscalateTicket", by(sam, t), { reason: "VIP customer" });
     await settle();
     const { state } = await app.load(Ticket, t);
     expect(state).toMatchObject({ escalated: true, priority: "high" });
     const { state: escalations } = await app.load(Escalations, ESCALATIONS);
-    expect(escalations.queue).toContainEqual({
-      ticket: t,
-      reason: `${ESCALATE_AFTER} customer messages without a reply`,
-    });
-  });
-
-  it("does not escalate when staff replied in between", async () => {
-    await app.do("AddMessage", by(carla, t), { body: "ping" });
-    await settle();
-    const agent = (await app.load(Ticket, t)).state.agent!;
-    await app.do("AddMessage", by({ id: agent, name: "Agent" }, t), { body: "Here" });
-    await app.do("AddMessage", by(carla, t), { body: "ping" });
-    await settle();
-    expect((await app.load(Ticket, t)).state.escalated).toBe(false);
-  });
-
-  it("a reaction that comes too late (ticket already resolved) is dropped, not retried", async () => {
-    await app.do("AssignTicket", by(sam, t), { agent: ada.id });
-    await waitForReply();
-    await app.do("ResolveTicket", by(ada, t), { resolution: "Rebooted" });
-    await settle(); // throws if a stream gets blocked
-    const { state } = await app.load(Ticket, t);
-    expect(state).toMatchObject({ status: "resolved", escalated: false });
+    expect(escalations.queue).toContainEqual({ ticket: t, reason: "VIP customer" });
   });
 
   it("queues each ticket once even if the escalation reaction runs again", async () => {
-    await waitForReply();
+    await app.do("EscalateTicket", by(sam, t), { reason: "VIP customer" });
     await settle();
     const [escalated] = await app.queryArray({ stream: t, names: ["TicketEscalated"] });
     // The filter does not narrow the type: the event's name does.
@@ -97,22 +78,20 @@ describe("correlation", () => {
     expect(assigned.meta.causation.event).toEqual({ id: opened.id, name: "TicketOpened", stream: t });
     expect(assigned.meta.causation.action).toMatchObject({ name: "AssignTicket", actor: { id: "system:wolfdesk" } });
 
-    for (let i = 1; i < ESCALATE_AFTER; i++) await app.do("AddMessage", by(carla, t), { body: `ping ${i}` });
+    await app.do("AddMessage", by(carla, t), { body: "ping" });
+    await app.do("EscalateTicket", by(sam, t), { reason: "VIP customer" });
     await settle();
-    const [, ...rest] = await app.queryArray({ stream: t, names: ["MessageAdded"] });
-    const trigger = rest[rest.length - 1];
-    // One chain across two streams: the message, the escalation, the queue entry.
+    const [trigger] = await app.queryArray({ stream: t, names: ["TicketEscalated"] });
+    // One chain across two streams: the escalation and the queue entry.
     const chain = await app.queryArray({ correlation: trigger.meta.correlation });
     expect(chain.map((e) => [e.stream, e.name])).toEqual([
-      [t, "MessageAdded"],
       [t, "TicketEscalated"],
       [ESCALATIONS, "EscalationQueued"],
     ]);
-    expect(chain[1].meta.causation.event).toMatchObject({ id: trigger.id, name: "MessageAdded" });
-    expect(chain[2].meta.causation.event).toMatchObject({ id: chain[1].id, name: "TicketEscalated", stream: t });
+    expect(chain[1].meta.causation.event).toMatchObject({ id: trigger.id, name: "TicketEscalated", stream: t });
     // Every other action started its own chain.
-    expect(new Set(rest.map((e) => e.meta.correlation)).size).toBe(rest.length);
-    expect(opened.meta.correlation).not.toBe(trigger.meta.correlation);
+    const [message] = await app.queryArray({ stream: t, names: ["MessageAdded"] });
+    expect(new Set([opened, message, trigger].map((e) => e.meta.correlation)).size).toBe(3);
   });
 
   it("the drain reports what it did", async () => {

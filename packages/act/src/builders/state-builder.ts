@@ -4,6 +4,7 @@ import { versionOf } from "./snapshot-version.js";
 import { checkPersonal } from "./personal.js";
 import type { PersonalData } from "../types/personal.js";
 import type { Target } from "../core/schemas.js";
+import type { ActionTimers } from "../types/action-timers.js";
 import type {
   ActionHandler,
   ActionHandlers,
@@ -149,7 +150,12 @@ export type ActionEmitStep<
    * @returns the {@link StateBuilder}, with the action added
    */
   emit<R extends Emitted<EI> | Emitted<EI>[] | undefined>(
-    handler: (action: Readonly<A[K]>, snapshot: Readonly<Snapshot<S, E>>, target: Target) => R & ExactEmitted<R, EI>
+    handler: (
+      action: Readonly<A[K]>,
+      snapshot: Readonly<Snapshot<S, E>>,
+      target: Target,
+      timers: ActionTimers<AI>
+    ) => R & ExactEmitted<R, EI>
   ): StateBuilder<S, E, A, EI, AI>;
 };
 
@@ -240,7 +246,12 @@ export type ActionBuilder<
    * @returns the {@link StateBuilder}, with the action added
    */
   emit<R extends Emitted<EI> | Emitted<EI>[] | undefined>(
-    handler: (action: Readonly<A[K]>, snapshot: Readonly<Snapshot<S, E>>, target: Target) => R & ExactEmitted<R, EI>
+    handler: (
+      action: Readonly<A[K]>,
+      snapshot: Readonly<Snapshot<S, E>>,
+      target: Target,
+      timers: ActionTimers<AI>
+    ) => R & ExactEmitted<R, EI>
   ): StateBuilder<S, E, A, EI, AI>;
 };
 

@@ -2,6 +2,7 @@ import { ValidationError } from "../core/errors.js";
 import { around } from "../instrumentation/instrumentation.js";
 import { action } from "./event-sourcing.js";
 import type { SnapshotCache } from "./cache.js";
+import type { TimerChecks } from "./action-timers.js";
 import type { Target } from "../core/schemas.js";
 import type { CommittedOf, Schemas, Snapshot } from "../types/action.js";
 import type { Store } from "../types/ports.js";
@@ -19,6 +20,10 @@ export type Dispatch<A extends Schemas, K extends keyof A & string> = {
   reactingTo?: CommittedOf<Schemas>;
   /** Trusted input: no zod validation. */
   skipValidation: boolean;
+  /** The app's check of the timers a handler schedules, and its clock. */
+  timers?: TimerChecks;
+  /** The events' correlation id when no `reactingTo` gives one (a fired timer's). */
+  correlation?: string;
 };
 
 /**
@@ -34,7 +39,7 @@ export async function dispatch<S extends Schemas, E extends Schemas, A extends S
   registry: Registry<S, E, A>,
   cache: SnapshotCache,
   log: Store,
-  { name, target, payload, reactingTo, skipValidation }: Dispatch<A, K>
+  { name, target, payload, reactingTo, skipValidation, timers, correlation }: Dispatch<A, K>
 ): Promise<{ result: Snapshot<S[K & keyof S], E>[]; committed: boolean }> {
   // Own properties only: "constructor" or "toString" are not actions of any app.
   const me = Object.hasOwn(registry.actions, name) ? registry.actions[name] : undefined;
@@ -59,6 +64,8 @@ export async function dispatch<S extends Schemas, E extends Schemas, A extends S
         cache,
         store: log,
         inline: registry.inline,
+        timers,
+        correlation,
       })
   );
   return { result: result as Snapshot<S[K & keyof S], E>[], committed };

@@ -19,6 +19,7 @@ import type { Projection } from "../builders/projection.js";
 import type { ZodType } from "zod";
 
 import { fold, load, loadAt, type SnapshotData } from "./load.js";
+import { changesOf, handlerTimers, type TimerChecks, writeTimers } from "./action-timers.js";
 
 /**
  * The data an action emitted, as it is stored: the schema's output. Data is
@@ -155,6 +156,10 @@ export type ActionRequest<S extends Schema, E extends Schemas, A extends Schemas
   store: Store;
   /** The app's inline projections: those handling an event emitted run inside the commit. */
   inline?: readonly Projection<any, any>[];
+  /** The app's check of the timers a handler schedules, and its clock; without it, a handler may not schedule. */
+  timers?: TimerChecks;
+  /** The correlation id of the events when no `reactingTo` gives one: a fired timer's, the action's that set it. */
+  correlation?: string;
 };
 
 /**
@@ -219,10 +224,18 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
       throw new InvariantError(name, data, target, current as Snapshot<Schema, Schemas>, rule.description);
     }
   }
-  const result = guard("Handler", name, stream, () => me.on[name](data, current, target));
+  // The timers this run of the handler asks for: written with its events, or on their own when it emits none.
+  const timers = handlerTimers(name, target, request.timers);
+  const result = guard("Handler", name, stream, () => me.on[name](data, current, target, timers.context));
   // A tuple starts with the event name; a list of tuples (maybe empty) does not.
   const tuples = (result && typeof result[0] === "string" ? [result] : (result ?? [])) as Emitted<E>[];
-  if (!tuples.length) return trusted ? again() : { result: [current], committed: false };
+  const correlation = reactingTo?.meta.correlation ?? request.correlation ?? uuid();
+  if (!tuples.length) {
+    if (trusted) return again();
+    const changes = changesOf(timers, correlation, request.timers);
+    if (changes) await writeTimers(log, name, changes);
+    return { result: [current], committed: false };
+  }
   const messages: Message<E, keyof E>[] = tuples.map(([event, eventData]) => {
     const schema = Object.hasOwn(me.events, event) ? me.events[event] : undefined;
     if (!schema)
@@ -254,7 +267,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     current
   );
   const meta: EventMeta = {
-    correlation: reactingTo?.meta.correlation ?? uuid(),
+    correlation,
     causation: {
       action: { name, ...target },
       ...(reactingTo && {
@@ -276,6 +289,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
       idempotencyKey,
       lastId: current.event?.id,
       request: asked,
+      timers: changesOf(timers, correlation, request.timers),
     });
   } catch (error) {
     // Another process committed the same idempotent action first: its outcome is ours.

@@ -5,7 +5,8 @@ import type { InlineCommit, Store } from "../types/ports.js";
 
 /**
  * Commits an action's events — with `commitInline` when an inline projection
- * handles one of them, so its writes commit with the events or not at all.
+ * handles one of them, or the action scheduled or cancelled timers, so those
+ * writes commit with the events or not at all.
  */
 export function commitEvents<E extends Schemas>(
   log: Store,
@@ -17,9 +18,16 @@ export function commitEvents<E extends Schemas>(
     throw new Error(
       `Inline projection "${inline[0].name}" needs a store that runs handlers inside its commit (Store.commitInline), and ${log.constructor?.name ?? "this store"} has none: nothing was committed. Use the in-memory store, PostgresStore or SqliteStore, or build the projection without { inline: true }.`
     );
+  if (request.timers && (!log.timers || !log.commitInline))
+    throw new Error(
+      `An action on stream "${stream}" scheduled or cancelled timers, which commit with its events, and ${log.constructor?.name ?? "this store"} ${log.timers ? "cannot commit them in one transaction (Store.commitInline)" : "keeps no timers"}: nothing was committed. Use the in-memory store, PostgresStore or SqliteStore.`
+    );
   const names = new Set(messages.map(({ name }) => name as string));
   const running = inline.filter((projection) => projection.events.some((event) => names.has(event)));
-  if (!running.length) return log.commit<E>(stream, messages, meta, expectedVersion, idempotencyKey, lastId, asked);
+  if (!running.length)
+    return request.timers
+      ? log.commitInline!<E>(request, () => undefined)
+      : log.commit<E>(stream, messages, meta, expectedVersion, idempotencyKey, lastId, asked);
   for (const projection of running) {
     const refused = asyncHandler(projection, log);
     if (refused !== undefined)

@@ -5,7 +5,7 @@
 import { ValidationError } from "./errors.js";
 import { ActorSchema, NameSchema, StreamSchema } from "./schemas.js";
 import { validate } from "./utils.js";
-import type { ScheduledTimer, TimerClaim, TimerOutcome } from "../types/timers.js";
+import type { ScheduledTimer, TimerChanges, TimerClaim, TimerOutcome } from "../types/timers.js";
 
 const fail = (what: string, value: unknown, path: string, message: string): never => {
   throw new ValidationError(what, value, [{ path, message }]);
@@ -43,7 +43,27 @@ export function checkScheduled(timers: readonly ScheduledTimer[]): void {
     validate("timer stream", t.stream, StreamSchema);
     validate("timer actor", t.actor, ActorSchema);
     checkDate("timer due time", t.due);
+    if (t.correlation !== undefined) checkName("timer correlation", t.correlation);
   }
+}
+
+/**
+ * Checks the timer writes of a commit (`InlineCommit.timers`): the timers to
+ * schedule as {@link checkScheduled} does, the ids to cancel, and the time.
+ *
+ * @param changes - the timer writes
+ * @returns the ids to cancel, without repeats
+ * @throws {@link "act/src"!ValidationError} naming the bad field
+ * @example
+ * ```ts
+ * checkTimerChanges({ schedule: [], cancel: ["t-1"], now: new Date() }); // ["t-1"]
+ * ```
+ */
+export function checkTimerChanges(changes: TimerChanges): string[] {
+  if (changes === null || typeof changes !== "object") fail("timer changes", changes, "", "must be an object");
+  checkScheduled(changes.schedule);
+  checkDate("timer changes", changes.now, "now");
+  return checkTimerIds(changes.cancel);
 }
 
 /**

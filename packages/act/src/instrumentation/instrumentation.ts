@@ -1,5 +1,6 @@
 import type { Observer } from "../types/instrumentation.js";
 import type { TraceContext } from "../core/schemas.js";
+import type { FiredTimer } from "../types/timers.js";
 
 /** The observer installed with `observe`, if any: one per process, like the store port. */
 const installed: { observer?: Observer } = {};
@@ -47,6 +48,18 @@ export function around<K extends Wrapping, T extends Result<K>>(
   const observer = installed.observer;
   const wrap = observer?.[hook] as ((info: Info<K>, run: () => Promise<T>) => Promise<T>) | undefined;
   return wrap ? wrap.call(observer, info, run) : run();
+}
+
+/** Tells the installed observer, if any, of timers a drain fired (or that failed for good); what it throws is ignored. */
+export function firedTimers(timers: readonly FiredTimer[]): void {
+  const observer = installed.observer;
+  if (!observer?.fired) return;
+  for (const timer of timers)
+    try {
+      observer.fired(timer);
+    } catch {
+      // An observer's failure must not fail the drain that fired the timer.
+    }
 }
 
 /** The trace context to keep with the events being committed: `{ trace }`, or nothing without an observer that gives one. */

@@ -15,6 +15,7 @@ export { stringifyJson } from "../core/json.js";
 export {
   checkNow,
   checkScheduled,
+  checkTimerChanges,
   checkTimerClaim,
   checkTimerIds,
   checkTimerOutcomes,

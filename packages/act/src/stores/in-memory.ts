@@ -51,7 +51,8 @@ export class InMemoryStore implements Store {
   readonly #appender: Appender;
   readonly #leases = new Leases(this.#db);
   /** Scheduled actions, kept in memory with the events (see {@link TimerStore}). */
-  readonly timers: TimerStore = new Timers(this.#db);
+  readonly timers: TimerStore;
+  readonly #timers = new Timers(this.#db);
   /** Copies into this store verbatim (see {@link StoreTransfer}); only logs whose ids have no gaps fit. */
   readonly transfer: StoreTransfer = new Transfer(this.#db);
   /** Keys of data subjects, kept in memory with the events (see {@link SubjectKeyStore}). */
@@ -69,6 +70,7 @@ export class InMemoryStore implements Store {
   ) {
     checkOptions("store", options, OptionSchemas.store);
     this.#appender = new Appender(this.#db, this.#notifier, options.idempotencyMillis ?? 24 * 3600 * 1000);
+    this.timers = this.#timers;
   }
 
   /** Nothing to create. */
@@ -121,7 +123,9 @@ export class InMemoryStore implements Store {
     commit: InlineCommit<E>,
     work: (events: Committed<E, keyof E>[], tx: undefined) => unknown
   ): Promise<Committed<E, keyof E>[]> {
-    return this.#appender.commitInline(commit, work);
+    // The timers are checked before anything runs, and written in the step that appends the events.
+    const along = commit.timers && this.#timers.within(commit.timers);
+    return this.#appender.commitInline(commit, work, along);
   }
 
   async recall(stream: string, idempotencyKey: string): Promise<KeyedVersions | undefined> {

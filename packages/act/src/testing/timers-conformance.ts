@@ -3,6 +3,7 @@ import { act } from "../act-builder.js";
 import { state } from "../builders/state-builder.js";
 import type { Store } from "../types/ports.js";
 import type { ScheduledTimer, TimerStore } from "../types/timers.js";
+import { actionTimersConformance } from "./action-timers-conformance.js";
 import { testClock } from "./test-clock.js";
 import type { TestApi } from "./test-api.js";
 
@@ -42,7 +43,8 @@ const Pinged = state("Pinged", z.object({ n: z.number() }))
  * without the claim's token; fired, failed or to be retried), `next`, `list`
  * and `count` — and, through an app, a timer fired again after a crash
  * between its commit and its outcome commits its action once. Registered by
- * {@link storeConformance}.
+ * {@link storeConformance}, with the timers written with a commit
+ * (`actionTimersConformance`).
  *
  * @param store - the store under test (seeded and empty before each test)
  * @param test - the test runner's functions
@@ -179,4 +181,5 @@ export function timersConformance(store: () => Store, test: TestApi): void {
       expect(await status("once")).toBe("fired");
     });
   });
+  actionTimersConformance(store, test);
 }

@@ -1,11 +1,10 @@
-import { TimerFiring } from "./fire.js";
+import { TimerFiring, type TimerRun } from "./fire.js";
 import { scheduled, timersOf } from "./schedule.js";
 import { checkTimerIds } from "../core/timer-inputs.js";
 import type { Schemas } from "../types/action.js";
-import type { Dispatcher } from "../types/app.js";
 import type { Store } from "../types/ports.js";
 import type { Registry } from "../types/reaction.js";
-import type { Clock, FiredTimer, TimerRequest, TimerStats } from "../types/timers.js";
+import type { Clock, FiredTimer, ScheduledTimer, TimerRequest, TimerStats } from "../types/timers.js";
 
 /** The system clock: the default of every app. */
 export const systemClock: Clock = { now: () => new Date() };
@@ -17,20 +16,29 @@ export const systemClock: Clock = { now: () => new Date() };
  */
 export class AppTimers<A extends Schemas> {
   private readonly firing: TimerFiring;
+  /** What the app lends its actions' handlers: the check of the timers they schedule, and the clock. */
+  readonly checks: {
+    readonly check: (request: TimerRequest<Schemas, string>) => ScheduledTimer;
+    readonly clock: Clock;
+  };
 
   /**
    * @param registry - the app's actions: the ones a timer may run, and their schemas
-   * @param app - runs the actions the timers fire
+   * @param run - runs the actions the timers fire
    * @param by - the app's drainer id, marking its claims
    * @param clock - the app's clock
    */
   constructor(
     private readonly registry: Registry<any, any, A>,
-    app: Dispatcher<Schemas>,
+    run: TimerRun,
     by: string,
     readonly clock: Clock
   ) {
-    this.firing = new TimerFiring(app, Object.keys(registry.actions), by, clock);
+    this.firing = new TimerFiring(run, Object.keys(registry.actions), by, clock);
+    this.checks = {
+      check: (request) => scheduled(registry, clock, request as TimerRequest<A, keyof A & string>),
+      clock,
+    };
   }
 
   /** Checks the request and keeps the timer; whether it is new (an id the store has is left as it is). */

@@ -1,8 +1,7 @@
 import { IdempotencyKeyReusedError, InvariantError, ValidationError } from "../core/errors.js";
 import { logger } from "../core/ports.js";
 import { timerKey } from "./schedule.js";
-import type { Schemas } from "../types/action.js";
-import type { Dispatcher } from "../types/app.js";
+import type { Target } from "../core/schemas.js";
 import type { Store } from "../types/ports.js";
 import type { ClaimedTimer, Clock, FiredTimer, TimerOutcome } from "../types/timers.js";
 
@@ -14,6 +13,12 @@ export const TIMER_LIMIT = 100;
 export const TIMER_ATTEMPTS = 5;
 /** The first wait before a failed timer is tried again, in ms; it doubles with each attempt. */
 const RETRY_BASE_MILLIS = 1_000;
+
+/**
+ * Runs a timer's action through the app, as `app.do` would, its events
+ * correlated with `correlation` when the timer carries one.
+ */
+export type TimerRun = (action: string, target: Target, payload: unknown, correlation?: string) => Promise<unknown>;
 
 /**
  * Fires an app's due timers from its drains: claims them in the store (the
@@ -39,13 +44,13 @@ export class TimerFiring {
   private latenessAt = 0;
 
   /**
-   * @param app - runs the actions
+   * @param run - runs the actions
    * @param actions - the app's actions: it claims only timers of these
    * @param by - the app's drainer id, marking its claims
    * @param clock - the app's clock
    */
   constructor(
-    private readonly app: Dispatcher<Schemas>,
+    private readonly run: TimerRun,
     private readonly actions: readonly string[],
     private readonly by: string,
     private readonly clock: Clock
@@ -64,7 +69,7 @@ export class TimerFiring {
     });
     const fired: FiredTimer[] = [];
     for (const timer of claimed) {
-      const outcome = await this.run(timer);
+      const outcome = await this.attempt(timer);
       const [settled] = await timers.settle([outcome]);
       if (settled === undefined) {
         logger.warn(`timer "${timer.id}": its claim was taken or it was cancelled before its outcome was recorded`);
@@ -103,13 +108,14 @@ export class TimerFiring {
   }
 
   /** Runs one timer's action; the outcome to record. */
-  private async run(timer: ClaimedTimer): Promise<TimerOutcome> {
+  private async attempt(timer: ClaimedTimer): Promise<TimerOutcome> {
     const { id, token } = timer;
     try {
-      await this.app.do(
+      await this.run(
         timer.action,
         { stream: timer.stream, actor: timer.actor, idempotencyKey: timerKey(id) },
-        timer.payload as never
+        timer.payload,
+        timer.correlation
       );
       return { id, by: this.by, token, at: this.clock.now() };
     } catch (error) {

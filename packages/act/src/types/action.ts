@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Actor, CommittedMeta, Target } from "../core/schemas.js";
 import type { PersonalData } from "./personal.js";
+import type { ActionTimers } from "./action-timers.js";
 
 /**
  * A plain object: the shape of a state, an action payload or an event's data.
@@ -297,6 +298,7 @@ export type GivenHandlers<S extends Schema, A extends Schemas> = {
  * @param action - the validated action payload
  * @param snapshot - the stream's current state, with the last event and the patch and snapshot counts
  * @param target - the stream, the actor and the options the action was called with
+ * @param timers - `schedule` and `cancel`: timers that commit with the events (see {@link ActionTimers})
  * @see [State management](/docs/concepts/state-management#actions) — explains actions.
  * @example
  * ```ts
@@ -313,7 +315,8 @@ export type ActionHandler<
 > = (
   action: Readonly<A[K]>,
   snapshot: Readonly<Snapshot<S, E>>,
-  target: Target
+  target: Target,
+  timers: ActionTimers<A>
 ) => Emitted<EI> | Emitted<EI>[] | undefined;
 
 /**

@@ -1,4 +1,5 @@
 export * from "./action.js";
+export * from "./action-timers.js";
 export * from "./app.js";
 export * from "./config.js";
 export * from "./discovery.js";

@@ -1,6 +1,7 @@
 import type { Committed, CommittedOf, Schemas, Snapshot } from "./action.js";
 import type { Drain, DrainOptions, ReactionOptions } from "./reaction.js";
 import type { Store } from "./ports.js";
+import type { FiredTimer } from "./timers.js";
 import type { Target, TraceContext } from "../core/schemas.js";
 
 /**
@@ -197,6 +198,15 @@ export type Observer = {
    * @param run - applies the batch; call it once and return (or throw) what it does
    */
   projection?(info: ProjectionInfo, run: () => Promise<boolean>): Promise<boolean>;
+  /**
+   * After a drain fired a timer, or the timer failed for good: which action
+   * it ran, when it was due and when it ran (lateness is `at − due`). Called
+   * once per timer, after its outcome is recorded; what it throws is ignored.
+   *
+   * @experimental
+   * @param timer - the timer, as `drain()` reports it in `fired`
+   */
+  fired?(timer: FiredTimer): void;
   /**
    * The trace context to keep in the metadata of the events an action is
    * about to commit (`EventMeta.trace`); called while the `action` hook's

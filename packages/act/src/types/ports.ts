@@ -1,7 +1,7 @@
 import type { Committed, Message, Schemas } from "./action.js";
 import type { BlockedLease, Lease, Poll } from "./reaction.js";
 import type { EventMeta, Query } from "../core/schemas.js";
-import type { TimerStats, TimerStore } from "./timers.js";
+import type { TimerChanges, TimerStats, TimerStore } from "./timers.js";
 import type { StoreTransfer } from "./transfer.js";
 import type { SubjectKeyStore } from "./personal.js";
 
@@ -355,6 +355,12 @@ export type InlineCommit<E extends Schemas> = {
   readonly lastId?: number;
   /** With `idempotencyKey`: what the request asked for, kept with the key (see `KeyedVersions.request`). */
   readonly request?: string;
+  /**
+   * Timers to schedule and cancel in the same transaction as the events
+   * (see {@link TimerChanges}): a store with `timers` writes them before the
+   * commit completes, so they are kept exactly when the events are.
+   */
+  readonly timers?: TimerChanges;
 };
 
 /**

@@ -97,6 +97,12 @@ export type ScheduledTimer = {
   readonly payload: unknown;
   /** When it is due. */
   readonly due: Date;
+  /**
+   * The correlation id its action's events get: a timer an action scheduled
+   * carries that action's, so the deadline's outcome correlates with the
+   * request that set it. Absent, the fired action starts a correlation of its own.
+   */
+  readonly correlation?: string;
 };
 
 /**
@@ -349,4 +355,25 @@ export type TimerStats = TimerCounts & {
     /** Latest. */
     readonly max: number;
   };
+};
+
+/**
+ * The timer writes that go with a commit (`InlineCommit.timers`): timers to
+ * keep and timers to cancel, written in the commit's transaction — with the
+ * events, or not at all. A store that keeps timers and commits inline writes
+ * them; the app sends them when an action handler schedules or cancels.
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * const changes: TimerChanges = { schedule: [], cancel: ["escalate-t-1"], now: new Date() };
+ * ```
+ */
+export type TimerChanges = {
+  /** Timers to keep, as `TimerStore.schedule` keeps them (an id the store has is left as it is). */
+  readonly schedule: readonly ScheduledTimer[];
+  /** Timers to cancel, as `TimerStore.cancel` cancels them (a claimed one is not). */
+  readonly cancel: readonly string[];
+  /** The caller's time, to tell a live claim from one that ended. */
+  readonly now: Date;
 };

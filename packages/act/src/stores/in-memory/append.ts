@@ -32,10 +32,15 @@ export class Appender {
     return staged.events;
   }
 
-  /** Checks, runs `work` with the events (other commits waiting while it runs), then appends. */
+  /**
+   * Checks, runs `work` with the events (other commits waiting while it
+   * runs), then appends — together with `along`, the commit's other writes
+   * (its timers), run in the same synchronous step as the append.
+   */
   async commitInline<E extends Schemas>(
     commit: InlineCommit<E>,
-    work: (events: Committed<E, keyof E>[], tx: undefined) => unknown
+    work: (events: Committed<E, keyof E>[], tx: undefined) => unknown,
+    along?: () => void
   ): Promise<Committed<E, keyof E>[]> {
     // No await between this check and the append: they must be one step.
     while (this.#running) await this.#running.catch(() => undefined);
@@ -50,6 +55,7 @@ export class Appender {
         this.#running = undefined;
       }
     }
+    along?.();
     staged.append();
     return staged.events;
   }

@@ -54,6 +54,8 @@ export type TimerRow = {
   until: number;
   fired?: number;
   error?: string;
+  /** The correlation id its action's events get. */
+  correlation?: string;
 };
 
 /** A data subject's keys: each version's raw key in base64 (`null` once destroyed), and the streams holding its data. */

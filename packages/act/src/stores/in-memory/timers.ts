@@ -6,6 +6,7 @@
 import {
   checkNow,
   checkScheduled,
+  checkTimerChanges,
   checkTimerClaim,
   checkTimerIds,
   checkTimerOutcomes,
@@ -17,6 +18,7 @@ import type {
   StoredTimer,
   TimerClaim,
   TimerCounts,
+  TimerChanges,
   TimerFilter,
   TimerOutcome,
   TimerStore,
@@ -34,6 +36,7 @@ const scheduledOf = (t: TimerRow): ScheduledTimer => ({
   actor: { id: t.actor.id, name: t.actor.name },
   payload: t.payload,
   due: new Date(t.due),
+  ...(t.correlation !== undefined && { correlation: t.correlation }),
 });
 
 /** The timers of one in-memory store. */
@@ -42,7 +45,40 @@ export class Timers implements TimerStore {
 
   async schedule(timers: readonly ScheduledTimer[]): Promise<string[]> {
     checkScheduled(timers);
-    const rows = timers.map((t) => ({ t, payload: copyJson(t.payload, "timer payload") }));
+    return this.keep(timers);
+  }
+
+  async cancel(ids: readonly string[], now: Date): Promise<string[]> {
+    return this.drop(checkTimerIds(ids), checkNow(now).getTime());
+  }
+
+  /**
+   * The timer writes of a commit (`InlineCommit.timers`), checked, as one
+   * synchronous step: the caller runs it right before appending the events,
+   * with no await between, so both happen or neither does.
+   *
+   * @returns the step, to run when the events are appended
+   */
+  within(changes: TimerChanges): () => void {
+    const cancel = checkTimerChanges(changes);
+    const rows = this.rows(changes.schedule);
+    const at = changes.now.getTime();
+    return () => {
+      this.add(rows);
+      this.drop(cancel, at);
+    };
+  }
+
+  /** Checked timers, their payloads copied (so a bad payload fails before anything is kept). */
+  private rows(timers: readonly ScheduledTimer[]) {
+    return timers.map((t) => ({ t, payload: copyJson(t.payload, "timer payload") }));
+  }
+
+  private keep(timers: readonly ScheduledTimer[]): string[] {
+    return this.add(this.rows(timers));
+  }
+
+  private add(rows: { t: ScheduledTimer; payload: unknown }[]): string[] {
     const kept: string[] = [];
     for (const { t, payload } of rows) {
       if (this.db.timers.has(t.id)) continue;
@@ -57,17 +93,16 @@ export class Timers implements TimerStore {
         token: 0,
         attempts: 0,
         until: 0,
+        ...(t.correlation !== undefined && { correlation: t.correlation }),
       });
       kept.push(t.id);
     }
     return kept;
   }
 
-  async cancel(ids: readonly string[], now: Date): Promise<string[]> {
-    const unique = checkTimerIds(ids);
-    const at = checkNow(now).getTime();
+  private drop(ids: readonly string[], at: number): string[] {
     const cancelled: string[] = [];
-    for (const id of unique) {
+    for (const id of ids) {
       const t = this.db.timers.get(id);
       if (t?.status !== "pending" || (t.by !== undefined && t.until > at)) continue;
       Object.assign(t, { status: "cancelled", by: undefined, until: 0, token: t.token + 1 });
