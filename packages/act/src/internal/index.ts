@@ -19,3 +19,4 @@ export {
   checkTimerIds,
   checkTimerOutcomes,
 } from "../core/timer-inputs.js";
+export { checkTenantId } from "../tenants/tenant-id.js";
