@@ -15,10 +15,6 @@ import { tempFile } from "./support.js";
 
 tenantConformance("SQLite, a file per tenant", () => sqliteTenants({ folder: dirname(tempFile()) }), vitest);
 
-afterEach(async () => {
-  await disposeAndExit();
-});
-
 const Counter = state("Counter", z.object({ count: z.number() }))
   .init(() => ({ count: 0 }))
   .emits({ Incremented: z.object({ by: z.number() }) })
@@ -29,6 +25,10 @@ const Counter = state("Counter", z.object({ count: z.number() }))
 const actor = { id: "u", name: "U" };
 
 describe("a SQLite file per tenant", () => {
+  afterEach(async () => {
+    await disposeAndExit();
+  });
+
   it("creates <folder>/<tenant>.db on add and deletes it, with its WAL files, on remove", async () => {
     const folder = dirname(tempFile());
     const tenants = act()
