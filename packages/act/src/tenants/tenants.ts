@@ -65,6 +65,8 @@ export type TenantRemoval = {
 /** The tenant consumer's defaults. */
 const POLL_MILLIS = 5_000;
 const CONCURRENCY = 4;
+/** Tenants joined to the consumer between two turns of the event loop. */
+const JOIN_BATCH = 16;
 const CONSUMER_OPTIONS = OptionSchemas.consumer
   .omit({ graceMillis: true })
   .extend({ concurrency: OptionSchemas.whole(1, 1_000).optional() });
@@ -109,6 +111,8 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
   readonly #removed = new Set<string>();
   #consumer?: FairConsumer;
   #undispose?: () => void;
+  /** The tenants joining the consumer after `start`, a batch at a time. */
+  #joining?: Promise<void>;
   /** The strategy's shared parts, handed to `disposeAndExit` once a store is open. */
   #shared?: { dispose(): Promise<void> };
 
@@ -306,16 +310,28 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
       concurrency,
       { streamLimit: drain.streamLimit ?? STREAM_LIMIT, eventLimit: drain.eventLimit ?? EVENT_LIMIT }
     );
-    for (const tenant of this.#served.keys()) this.#join(tenant);
     this.#undispose = onDispose(() => this.stop());
-    return this.#consumer.start();
+    const started = this.#consumer.start();
+    // Joining a tenant may open its store (a SQLite file's change check):
+    // a few at a time, so the first tenants drain while the rest open.
+    const consumer = this.#consumer;
+    this.#joining = (async () => {
+      let n = 0;
+      for (const tenant of [...this.#served.keys()]) {
+        if (this.#consumer !== consumer) return;
+        this.#join(tenant);
+        if (++n % JOIN_BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    })();
+    return started;
   }
 
   /** Puts a tenant in the consumer's rotation, woken by its store's commits (or its app's). */
   #join(tenant: string): void {
     const served = this.#served.get(tenant);
     const consumer = this.#consumer;
-    if (!served || !consumer) return;
+    // Joined already (added while the batches of `start` were joining).
+    if (!served || !consumer || served.unhook) return;
     const app = this.#open(tenant, served);
     // A commit of events no reaction handles gives nothing to do (see hookConsumer).
     const reacts = (name: string) => (app.registry.events[name]?.reactions.size ?? 0) > 0;
@@ -346,6 +362,7 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
   async stop(): Promise<void> {
     const consumer = this.#consumer;
     this.#consumer = undefined;
+    await this.#joining;
     this.#undispose?.();
     this.#undispose = undefined;
     for (const served of this.#served.values()) {
