@@ -8,6 +8,19 @@ import type pg from "pg";
 import { connection, createPool, type PostgresConnectionsConfig } from "./connection.js";
 import { ChannelListener } from "./listener.js";
 
+/** What the stores of a {@link PostgresConnections} share. */
+export type SharedParts = { pool: pg.Pool; listener: ChannelListener; settings: ReturnType<typeof connection> };
+
+/** Each instance's parts, for the stores only (kept off the class, so they are not public API). */
+const parts = new WeakMap<object, SharedParts>();
+
+/** The pool, listener and settings a store shares through `connections`. */
+export function sharedParts(connections: PostgresConnections): SharedParts {
+  const found = parts.get(connections);
+  if (!found) throw new TypeError("connections must be a PostgresConnections");
+  return found;
+}
+
 /** The pool's numbers, checked by the validator every store shares. */
 const CONNECTION_OPTIONS = OptionSchemas.store.pick({}).extend({
   max: OptionSchemas.whole(1, 10_000).optional(),
@@ -67,6 +80,7 @@ export class PostgresConnections {
       logger.warn(error, "act-pg: an idle shared database connection was lost; the pool replaces it")
     );
     this.#listener = new ChannelListener(this.#settings, false);
+    parts.set(this, { pool: this.#pool, listener: this.#listener, settings: this.#settings });
   }
 
   /** What `util.inspect` shows: the database, never the connection settings. */
@@ -96,11 +110,6 @@ export class PostgresConnections {
       listening: this.#listener.channels > 0 && !this.#disposed ? 1 : 0,
       channels: this.#listener.channels,
     };
-  }
-
-  /** For the stores: the shared pool, listener and settings. */
-  get shared(): { pool: pg.Pool; listener: ChannelListener; settings: ReturnType<typeof connection> } {
-    return { pool: this.#pool, listener: this.#listener, settings: this.#settings };
   }
 
   /**

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import type pg from "pg";
 import type { PostgresStoreConfig } from "./config.js";
 import { connection, createPool } from "./connection.js";
+import { sharedParts } from "./connections.js";
 import { ChannelListener } from "./listener.js";
 import { classify, type DriverError } from "./errors.js";
 import * as sql from "./sql.js";
@@ -85,7 +86,7 @@ export class Database {
   constructor(config: PostgresStoreConfig, schema: string, table: string) {
     this.names = sql.names(schema, table);
     this.statements = statements(this.names);
-    const shared = config.connections?.shared;
+    const shared = config.connections && sharedParts(config.connections);
     const settings = shared?.settings ?? connection(config);
     this.settings = {
       idempotencyMillis: config.idempotencyMillis ?? 24 * 3600 * 1000,

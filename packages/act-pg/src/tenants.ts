@@ -7,7 +7,7 @@ import type { Store, TenantStores } from "@act-root/act";
 import { checkTenantId } from "@act-root/act/internal";
 import { checkConfig, identifier, type PostgresStoreConfig } from "./config.js";
 import { connection, createPool } from "./connection.js";
-import { PostgresConnections } from "./connections.js";
+import { PostgresConnections, sharedParts } from "./connections.js";
 import { PostgresStore } from "./postgres-store.js";
 
 /**
@@ -83,7 +83,7 @@ export function postgresSchemaTenants(config: PostgresTenantsConfig = {}): Tenan
     erase: async (tenant: string) => {
       const schema = sqlName(prefix, tenant);
       // The store's drop took its tables; anything else in the schema is the tenant's too.
-      await connections.shared.pool.query(`DROP SCHEMA IF EXISTS ${identifier("schema", schema)} CASCADE`);
+      await sharedParts(connections).pool.query(`DROP SCHEMA IF EXISTS ${identifier("schema", schema)} CASCADE`);
       return [`schema ${schema}`];
     },
     dispose: () => connections.dispose(),
