@@ -44,6 +44,7 @@ const sidebars: SidebarsConfig = {
         "guides/deploying-and-upgrading",
         "guides/release-notes",
         "guides/scaling-reactions",
+        "guides/multi-tenancy",
         "guides/production-checklist",
         "guides/projections",
         "guides/workflows-and-timers",

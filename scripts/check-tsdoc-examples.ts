@@ -56,6 +56,8 @@ declare const onCommitted: (snapshots: unknown[]) => void;
 declare const meta: EventMeta;
 declare const granted: Lease;
 declare class MemoryCache { set(k: string, v: unknown): void; dispose(): Promise<void> }
+declare const tenants: Tenants<{ increment: { count: number } }, { Incremented: { by: number } }, { increment: { by: number } }>;
+declare const connections: PostgresConnections;
 type Cache = MemoryCache;
 type Events = { Opened: { title: string }; TicketOpened: { title: string } };
 type Actions = { assign: { agent: string } };

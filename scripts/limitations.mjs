@@ -21,6 +21,7 @@ export const CAPABILITY_PAGES = [
   "guides/moving-a-store",
   "guides/deploying-and-upgrading",
   "guides/scaling-reactions",
+  "guides/multi-tenancy",
   "guides/projections",
   "guides/workflows-and-timers",
   "guides/personal-data",

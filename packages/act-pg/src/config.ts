@@ -1,4 +1,8 @@
 import { checkOptions, OptionSchemas } from "@act-root/act/internal";
+import type { PostgresConnections } from "./connections.js";
+
+// The connection settings live beside the pool they make; re-exported here, where the config's other checks are.
+export { connection } from "./connection.js";
 
 /**
  * Configuration of a {@link PostgresStore}: where the database is, and which
@@ -59,6 +63,17 @@ export type PostgresStoreConfig = {
   readonly applicationName?: string;
   /** How long an idempotency key is remembered, in ms (default 24 hours). */
   readonly idempotencyMillis?: number;
+  /**
+   * Connections shared with other stores of the same database — one pool and
+   * one listening connection for all of them (a schema per tenant): the store
+   * runs its statements on that pool and listens for wake-ups on that
+   * connection instead of opening its own, and its own connection fields and
+   * `max` are ignored. Disposing the store leaves them open; dispose the
+   * `PostgresConnections` after its stores. Statements are not prepared on
+   * the shared pool (see `PostgresConnections`).
+   * @experimental
+   */
+  readonly connections?: PostgresConnections;
   /**
    * Warn when a transaction holding writes on the events table stays open
    * longer than this, in ms (default 30,000): it holds reactions back.
@@ -132,31 +147,4 @@ export function checkable(
     return `(${Array.isArray(given) ? "array" : typeof given})` as PostgresStoreConfig;
   const fields = given as Record<string, unknown>;
   return Object.fromEntries(keys.filter((key) => key in fields).map((key) => [key, fields[key]]));
-}
-
-/** Environment variable, ignoring empty values. */
-const env = (name: string) => {
-  const value = globalThis.process?.env?.[name];
-  return value === undefined || value === "" ? undefined : value;
-};
-
-/** The connection settings handed to `pg.Pool`, defaults applied. */
-export function connection(config: PostgresStoreConfig) {
-  const port = config.port ?? (env("PGPORT") ? Number(env("PGPORT")) : 5432);
-  if (!Number.isInteger(port) || port <= 0 || port > 65535)
-    throw new Error(
-      `Invalid PostgresStore port ${JSON.stringify(config.port ?? env("PGPORT"))}: expected an integer 1-65535`
-    );
-  return {
-    ...(config.connectionString ? { connectionString: config.connectionString } : {}),
-    host: config.host ?? env("PGHOST") ?? "localhost",
-    port,
-    database: config.database ?? env("PGDATABASE") ?? "postgres",
-    user: config.user ?? env("PGUSER") ?? "postgres",
-    password: config.password ?? env("PGPASSWORD"),
-    max: config.max ?? 10,
-    idleTimeoutMillis: config.idleTimeoutMillis ?? 10_000,
-    connectionTimeoutMillis: config.connectionTimeoutMillis ?? 10_000,
-    application_name: config.applicationName ?? "act-pg",
-  };
 }

@@ -6,27 +6,16 @@
  */
 import { ConcurrencyError, logger, StoreError, type StoreFailure, ValidationError } from "@act-root/act";
 import { createHash } from "node:crypto";
-import pg from "pg";
-import { connection, type PostgresStoreConfig } from "./config.js";
+import type pg from "pg";
+import type { PostgresStoreConfig } from "./config.js";
+import { connection, createPool } from "./connection.js";
+import { sharedParts } from "./connections.js";
+import { ChannelListener } from "./listener.js";
 import { classify, type DriverError } from "./errors.js";
 import * as sql from "./sql.js";
 import * as timers from "./timer-sql.js";
 import * as keys from "./subject-key-sql.js";
 import * as watermarks from "./watermark-sql.js";
-
-/** PostgreSQL type ids with a custom parser. */
-const INT8 = 20;
-const JSON_OID = 114;
-const JSONB = 3802;
-
-/** Driver type parsers: bigint ids as numbers, JSON as plain JSON (dates are revived by the app, per event schema). */
-const types = {
-  getTypeParser(oid: number, format?: "text" | "binary") {
-    if (oid === INT8) return (value: string) => Number(value);
-    if (oid === JSONB || oid === JSON_OID) return JSON.parse;
-    return pg.types.getTypeParser(oid, format as "text");
-  },
-};
 
 /** pg-pool's message when no pooled connection became free in time. */
 const POOL_TIMEOUT = /timeout exceeded when trying to connect/i;
@@ -79,6 +68,12 @@ export class Database {
   // The pool holds the connection settings, password included: this object
   // lives only in the store's private fields and never shows in `util.inspect`.
   readonly pool: pg.Pool;
+  /** The connection that hears wake-ups: the store's own, or the shared one. */
+  readonly listener: ChannelListener;
+  /** Whether the listener is the store's own (closed with it) rather than shared. */
+  readonly ownsListener: boolean;
+  /** Whether the pool is shared with other stores: left open by `close`, statements not prepared. */
+  readonly shared: boolean;
   readonly names: sql.Names;
   readonly statements: ReturnType<typeof statements>;
   readonly settings: { idempotencyMillis: number; slowWriterMillis: number; max: number; connection: object };
@@ -91,19 +86,31 @@ export class Database {
   constructor(config: PostgresStoreConfig, schema: string, table: string) {
     this.names = sql.names(schema, table);
     this.statements = statements(this.names);
-    const options = { ...connection(config), types };
+    const shared = config.connections && sharedParts(config.connections);
+    const settings = shared?.settings ?? connection(config);
     this.settings = {
       idempotencyMillis: config.idempotencyMillis ?? 24 * 3600 * 1000,
       slowWriterMillis: config.slowWriterMillis ?? 30_000,
-      max: options.max ?? 10,
-      connection: connection(config),
+      max: settings.max,
+      connection: settings,
     };
-    this.pool = new pg.Pool(options);
-    // Idle connections killed by the server (restart, pg_terminate_backend)
-    // are reported here; the pool drops them and opens new ones on demand.
-    this.pool.on("error", (error) =>
-      logger.warn(error, "act-pg: an idle database connection was lost; the pool replaces it")
-    );
+    this.shared = shared !== undefined;
+    this.ownsListener = !shared;
+    this.listener = shared?.listener ?? new ChannelListener(settings, true);
+    if (shared) this.pool = shared.pool;
+    else {
+      this.pool = createPool(settings);
+      // Idle connections killed by the server (restart, pg_terminate_backend)
+      // are reported here; the pool drops them and opens new ones on demand.
+      this.pool.on("error", (error) =>
+        logger.warn(error, "act-pg: an idle database connection was lost; the pool replaces it")
+      );
+    }
+  }
+
+  /** Closes the store's own pool; a shared one stays open for the other stores. */
+  async close(): Promise<void> {
+    if (!this.shared) await this.pool.end();
   }
 
   /** What `util.inspect` shows, should this object ever be logged: never the connection settings. */
@@ -133,8 +140,14 @@ export class Database {
     }
   }
 
-  /** The name a statement is prepared under on each connection, derived from its text. */
-  name(text: string): string {
+  /**
+   * The name a statement is prepared under on each connection, derived from
+   * its text — none on a shared pool, where every store's statements would be
+   * prepared on every connection (thousands of plans per server process):
+   * there each is parsed per call.
+   */
+  name(text: string): string | undefined {
+    if (this.shared) return undefined;
     let name = this.#prepared.get(text);
     if (!name) {
       name = `act_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;

@@ -17,3 +17,6 @@
  */
 export { PostgresStore } from "./postgres-store.js";
 export type { PostgresStoreConfig } from "./config.js";
+export { PostgresConnections } from "./connections.js";
+export type { PostgresConnectionsConfig } from "./connection.js";
+export { postgresSchemaTenants, postgresDatabaseTenants, type PostgresTenantsConfig } from "./tenants.js";

@@ -97,7 +97,7 @@ export async function close(
     await notifier.quiet();
     await appender.purged();
     await notifier.unlisten();
-    await db.pool.end();
+    await db.close();
   })();
   await db.disposed;
 }

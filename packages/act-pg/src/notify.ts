@@ -1,12 +1,12 @@
 /**
  * Wake-ups: after a commit the store sends a `NOTIFY` on its table's channel
- * (`sql.notify`), and `subscribe` listens on a connection of its own, so a
- * consumer in another process drains at once. Only a hint: polling finds
- * every commit anyway.
+ * (`sql.notify`), and `subscribe` listens on that channel (`listener.ts`: on
+ * a connection of the store's own, or on the one connection the stores of a
+ * `PostgresConnections` share), so a consumer in another process drains at
+ * once. Only a hint: polling finds every commit anyway.
  */
 import { logger, sleep } from "@act-root/act";
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import type { Database } from "./database.js";
 
 /**
@@ -29,8 +29,8 @@ export class Notifier {
   readonly #instance = randomUUID();
   /** Names of the events committed since the last announcement was sent. */
   readonly #unannounced = new Set<string>();
-  #listener?: pg.Client;
-  #listening?: Promise<void>;
+  /** Stops listening on the store's channel, while it listens. */
+  #stopListening?: () => void;
   /** The notification of commits in flight, if any (see `#announce`). */
   #announcing?: Promise<void>;
   /** Whether a commit finished while a notification was in flight. */
@@ -43,7 +43,7 @@ export class Notifier {
   /** Adds a listener (listening on the channel from the first one); returns the function that removes it. */
   subscribe(listener: (names?: readonly string[]) => void): () => void {
     this.#listeners.add(listener);
-    void this.#listen();
+    this.#listen();
     return () => {
       this.#listeners.delete(listener);
       if (!this.#listeners.size) void this.unlisten();
@@ -124,48 +124,21 @@ export class Notifier {
     }
   }
 
-  /** Opens the listening connection if there are listeners and none is open; retries with backoff. */
-  #listen(delay = 100): Promise<void> {
-    if (this.#listening || this.db.disposed || !this.#listeners.size) return this.#listening ?? Promise.resolve();
-    const client = new pg.Client({ ...this.db.settings.connection });
-    this.#listener = client;
-    const retry = () => {
-      if (this.#listener !== client) return;
-      this.#listener = undefined;
-      this.#listening = undefined;
-      client.removeAllListeners("notification");
-      void client.end().catch(() => {});
-      if (this.db.disposed || !this.#listeners.size) return;
-      setTimeout(() => {
-        void this.#listen(Math.min(delay * 2, 5_000)).then(() => this.#wake());
-      }, delay).unref?.();
-    };
-    client.on("error", (error) => {
-      logger.warn(error, "act-pg: the commit listener lost its connection; listening again");
-      retry();
+  /** Listens on the store's channel (from the first listener), on the store's connection or the shared one. */
+  #listen(): void {
+    if (this.#stopListening || this.db.disposed || !this.#listeners.size) return;
+    this.#stopListening = this.db.listener.listen(this.db.names.channel, {
+      notified: (payload) => this.#notified(payload),
+      reconnected: () => this.#wake(),
     });
-    client.on("end", retry);
-    client.on("notification", ({ payload }) => this.#notified(payload));
-    this.#listening = client
-      .connect()
-      .then(() => client.query(`LISTEN "${this.db.names.channel.replace(/"/g, '""')}"`))
-      .then(() => undefined)
-      .catch((error) => {
-        logger.warn(error, "act-pg: could not listen for commits; polling continues, retrying");
-        retry();
-      });
-    return this.#listening;
   }
 
-  /** Closes the listening connection, if open. */
+  /** Stops listening on the store's channel (a connection of the store's own closes with it). */
   async unlisten(): Promise<void> {
-    const client = this.#listener;
-    this.#listener = undefined;
-    this.#listening = undefined;
-    if (!client) return;
-    client.removeAllListeners();
-    client.on("error", () => {});
-    await client.end().catch(() => {});
+    const stop = this.#stopListening;
+    this.#stopListening = undefined;
+    stop?.();
+    if (this.db.ownsListener) await this.db.listener.close();
   }
 }
 

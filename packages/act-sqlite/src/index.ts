@@ -7,3 +7,4 @@
 export type { SqliteStoreOptions } from "./config.js";
 export { SqliteStore } from "./sqlite-store.js";
 export type { Connection, Statement } from "./driver.js";
+export { sqliteTenants, type SqliteTenantsOptions } from "./tenants.js";

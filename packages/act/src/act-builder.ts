@@ -9,6 +9,8 @@ import type { Store } from "./types/ports.js";
 import type { Clock } from "./types/timers.js";
 import type { Reaction, ReactionHandler, ReactionOptions, ReactionResolver, Registry } from "./types/reaction.js";
 import { legacyAliases, reactionKey } from "./builders/reaction-names.js";
+import { Tenants } from "./tenants/tenants.js";
+import { strategyOf, type TenantStores } from "./tenants/tenant-stores.js";
 
 /**
  * The step after `.on(event).do(handler)`: optionally say where the reaction
@@ -221,6 +223,46 @@ export type ActBuilder<S extends Schemas, E extends Schemas, A extends Schemas> 
    * ```
    */
   build(options?: BuildOptions): Act<S, E, A>;
+  /**
+   * Returns the app once per tenant: {@link Tenants}, whose `app(tenant)` is
+   * this app bound to the tenant's own store, made by `options.store`.
+   *
+   * @param options - where each tenant's data lives (see {@link TenantsOptions})
+   * @returns the {@link Tenants}: `add`, `app`, `remove`, `start`
+   * @throws {@link BuilderError} when no state was registered, or `store` is neither a function nor a strategy
+   * @see [Multi-tenancy](/docs/guides/multi-tenancy) — strategies, isolation and the tenants' consumer.
+   * @experimental
+   * @example
+   * ```ts
+   * import { sqliteTenants } from "@act-root/act-sqlite";
+   *
+   * const tenants = act().with(Counter).buildTenants({ store: sqliteTenants({ folder: "./data" }) });
+   * const acme = await tenants.add("acme"); // ./data/acme.db, seeded
+   * ```
+   */
+  buildTenants(options: TenantsOptions): Tenants<S, E, A>;
+};
+
+/**
+ * What `buildTenants` takes: where each tenant's data lives, and the clock
+ * of every tenant's app.
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * const options: TenantsOptions = { store: (tenant) => new SqliteStore({ filename: `./data/${tenant}.db` }) };
+ * const tenants = act().with(Counter).buildTenants(options);
+ * ```
+ */
+export type TenantsOptions = {
+  /**
+   * A strategy ({@link TenantStores}: `sqliteTenants`, `postgresSchemaTenants`,
+   * `postgresDatabaseTenants`), or a function from a tenant id (already
+   * checked) to a new store of that tenant's own.
+   */
+  readonly store: TenantStores | ((tenant: string) => Store);
+  /** Where every tenant's app reads the time for its timers (default: the system clock). */
+  readonly clock?: Clock;
 };
 
 const defaults: ReactionOptions = { blockOnError: true, maxRetries: 3 };
@@ -355,6 +397,14 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
         throw new BuilderError("act", "build", "build({ clock }) needs an object with a now() method returning a Date");
       if (bound) adopt(bound);
       return new Act(legacyAliases(registry), bound, clock);
+    },
+    buildTenants(options: TenantsOptions) {
+      const strategy = strategyOf(options?.store);
+      const clock = options.clock;
+      // Checked now, not at the first tenant: a builder without states fails here.
+      const built = builder(registry, states);
+      if (!states.size) built.build();
+      return new Tenants<S, E, A>((bound) => built.build({ store: bound, clock }), strategy);
     },
   };
 }

@@ -47,7 +47,16 @@ export {
   type ReactionDoStep,
   type ReactionNaming,
   type ReactionStep,
+  type TenantsOptions,
 } from "./act-builder.js";
 export { copyStore, type CopyOptions, type CopyProgress, type CopyReport } from "./copying/copy-store.js";
 export { CopyError } from "./copying/copy-error.js";
 export { logDigest, type LogDigest } from "./copying/log-digest.js";
+export {
+  Tenants,
+  type AddTenantOptions,
+  type TenantConsumerOptions,
+  type TenantRemoval,
+} from "./tenants/tenants.js";
+export { TenantError, type TenantRefusal } from "./tenants/tenant-error.js";
+export type { TenantStores } from "./tenants/tenant-stores.js";

@@ -114,11 +114,20 @@ export const store = port(storeInjector, "store");
  * does the ports' adapters: after the disposers (a running consumer stops
  * first), newest first. A store the store port holds too is disposed once.
  */
-export function adopt(adapter: Store): void {
+export function adopt(adapter: Disposable): void {
   for (const held of adapters.values()) if (held === adapter) return;
   // Keyed by the store itself: a bound store is no port, and what using it
   // after disposal does is the store's own business.
   adapters.set(adapter, adapter);
+}
+
+/**
+ * Undoes {@link adopt}: the caller disposed the adapter itself (a removed
+ * tenant's store), so {@link disposeAndExit} must not keep it — a process
+ * that adds and removes tenants for months would hold every closed store.
+ */
+export function release(adapter: Disposable): void {
+  if (adapters.get(adapter) === adapter) adapters.delete(adapter);
 }
 
 /** What an Act error keeps off its enumerable properties: data that may be personal. */

@@ -20,3 +20,4 @@ export {
   checkTimerIds,
   checkTimerOutcomes,
 } from "../core/timer-inputs.js";
+export { checkTenantId } from "../tenants/tenant-id.js";

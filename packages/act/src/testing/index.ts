@@ -15,6 +15,7 @@ export { SettleError, type SettleReason } from "./settle-error.js";
 export { projectEvents, type GivenEvent } from "./project-events.js";
 export { storeConformance } from "./store-conformance.js";
 export { personalDataProof, type ProofTarget } from "./personal-conformance.js";
+export { tenantConformance } from "./tenant-conformance.js";
 export { testClock, type TestClock } from "./test-clock.js";
 export type { TestApi } from "./test-api.js";
 export type { ReadModelProbe } from "./read-model-probe.js";
