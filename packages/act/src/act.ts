@@ -23,7 +23,8 @@ import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/acti
 import type { Dispatcher, DoOptions, LoadOptions, LogRead, PointInTime, ProjectedOptions } from "./types/app.js";
 import type { Correlated } from "./types/discovery.js";
 import type { Lifecycle } from "./types/lifecycle.js";
-import type { ReactionStats, ReactionStream, Store } from "./types/ports.js";
+import type { Store } from "./types/ports.js";
+import type { ReactionStats, ReactionStream } from "./types/reaction-streams.js";
 import type { ConsumerOptions, CorrelationOptions, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
 import type { Clock, TimerRequest } from "./types/timers.js";
 import type { Forgotten } from "./types/personal.js";

@@ -11,7 +11,8 @@ import { FORGOTTEN } from "../core/forgotten.js";
 import { SNAP_EVENT, type EventMeta, type Query } from "../core/schemas.js";
 import type { Committed, Message, Schemas } from "../types/action.js";
 import type { PersonalFields, SubjectKeyStore } from "../types/personal.js";
-import type { InlineCommit, KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
+import type { InlineCommit, KeyedVersions, Store } from "../types/ports.js";
+import type { ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type Envelope, envelope, freshKey, importKey, isSealed, open, seal } from "./cipher.js";
 

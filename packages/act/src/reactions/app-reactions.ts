@@ -12,7 +12,8 @@ import type { Listeners } from "../core/listeners.js";
 import type { Schemas } from "../types/action.js";
 import type { Dispatcher } from "../types/app.js";
 import type { Lifecycle } from "../types/lifecycle.js";
-import type { ReactionStats, Store } from "../types/ports.js";
+import type { Store } from "../types/ports.js";
+import type { ReactionStats } from "../types/reaction-streams.js";
 import type { ConsumerOptions, Drain, DrainOptions, EventRegister } from "../types/reaction.js";
 
 /**

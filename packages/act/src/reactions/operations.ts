@@ -1,5 +1,6 @@
 import type { Drainer } from "./drain.js";
-import type { ReactionStream, Store } from "../types/ports.js";
+import type { Store } from "../types/ports.js";
+import type { ReactionStream } from "../types/reaction-streams.js";
 
 /**
  * The operator's commands on reaction streams (`app.blocked`, `app.unblock`,

@@ -2,7 +2,8 @@ import { route } from "./correlate.js";
 import { NotSettledError, type PendingStream, ValidationError } from "../core/errors.js";
 import { checkName } from "../core/inputs.js";
 import type { Committed, Schemas, Snapshot } from "../types/action.js";
-import type { ReactionStream, Store } from "../types/ports.js";
+import type { Store } from "../types/ports.js";
+import type { ReactionStream } from "../types/reaction-streams.js";
 import type { EventRegister } from "../types/reaction.js";
 
 /**

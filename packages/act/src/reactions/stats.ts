@@ -3,7 +3,8 @@ import { route } from "./correlate.js";
 import type { Discovery } from "./discovery.js";
 import type { Drainer } from "./drain.js";
 import type { Schemas } from "../types/action.js";
-import type { ReactionStats, ReactionStream, Store } from "../types/ports.js";
+import type { Store } from "../types/ports.js";
+import type { ReactionStats, ReactionStream } from "../types/reaction-streams.js";
 import type { EventRegister } from "../types/reaction.js";
 
 /**

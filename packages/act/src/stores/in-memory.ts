@@ -1,7 +1,8 @@
 import { checkOptions, OptionSchemas } from "../core/inputs.js";
 import type { EventMeta, Query } from "../core/schemas.js";
 import type { Committed, Message, Schemas } from "../types/action.js";
-import type { InlineCommit, KeyedVersions, ReactionFilter, ReactionStream, Store } from "../types/ports.js";
+import type { InlineCommit, KeyedVersions, Store } from "../types/ports.js";
+import type { ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { Appender } from "./in-memory/append.js";
 import { Database } from "./in-memory/database.js";

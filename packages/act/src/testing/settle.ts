@@ -1,6 +1,6 @@
 import type { Act } from "../act.js";
 import { checkOptions, OptionSchemas } from "../core/inputs.js";
-import type { ReactionStream } from "../types/ports.js";
+import type { ReactionStream } from "../types/reaction-streams.js";
 import type { Drain, DrainOptions } from "../types/reaction.js";
 import type { Schemas } from "../types/action.js";
 import { SettleError } from "./settle-error.js";

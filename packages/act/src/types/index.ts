@@ -9,5 +9,6 @@ export * from "./personal.js";
 export * from "./ports.js";
 export * from "./projection.js";
 export * from "./reaction.js";
+export * from "./reaction-streams.js";
 export * from "./timers.js";
 export * from "./transfer.js";

@@ -7,7 +7,7 @@
  */
 import { ValidationError } from "../../core/errors.js";
 import { checkDiscovery } from "../../core/inputs.js";
-import type { ReactionFilter, ReactionStream } from "../../types/ports.js";
+import type { ReactionFilter, ReactionStream } from "../../types/reaction-streams.js";
 import type { BlockedLease, Lease, Poll } from "../../types/reaction.js";
 import type { Database, Watermark } from "./database.js";
 
