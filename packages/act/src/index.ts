@@ -9,6 +9,7 @@
 export * from "./types/index.js";
 export * from "./core/environment.js";
 export * from "./core/errors.js";
+export * from "./core/closed-streams.js";
 export * from "./core/schemas.js";
 export { FORGOTTEN } from "./core/forgotten.js";
 export { patch, validate, extend, sleep } from "./core/utils.js";

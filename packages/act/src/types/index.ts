@@ -1,5 +1,6 @@
 export * from "./action.js";
 export * from "./app.js";
+export * from "./archive.js";
 export * from "./config.js";
 export * from "./discovery.js";
 export * from "./instrumentation.js";

@@ -4,6 +4,7 @@ import type { EventMeta, Query } from "../core/schemas.js";
 import type { TimerStats, TimerStore } from "./timers.js";
 import type { StoreTransfer } from "./transfer.js";
 import type { SubjectKeyStore } from "./personal.js";
+import type { ArchiveStore } from "./archive.js";
 
 /**
  * Anything holding resources that must be released: stores, loggers, servers.
@@ -323,6 +324,8 @@ export interface Store extends Disposable {
    * Optional: an app refuses to commit personal fields on a store without.
    */
   readonly keys?: SubjectKeyStore;
+  /** The archive of closed streams (see {@link ArchiveStore}). Optional: an app refuses to archive on a store without it. */
+  readonly archive?: ArchiveStore;
 }
 
 /**
