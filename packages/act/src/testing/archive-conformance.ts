@@ -170,6 +170,30 @@ export function archiveConformance(store: () => Store, test: TestApi): void {
       expect(await reacting.archive({ afterMillis: 0 })).toEqual({ events: 2, streams: ["o-1"], held: 0 });
     });
 
+    it("holds back every event past the watermark of a blocked reaction stream", async () => {
+      const clock = testClock(new Date(Date.now() + HOUR));
+      const reacting = act()
+        .with(Order)
+        .on("Added")
+        .do(
+          async function audit(event) {
+            if (event.data.price === 99) throw new Error("refused");
+          },
+          { maxRetries: 0, blockOnError: true }
+        )
+        .to("audit")
+        .build({ store: store(), clock });
+      await order("o-1", [1, 2], reacting);
+      await order("o-2", [99], reacting);
+      await order("o-3", [3, 4], reacting);
+      for (const s of ["o-1", "o-2", "o-3"]) await reacting.close(Order, s, { by: ada });
+      const { blocked } = await settle(reacting, { allowBlocked: true });
+      expect(blocked.map((b) => b.stream)).toEqual(["audit"]);
+      // The audit stream stopped before o-2's event: o-1's events moved, o-3's wait with o-2's.
+      expect(await reacting.archive({ afterMillis: 0 })).toEqual({ events: 2, streams: ["o-1"], held: 3 });
+      expect((await archived({})).map((e) => e.stream)).toEqual(["o-1", "o-1"]);
+    });
+
     it("purges only archived events past their period; the stream still loads", async () => {
       const { app: a, clock } = app();
       await order("o-1", [1, 2], a);
