@@ -51,7 +51,7 @@ export async function archiveBench(target: ArchiveTarget): Promise<void> {
   for (let s = 0; s < streams; s++) {
     const open = s % 10 === 9;
     const added = open ? STREAM_EVENTS : STREAM_EVENTS - 2;
-    const messages: { name: string; data: unknown }[] = Array.from({ length: added }, () => ({
+    const messages: Parameters<Store["commit"]>[1] = Array.from({ length: added }, () => ({
       name: "Incremented",
       data: { by: 1 },
     }));

@@ -62,7 +62,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 /** Batches of operations run at once, and the delays (event-loop turns) the store takes, used in turn. */
-export const programArb = fc.record({
+type Program = { batches: Op[][]; delays: number[] };
+
+export const programArb: fc.Arbitrary<Program> = fc.record({
   batches: fc.array(fc.array(opArb, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }),
   delays: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 16 }),
 });
@@ -87,7 +89,7 @@ function delaying(inner: Store, delays: number[]): Store {
 }
 
 /** Runs one program on the store `fresh` returns, and checks it against the model. */
-export async function run(program: fc.RecordValue<typeof programArb>, fresh: () => Promise<Store>) {
+export async function run(program: Program, fresh: () => Promise<Store>) {
   const log = delaying(await fresh(), program.delays);
   const apps = [0, 1, 2].map(() => act().with(Tab).build({ store: log }));
   const stream = "tab-1";

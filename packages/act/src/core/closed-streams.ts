@@ -30,7 +30,7 @@ export const CLOSE_EVENT = "__closed__";
  * @see [Archiving and retention](/docs/guides/archiving#closing-the-books) — closing a stream.
  * @example
  * ```ts
- * try { await app.do("ship", { stream: "order-1", actor }, {}); }
+ * try { await app.do("increment", { stream: "c-1", actor }, { by: 1 }); }
  * catch (error) {
  *   if (error instanceof StreamClosedError) console.warn(`${error.stream} closed by ${error.by.name} at ${error.at.toISOString()}`);
  * }
@@ -73,7 +73,7 @@ export class StreamClosedError extends Error {
  * @see [Archiving and retention](/docs/guides/archiving#reading-archived-streams) — which reads go on and which fail.
  * @example
  * ```ts
- * try { await app.load(Order, "order-1", { at: { version: 1 } }); }
+ * try { await app.load(Counter, "c-1", { at: { version: 1 } }); }
  * catch (error) {
  *   if (error instanceof StreamArchivedError) await store().archive?.query(console.log, { stream: error.stream });
  * }

@@ -56,7 +56,7 @@ export type CloseOptions = {
  * @typeParam E - the state's events
  * @example
  * ```ts
- * const { closed, continued } = await app.close(Ledger, "ledger-2025", { by: actor, continueAs: "ledger-2026" });
+ * const { closed, continued } = await app.close(Counter, "c-2025", { by: actor, continueAs: "c-2026" });
  * ```
  */
 export type ClosedStream<S extends Schema, E extends Schemas> = {
