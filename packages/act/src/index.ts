@@ -31,6 +31,7 @@ export {
 } from "./builders/state-builder.js";
 export { upcaster } from "./builders/upcaster.js";
 export { forgettable } from "./builders/personal.js";
+export { Closing, ClosedSchema } from "./builders/closing.js";
 export {
   projection,
   type Projection,

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   act,
+  CLOSE_EVENT,
+  Closing,
   InMemoryStore,
   logger,
   StoreError,
@@ -32,6 +34,22 @@ describe("closing a stream", () => {
     app.on("committed", committed);
     await app.close(Tab(), "t-1", { by: ada });
     expect(committed).toHaveBeenCalledOnce();
+  });
+
+  it("is an event reactions handle once the app registers Closing", async () => {
+    const seen: string[] = [];
+    const app = act()
+      .with(Tab())
+      .with(Closing)
+      .on(CLOSE_EVENT)
+      .do(async function onClosed(event) {
+        seen.push(`${event.stream} by ${event.data.by.name}: ${event.data.reason}`);
+      })
+      .build({ store: new InMemoryStore() });
+    await app.do("charge", { stream: "t-1", actor: ada }, { amount: 1 });
+    await app.close(Tab(), "t-1", { by: ada, reason: "paid" });
+    for (let i = 0; i < 3; i++) await app.drain();
+    expect(seen).toEqual(["t-1 by Ada: paid"]);
   });
 
   it("refuses bad options, naming the field", async () => {
