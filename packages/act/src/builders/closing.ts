@@ -6,6 +6,8 @@ import { z } from "zod";
 import { CLOSE_EVENT } from "../core/closed-streams.js";
 import { ActorSchema } from "../core/schemas.js";
 import { state } from "./state-builder.js";
+import type { State } from "../types/action.js";
+import type { ClosingEvents } from "../types/archive.js";
 
 /**
  * The schema of a close event's data (`ClosedData`): who closed the stream,
@@ -18,8 +20,11 @@ import { state } from "./state-builder.js";
  * ```
  */
 export const ClosedSchema = z.object({
+  /** Who closed the stream. */
   by: ActorSchema,
+  /** Why, in the caller's words. */
   reason: z.string().optional(),
+  /** The stream the state was carried into. */
   continuedAs: z.string().optional(),
 });
 
@@ -37,7 +42,10 @@ export const ClosedSchema = z.object({
  *   .build();
  * ```
  */
-export const Closing = state("Closing", z.object({}))
+export const Closing: State<Record<string, never>, ClosingEvents, Record<string, never>> = state(
+  "Closing",
+  z.object({})
+)
   .init(() => ({}))
   .emits({ [CLOSE_EVENT]: ClosedSchema })
   .patch({ [CLOSE_EVENT]: () => ({}) })

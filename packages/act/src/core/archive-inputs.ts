@@ -18,7 +18,7 @@ function checkDate(what: string, value: unknown): Date {
  * reaction names (non-empty strings without NUL characters).
  *
  * @returns the request, its reaction names without duplicates
- * @throws {@link ValidationError} naming the field that is wrong
+ * @throws `ValidationError` naming the field that is wrong
  * @example
  * ```ts
  * checkArchiveMove({ closedBefore: new Date(), at: new Date(), reactions: [] }); // ok
@@ -38,7 +38,7 @@ export function checkArchiveMove(request: ArchiveMove): ArchiveMove {
  * Checks the cut-off time of `ArchiveStore.purge`.
  *
  * @returns the date
- * @throws {@link ValidationError} when it is not a valid `Date`
+ * @throws `ValidationError` when it is not a valid `Date`
  * @example
  * ```ts
  * checkPurge(new Date()); // ok

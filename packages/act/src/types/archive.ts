@@ -23,6 +23,20 @@ export type ClosedData = {
 };
 
 /**
+ * The events of the `Closing` state: only the close event.
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * const data: ClosingEvents["__closed__"] = { by: { id: "u-1", name: "Ada" } };
+ * ```
+ */
+export type ClosingEvents = {
+  /** The close event (`CLOSE_EVENT`) and what it holds. */
+  readonly __closed__: ClosedData;
+};
+
+/**
  * What `app.close` takes besides the state and the stream.
  *
  * @experimental
