@@ -17,6 +17,7 @@ function checkDate(what: string, value: unknown): Date {
  * Checks what `ArchiveStore.move` is asked: two valid dates and the
  * reaction names (non-empty strings without NUL characters).
  *
+ * @param request - what `move` was given
  * @returns the request, its reaction names without duplicates
  * @throws `ValidationError` naming the field that is wrong
  * @example
@@ -37,6 +38,7 @@ export function checkArchiveMove(request: ArchiveMove): ArchiveMove {
 /**
  * Checks the cut-off time of `ArchiveStore.purge`.
  *
+ * @param before - what `purge` was given
  * @returns the date
  * @throws `ValidationError` when it is not a valid `Date`
  * @example
