@@ -5,6 +5,9 @@ import type { TimerStats, TimerStore } from "./timers.js";
 import type { StoreTransfer } from "./transfer.js";
 import type { SubjectKeyStore } from "./personal.js";
 import type { ArchiveStore } from "./archive.js";
+import type { KeyedVersions } from "./keyed-versions.js";
+
+export type { KeyedVersions };
 
 /**
  * Anything holding resources that must be released: stores, loggers, servers.
@@ -357,30 +360,6 @@ export type InlineCommit<E extends Schemas> = {
   /** The id of the stream's last event as the caller knows it. */
   readonly lastId?: number;
   /** With `idempotencyKey`: what the request asked for, kept with the key (see `KeyedVersions.request`). */
-  readonly request?: string;
-};
-
-/**
- * The stream versions an idempotent action committed under its key (see
- * `Store.recall`).
- *
- * @experimental
- * @see [Changing your model](/docs/concepts/changing-your-model#idempotent-actions) — explains idempotent actions.
- * @example
- * ```ts
- * const range: KeyedVersions | undefined = await store().recall("order-1", "request-42");
- * ```
- */
-export type KeyedVersions = {
-  /** Version of the first event committed under the key. */
-  readonly from: number;
-  /** Version of the last one. */
-  readonly to: number;
-  /**
-   * What the request that used the key asked for (a digest of its action,
-   * actor and payload); absent for keys stored without one, which match any
-   * request.
-   */
   readonly request?: string;
 };
 
