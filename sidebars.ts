@@ -49,6 +49,7 @@ const sidebars: SidebarsConfig = {
         "guides/projections",
         "guides/workflows-and-timers",
         "guides/personal-data",
+        "guides/archiving",
         "guides/observability",
         "guides/inspector",
         "guides/errors",

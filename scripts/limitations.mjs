@@ -25,6 +25,7 @@ export const CAPABILITY_PAGES = [
   "guides/projections",
   "guides/workflows-and-timers",
   "guides/personal-data",
+  "guides/archiving",
   "guides/observability",
   "guides/inspector",
 ];

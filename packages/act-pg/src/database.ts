@@ -13,6 +13,7 @@ import { sharedParts } from "./connections.js";
 import { ChannelListener } from "./listener.js";
 import { classify, type DriverError } from "./errors.js";
 import * as sql from "./sql.js";
+import * as archive from "./archive-sql.js";
 import * as timers from "./timer-sql.js";
 import * as keys from "./subject-key-sql.js";
 import * as watermarks from "./watermark-sql.js";
@@ -23,8 +24,8 @@ const POOL_TIMEOUT = /timeout exceeded when trying to connect/i;
 /** Every fixed statement of the store, built once for its table. */
 function statements(n: sql.Names) {
   return {
-    seed: sql.seed(n) + keys.seedSubjectKeys(n),
-    drop: keys.dropSubjectKeys(n) + sql.drop(n),
+    seed: sql.seed(n) + keys.seedSubjectKeys(n) + archive.seedArchive(n),
+    drop: archive.dropArchive(n) + keys.dropSubjectKeys(n) + sql.drop(n),
     dropSchema: sql.dropSchema(n),
     commit: sql.commit(n, false),
     commitKeyed: sql.commit(n, true),
@@ -60,6 +61,8 @@ function statements(n: sql.Names) {
     rotateKey: keys.rotateKey(n),
     forgetSubject: keys.forgetSubject(n),
     streamForgotten: keys.streamForgotten(n),
+    moveArchive: archive.moveArchive(n),
+    purgeArchive: archive.purgeArchive(n),
   } as const;
 }
 

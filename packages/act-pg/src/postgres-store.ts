@@ -15,9 +15,11 @@ import type {
   StoreTransfer,
   SubjectKeyStore,
   TimerStore,
+  ArchiveStore,
 } from "@act-root/act";
 import type pg from "pg";
 import { Appender } from "./append.js";
+import { Archive } from "./archive.js";
 import { checkConfig, type PostgresStoreConfig } from "./config.js";
 import { Database } from "./database.js";
 import { Leases } from "./leases.js";
@@ -93,6 +95,8 @@ export class PostgresStore implements Store {
   /** Keys of data subjects, in the `<table>_subject_keys` table (see {@link SubjectKeyStore}). */
   readonly keys: SubjectKeyStore;
   readonly #timers: Timers;
+  /** The events of closed streams moved out of the log, in the `<table>_archive` table (see {@link ArchiveStore}). */
+  readonly archive: ArchiveStore;
 
   /**
    * Creates the store and its connection pool (no connection is opened until
@@ -117,6 +121,7 @@ export class PostgresStore implements Store {
     this.timers = this.#timers;
     this.transfer = new Transfer(this.#db);
     this.keys = new SubjectKeys(this.#db);
+    this.archive = new Archive(this.#db);
   }
 
   /** What `util.inspect` and `console.log` show: the table, never the connection settings. */
@@ -133,11 +138,10 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Creates the schema, the events table, the watermark and idempotency-key
-   * tables and their indexes — unique `(stream, version)`, `(stream, id)` for
-   * stream reads, and a partial index of snapshot events for loads — and adds
-   * columns a newer version of this library needs to existing tables.
-   * Idempotent: existing objects and events are kept.
+   * Creates the schema, the events table and the tables beside it (watermarks, idempotency keys, discovery
+   * positions, timers, the archive) with their indexes — unique `(stream, version)`, `(stream, id)` for stream
+   * reads, a partial index of snapshot events for loads — and adds columns a newer version of this library
+   * needs to existing tables. Idempotent: existing objects and events are kept.
    *
    * @throws StoreError when the database is unreachable or the user may not create them
    * @example
@@ -150,15 +154,13 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Drops the events, watermark and idempotency-key tables — every event and
-   * watermark is lost — and the schema if `seed` created it and it is now
-   * empty (never `public`). An app that keeps running afterwards starts the
-   * streams it knew again from an empty log.
+   * Drops the tables — every event, archived event and watermark is lost — and the schema if `seed` created
+   * it and it is now empty (never `public`). An app that keeps running afterwards starts the streams it knew
+   * again from an empty log.
    *
    * @example
    * ```ts
-   * await store.drop(); // e.g. between tests
-   * await store.seed();
+   * await store.drop(); await store.seed(); // e.g. between tests
    * ```
    */
   async drop(): Promise<void> {
@@ -166,9 +168,8 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Closes the connection pool (after the calls in progress finish) and the
-   * wake-up listener. Calling it again does nothing; other calls fail
-   * afterwards with a `StoreError` whose reason is `"disposed"`.
+   * Closes the connection pool (after the calls in progress finish) and the wake-up listener. Calling it
+   * again does nothing; other calls fail afterwards with a `StoreError` whose reason is `"disposed"`.
    *
    * @example
    * ```ts

@@ -21,11 +21,16 @@ const PAGE = 1_000;
 /** A row of `query` (see `sql.query`): id, stream, version, created (epoch ms), name, data, meta. */
 type EventRow = [number, string, number, number, string, unknown, EventMeta];
 
-/** Calls `callback` with each event matching `query`, a page of `PAGE` rows at a time; returns how many. */
+/**
+ * Calls `callback` with each event matching `query`, a page of `PAGE` rows at
+ * a time; returns how many. `names` with another `events` table reads that
+ * one instead (the archive).
+ */
 export async function query<E extends Schemas>(
   db: Database,
   callback: (event: Committed<E, keyof E>) => void,
-  query: Query
+  query: Query,
+  names: sql.Names = db.names
 ): Promise<number> {
   const q = validate("query", query, QuerySchema);
   if (q.stream !== undefined) validate("stream", q.stream, StreamSchema);
@@ -35,7 +40,7 @@ export async function query<E extends Schemas>(
   for (;;) {
     const size = Math.min(PAGE, q.limit === undefined ? PAGE : q.limit - count);
     if (size <= 0) return count;
-    const { text, values } = sql.query(db.names, { ...page, limit: size });
+    const { text, values } = sql.query(names, { ...page, limit: size });
     const { rows } = await db.run<EventRow>(operation, text, values, "array");
     for (const [id, stream, version, created, name, data, meta] of rows as unknown as EventRow[])
       callback({ id, stream, version, created: new Date(created), name, data, meta } as Committed<E, keyof E>);

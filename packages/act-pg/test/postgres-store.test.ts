@@ -56,6 +56,11 @@ describe("seed and drop", () => {
     await pg.seed();
     await Promise.all([pg.seed(), pg.seed(), makeStore({ schema: "store_tests" }).seed()]);
     expect(await catalog("store_tests")).toEqual([
+      { kind: "index", name: "events_archive_archived" },
+      { kind: "index", name: "events_archive_pkey" },
+      { kind: "index", name: "events_archive_snapshots" },
+      { kind: "index", name: "events_archive_stream_version" },
+      { kind: "index", name: "events_closed" },
       { kind: "index", name: "events_discovery_pkey" },
       { kind: "index", name: "events_keys_expires" },
       { kind: "index", name: "events_keys_pkey" },
@@ -74,6 +79,7 @@ describe("seed and drop", () => {
       { kind: "index", name: "events_watermarks_ready" },
       { kind: "schema", name: "store_tests" },
       { kind: "table", name: "events" },
+      { kind: "table", name: "events_archive" },
       { kind: "table", name: "events_discovery" },
       { kind: "table", name: "events_keys" },
       { kind: "table", name: "events_subject_keys" },

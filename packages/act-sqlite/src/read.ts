@@ -30,11 +30,12 @@ type EventRow = [number, string, number, number, string, Record<string, unknown>
 const inOrder = (rows: EventRow[], column: 0 | 2, backward?: boolean) =>
   rows.sort(backward ? (a, b) => b[column] - a[column] : (a, b) => a[column] - b[column]);
 
-/** Calls `callback` with each event matching `query`, a page of `PAGE` rows at a time; returns how many. */
+/** Calls `callback` with each event of `table` matching `query`, a page of `PAGE` rows at a time; returns how many. */
 export function query<E extends Schemas>(
   db: Database,
   callback: (event: Committed<E, keyof E>) => void,
-  query: Query
+  query: Query,
+  table: "act_events" | "act_archive" = "act_events"
 ): number {
   const q = validate("query", query, QuerySchema);
   if (q.stream !== undefined) validate("stream", q.stream, StreamSchema);
@@ -45,7 +46,10 @@ export function query<E extends Schemas>(
     // Pages keep memory flat on a long read, and every statement runs to its end.
     const size = q.limit === undefined ? PAGE : Math.min(PAGE, q.limit - count);
     if (size <= 0) return count;
-    const { text, values } = buildQuery(q, size, cursor);
+    const built = buildQuery(q, size, cursor);
+    // The archive has the log's columns and index names under its own prefix.
+    const text = table === "act_events" ? built.text : built.text.replaceAll("act_events", table);
+    const { values } = built;
     const [[page]] = db.read(operation, text, ...values) as [[string]];
     const rows = inOrder(JSON.parse(page) as EventRow[], q.stream !== undefined ? 2 : 0, q.backward);
     // Fields picked by position: never spread a stored array into an event.

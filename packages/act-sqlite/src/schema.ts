@@ -27,9 +27,10 @@
  */
 import { type Query, SNAP_EVENT } from "@act-root/act";
 import type { Connection } from "./driver.js";
+import { ARCHIVE } from "./archive-sql.js";
 
 /** The schema version this package writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 const SNAP = `'${SNAP_EVENT.replace(/'/g, "''")}'`;
 
@@ -121,6 +122,7 @@ CREATE TABLE IF NOT EXISTS act_meta (key TEXT PRIMARY KEY, value INTEGER) WITHOU
 ${DISCOVERY}
 ${TIMERS}
 ${SUBJECT_KEYS}
+${ARCHIVE}
 -- Ids start at 0, as in the other stores, and go on after the last one used
 -- before a drop (dropping a table forgets its sequence).
 INSERT INTO sqlite_sequence (name, seq)
@@ -167,6 +169,11 @@ const UPGRADES: Array<(db: Connection) => void> = [
   // 6 → 7: keys of data subjects. Empty on an upgraded file: personal
   // fields written from then on are encrypted, older events stay as written.
   (db) => db.exec(SUBJECT_KEYS),
+  // 7 → 8: the archive of closed streams, and the index that finds close
+  // events (on a file that has a log to index; a new one gets it from CREATE).
+  (db) => {
+    if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'act_events'").row()) db.exec(ARCHIVE);
+  },
 ];
 
 /** The file's schema version. */
@@ -194,7 +201,7 @@ export function drop(db: Connection): void {
       "INSERT OR REPLACE INTO act_meta (key, value) SELECT 'last_id', seq FROM sqlite_sequence WHERE name = 'act_events'"
     );
   db.exec(
-    "DROP TABLE IF EXISTS act_subject_streams; DROP TABLE IF EXISTS act_subject_keys; DROP TABLE IF EXISTS act_timers; DROP TABLE IF EXISTS act_discovery; DROP TABLE IF EXISTS act_keys; DROP TABLE IF EXISTS act_watermarks; DROP TABLE IF EXISTS act_events;"
+    "DROP TABLE IF EXISTS act_archive; DROP TABLE IF EXISTS act_subject_streams; DROP TABLE IF EXISTS act_subject_keys; DROP TABLE IF EXISTS act_timers; DROP TABLE IF EXISTS act_discovery; DROP TABLE IF EXISTS act_keys; DROP TABLE IF EXISTS act_watermarks; DROP TABLE IF EXISTS act_events;"
   );
 }
 

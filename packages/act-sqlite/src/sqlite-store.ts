@@ -15,6 +15,7 @@ import type {
   StoreTransfer,
   SubjectKeyStore,
   TimerStore,
+  ArchiveStore,
 } from "@act-root/act";
 import { Appender } from "./append.js";
 import { checkConfig, type SqliteStoreOptions } from "./config.js";
@@ -28,6 +29,7 @@ import { query as read } from "./read.js";
 import { Timers } from "./timers.js";
 import { Transfer } from "./transfer.js";
 import { SubjectKeys } from "./subject-keys.js";
+import { Archive } from "./archive.js";
 
 /**
  * The {@link Store} port on SQLite: a durable event store in one file, for
@@ -42,21 +44,19 @@ import { SubjectKeys } from "./subject-keys.js";
  * - **Durable by default**: WAL mode with `synchronous=FULL`, one disk sync
  *   per commit. `synchronous: "NORMAL"` trades the last commits before a
  *   power loss for several times the write rate.
- * - **Several processes** can share the file: each waits up to
- *   `busyTimeoutMillis` for the write lock, leases keep two drainers off the
- *   same reaction stream, and a busy database surfaces as a retryable
- *   `StoreError`, never as a raw driver error.
+ * - **Several processes** can share the file: each waits up to `busyTimeoutMillis` for the write lock, leases
+ *   keep two drainers off the same reaction stream, and a busy database surfaces as a retryable `StoreError`,
+ *   never as a raw driver error.
  * - **Loads** start at the stream's latest snapshot (a partial index finds it).
  * - **Wake-ups**: `subscribe` listeners hear about commits of this store at
  *   once, and about other processes' commits within `changeCheckMillis`
  *   (a `PRAGMA data_version` check, which costs no disk read).
  * - **Data** is JSON text, read back as parsed JSON (a date comes back as its
  *   ISO string, as in every store); `created` has millisecond precision.
- * - **Files**: the schema carries a version (`PRAGMA user_version`) and
- *   `seed()` moves older files forward. A missing directory, a read-only
- *   file, a file that is not SQLite or one written by a newer version of this
- *   package is refused with a `StoreError` naming the file, which is left
- *   untouched. The file is opened on the first call.
+ * - **Files**: the schema carries a version (`PRAGMA user_version`) and `seed()` moves older files forward. A
+ *   missing directory, a read-only file, a file that is not SQLite or one written by a newer version of this
+ *   package is refused with a `StoreError` naming the file, which is left untouched. The file is opened on the
+ *   first call.
  *
  * @stable
  * @see [Embedded store (SQLite)](/docs/guides/sqlite) — when to choose it, backups, several processes.
@@ -83,6 +83,8 @@ export class SqliteStore implements Store {
   readonly transfer: StoreTransfer;
   /** Keys of data subjects, in `act_subject_keys`; forgetting zeroes their bytes (see {@link SubjectKeyStore}). */
   readonly keys: SubjectKeyStore;
+  /** The events of closed streams moved out of the log, in the file's `act_archive` table (see {@link ArchiveStore}). */
+  readonly archive: ArchiveStore;
 
   /**
    * Projection handlers run synchronously inside the write transaction: the app refuses
@@ -109,6 +111,7 @@ export class SqliteStore implements Store {
     this.timers = new Timers(this.#db);
     this.transfer = new Transfer(this.#db);
     this.keys = new SubjectKeys(this.#db);
+    this.archive = new Archive(this.#db);
   }
 
   /** What `util.inspect` and `console.log` show. */
@@ -132,13 +135,12 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Drops the store's tables — every event, watermark, timer and subject key is lost. One row
+   * Drops the store's tables — every event, archived event, watermark, timer and subject key is lost. One row
    * remembering the last id stays (`act_meta`), so ids go on from where they were after `seed()`.
    *
    * @example
    * ```ts
-   * await store.drop(); // e.g. between tests
-   * await store.seed();
+   * await store.drop(); await store.seed(); // e.g. between tests
    * ```
    */
   async drop(): Promise<void> {

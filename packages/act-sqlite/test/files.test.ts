@@ -133,8 +133,15 @@ describe("schema versions", () => {
     // Version 7: keys of data subjects, none on an upgraded file, kept from then on.
     expect(await store.keys.read([{ subject: "p", version: 1 }])).toEqual([]);
     expect(await store.keys.current("p", "s", "a2V5")).toEqual({ subject: "p", version: 1, key: "a2V5" });
+    // Version 8: the archive, empty on an upgraded file; its move finds no closed stream.
+    expect(await store.archive.move({ closedBefore: new Date(), at: new Date(), reactions: [] })).toEqual({
+      events: 0,
+      streams: [],
+      held: 0,
+    });
+    expect(await store.archive.query(() => {})).toBe(0);
     const check = new Database(file);
-    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(7);
+    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(8);
     check.close();
   });
 

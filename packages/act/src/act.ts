@@ -17,6 +17,8 @@ import { chainOf, type SettledOptions, waitSettled } from "./reactions/settled.j
 import { AppTimers, systemClock } from "./timers/app-timers.js";
 import { AppPersonalData } from "./personal/app-personal.js";
 import { uuid } from "./core/utils.js";
+import { archive, purge, reactionNames } from "./archive/archive.js";
+import { close } from "./committing/close.js";
 import type { Projection } from "./builders/projection.js";
 import type { Query, Target } from "./core/schemas.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
@@ -28,6 +30,14 @@ import type { ReactionStats, ReactionStream } from "./types/reaction-streams.js"
 import type { ConsumerOptions, CorrelationOptions, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
 import type { Clock, TimerRequest } from "./types/timers.js";
 import type { Forgotten } from "./types/personal.js";
+import type {
+  ArchiveMoved,
+  ArchivePolicy,
+  ArchivePurged,
+  ClosedStream,
+  CloseOptions,
+  RetentionPolicy,
+} from "./types/archive.js";
 
 /**
  * An app: the states and reactions registered with {@link act}, bound to its store (`build({ store })`, or else
@@ -64,7 +74,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   constructor(
     public readonly registry: Registry<S, E, A>,
     private readonly bound?: Store,
-    clock: Clock = systemClock
+    private readonly clock: Clock = systemClock
   ) {
     const states = new Set(Object.values(registry.actions) as State<any, any, any>[]);
     this.personal = new AppPersonalData(registry.events, states, () => this.cache.clear());
@@ -296,6 +306,70 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     const { at, onSnapshot } = loadOptions<LoadOptions<any, any>>(rest[0], rest[1], 2 + rest.length);
     const log = this.log;
     return at ? loadAt(state, stream, at, onSnapshot, log) : load(state, stream, onSnapshot, undefined, log);
+  }
+
+  /**
+   * Closes a stream: commits its state as a summary snapshot followed by the close event ({@link CLOSE_EVENT}), at
+   * the version it read, so a concurrent action makes one of the two fail. Every later action on the stream is
+   * refused with a {@link StreamClosedError}; loads still work, from the summary. With `continueAs`, the state goes on
+   * in a new stream whose first event is the summary.
+   * @param state - the state whose data is summarised
+   * @param stream - the stream to close
+   * @param options - `by` (who closes it), `reason`, `expectedVersion`, `continueAs` (see {@link CloseOptions})
+   * @returns the closed state and, with `continueAs`, the new stream's first snapshot
+   * @throws {@link StreamClosedError} when the stream is already closed
+   * @throws {@link ConcurrencyError} when the stream is not at `expectedVersion` or moved while closing
+   * @throws {@link ValidationError} for bad options, or a `continueAs` stream that already has events
+   * @see [Archiving and retention](/docs/guides/archiving#closing-the-books) — closing, carrying a state on.
+   * @experimental
+   * @example
+   * ```ts
+   * await app.close(Counter, "c-1", { by: actor, reason: "year closed", continueAs: "c-1-2026" });
+   * ```
+   */
+  async close<SX extends Schema, EX extends Schemas, AX extends Schemas>(
+    state: State<SX, EX, AX, any, any>,
+    stream: string,
+    options: CloseOptions
+  ): Promise<ClosedStream<SX, EX>> {
+    const closed = await close(state as State<SX, EX, any>, stream, options, this.store, this.cache);
+    this.listeners.emit("committed", [closed.closed] as unknown as Snapshot<S[keyof S], E>[]);
+    return closed;
+  }
+
+  /**
+   * Moves the events of streams closed at least `afterMillis` ago (by the app's clock) to the store's archive, in
+   * one transaction: all but the summary and the close event, which stay so the stream still loads and refuses
+   * actions. Events some reaction stream has not passed stay in the log and are counted as `held`.
+   * @param policy - `afterMillis`: how long a closed stream stays whole
+   * @returns how many events moved, of which streams, and how many a reaction held back
+   * @throws {@link StoreError} when the store keeps no archive
+   * @see [Archiving and retention](/docs/guides/archiving#archiving) — what moves, and what each read does after.
+   * @experimental
+   * @example
+   * ```ts
+   * const { events, held } = await app.archive({ afterMillis: 90 * 24 * 3600_000 });
+   * ```
+   */
+  async archive(policy: ArchivePolicy): Promise<ArchiveMoved> {
+    return archive(this.store, this.clock, reactionNames(this.registry.events), policy);
+  }
+
+  /**
+   * Deletes for good the archived events archived at least `afterMillis` ago (by the app's clock), and logs it.
+   * Summaries and close events stay in the log, so the streams still load.
+   * @param policy - `afterMillis`: how long an event stays in the archive
+   * @returns how many events were deleted, of which streams
+   * @throws {@link StoreError} when the store keeps no archive
+   * @see [Archiving and retention](/docs/guides/archiving#retention) — retention.
+   * @experimental
+   * @example
+   * ```ts
+   * await app.purge({ afterMillis: 7 * 365 * 24 * 3600_000 });
+   * ```
+   */
+  async purge(policy: RetentionPolicy): Promise<ArchivePurged> {
+    return purge(this.store, this.clock, policy);
   }
 
   /**

@@ -9,6 +9,7 @@
 export * from "./types/index.js";
 export * from "./core/environment.js";
 export * from "./core/errors.js";
+export * from "./core/closed-streams.js";
 export * from "./core/schemas.js";
 export { FORGOTTEN } from "./core/forgotten.js";
 export { patch, validate, extend, sleep } from "./core/utils.js";
@@ -30,6 +31,7 @@ export {
 } from "./builders/state-builder.js";
 export { upcaster } from "./builders/upcaster.js";
 export { forgettable } from "./builders/personal.js";
+export { Closing, ClosedSchema } from "./builders/closing.js";
 export {
   projection,
   type Projection,

@@ -14,6 +14,7 @@ import { requestDigest } from "./request-digest.js";
 import { outputSchema } from "../builders/revive.js";
 import { uuid, validate } from "../core/utils.js";
 import type { Store } from "../types/ports.js";
+import { closedError } from "./close.js";
 import { commitEvents } from "./inline-commit.js";
 import type { Projection } from "../builders/projection.js";
 import type { ZodType } from "zod";
@@ -208,9 +209,12 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     const at = current.event?.version ?? -1;
     if (at !== expectedVersion) {
       cache.delete(key);
-      throw new ConcurrencyError(stream, at, [], expectedVersion);
+      throw closedError(stream, current.event) ?? new ConcurrencyError(stream, at, [], expectedVersion);
     }
   }
+  // A closed stream refuses every action; a close is final, so even a cached one is proof.
+  const closed = closedError(stream, current.event);
+  if (closed) throw closed;
   // A cached snapshot that led to a conflict or a refusal is dropped, and the
   // action runs once more on the stream as stored.
   const again = () => {

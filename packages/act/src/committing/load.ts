@@ -7,6 +7,7 @@ import { around } from "../instrumentation/instrumentation.js";
 import { logger } from "../core/ports.js";
 import type { Committed, CommittedOf, Patch, Schema, Schemas, Snapshot, State, Upcaster } from "../types/action.js";
 import { ValidationError } from "../core/errors.js";
+import { StreamArchivedError } from "../core/closed-streams.js";
 import { SNAP_EVENT } from "../core/schemas.js";
 import { type Matcher, plainMatcher } from "../core/plain-shape.js";
 import { readSchema, reviver } from "../builders/revive.js";
@@ -198,12 +199,21 @@ async function rebuild<S extends Schema, E extends Schemas>(
   let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
   await log.query<E>(
     (event) => {
+      // A read from init() starts at version 0 or at a snapshot of this state;
+      // anything else means the events before it were archived.
+      if (!snapshot.event && event.version > 0 && !ownSnapshot(me, event))
+        throw new StreamArchivedError(stream, event.version, `load of state "${me.name}"`);
       snapshot = fold(me, snapshot, event);
       callback?.(snapshot);
     },
     { stream, from_snapshot: me.version }
   );
   return snapshot;
+}
+
+/** Whether `event` is a snapshot this state can start from. */
+function ownSnapshot<S extends Schema, E extends Schemas>(me: State<S, E, any>, event: Committed<E, keyof E>) {
+  return event.name === SNAP_EVENT && (event.data as unknown as SnapshotData)?.of === me.version;
 }
 
 /**
@@ -267,6 +277,14 @@ export async function loadAt<S extends Schema, E extends Schemas>(
   }
   let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
   if (start) snapshot = fold(me, snapshot, start);
+  else {
+    // Without a snapshot at or before the point, the fold starts at version
+    // 0 — unless the stream's history before its summary was archived.
+    let first: number | undefined;
+    await log.query<E>((event) => (first = event.version), { stream, with_snaps: true, limit: 1 });
+    if (first !== undefined && first > 0)
+      throw new StreamArchivedError(stream, first, `load of state "${me.name}" at ${JSON.stringify(point)}`);
+  }
   await log.query<E>(
     (event) => {
       if (!within(event)) return;

@@ -32,6 +32,10 @@ export const Errors = {
   IdempotencyKeyReusedError: "ERR_IDEMPOTENCY_KEY_REUSED",
   /** Personal data could not be written or read: no key store, no subject, a forgotten subject, a missing key, a tampered value. */
   PersonalDataError: "ERR_PERSONAL_DATA",
+  /** An action, or a second close, on a stream that was closed (`app.close`). */
+  StreamClosedError: "ERR_STREAM_CLOSED",
+  /** A read of a stream's history that moved to the archive, or was deleted by retention. */
+  StreamArchivedError: "ERR_STREAM_ARCHIVED",
 } as const;
 
 /**

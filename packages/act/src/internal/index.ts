@@ -12,6 +12,7 @@
  */
 export { checkCommit, checkDiscovery, checkName, checkOptions, OptionSchemas } from "../core/inputs.js";
 export { stringifyJson } from "../core/json.js";
+export { checkArchiveMove, checkPurge } from "../core/archive-inputs.js";
 export {
   checkNow,
   checkScheduled,

@@ -5,6 +5,7 @@ import type { InlineCommit, KeyedVersions, Store } from "../types/ports.js";
 import type { ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { Appender } from "./in-memory/append.js";
+import { Archive } from "./in-memory/archive.js";
 import { Database } from "./in-memory/database.js";
 import { Leases } from "./in-memory/leases.js";
 import { Notifier } from "./in-memory/notify.js";
@@ -22,6 +23,7 @@ import type { SubjectKeyStore } from "../types/personal.js";
  * in it — the package's entry point does not export it.
  */
 export let databaseOf: (store: InMemoryStore) => Database;
+import type { ArchiveStore } from "../types/archive.js";
 
 /**
  * The default {@link Store}: events and watermarks in process memory. It is
@@ -58,6 +60,9 @@ export class InMemoryStore implements Store {
   readonly transfer: StoreTransfer = new Transfer(this.#db);
   /** Keys of data subjects, kept in memory with the events (see {@link SubjectKeyStore}). */
   readonly keys: SubjectKeyStore = new SubjectKeys(this.#db);
+  readonly #archive = new Archive(this.#db);
+  /** The events of closed streams moved out of the log, kept in memory beside it (see {@link ArchiveStore}). */
+  readonly archive: ArchiveStore = this.#archive;
 
   /**
    * @param options - the store's settings; all optional
@@ -77,9 +82,10 @@ export class InMemoryStore implements Store {
   /** Nothing to create. */
   async seed(): Promise<void> {}
 
-  /** Forgets every event, watermark, idempotency key, discovery position and timer; ids go on from where they were. */
+  /** Forgets every event (archived ones too), watermark, idempotency key, discovery position and timer; ids go on from where they were. */
   async drop(): Promise<void> {
     this.#db.drop();
+    this.#archive.drop();
   }
 
   /** Same as {@link InMemoryStore.drop}. */

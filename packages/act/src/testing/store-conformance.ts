@@ -7,6 +7,7 @@ import { watermarksConformance } from "./watermarks-conformance.js";
 import { inlineConformance, projectConformance } from "./projection-conformance.js";
 import { timersConformance } from "./timers-conformance.js";
 import { personalConformance } from "./personal-conformance.js";
+import { archiveConformance } from "./archive-conformance.js";
 import type { ReadModelProbe } from "./read-model-probe.js";
 import type { TestApi } from "./test-api.js";
 
@@ -25,7 +26,9 @@ const msg = (name: string, data: Record<string, unknown> = {}) => ({ name, data 
  * the positions of discovery (`discovered`, `discover`), timers (`timers`:
  * schedule, cancel, claims and their tokens, due order, a timer fired once
  * across a crash), the keys of data subjects (`keys`: personal fields sealed and
- * opened, `forget` with its snapshots emptied, key rotation, tampered values) and, for
+ * opened, `forget` with its snapshots emptied, key rotation, tampered values), closing and
+ * archiving (`archive`: closed streams refuse actions, moves and purges by policy,
+ * reads after a move) and, for
  * a store that has it, `project` (a projection's writes
  * and position in one transaction). Call it at the top level of a test file.
  *
@@ -114,5 +117,6 @@ export function storeConformance(
     inlineConformance(() => store, test, probe);
     timersConformance(() => store, test);
     personalConformance(() => store, test);
+    archiveConformance(() => store, test);
   });
 }

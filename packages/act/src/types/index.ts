@@ -1,6 +1,7 @@
 export * from "./action.js";
 export * from "./action-timers.js";
 export * from "./app.js";
+export * from "./archive.js";
 export * from "./config.js";
 export * from "./discovery.js";
 export * from "./instrumentation.js";

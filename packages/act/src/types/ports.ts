@@ -1,10 +1,14 @@
 import type { Committed, Message, Schemas } from "./action.js";
 import type { BlockedLease, Lease, Poll } from "./reaction.js";
 import type { EventMeta, Query } from "../core/schemas.js";
-import type { TimerChanges, TimerStats, TimerStore } from "./timers.js";
+import type { TimerChanges, TimerStore } from "./timers.js";
 import type { StoreTransfer } from "./transfer.js";
 import type { SubjectKeyStore } from "./personal.js";
-import type { ReactionFilter, ReactionStats, ReactionStream } from "./reaction-streams.js";
+import type { ReactionFilter, ReactionStream } from "./reaction-streams.js";
+import type { ArchiveStore } from "./archive.js";
+import type { KeyedVersions } from "./keyed-versions.js";
+
+export type { KeyedVersions };
 
 /**
  * Anything holding resources that must be released: stores, loggers, servers.
@@ -324,6 +328,8 @@ export interface Store extends Disposable {
    * Optional: an app refuses to commit personal fields on a store without.
    */
   readonly keys?: SubjectKeyStore;
+  /** The archive of closed streams (see {@link ArchiveStore}). Optional: an app refuses to archive on a store without it. */
+  readonly archive?: ArchiveStore;
 }
 
 /**
@@ -362,28 +368,4 @@ export type InlineCommit<E extends Schemas> = {
    * commit completes, so they are kept exactly when the events are.
    */
   readonly timers?: TimerChanges;
-};
-
-/**
- * The stream versions an idempotent action committed under its key (see
- * `Store.recall`).
- *
- * @experimental
- * @see [Changing your model](/docs/concepts/changing-your-model#idempotent-actions) — explains idempotent actions.
- * @example
- * ```ts
- * const range: KeyedVersions | undefined = await store().recall("order-1", "request-42");
- * ```
- */
-export type KeyedVersions = {
-  /** Version of the first event committed under the key. */
-  readonly from: number;
-  /** Version of the last one. */
-  readonly to: number;
-  /**
-   * What the request that used the key asked for (a digest of its action,
-   * actor and payload); absent for keys stored without one, which match any
-   * request.
-   */
-  readonly request?: string;
 };

@@ -3,7 +3,6 @@
  * each stream as it lists them, and the figures `app.stats()` reports.
  */
 import type { TimerStats } from "./timers.js";
-import type { Lease } from "./reaction.js";
 
 /**
  * Which reaction streams `Store.reactions` lists. Every field is optional.

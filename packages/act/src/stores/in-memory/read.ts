@@ -50,7 +50,7 @@ export function query<E extends Schemas>(
     const low = ids ? ids[start] : start + db.first;
     const high = ids ? ids[end - 1] : end - 1 + db.first;
     const picked = [...new Set(wanted)].filter((id) => id >= low && id <= high).sort((a, b) => a - b);
-    ids = ids ? picked.filter((id) => db.events[id - db.first].stream === stream) : picked;
+    ids = ids ? picked.filter((id) => db.events[id - db.first]?.stream === stream) : picked;
     start = 0;
     end = ids.length;
   }
@@ -65,7 +65,8 @@ export function query<E extends Schemas>(
   for (let i = 0; i < end - start && count < max; i++) {
     const index = backward ? end - 1 - i : start + i;
     const event = db.events[ids ? ids[index] - db.first : index];
-    if (include(event)) {
+    // An empty slot is an event moved to the archive (see `archive.ts`).
+    if (event && include(event)) {
       callback(event as Committed<E, keyof E>);
       count++;
     }

@@ -1,0 +1,57 @@
+/**
+ * Archiving a large log on PostgreSQL (see `packages/act/bench/archive.ts`
+ * for the figures and the `ARCHIVE_EVENTS` knob). Uses `DATABASE_URL` when
+ * set, otherwise starts a throwaway server with the durable defaults. Sizes:
+ * `pg_total_relation_size` of the events table and of its archive;
+ * compacting is `VACUUM FULL` of both.
+ */
+import { store } from "@act-root/act";
+import pg from "pg";
+import { archiveBench } from "../../act/bench/archive.js";
+import { PostgresStore } from "../src/index.js";
+import { type PgServer, startServer } from "../tools/pg-server.js";
+
+const TABLE = "archive_bench";
+
+async function main() {
+  let server: PgServer | undefined;
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    server = await startServer({ durable: true });
+    url = server.url;
+  }
+  const client = new pg.Client({ connectionString: url });
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    await archiveBench({
+      label: "PostgresStore",
+      async fresh() {
+        const adapter = new PostgresStore({ connectionString: url, table: TABLE });
+        await adapter.drop();
+        await adapter.seed();
+        return store(adapter);
+      },
+      async compact() {
+        await client.query(`VACUUM FULL public.${TABLE}`);
+        await client.query(`VACUUM FULL public.${TABLE}_archive`);
+      },
+      async sizes() {
+        const { rows } = await client.query<{ log: string; archive: string }>(
+          `SELECT pg_total_relation_size('public.${TABLE}') AS log, pg_total_relation_size('public.${TABLE}_archive') AS archive`
+        );
+        return { log: Number(rows[0].log), archive: Number(rows[0].archive) };
+      },
+    });
+    await store().drop();
+    await store().dispose();
+  } finally {
+    await client.end();
+    await server?.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

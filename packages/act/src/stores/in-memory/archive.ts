@@ -1,0 +1,113 @@
+/**
+ * The archive (`ArchiveStore`): a second log of the same shape as the
+ * store's, holding the events moved out of it at their own ids, with the
+ * time each was archived. A move takes an event out of the log (its slot is
+ * left empty, so ids and stream versions stay where they are) and puts it
+ * here in the same synchronous step, so no read sees it in both or neither.
+ */
+import { CLOSE_EVENT } from "../../core/closed-streams.js";
+import { checkArchiveMove, checkPurge } from "../../core/archive-inputs.js";
+import { SNAP_EVENT, type Query } from "../../core/schemas.js";
+import type { Committed, Schemas } from "../../types/action.js";
+import type { ArchiveMove, ArchiveMoved, ArchivePurged, ArchiveStore } from "../../types/archive.js";
+import { Database, type Event } from "./database.js";
+import { query as read } from "./read.js";
+
+/** The archive of one in-memory store. */
+export class Archive implements ArchiveStore {
+  /** The archived events, placed at their ids as in the log. */
+  #log: Database;
+  /** When each archived event (by id) was archived, in epoch ms. */
+  #archived = new Map<number, number>();
+
+  constructor(private readonly db: Database) {
+    this.#log = this.#empty();
+  }
+
+  #empty(): Database {
+    const log = new Database();
+    log.first = this.db.first;
+    return log;
+  }
+
+  /** Forgets every archived event (after the store's `drop`, whose ids it follows). */
+  drop(): void {
+    this.#log = this.#empty();
+    this.#archived = new Map();
+  }
+
+  /**
+   * The last event id no reaction still needs: below the watermark of every
+   * reaction stream with work left and every discovery position, the ones
+   * the caller names included (a reaction never discovered has seen nothing).
+   */
+  #bound(reactions: readonly string[]): number {
+    let bound = Number.POSITIVE_INFINITY;
+    for (const w of this.db.watermarks.values()) if (w.head > w.at) bound = Math.min(bound, w.at);
+    for (const at of this.db.discoveries.values()) bound = Math.min(bound, at);
+    for (const name of reactions) bound = Math.min(bound, this.db.discoveries.get(name) ?? -1);
+    return bound;
+  }
+
+  async move(request: ArchiveMove): Promise<ArchiveMoved> {
+    const { closedBefore, at, reactions } = checkArchiveMove(request);
+    const bound = this.#bound(reactions);
+    const first = this.db.first;
+    const streams: string[] = [];
+    let events = 0;
+    let held = 0;
+    for (const [stream, log] of this.db.streams) {
+      const n = log.ids.length;
+      const close = n > 1 ? this.db.events[log.ids[n - 1] - first] : undefined;
+      const summary = n > 1 ? this.db.events[log.ids[n - 2] - first] : undefined;
+      if (close?.name !== CLOSE_EVENT || summary?.name !== SNAP_EVENT || !(close.created < closedBefore)) continue;
+      let moved = 0;
+      for (let version = 0; version < n - 2; version++) {
+        const id = log.ids[version];
+        const event = this.db.events[id - first];
+        if (!event) continue; // archived before
+        if (id > bound) {
+          held++;
+          continue;
+        }
+        this.#put(event, at.getTime());
+        (this.db.events as (Event | undefined)[])[id - first] = undefined;
+        moved++;
+      }
+      if (moved) streams.push(stream);
+      events += moved;
+    }
+    return { events, streams: streams.sort(), held };
+  }
+
+  /** Puts an event in the archive at its id, its stream's ids kept in version order (a prefix at a time). */
+  #put(event: Event, at: number): void {
+    this.#log.events[event.id - this.#log.first] = event;
+    const log = this.#log.streams.get(event.stream) ?? { ids: [], snaps: new Map<string, number>() };
+    this.#log.streams.set(event.stream, log);
+    log.ids.push(event.id);
+    const of = event.name === SNAP_EVENT ? (event.data as { of?: unknown } | null)?.of : undefined;
+    if (typeof of === "string") log.snaps.set(of, event.version);
+    this.#archived.set(event.id, at);
+  }
+
+  async purge(before: Date): Promise<ArchivePurged> {
+    const cut = checkPurge(before).getTime();
+    const streams = new Set<string>();
+    let events = 0;
+    for (const [id, at] of this.#archived) {
+      if (at >= cut) continue;
+      const slot = id - this.#log.first;
+      const event = this.#log.events[slot];
+      (this.#log.events as (Event | undefined)[])[slot] = undefined;
+      this.#archived.delete(id);
+      streams.add(event.stream);
+      events++;
+    }
+    return { events, streams: [...streams].sort() };
+  }
+
+  async query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query: Query = {}): Promise<number> {
+    return read(this.#log, callback, query);
+  }
+}
