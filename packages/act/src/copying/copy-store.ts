@@ -188,6 +188,12 @@ export async function copyStore(from: Store, to: Store, options: CopyOptions = {
   const source = transferOf(from, "source");
   const target = transferOf(to, "target");
   const progress = options.onProgress ?? (() => {});
+  // The archive is not part of a transfer yet: copying the log without it
+  // would leave the archived events behind with nothing saying so.
+  if (from.archive && (await from.archive.query(() => {}, { limit: 1, with_snaps: true })) > 0)
+    throw new CopyError(
+      "copyStore: the source has archived events (app.archive), which copyStore does not copy yet; purge them (app.purge) or keep the source store"
+    );
   await to.seed();
 
   // Where to start: an empty target, or the end of an interrupted copy —
