@@ -320,8 +320,11 @@ test("the runtime and main bundles begin with the compile hint; route chunks and
 // `logDigest`, `CopyError`, the `StoreTransfer` port and its record types),
 // the Moving and backing up a store guide, and the API pages main had
 // gained meanwhile (`LogRead`, `Correlated`) took it to 605.0 KB, the main
-// bundle to 498.5 KB.
-const INTRO_JS_BUDGET = 606 * 1024;
+// bundle to 498.5 KB. Then personal data, timers from actions, tenants and
+// closing and archiving (about 60 API pages and four guides between them)
+// took it to 636.2 KB, the main bundle to 525.3 KB: each route adds its
+// entry to the route table every first visit loads.
+const INTRO_JS_BUDGET = 637 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");
