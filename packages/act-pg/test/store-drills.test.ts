@@ -4,12 +4,12 @@
  * in a temporary folder holding a SQLite file an app filled (events,
  * reactions, a blocked stream, an idempotency key, timers), with
  * `DATABASE_URL` an empty database and `RESTORE_URL` another one whose
- * tables `seed()` created. `npx act-copy` runs the built command
+ * tables `seed()` created. `npx -p @act-root/act act-copy` runs the built command
  * (`npm run build:packages` first). Each block must exit with 0: the page's
  * checks (`test … && echo …`) fail it when a digest or the id check differs.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -72,9 +72,15 @@ beforeAll(async () => {
   await file.seed();
   await fill(file);
   await file.dispose();
-  // `npx act-copy` finds the command in the folder's node_modules/.bin, as after `npm install`.
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "drills", private: true }));
+  // `npx -p @act-root/act act-copy` finds the command in the folder's node_modules/.bin, as after `npm install`.
+  // `-p @act-root/act` finds the package installed in the folder, as after `npm install`, and never asks the registry.
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "drills", private: true, dependencies: { "@act-root/act": "*" } })
+  );
   mkdirSync(join(dir, "node_modules/.bin"), { recursive: true });
+  mkdirSync(join(dir, "node_modules/@act-root"), { recursive: true });
+  symlinkSync(join(root, "packages/act"), join(dir, "node_modules/@act-root/act"), "dir");
   writeFileSync(join(dir, "node_modules/.bin/act-copy"), `#!/bin/sh\nexec node "${cli}" "$@"\n`);
   chmodSync(join(dir, "node_modules/.bin/act-copy"), 0o755);
 });

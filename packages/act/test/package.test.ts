@@ -129,6 +129,8 @@ const values = [
   "FORGOTTEN",
   "PersonalDataError",
   "forgettable",
+  "Tenants",
+  "TenantError",
 ];
 
 describe("the published package", () => {
@@ -174,6 +176,7 @@ describe("the published package", () => {
       "projectEvents",
       "settle",
       "storeConformance",
+      "tenantConformance",
       "testClock",
     ]);
     // What the stores share with the core, out of the main entry point.
@@ -187,6 +190,7 @@ describe("the published package", () => {
       "checkOptions",
       "checkPurge",
       "checkScheduled",
+      "checkTenantId",
       "checkTimerChanges",
       "checkTimerClaim",
       "checkTimerIds",
