@@ -2,6 +2,7 @@ import { SnapshotCache } from "./committing/cache.js";
 import { type Dispatch, dispatch } from "./committing/dispatch.js";
 import { load, loadAt } from "./committing/load.js";
 import { readLog, readLogArray } from "./committing/read-log.js";
+import { deprecated } from "./core/deprecated.js";
 import { firedTimers } from "./instrumentation/instrumentation.js";
 import { checkOptions, OptionSchemas } from "./core/inputs.js";
 import { Listeners } from "./core/listeners.js";
@@ -21,12 +22,12 @@ import { close } from "./committing/close.js";
 import type { Projection } from "./builders/projection.js";
 import type { Query, Target } from "./core/schemas.js";
 import type { CommittedOf, Schema, Schemas, Snapshot, State } from "./types/action.js";
-import type { Dispatcher, DoOptions, LoadOptions, LogRead, ProjectedOptions } from "./types/app.js";
+import type { Dispatcher, DoOptions, LoadOptions, LogRead, PointInTime, ProjectedOptions } from "./types/app.js";
 import type { Correlated } from "./types/discovery.js";
 import type { Lifecycle } from "./types/lifecycle.js";
 import type { Store } from "./types/ports.js";
 import type { ReactionStats, ReactionStream } from "./types/reaction-streams.js";
-import type { ConsumerOptions, CorrelationOptions, Drain, DrainOptions, Registry } from "./types/reaction.js";
+import type { ConsumerOptions, CorrelationOptions, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
 import type { Clock, TimerRequest } from "./types/timers.js";
 import type { Forgotten } from "./types/personal.js";
 import type {
@@ -204,6 +205,23 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     payload: Readonly<A[K]>,
     options?: DoOptions
   ): Promise<Snapshot<S[K & keyof S], E>[]>;
+  /**
+   * The call shape of earlier releases, positional `reactingTo` and `skipValidation`. Warns once per process.
+   * @deprecated Pass them in the options: `app.do(name, target, payload, { reactingTo, skipValidation })`.
+   * @param name - the action name
+   * @param target - the stream and the actor
+   * @param payload - the action payload
+   * @param reactingTo - the event a reaction is handling
+   * @param skipValidation - skip zod validation (trusted input only)
+   * @returns what the options form returns
+   */
+  async do<K extends keyof A & string>(
+    name: K,
+    target: Target,
+    payload: Readonly<A[K]>,
+    reactingTo: CommittedOf<Schemas> | undefined,
+    skipValidation?: boolean
+  ): Promise<Snapshot<S[K & keyof S], E>[]>;
   async do<K extends keyof A & string>(name: K, target: Target, payload: Readonly<A[K]>, ...rest: unknown[]) {
     const { reactingTo, skipValidation = false } = doOptions(rest[0], rest[1], 3 + rest.length);
     return this.run({ name, target, payload, reactingTo, skipValidation });
@@ -268,6 +286,21 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     state: State<SX, EX, AX, any, any>,
     stream: string,
     options?: LoadOptions<SX, EX>
+  ): Promise<Snapshot<SX, EX>>;
+  /**
+   * The call shape of earlier releases, positional callback and point in time. Warns once per process.
+   * @deprecated Pass them in the options: `app.load(State, stream, { at, onSnapshot })`.
+   * @param state - the state to fold with
+   * @param stream - the stream name
+   * @param callback - called with the snapshot after each event
+   * @param at - a point in the stream's history
+   * @returns what the options form returns
+   */
+  async load<SX extends Schema, EX extends Schemas, AX extends Schemas>(
+    state: State<SX, EX, AX, any, any>,
+    stream: string,
+    callback: ((snapshot: Snapshot<SX, EX>) => void) | undefined,
+    at?: PointInTime
   ): Promise<Snapshot<SX, EX>>;
   async load(state: State<any, any, any, any, any>, stream: string, ...rest: unknown[]) {
     const { at, onSnapshot } = loadOptions<LoadOptions<any, any>>(rest[0], rest[1], 2 + rest.length);
@@ -366,6 +399,16 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   }
 
   /**
+   * The name of earlier releases for {@link Act.queryArray}. Warns once per process.
+   * @deprecated Use `app.queryArray(query)`.
+   * @param query - filters (see {@link Query})
+   */
+  async query_array(query: Query): Promise<CommittedOf<E>[]> {
+    deprecated("app.query_array", "use app.queryArray(query)");
+    return this.queryArray(query);
+  }
+
+  /**
    * Runs the reaction resolvers over events not seen yet and registers the streams they target, so `drain` (which
    * calls this first) finds them: without a query, the next page of each reaction's discovery; with one, those events.
    * @param query - which events to scan (default: the next page of each reaction's discovery)
@@ -396,6 +439,22 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
   }
 
   /**
+   * The call of earlier releases for {@link Act.startCorrelations}, positional. Warns once per process.
+   * @deprecated Use `app.startCorrelations({ query, intervalMillis, onCorrelated })`.
+   * @param query - passed to correlate
+   * @param frequency - interval in ms (default 10,000)
+   * @param callback - called with the streams registered by each run
+   * @returns false when correlations were already running
+   */
+  start_correlations(query?: Query, frequency?: number, callback?: (leased: Lease[]) => void): boolean {
+    deprecated(
+      "app.start_correlations(query, frequency, callback)",
+      "use app.startCorrelations({ query, intervalMillis, onCorrelated })"
+    );
+    return this.startCorrelations({ query, intervalMillis: frequency, onCorrelated: callback });
+  }
+
+  /**
    * Stops the timer started by {@link Act.startCorrelations}.
    * @example
    * ```ts
@@ -404,6 +463,15 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    */
   stopCorrelations(): void {
     this.reactions.correlations.stop();
+  }
+
+  /**
+   * The name of earlier releases for {@link Act.stopCorrelations}. Warns once per process.
+   * @deprecated Use `app.stopCorrelations()`.
+   */
+  stop_correlations(): void {
+    deprecated("app.stop_correlations", "use app.stopCorrelations()");
+    this.stopCorrelations();
   }
 
   /**
@@ -479,6 +547,18 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
     projection: Projection<any, any>,
     after: readonly Snapshot<any, any>[] | number,
     options?: ProjectedOptions
+  ): Promise<void>;
+  /**
+   * The call shape of earlier releases, a positional timeout. Warns once per process.
+   * @deprecated Pass it in the options: `app.projected(projection, after, { timeoutMillis })`.
+   * @param projection - a registered projection
+   * @param after - the snapshots `do` returned, or an event id
+   * @param timeoutMillis - how long to wait at most, in ms
+   */
+  async projected(
+    projection: Projection<any, any>,
+    after: readonly Snapshot<any, any>[] | number,
+    timeoutMillis: number
   ): Promise<void>;
   async projected(projection: Projection<any, any>, after: readonly Snapshot<any, any>[] | number, options?: unknown) {
     const { timeoutMillis = 5_000 } = checkOptions("projected", projectedOptions(options), OptionSchemas.projected);

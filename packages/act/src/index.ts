@@ -18,8 +18,7 @@ export { port, store, logger, dispose, disposeAndExit } from "./core/ports.js";
 export { InMemoryStore } from "./stores/in-memory.js";
 export { build_tracer } from "./instrumentation/tracer.js";
 export { observe } from "./instrumentation/instrumentation.js";
-// Act with the deprecated calls of earlier releases declared on it (see act-legacy.ts).
-export { Act } from "./act-legacy.js";
+export { Act } from "./act.js";
 export {
   state,
   type StateInitStep,

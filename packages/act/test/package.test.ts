@@ -70,8 +70,6 @@ const app = act.act().with(Counter).on("Added").do(async () => { reacted++; }).t
     exports: Object.keys(act).filter((k) => k !== 'default').sort(),
     testing: Object.keys(testing).filter((k) => k !== 'default').sort(),
     internal: Object.keys(internal).filter((k) => k !== 'default').sort(),
-    // The calls of earlier releases, declared on the app in a file of their own: still there in the build.
-    legacy: ["query_array", "start_correlations", "stop_correlations"].filter((m) => typeof app[m] === "function"),
   }));
   await act.disposeAndExit("EXIT");
 })();
@@ -172,7 +170,6 @@ describe("the published package", () => {
     expect(result.n).toBe(2);
     expect(result.bad).toBe("ERR_VALIDATION");
     expect(result.exports).toEqual([...values].sort());
-    expect(result.legacy).toEqual(["query_array", "start_correlations", "stop_correlations"]);
     expect(result.testing).toEqual([
       "SettleError",
       "personalDataProof",
