@@ -21,14 +21,7 @@ export const MAX_LINES = 500;
  * Files allowed over MAX_LINES, relative to the repository, with the reason.
  * @type {Record<string, string>}
  */
-export const LONG_FILES = {
-  "packages/act/src/act.ts":
-    "the app's public surface: every method a short call into the folder that owns it, the length is their TSDoc and the deprecated overloads kept for a minor release",
-  "packages/act-pg/src/postgres-store.ts":
-    "the class only wires the modules of each concern (one field per optional part of the port: timers, transfer, keys, archive); the length is the TSDoc of every public method",
-  "packages/act-sqlite/src/sqlite-store.ts":
-    "the class only wires the modules of each concern (one field per optional part of the port: timers, transfer, keys, archive); the length is the TSDoc of every public method",
-};
+export const LONG_FILES = {};
 
 const SOURCE = /\.(c|m)?[jt]sx?$/;
 

@@ -58,15 +58,7 @@ export function dbSystem(store: Store): string {
 
 /** Attributes a call's arguments tell: the stream, how many events a commit writes and at which version. */
 function argumentAttributes(operation: string, args: unknown[]): Attributes {
-  if (operation === "commit") {
-    const [stream, messages, , expectedVersion] = args as [string, unknown[], unknown, number | undefined];
-    return {
-      [A.stream]: stream,
-      [A.events]: messages.length,
-      ...(expectedVersion !== undefined && { [A.expectedVersion]: expectedVersion }),
-    };
-  }
-  if (operation === "commitInline") {
+  if (operation === "commit" || operation === "commitInline") {
     const { stream, messages, expectedVersion } = args[0] as {
       stream: string;
       messages: unknown[];

@@ -80,11 +80,11 @@ async function main() {
   {
     const queue = async (streams: number, perStream: number, prefix: string) => {
       for (let s = 0; s < streams; s++)
-        await pgStore.commit(
-          `${prefix}-${s}`,
-          Array.from({ length: perStream }, (_, n) => ({ name: "Queued", data: { n } })),
-          meta
-        );
+        await pgStore.commit({
+          stream: `${prefix}-${s}`,
+          messages: Array.from({ length: perStream }, (_, n) => ({ name: "Queued", data: { n } })),
+          meta,
+        });
     };
     const drainAll = async (total: number, options: { streamLimit: number; eventLimit: number }) => {
       const start = reactions;
@@ -157,27 +157,27 @@ async function main() {
   // 4. Loading a 5,000-event stream, without and with snapshots.
   {
     for (let b = 0; b < 10; b++)
-      await pgStore.commit(
-        "long",
-        Array.from({ length: 500 }, () => ({ name: "Incremented", data: { by: 1 } })),
-        meta
-      );
+      await pgStore.commit({
+        stream: "long",
+        messages: Array.from({ length: 500 }, () => ({ name: "Incremented", data: { by: 1 } })),
+        meta,
+      });
     // Same history, with a snapshot after every 100 events (what `.snap(s => s.patches >= 100)` writes).
     for (let b = 0; b < 50; b++)
-      await pgStore.commit(
-        "long-snap",
-        [
+      await pgStore.commit({
+        stream: "long-snap",
+        messages: [
           ...Array.from({ length: 100 }, () => ({ name: "Incremented", data: { by: 1 } })),
           // A snapshot as the app writes it: tagged with the definition that wrote it.
           { name: SNAP_EVENT, data: { of: Counter.version, state: { count: (b + 1) * 100 } } },
         ],
-        meta
-      );
-    await pgStore.commit(
-      "long-snap",
-      Array.from({ length: 20 }, () => ({ name: "Incremented", data: { by: 1 } })),
-      meta
-    );
+        meta,
+      });
+    await pgStore.commit({
+      stream: "long-snap",
+      messages: Array.from({ length: 20 }, () => ({ name: "Incremented", data: { by: 1 } })),
+      meta,
+    });
     await admin.query(`ANALYZE public.bench`);
     const time = async (stream: string, expected: number, runs: number) => {
       const times: number[] = [];

@@ -18,14 +18,14 @@ const meta = { correlation: "bench", causation: {} };
 /** Commits `count` increments over 100 streams, 1,000 per commit. */
 async function seed(pgStore: PostgresStore, count: number) {
   for (let n = 0; n < count; n += 1_000)
-    await pgStore.commit(
-      `p-${(n / 1_000) % 100}`,
-      Array.from({ length: Math.min(1_000, count - n) }, (_, i) => ({
+    await pgStore.commit({
+      stream: `p-${(n / 1_000) % 100}`,
+      messages: Array.from({ length: Math.min(1_000, count - n) }, (_, i) => ({
         name: "Incremented",
         data: { by: 1 + (i % 3) },
       })),
-      meta
-    );
+      meta,
+    });
 }
 
 const upsert = (table: string) =>

@@ -242,7 +242,11 @@ async function measure(label: string, make: () => Promise<Store>, size: number):
       name: "Noted",
       data: { text: `${done + i}` },
     }));
-    await log.commit(`notes-${(done / 1_000) % 100}`, messages, { correlation: "fill", causation: {} });
+    await log.commit({
+      stream: `notes-${(done / 1_000) % 100}`,
+      messages,
+      meta: { correlation: "fill", causation: {} },
+    });
   }
   const fill = performance.now() - filled;
   // The process that ran before: it correlated the whole log.

@@ -122,16 +122,9 @@ export class Appender {
   }
 
   /** Checks a commit's arguments and sizes; returns the operation's name for errors. */
-  #checkCommit<E extends Schemas>({
-    stream,
-    messages,
-    meta,
-    expectedVersion,
-    idempotencyKey,
-    lastId,
-    request,
-  }: InlineCommit<E>): string {
-    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId, request);
+  #checkCommit<E extends Schemas>(commit: InlineCommit<E>): string {
+    checkCommit(commit);
+    const { stream, messages } = commit;
     const operation = `commit to "${stream}"`;
     if (messages.length > MAX_EVENTS_PER_COMMIT)
       throw new RangeError(

@@ -1,11 +1,10 @@
 import type {
   BlockedLease,
+  Commit,
   Committed,
-  EventMeta,
   InlineCommit,
   KeyedVersions,
   Lease,
-  Message,
   Poll,
   Query,
   ReactionFilter,
@@ -181,15 +180,10 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Appends `messages` to `stream` in one statement: all or nothing.
+   * Appends events to a stream in one statement: all or nothing.
    *
-   * @param stream - the stream name (see `StreamSchema`)
-   * @param messages - the events, in order (at most 65,536 per commit)
-   * @param meta - correlation and causation, stored with each event
-   * @param expectedVersion - the version the stream must be at (-1: new stream); omitted, no check
-   * @param idempotencyKey - claimed with the commit (see `recall`); a key the stream holds unexpired commits nothing
-   * @param lastId - the id of the stream's last event as the caller knows it; another event there is a conflict
-   * @param request - with `idempotencyKey`: what the request asked for (a digest), kept with the key for `recall`
+   * @param commit - the stream (see `StreamSchema`), the events in order (at most 65,536 events per commit), the metadata stored with each,
+   *   and the checks: `expectedVersion`, `lastId`, `idempotencyKey` with its `request` digest (see `Commit`)
    * @returns the committed events with ids, versions and the commit time
    * @throws ConcurrencyError when the stream is not at `expectedVersion`, another commit to the stream won the race, or the key was used
    * @throws ValidationError when the stream name breaks the rules of `StreamSchema`
@@ -197,19 +191,11 @@ export class PostgresStore implements Store {
    * @throws StoreError when the database cannot be used (a lost connection: the commit applied entirely or not at all)
    * @example
    * ```ts
-   * const [event] = await store.commit("order-1", [{ name: "Placed", data: { total: 10 } }], meta, -1);
+   * const [event] = await store.commit({ stream: "order-1", messages: [{ name: "Placed", data: { total: 10 } }], meta, expectedVersion: -1 });
    * ```
    */
-  async commit<E extends Schemas>(
-    stream: string,
-    messages: Message<E, keyof E>[],
-    meta: EventMeta,
-    expectedVersion?: number,
-    idempotencyKey?: string,
-    lastId?: number,
-    request?: string
-  ): Promise<Committed<E, keyof E>[]> {
-    return this.#appender.commit({ stream, messages, meta, expectedVersion, idempotencyKey, lastId, request });
+  async commit<E extends Schemas>(commit: Commit<E>): Promise<Committed<E, keyof E>[]> {
+    return this.#appender.commit(commit);
   }
 
   /**
@@ -220,7 +206,7 @@ export class PostgresStore implements Store {
    * concurrent commit that `commit` would retry rolls back and tries again
    * (`work` runs again, in the new transaction).
    *
-   * @param commit - the arguments of `commit`, by name
+   * @param commit - what `commit` takes, and the timers to schedule or cancel with the events
    * @param work - writes the read model with the client; must use no other connection for them
    * @returns the committed events
    * @throws ConcurrencyError as `commit` does (nothing committed, `work` not run)

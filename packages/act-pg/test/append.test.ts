@@ -48,20 +48,20 @@ const someoneWaits = () =>
 
 describe("an empty commit", () => {
   it("checks the stream's last event id too", async () => {
-    const [first] = await store.commit("s", [msg("A")], meta);
-    const [second] = await store.commit("s", [msg("B")], meta);
-    const stale = await store.commit("s", [], meta, undefined, undefined, first.id).catch((e: unknown) => e);
+    const [first] = await store.commit({ stream: "s", messages: [msg("A")], meta });
+    const [second] = await store.commit({ stream: "s", messages: [msg("B")], meta });
+    const stale = await store.commit({ stream: "s", messages: [], meta, lastId: first.id }).catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(ConcurrencyError);
     expect(stale).toMatchObject({ stream: "s", lastVersion: 1 });
-    expect(await store.commit("s", [], meta, 1, undefined, second.id)).toEqual([]);
+    expect(await store.commit({ stream: "s", messages: [], meta, expectedVersion: 1, lastId: second.id })).toEqual([]);
   });
 
   it("wakes no subscriber: there is nothing to react to", async () => {
     const heard: (readonly string[] | undefined)[] = [];
     const stop = store.subscribe((names) => heard.push(names));
     try {
-      await store.commit("s", [], meta, -1);
-      await store.commit("s", [msg("B")], meta);
+      await store.commit({ stream: "s", messages: [], meta, expectedVersion: -1 });
+      await store.commit({ stream: "s", messages: [msg("B")], meta });
       await vi.waitFor(() => expect(heard).toContainEqual(["B"]));
       expect(heard).not.toContainEqual([]);
     } finally {
@@ -78,7 +78,9 @@ describe("a commit the store refuses", () => {
       CREATE TRIGGER refuse BEFORE INSERT ON public.${TABLE}
         FOR EACH STATEMENT EXECUTE FUNCTION append_tests_refuse();`);
     for (const expected of [undefined, -1]) {
-      const error = await store.commit("s", [msg("A")], meta, expected).catch((e: unknown) => e);
+      const error = await store
+        .commit({ stream: "s", messages: [msg("A")], meta, expectedVersion: expected })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StoreError);
       expect(error).toMatchObject({ operation: 'commit to "s"', reason: "rejected", retryable: false });
       expect((error as Error).message).toMatch(/^PostgresStore commit to "s" failed: inserts refused/);
@@ -94,14 +96,14 @@ describe("a commit the store refuses", () => {
 
   it("says how many events one commit can hold, and how many it got", async () => {
     const many = Array.from({ length: MAX_EVENTS_PER_COMMIT + 1 }, () => msg("E"));
-    await expect(store.commit("huge", many, meta)).rejects.toThrow(
+    await expect(store.commit({ stream: "huge", messages: many, meta })).rejects.toThrow(
       `PostgresStore commit to "huge": at most ${MAX_EVENTS_PER_COMMIT} events per commit, got ${MAX_EVENTS_PER_COMMIT + 1}`
     );
   });
 
   it("names the meta when it cannot be stored as JSON", async () => {
     const bad = { correlation: "c", causation: { n: 10n } } as unknown as EventMeta;
-    await expect(store.commit("s", [msg("A")], bad)).rejects.toThrow(
+    await expect(store.commit({ stream: "s", messages: [msg("A")], meta: bad })).rejects.toThrow(
       /^PostgresStore commit to "s": meta\.causation\.n is a bigint/
     );
   });
@@ -126,7 +128,7 @@ describe("an inline commit that collides with a concurrent one", () => {
   }
 
   it("fails as a ConcurrencyError with the version it lost to, when it expected a version", async () => {
-    await store.commit("race", [msg("Zero")], meta, -1);
+    await store.commit({ stream: "race", messages: [msg("Zero")], meta, expectedVersion: -1 });
     const first = held("race");
     await first.entered;
     const second = store
@@ -138,7 +140,9 @@ describe("an inline commit that collides with a concurrent one", () => {
     const error = await second;
     expect(error).toBeInstanceOf(ConcurrencyError);
     expect(error).toMatchObject({ stream: "race", lastVersion: 1, expectedVersion: 0 });
-    expect((await store.commit("race", [msg("Next")], meta, 1))[0].version).toBe(2);
+    expect((await store.commit({ stream: "race", messages: [msg("Next")], meta, expectedVersion: 1 }))[0].version).toBe(
+      2
+    );
   });
 
   it("commits on top of it when it expected no version", async () => {
@@ -172,7 +176,13 @@ describe("the purge of expired idempotency keys", () => {
     const purging = makeStore({ table: TABLE });
     const warn = vi.spyOn(logger, "warn");
     try {
-      const [event] = await purging.commit("k", [msg("A")], meta, -1, "key-1");
+      const [event] = await purging.commit({
+        stream: "k",
+        messages: [msg("A")],
+        meta,
+        expectedVersion: -1,
+        idempotencyKey: "key-1",
+      });
       expect(event.version).toBe(0);
       await vi.waitFor(() =>
         expect(warn).toHaveBeenCalledWith(
@@ -193,7 +203,13 @@ describe("the purge of expired idempotency keys", () => {
     const shortLived = makeStore({ table: TABLE, idempotencyMillis: 1 });
     vi.spyOn(logger, "warn").mockImplementation(() => undefined); // the refused purge's warning
     try {
-      await shortLived.commit("k", [msg("A")], meta, -1, "key-1");
+      await shortLived.commit({
+        stream: "k",
+        messages: [msg("A")],
+        meta,
+        expectedVersion: -1,
+        idempotencyKey: "key-1",
+      });
       await vi.waitFor(async () => expect(await shortLived.recall("k", "key-1")).toBeUndefined());
       expect(await sql(`SELECT key FROM public.${TABLE}_keys`)).toEqual([{ key: "key-1" }]); // still stored
     } finally {
@@ -205,7 +221,7 @@ describe("the purge of expired idempotency keys", () => {
     await refuseDeletes(0.2);
     const purging = makeStore({ table: TABLE });
     const warn = vi.spyOn(logger, "warn");
-    await purging.commit("k", [msg("A")], meta, -1, "key-1");
+    await purging.commit({ stream: "k", messages: [msg("A")], meta, expectedVersion: -1, idempotencyKey: "key-1" });
     await purging.dispose(); // waits for the purge in flight, which fails meanwhile
     expect(warn).not.toHaveBeenCalled();
   });

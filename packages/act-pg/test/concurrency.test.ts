@@ -50,7 +50,12 @@ describe("16 concurrent writers on one stream, 20 rounds", () => {
             data: { writer, round, i },
           }));
           try {
-            const events = await s.commit(stream, messages, meta(`${round}-${writer}`), version);
+            const events = await s.commit({
+              stream,
+              messages,
+              meta: meta(`${round}-${writer}`),
+              expectedVersion: version,
+            });
             won.push({ writer, round, ids: events.map((e) => e.id) });
           } catch (error) {
             failures.push(error);

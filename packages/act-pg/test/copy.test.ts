@@ -59,10 +59,10 @@ async function events(s: Store) {
 describe("a copy into PostgreSQL", () => {
   it("gives new events ids above every copied one", async () => {
     const source = await empty(new SqliteStore({ filename: sqliteFile() }));
-    for (let i = 0; i < 5; i++) await source.commit(`s-${i}`, [{ name: "E", data: { i } }], meta);
+    for (let i = 0; i < 5; i++) await source.commit({ stream: `s-${i}`, messages: [{ name: "E", data: { i } }], meta });
     const target = await empty(makeStore({ schema: "copy_to" }));
     await copyStore(source, target);
-    const [next] = await target.commit("new", [{ name: "E", data: {} }], meta);
+    const [next] = await target.commit({ stream: "new", messages: [{ name: "E", data: {} }], meta });
     expect(next.id).toBeGreaterThan(4);
     // Read after the copied ones by position, as a drain does: the new event is found.
     const after: number[] = [];
@@ -105,11 +105,11 @@ describe("a copy into PostgreSQL", () => {
     const filename = sqliteFile();
     const source = await empty(new SqliteStore({ filename }));
     for (let i = 0; i < 40; i++)
-      await source.commit(
-        `s-${i % 7}`,
-        Array.from({ length: 50 }, (_, n) => ({ name: "E", data: { i, n } })),
-        meta
-      );
+      await source.commit({
+        stream: `s-${i % 7}`,
+        messages: Array.from({ length: 50 }, (_, n) => ({ name: "E", data: { i, n } })),
+        meta,
+      });
     const target = await empty(makeStore({ schema: "copy_to" }));
     const worker = fileURLToPath(new URL("../tools/copy-worker.ts", import.meta.url));
     const children = new Set<ChildProcess>();

@@ -87,11 +87,14 @@ async function queue(streams: string[], perStream: number) {
   const ids = new Map<string, number[]>();
   for (const stream of streams) {
     for (let n = 0; n < perStream; n += 2) {
-      const events = await pgStore.commit(
+      const events = await pgStore.commit({
         stream,
-        Array.from({ length: Math.min(2, perStream - n) }, (_, i) => ({ name: "Queued", data: { n: n + i } })),
-        { correlation: stream, causation: {} }
-      );
+        messages: Array.from({ length: Math.min(2, perStream - n) }, (_, i) => ({
+          name: "Queued",
+          data: { n: n + i },
+        })),
+        meta: { correlation: stream, causation: {} },
+      });
       ids.set(stream, [...(ids.get(stream) ?? []), ...events.map((e) => e.id)]);
     }
   }

@@ -101,15 +101,15 @@ describe("pg_terminate_backend", () => {
     await holder.query(
       `INSERT INTO public.faults (id, stream, version, name, data, meta) VALUES (pg_current_xact_id()::text::bigint << 16, 'held', 0, 'Left', '{}', '{}')`
     );
-    const pending = pgStore.commit(
-      "held",
-      [
+    const pending = pgStore.commit({
+      stream: "held",
+      messages: [
         { name: "Left", data: { i: 1 } },
         { name: "Right", data: { i: 1 } },
       ],
-      { correlation: "x", causation: {} },
-      -1
-    );
+      meta: { correlation: "x", causation: {} },
+      expectedVersion: -1,
+    });
     const failed = pending.catch((e) => e);
     // Wait until the store's backend is blocked, then terminate it.
     await waitForLockWait();
@@ -121,15 +121,15 @@ describe("pg_terminate_backend", () => {
     await holder.query("ROLLBACK");
     await holder.end();
     expect(await pgStore.query(() => {}, { stream: "held" })).toBe(0);
-    const committed = await pgStore.commit(
-      "held",
-      [
+    const committed = await pgStore.commit({
+      stream: "held",
+      messages: [
         { name: "Left", data: { i: 2 } },
         { name: "Right", data: { i: 2 } },
       ],
-      { correlation: "y", causation: {} },
-      -1
-    );
+      meta: { correlation: "y", causation: {} },
+      expectedVersion: -1,
+    });
     expect(committed.map((e) => e.version)).toEqual([0, 1]);
   });
 
@@ -190,15 +190,15 @@ describe("server restart during a run of actions", () => {
       const stream = `r-${i % 5}`;
       let version = -1;
       await own.query((e) => (version = e.version), { stream, backward: true, limit: 1 });
-      await own.commit(
+      await own.commit({
         stream,
-        [
+        messages: [
           { name: "Left", data: { i } },
           { name: "Right", data: { i } },
         ],
-        { correlation: `c-${i}`, causation: {} },
-        version
-      );
+        meta: { correlation: `c-${i}`, causation: {} },
+        expectedVersion: version,
+      });
     };
     const outcomes: Array<"ok" | Error> = [];
     let restarted = false;

@@ -43,7 +43,7 @@ const lease = (stream: string, by: string, at: number, more: Partial<Lease> = {}
 
 describe("poll", () => {
   it("orders streams at the same watermark by name in JavaScript's string order, as every store does, whatever the database's collation", async () => {
-    const [e] = await store.commit("s", [{ name: "A", data: {} }], meta);
+    const [e] = await store.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     // A fullwidth letter comes after an emoji in JavaScript (UTF-16 code units), before it in the database's byte order.
     await store.lease(
       ["\uFF21", "\u{1F600}", "b", "a"].map((stream) => lease(stream, "d", -1, { head: e.id })),
@@ -57,14 +57,14 @@ describe("poll", () => {
 
 describe("registration", () => {
   it("hands back each stream once, as given, with the retries and done it stored", async () => {
-    const [a, b] = await store.commit(
-      "s",
-      [
+    const [a, b] = await store.commit({
+      stream: "s",
+      messages: [
         { name: "A", data: {} },
         { name: "B", data: {} },
       ],
-      meta
-    );
+      meta,
+    });
     await store.lease([lease("r", "d", -1, { head: b.id })], 0);
     const [granted] = await store.lease([lease("r", "d", -1)], 10_000);
     await store.ack([{ ...granted, at: a.id, retry: 2, done: [`${b.id}:x#1`] }]);
@@ -82,7 +82,7 @@ describe("registration", () => {
 
 describe("a lease", () => {
   it("is granted once for a stream named twice in one call", async () => {
-    const [e] = await store.commit("s", [{ name: "A", data: {} }], meta);
+    const [e] = await store.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     await store.lease([lease("r", "d", -1, { head: e.id })], 0);
     const granted = await store.lease([lease("r", "d", -1), lease("r", "d", -1)], 10_000);
     expect(granted).toHaveLength(1);
@@ -91,14 +91,14 @@ describe("a lease", () => {
   });
 
   it("acknowledged below the stream's watermark leaves the watermark where it is", async () => {
-    const [a, b] = await store.commit(
-      "s",
-      [
+    const [a, b] = await store.commit({
+      stream: "s",
+      messages: [
         { name: "A", data: {} },
         { name: "B", data: {} },
       ],
-      meta
-    );
+      meta,
+    });
     await store.lease([lease("r", "d", -1, { head: b.id })], 0);
     const [first] = await store.lease([lease("r", "d", -1)], 10_000);
     await store.ack([{ ...first, at: a.id }]);
@@ -108,7 +108,7 @@ describe("a lease", () => {
   });
 
   it("is acknowledged only by its holder, even with the current token", async () => {
-    const [e] = await store.commit("s", [{ name: "A", data: {} }], meta);
+    const [e] = await store.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     await store.lease([lease("r", "d", -1, { head: e.id })], 0);
     const [granted] = await store.lease([lease("r", "d", -1)], 10_000);
     expect(await store.ack([{ ...granted, by: "other", at: e.id }])).toEqual([]);
@@ -116,14 +116,14 @@ describe("a lease", () => {
   });
 
   it("acknowledged without done forgets the done of the attempt before", async () => {
-    const [a, b] = await store.commit(
-      "s",
-      [
+    const [a, b] = await store.commit({
+      stream: "s",
+      messages: [
         { name: "A", data: {} },
         { name: "B", data: {} },
       ],
-      meta
-    );
+      meta,
+    });
     await store.lease([lease("r", "d", -1, { head: b.id })], 0);
     const [first] = await store.lease([lease("r", "d", -1)], 10_000);
     await store.ack([{ ...first, retry: 1, done: [`${a.id}:x#1`] }]);
@@ -138,7 +138,7 @@ describe("a lease", () => {
 
 describe("the listing", () => {
   it("leaves out the source, error, holder and lease end a stream does not have", async () => {
-    const [e] = await store.commit("s", [{ name: "A", data: {} }], meta);
+    const [e] = await store.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     await store.lease([lease("r", "d", -1, { head: e.id })], 0);
     const [row] = await store.reactions();
     expect(row).toEqual({ stream: "r", at: -1, head: e.id, reactions: [], token: 0, retry: 0, blocked: false });
@@ -146,7 +146,7 @@ describe("the listing", () => {
   });
 
   it("lists only the streams that are not blocked, when asked", async () => {
-    const [e] = await store.commit("s", [{ name: "A", data: {} }], meta);
+    const [e] = await store.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     await store.lease([lease("a", "d", -1, { head: e.id }), lease("b", "d", -1, { head: e.id })], 0);
     const [granted] = await store.lease([lease("a", "d", -1)], 10_000);
     await store.block([{ ...granted, error: "boom" }]);
@@ -157,7 +157,7 @@ describe("the listing", () => {
 
 describe("retire", () => {
   it("returns the streams it changed by name, whatever order the table holds them in", async () => {
-    const [e] = await store.commit("s", [{ name: "A", data: {} }], meta);
+    const [e] = await store.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     for (const stream of ["c", "a", "b"])
       await store.lease([lease(stream, "d", -1, { head: e.id, reactions: ["gone#1"] })], 0);
     expect(await store.retire(["gone#1"])).toEqual(["a", "b", "c"]);

@@ -9,7 +9,11 @@ operationsSuite("PostgresStore", () => fresh());
 describe("lease renewal on PostgreSQL", () => {
   it("waits for a row lock (a registration updating the same row) instead of giving the lease up", async () => {
     const pg = await fresh("renewal");
-    const [e] = await pg.commit("s", [{ name: "A", data: {} }], { correlation: "c", causation: {} });
+    const [e] = await pg.commit({
+      stream: "s",
+      messages: [{ name: "A", data: {} }],
+      meta: { correlation: "c", causation: {} },
+    });
     await pg.lease([{ stream: "r", source: "s", by: "d", at: -1, retry: 0, head: e.id }], 0);
     const [granted] = await pg.lease([{ stream: "r", source: "s", by: "d", at: -1, retry: 0 }], 10_000);
     // Another connection holds the row, as correlation's registration does for a moment.

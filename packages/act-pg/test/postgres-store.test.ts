@@ -117,13 +117,13 @@ describe("seed and drop", () => {
 
   it("loads a stream through indexes, not a sequential scan", async () => {
     for (let s = 0; s < 200; s++)
-      await pg.commit(
-        `s-${s}`,
-        Array.from({ length: 21 }, (_, i) =>
+      await pg.commit({
+        stream: `s-${s}`,
+        messages: Array.from({ length: 21 }, (_, i) =>
           i % 10 === 9 ? msg(SNAP_EVENT, { of: "E", state: { i } }) : msg("E", { i })
         ),
-        meta()
-      );
+        meta: meta(),
+      });
     await sql(`ANALYZE store_tests.events`);
     const names = q.names("store_tests", "events");
     for (const query of [
@@ -147,7 +147,7 @@ describe("seed and drop", () => {
 
 describe("reaction table plans", () => {
   it("polls through the index of streams with work, and lists streams in index order without sorting", async () => {
-    const [e] = await pg.commit("s", [msg("E", {})], meta());
+    const [e] = await pg.commit({ stream: "s", messages: [msg("E", {})], meta: meta() });
     // 5,000 caught-up streams, 5 with work, 3 blocked.
     const idle = Array.from({ length: 5_000 }, (_, i) => ({
       stream: `idle-${i}`,
@@ -208,12 +208,12 @@ const literal = (value: unknown): string =>
 
 describe("commit", () => {
   it("writes any number of events in one statement and one transaction", async () => {
-    const events = await pg.commit(
-      "big",
-      Array.from({ length: 2000 }, (_, i) => msg("E", { i })),
-      meta(),
-      -1
-    );
+    const events = await pg.commit({
+      stream: "big",
+      messages: Array.from({ length: 2000 }, (_, i) => msg("E", { i })),
+      meta: meta(),
+      expectedVersion: -1,
+    });
     expect(events.map((e) => e.version)).toEqual(Array.from({ length: 2000 }, (_, i) => i));
     const xids = await sql(`SELECT DISTINCT id >> 16 AS xid FROM store_tests.events`);
     expect(xids).toHaveLength(1); // every row written by the same transaction
@@ -221,17 +221,23 @@ describe("commit", () => {
   });
 
   it("reports the stream's actual version in a ConcurrencyError, and an empty commit still checks", async () => {
-    await pg.commit("a", [msg("A"), msg("B")], meta());
-    const error = await pg.commit("a", [msg("C")], meta(), 5).catch((e) => e);
+    await pg.commit({ stream: "a", messages: [msg("A"), msg("B")], meta: meta() });
+    const error = await pg
+      .commit({ stream: "a", messages: [msg("C")], meta: meta(), expectedVersion: 5 })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(ConcurrencyError);
     expect(error).toMatchObject({ stream: "a", lastVersion: 1, expectedVersion: 5 });
-    await expect(pg.commit("a", [], meta(), 0)).rejects.toBeInstanceOf(ConcurrencyError);
-    expect(await pg.commit("a", [], meta(), 1)).toEqual([]);
+    await expect(pg.commit({ stream: "a", messages: [], meta: meta(), expectedVersion: 0 })).rejects.toBeInstanceOf(
+      ConcurrencyError
+    );
+    expect(await pg.commit({ stream: "a", messages: [], meta: meta(), expectedVersion: 1 })).toEqual([]);
   });
 
   it("commits without an expected version concurrently: all succeed, versions stay dense", async () => {
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => pg.commit("free", [msg("E", { i }), msg("F", { i })], meta()))
+      Array.from({ length: 12 }, (_, i) =>
+        pg.commit({ stream: "free", messages: [msg("E", { i }), msg("F", { i })], meta: meta() })
+      )
     );
     expect(results.flat()).toHaveLength(24);
     expect((await all({ stream: "free" })).map((e) => e.version)).toEqual(Array.from({ length: 24 }, (_, i) => i));
@@ -239,7 +245,7 @@ describe("commit", () => {
 
   it("takes values as parameters: stream names with quotes round-trip exactly", async () => {
     const evil = `x'); DROP TABLE store_tests.events; --"`;
-    await pg.commit(evil, [msg("A", { evil })], meta(evil));
+    await pg.commit({ stream: evil, messages: [msg("A", { evil })], meta: meta(evil) });
     expect(await all({ stream: evil })).toEqual([expect.objectContaining({ stream: evil, data: { evil } })]);
     expect(await all({ correlation: evil })).toHaveLength(1);
     expect(await all({ names: [evil] })).toEqual([]);
@@ -247,7 +253,7 @@ describe("commit", () => {
 
   it("round-trips unicode stream names, names and data, matching streams exactly", async () => {
     const streams = ["订单-１", "ä", "a\u0308", "🧾-😀", "עברית", "emoji 👩‍👩‍👧 family"];
-    for (const stream of streams) await pg.commit(stream, [msg("Ünïcødé ✓", { stream })], meta());
+    for (const stream of streams) await pg.commit({ stream, messages: [msg("Ünïcødé ✓", { stream })], meta: meta() });
     for (const stream of streams) {
       const events = await all({ stream });
       expect(events).toHaveLength(1);
@@ -258,7 +264,7 @@ describe("commit", () => {
   it("round-trips a 1 MB payload", async () => {
     const blob = "x".repeat(1024 * 1024);
     const list = Array.from({ length: 2000 }, (_, i) => ({ i, s: "é✓".repeat(10) }));
-    await pg.commit("large", [msg("Large", { blob, list })], meta());
+    await pg.commit({ stream: "large", messages: [msg("Large", { blob, list })], meta: meta() });
     const [event] = await all({ stream: "large" });
     expect(event.data.blob.length).toBe(1024 * 1024);
     expect(event.data).toEqual({ blob, list });
@@ -266,7 +272,7 @@ describe("commit", () => {
 
   it("keeps data exactly as written, key order included", async () => {
     const data = { zebra: 1, apple: { b: 2, a: 1 }, "10": "ten", mango: [3, 2, 1] };
-    await pg.commit("order", [msg("Ordered", data)], meta());
+    await pg.commit({ stream: "order", messages: [msg("Ordered", data)], meta: meta() });
     const [event] = await all({ stream: "order" });
     expect(JSON.stringify(event.data)).toBe(JSON.stringify(data));
   });
@@ -274,19 +280,25 @@ describe("commit", () => {
   it("refuses data that is not JSON-serialisable with a clear error, and commits nothing", async () => {
     const cycle: Record<string, unknown> = {};
     cycle.me = cycle;
-    await expect(pg.commit("bad", [msg("A"), msg("B", { fn: () => 1 })], meta())).rejects.toThrow(
-      /PostgresStore commit to "bad": messages\[1\]\.data\.fn is a function/
+    await expect(
+      pg.commit({ stream: "bad", messages: [msg("A"), msg("B", { fn: () => 1 })], meta: meta() })
+    ).rejects.toThrow(/PostgresStore commit to "bad": messages\[1\]\.data\.fn is a function/);
+    await expect(pg.commit({ stream: "bad", messages: [msg("A", { n: 10n })], meta: meta() })).rejects.toThrow(
+      /data\.n is a bigint/
     );
-    await expect(pg.commit("bad", [msg("A", { n: 10n })], meta())).rejects.toThrow(/data\.n is a bigint/);
-    await expect(pg.commit("bad", [msg("A", cycle)], meta())).rejects.toThrow(/circular/);
-    await expect(pg.commit("bad", [msg("A", { s: "nul\u0000" })], meta())).rejects.toThrow(/NUL character/);
-    await expect(pg.commit("bad", [msg("A", { m: new Map() })], meta())).rejects.toThrow(/data\.m is a Map/);
+    await expect(pg.commit({ stream: "bad", messages: [msg("A", cycle)], meta: meta() })).rejects.toThrow(/circular/);
+    await expect(pg.commit({ stream: "bad", messages: [msg("A", { s: "nul\u0000" })], meta: meta() })).rejects.toThrow(
+      /NUL character/
+    );
+    await expect(pg.commit({ stream: "bad", messages: [msg("A", { m: new Map() })], meta: meta() })).rejects.toThrow(
+      /data\.m is a Map/
+    );
     expect(await all()).toEqual([]);
   });
 
   it("refuses more events than one commit can number", async () => {
     const many = Array.from({ length: q.MAX_EVENTS_PER_COMMIT + 1 }, () => msg("E"));
-    await expect(pg.commit("huge", many, meta())).rejects.toThrow(RangeError);
+    await expect(pg.commit({ stream: "huge", messages: many, meta: meta() })).rejects.toThrow(RangeError);
   });
 });
 
@@ -299,16 +311,17 @@ describe("idempotency keys", () => {
       (await sql<{ key: string }>(`SELECT key FROM store_tests.purge_keys ORDER BY key`)).map((r) => r.key);
     try {
       // The first keyed commit starts this store's purge; let it finish.
-      await shortLived.commit("p-0", [msg("E")], meta(), undefined, "k-0");
+      await shortLived.commit({ stream: "p-0", messages: [msg("E")], meta: meta(), idempotencyKey: "k-0" });
       await sleep(200);
-      for (let i = 1; i < 5; i++) await shortLived.commit(`p-${i}`, [msg("E")], meta(), undefined, `k-${i}`);
+      for (let i = 1; i < 5; i++)
+        await shortLived.commit({ stream: `p-${i}`, messages: [msg("E")], meta: meta(), idempotencyKey: `k-${i}` });
       await sleep(20);
       // At most one purge a minute per store: these expired keys are still there.
       expect(await keys()).toEqual(expect.arrayContaining(["k-1", "k-2", "k-3", "k-4"]));
       // Another process's first keyed commit purges the expired ones and keeps its own.
       const other = makeStore(table);
       try {
-        await other.commit("p-new", [msg("E")], meta(), undefined, "fresh");
+        await other.commit({ stream: "p-new", messages: [msg("E")], meta: meta(), idempotencyKey: "fresh" });
         await vi.waitFor(async () => expect(await keys()).toEqual(["fresh"]), { timeout: 5_000, interval: 20 });
         expect(await other.recall("p-new", "fresh")).toEqual({ from: 0, to: 0 });
       } finally {
@@ -351,11 +364,11 @@ describe("round trips", () => {
     const actor = { id: "u-1", name: "Ada" };
     expect(
       await counted(() =>
-        pg.commit(
-          "rt",
-          Array.from({ length: 500 }, () => msg("Incremented", { by: 1, at: new Date() })),
-          meta()
-        )
+        pg.commit({
+          stream: "rt",
+          messages: Array.from({ length: 500 }, () => msg("Incremented", { by: 1, at: new Date() })),
+          meta: meta(),
+        })
       )
     ).toBe(1);
     expect(await counted(() => app.load(Counter, "rt"))).toBe(1);
@@ -375,13 +388,15 @@ describe("round trips", () => {
     try {
       await vi.waitFor(async () => {
         // Listening has started once a commit wakes the other store.
-        await pg.commit(`warm-${woken.length}`, [msg("E")], meta());
+        await pg.commit({ stream: `warm-${woken.length}`, messages: [msg("E")], meta: meta() });
         expect(woken.length).toBeGreaterThan(0);
       });
       const wakeUps = { count: 0 };
       let committedAt = 0;
       await counted(async () => {
-        await Promise.all(Array.from({ length: 40 }, (_, i) => pg.commit(`burst-${i}`, [msg("E")], meta())));
+        await Promise.all(
+          Array.from({ length: 40 }, (_, i) => pg.commit({ stream: `burst-${i}`, messages: [msg("E")], meta: meta() }))
+        );
         committedAt = Date.now();
         await vi.waitFor(() => expect(woken.at(-1)!).toBeGreaterThanOrEqual(committedAt));
       }, wakeUps);
@@ -396,7 +411,7 @@ describe("round trips", () => {
       let ended = 0;
       await counted(async () => {
         started = performance.now();
-        for (let i = 0; i < 60; i++) await pg.commit(`steady-${i}`, [msg("E")], meta());
+        for (let i = 0; i < 60; i++) await pg.commit({ stream: `steady-${i}`, messages: [msg("E")], meta: meta() });
         ended = performance.now();
         committedAt = Date.now();
         await vi.waitFor(() => expect(woken.at(-1)!).toBeGreaterThanOrEqual(committedAt));
@@ -440,7 +455,11 @@ describe("dates and metadata", () => {
   });
 
   it("keeps strings that only look like dates in another format as strings", async () => {
-    await pg.commit("strings", [msg("A", { day: "2025-01-02", local: "2025-01-02T03:04:05" })], meta());
+    await pg.commit({
+      stream: "strings",
+      messages: [msg("A", { day: "2025-01-02", local: "2025-01-02T03:04:05" })],
+      meta: meta(),
+    });
     expect((await all())[0].data).toEqual({ day: "2025-01-02", local: "2025-01-02T03:04:05" });
   });
 });
@@ -486,10 +505,10 @@ describe("poll", () => {
 
 describe("query", () => {
   it("reads backward with limits and combined filters", async () => {
-    await pg.commit("a", [msg("A1"), msg("A2"), msg("A3")], meta("x"));
+    await pg.commit({ stream: "a", messages: [msg("A1"), msg("A2"), msg("A3")], meta: meta("x") });
     const start = new Date();
     await sleep(10);
-    await pg.commit("b", [msg("B1")], meta("y"));
+    await pg.commit({ stream: "b", messages: [msg("B1")], meta: meta("y") });
     expect((await all({ backward: true, limit: 2, names: ["A1", "A2", "B1"] })).map((e) => e.name)).toEqual([
       "B1",
       "A2",
@@ -521,14 +540,14 @@ describe("errors", () => {
     expect(error).toMatchObject({ operation: "poll", reason: "disposed", retryable: false });
     expect((error as Error).message).toMatch(/PostgresStore poll was called after the store was disposed/);
     const unreachable = await makeStore({ connectionString: "postgres://postgres@127.0.0.1:1/postgres" })
-      .commit("a", [msg("A")], meta())
+      .commit({ stream: "a", messages: [msg("A")], meta: meta() })
       .catch((e: unknown) => e);
     expect(unreachable).toMatchObject({ reason: "unreachable", retryable: true, operation: 'commit to "a"' });
   });
 
   it("names the operation when the tables are missing", async () => {
     await pg.drop();
-    await expect(pg.commit("a", [msg("A")], meta())).rejects.toThrow(
+    await expect(pg.commit({ stream: "a", messages: [msg("A")], meta: meta() })).rejects.toThrow(
       /PostgresStore commit to "a" failed: relation .* does not exist/
     );
     await expect(pg.lease([{ stream: "r", by: "d", at: -1, retry: 0 }], 0)).rejects.toThrow(

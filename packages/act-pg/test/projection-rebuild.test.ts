@@ -66,11 +66,11 @@ const sumOf = (rows: Record<string, number>) => Object.values(rows).reduce((a, b
 it("rebuilds 100,000 events into a new version while writes go on, then switches readers over at once", async () => {
   const meta = { correlation: "seed", causation: {} };
   for (let s = 0; s < 100; s++)
-    await pgStore.commit(
-      `c-${s}`,
-      Array.from({ length: 1_000 }, (_, i) => ({ name: "Incremented", data: { by: 1 + (i % 3) } })),
-      meta
-    );
+    await pgStore.commit({
+      stream: `c-${s}`,
+      messages: Array.from({ length: 1_000 }, (_, i) => ({ name: "Incremented", data: { by: 1 + (i % 3) } })),
+      meta,
+    });
   const V1 = totals(1, "rebuild_v1");
   const V2 = totals(2, "rebuild_v2");
   const drain = { eventLimit: 2_000, pollMillis: 50 };

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 /** A projection stream with one event of work, leased by "d". */
 async function leased(stream: string): Promise<Lease & { head: number }> {
-  const [e] = await store.commit(`${stream}-source`, [{ name: "A", data: {} }], meta);
+  const [e] = await store.commit({ stream: `${stream}-source`, messages: [{ name: "A", data: {} }], meta });
   await store.lease([{ stream, by: "d", at: -1, retry: 0, head: e.id }], 0);
   const [granted] = await store.lease([{ stream, by: "d", at: -1, retry: 0 }], 10_000);
   return { ...granted, at: e.id, head: e.id };

@@ -98,7 +98,11 @@ describe("wake-ups", () => {
     await rolledBack.query(`BEGIN; SELECT pg_notify('act:public.${TABLE}', ''); ROLLBACK`);
     await sleep(100);
     expect(woken).not.toHaveBeenCalled();
-    await pgStore.commit("w", [{ name: "Incremented", data: { by: 1 } }], { correlation: "x", causation: {} });
+    await pgStore.commit({
+      stream: "w",
+      messages: [{ name: "Incremented", data: { by: 1 } }],
+      meta: { correlation: "x", causation: {} },
+    });
     await vi.waitFor(() => expect(woken).toHaveBeenCalled(), { timeout: 2_000, interval: 5 });
     stop();
     await listener.dispose();
@@ -113,15 +117,15 @@ describe("wake-ups", () => {
     const stopOwn = pgStore.subscribe(own);
     await sleep(200); // LISTEN is in place
     const meta = { correlation: "x", causation: {} };
-    await pgStore.commit(
-      "named",
-      [
+    await pgStore.commit({
+      stream: "named",
+      messages: [
         { name: "Incremented", data: { by: 1 } },
         { name: "Reset", data: {} },
         { name: "Incremented", data: { by: 2 } },
       ],
-      meta
-    );
+      meta,
+    });
     // This store's subscribers hear of it before the commit returns to its caller, without the server.
     expect(own).toHaveBeenCalledWith(["Incremented", "Reset"]);
     await vi.waitFor(() => expect(woken).toHaveBeenCalledWith(["Incremented", "Reset"]), {
@@ -134,7 +138,7 @@ describe("wake-ups", () => {
     // Names beyond a notification's payload: the others are woken without names (anything may have been committed).
     woken.mockClear();
     const many = Array.from({ length: 400 }, (_, i) => ({ name: `Event-with-a-long-name-${i}`, data: {} }));
-    await pgStore.commit("many", many, meta);
+    await pgStore.commit({ stream: "many", messages: many, meta });
     await vi.waitFor(() => expect(woken).toHaveBeenCalled(), { timeout: 2_000, interval: 5 });
     expect(woken.mock.calls.every(([names]) => names === undefined)).toBe(true);
     expect(own.mock.calls.at(-1)?.[0]).toHaveLength(400);
@@ -152,7 +156,11 @@ describe("wake-ups", () => {
     await vi.waitFor(() => expect(woken).toHaveBeenCalled(), { timeout: 5_000, interval: 20 });
     woken.mockClear();
     await sleep(300);
-    await pgStore.commit("w2", [{ name: "Incremented", data: { by: 1 } }], { correlation: "x", causation: {} });
+    await pgStore.commit({
+      stream: "w2",
+      messages: [{ name: "Incremented", data: { by: 1 } }],
+      meta: { correlation: "x", causation: {} },
+    });
     await vi.waitFor(() => expect(woken).toHaveBeenCalled(), { timeout: 5_000, interval: 20 });
     await listener.dispose();
   });
@@ -170,7 +178,11 @@ describe("wake-ups with the longest names", () => {
     try {
       await vi.waitFor(
         async () => {
-          await writer.commit("long", [{ name: "E", data: {} }], { correlation: "x", causation: {} });
+          await writer.commit({
+            stream: "long",
+            messages: [{ name: "E", data: {} }],
+            meta: { correlation: "x", causation: {} },
+          });
           expect(woken).toHaveBeenCalled();
         },
         { timeout: 5_000, interval: 100 }
@@ -207,7 +219,11 @@ describe("wake-ups with the longest names", () => {
         try {
           await vi.waitFor(
             async () => {
-              await writer.commit("edge", [{ name: "E", data: {} }], { correlation: "x", causation: {} });
+              await writer.commit({
+                stream: "edge",
+                messages: [{ name: "E", data: {} }],
+                meta: { correlation: "x", causation: {} },
+              });
               expect(woken).toHaveBeenCalled();
             },
             { timeout: 5_000, interval: 100 }
@@ -268,11 +284,11 @@ describe("large results", () => {
   it("are read in pages, in order, forward and backward, with limits across pages", async () => {
     const meta = { correlation: "x", causation: {} };
     for (let i = 0; i < 5; i++)
-      await pgStore.commit(
-        "big",
-        Array.from({ length: 500 }, (_, j) => ({ name: "Incremented", data: { by: i * 500 + j } })),
-        meta
-      );
+      await pgStore.commit({
+        stream: "big",
+        messages: Array.from({ length: 500 }, (_, j) => ({ name: "Incremented", data: { by: i * 500 + j } })),
+        meta,
+      });
     const forward: number[] = [];
     expect(await pgStore.query((e) => forward.push(e.data.by as number), { stream: "big" })).toBe(2_500);
     expect(forward).toEqual(Array.from({ length: 2_500 }, (_, i) => i));

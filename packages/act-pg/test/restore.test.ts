@@ -42,7 +42,7 @@ describe("a dump restored into a new server", () => {
       CREATE TEMP TABLE burn (n int);
       FOR i IN 1..3000 LOOP BEGIN INSERT INTO burn VALUES (i); EXCEPTION WHEN others THEN NULL; END; END LOOP;
     END $$`);
-    const [restored] = await source.commit("s", [{ name: "E", data: { n: 1 } }], meta);
+    const [restored] = await source.commit({ stream: "s", messages: [{ name: "E", data: { n: 1 } }], meta });
     await source.dispose();
 
     // Without a URL, pg_dump reads the same PG* variables the tests connect with.
@@ -68,7 +68,9 @@ describe("a dump restored into a new server", () => {
     await seeding.dispose();
     // A store that never seeds is refused at its first commit, and nothing is written.
     const writing = onSecond();
-    await expect(writing.commit("s", [{ name: "E", data: {} }], meta)).rejects.toThrow(/pg_resetwal/);
+    await expect(writing.commit({ stream: "s", messages: [{ name: "E", data: {} }], meta })).rejects.toThrow(
+      /pg_resetwal/
+    );
     await writing.dispose();
     expect((await readIds(second.url)).length).toBe(1);
 
@@ -78,7 +80,7 @@ describe("a dump restored into a new server", () => {
     await second.start();
     const fixed = onSecond();
     await fixed.seed();
-    const [next] = await fixed.commit("s", [{ name: "E", data: { n: 2 } }], meta);
+    const [next] = await fixed.commit({ stream: "s", messages: [{ name: "E", data: { n: 2 } }], meta });
     expect(next.id).toBeGreaterThan(restored.id);
     expect(next.version).toBe(1);
     await fixed.dispose();

@@ -93,13 +93,13 @@ describe("passing failures provoked on the server are retryable", () => {
     const store = makeStore({ schema: SCHEMA, connectionString: withSettings("-c lock_timeout=100") });
     const holder = await holdLock();
     try {
-      const error = await failure(() => store.commit("locked", [msg], meta));
+      const error = await failure(() => store.commit({ stream: "locked", messages: [msg], meta }));
       expect(error).toBeInstanceOf(StoreError);
       expect(error).toMatchObject({ code: "55P03", reason: "transient", retryable: true });
     } finally {
       await release(holder);
     }
-    await expect(store.commit("locked", [msg], meta)).resolves.toHaveLength(1);
+    await expect(store.commit({ stream: "locked", messages: [msg], meta })).resolves.toHaveLength(1);
     await store.dispose();
   });
 
@@ -107,12 +107,12 @@ describe("passing failures provoked on the server are retryable", () => {
     const store = makeStore({ schema: SCHEMA, connectionString: withSettings("-c statement_timeout=100") });
     const holder = await holdLock();
     try {
-      const error = await failure(() => store.commit("slow", [msg], meta));
+      const error = await failure(() => store.commit({ stream: "slow", messages: [msg], meta }));
       expect(error).toMatchObject({ code: "57014", reason: "transient", retryable: true });
     } finally {
       await release(holder);
     }
-    await expect(store.commit("slow", [msg], meta)).resolves.toHaveLength(1);
+    await expect(store.commit({ stream: "slow", messages: [msg], meta })).resolves.toHaveLength(1);
     await store.dispose();
   });
 
@@ -141,7 +141,7 @@ describe("passing failures provoked on the server are retryable", () => {
     }
     await sleep(50); // the server counts the closed connection out
     await store.seed();
-    await expect(store.commit("limited", [msg], meta)).resolves.toHaveLength(1);
+    await expect(store.commit({ stream: "limited", messages: [msg], meta })).resolves.toHaveLength(1);
     await store.dispose();
     await sleep(50);
     await sql(dropRole);
@@ -150,7 +150,7 @@ describe("passing failures provoked on the server are retryable", () => {
   it("a terminated backend (57P01) is a lost connection, and the next call works", async () => {
     const store = makeStore({ schema: SCHEMA, applicationName: "act-sqlstate-terminate" });
     const holder = await holdLock();
-    const waiting = failure(() => store.commit("terminated", [msg], meta));
+    const waiting = failure(() => store.commit({ stream: "terminated", messages: [msg], meta }));
     try {
       await sleep(200); // the commit waits for the lock
       await sql(
@@ -160,7 +160,7 @@ describe("passing failures provoked on the server are retryable", () => {
     } finally {
       await release(holder);
     }
-    await expect(store.commit("terminated", [msg], meta)).resolves.toHaveLength(1);
+    await expect(store.commit({ stream: "terminated", messages: [msg], meta })).resolves.toHaveLength(1);
     await store.dispose();
   });
 
@@ -225,7 +225,7 @@ describe("passing failures provoked on the server are retryable", () => {
 
   it("a refusal that repeating cannot fix stays rejected and not retryable", async () => {
     const missing = makeStore({ schema: "sqlstate_missing" });
-    const error = await failure(() => missing.commit("x", [msg], meta));
+    const error = await failure(() => missing.commit({ stream: "x", messages: [msg], meta }));
     expect(error).toMatchObject({ code: "42P01", reason: "rejected", retryable: false });
     await missing.dispose();
   });

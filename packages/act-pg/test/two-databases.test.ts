@@ -81,9 +81,13 @@ describe("two apps on two PostgreSQL databases in one process", () => {
       // store, no app) wakes only the second app's consumer.
       const other = new PostgresStore({ ...on(SECOND), table: "tenant_events" });
       try {
-        const outside = await other.commit("from-outside", [{ name: "Incremented", data: { by: 3 } }], {
-          correlation: "outside",
-          causation: {},
+        const outside = await other.commit({
+          stream: "from-outside",
+          messages: [{ name: "Incremented", data: { by: 3 } }],
+          meta: {
+            correlation: "outside",
+            causation: {},
+          },
         });
         await b.settled([{ event: outside[0] } as never], { timeoutMillis: 10_000 });
       } finally {

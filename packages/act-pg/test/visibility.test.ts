@@ -121,9 +121,13 @@ describe("a commit held open while later commits become visible", () => {
       };
       const writers = Array.from({ length: 8 }, async (_, w) => {
         for (let i = 0; i < 25; i++)
-          await pgStore.commit(`w${round}-${w}`, [{ name: "Incremented", data: { by: i } }], {
-            correlation: "x",
-            causation: {},
+          await pgStore.commit({
+            stream: `w${round}-${w}`,
+            messages: [{ name: "Incremented", data: { by: i } }],
+            meta: {
+              correlation: "x",
+              causation: {},
+            },
           });
       });
       let done = false;

@@ -112,7 +112,11 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
   for (let filled = 0; filled < backlog; filled += 1_000) {
     const count = Math.min(1_000, backlog - filled);
     const messages = Array.from({ length: count }, (_, i) => ({ name: "Filled", data: { n: filled + i } }));
-    await events.commit(`backlog-${filled / 1_000}`, messages, { correlation: "backlog", causation: {} });
+    await events.commit({
+      stream: `backlog-${filled / 1_000}`,
+      messages,
+      meta: { correlation: "backlog", causation: {} },
+    });
   }
   if (backlog) log(`backlog of ${backlog} events committed`);
 
@@ -154,9 +158,13 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
     let next = Date.now();
     while (!stopping) {
       const stream = `s-${produced % options.streams}`;
-      await events.commit(stream, [{ name: "Queued", data: { n: produced } }], {
-        correlation: `c-${produced}`,
-        causation: {},
+      await events.commit({
+        stream,
+        messages: [{ name: "Queued", data: { n: produced } }],
+        meta: {
+          correlation: `c-${produced}`,
+          causation: {},
+        },
       });
       produced++;
       next += every;

@@ -98,9 +98,13 @@ export async function projectionCrash(options: CrashOptions): Promise<CrashFigur
     const every = 1_000 / options.rate;
     let next = Date.now();
     while (!stopping) {
-      await events.commit(`s-${produced % 7}`, [{ name: "Incremented", data: { by: 1 + (produced % 5) } }], {
-        correlation: `c-${produced}`,
-        causation: {},
+      await events.commit({
+        stream: `s-${produced % 7}`,
+        messages: [{ name: "Incremented", data: { by: 1 + (produced % 5) } }],
+        meta: {
+          correlation: `c-${produced}`,
+          causation: {},
+        },
       });
       produced++;
       next += every;

@@ -70,7 +70,12 @@ async function commits(sync: Sync, n: number): Promise<number> {
   const t = performance.now();
   for (let i = 0; i < n; i++) {
     const stream = `s-${i % 200}`;
-    const [e] = await s.commit(stream, [{ name: "Incremented", data: { by: 1 } }], meta, versions.get(stream) ?? -1);
+    const [e] = await s.commit({
+      stream,
+      messages: [{ name: "Incremented", data: { by: 1 } }],
+      meta,
+      expectedVersion: versions.get(stream) ?? -1,
+    });
     versions.set(stream, e.version);
   }
   const perSecond = n / ((performance.now() - t) / 1000);
@@ -138,26 +143,26 @@ async function main() {
   await sqlite.seed();
   {
     for (let b = 0; b < 10; b++)
-      await sqlite.commit(
-        "long",
-        Array.from({ length: 500 }, () => ({ name: "Incremented", data: { by: 1 } })),
-        meta
-      );
+      await sqlite.commit({
+        stream: "long",
+        messages: Array.from({ length: 500 }, () => ({ name: "Incremented", data: { by: 1 } })),
+        meta,
+      });
     // Same history, with a snapshot after every 100 events (what `.snap(s => s.patches >= 100)` writes).
     for (let b = 0; b < 50; b++)
-      await sqlite.commit(
-        "long-snap",
-        [
+      await sqlite.commit({
+        stream: "long-snap",
+        messages: [
           ...Array.from({ length: 100 }, () => ({ name: "Incremented", data: { by: 1 } })),
           { name: SNAP_EVENT, data: { of: Counter.version, state: { count: (b + 1) * 100 } } },
         ],
-        meta
-      );
-    await sqlite.commit(
-      "long-snap",
-      Array.from({ length: 20 }, () => ({ name: "Incremented", data: { by: 1 } })),
-      meta
-    );
+        meta,
+      });
+    await sqlite.commit({
+      stream: "long-snap",
+      messages: Array.from({ length: 20 }, () => ({ name: "Incremented", data: { by: 1 } })),
+      meta,
+    });
     const app = act().with(Counter).build();
     const time = async (stream: string, expected: number, times: number) => {
       const ms: number[] = [];

@@ -46,11 +46,11 @@ export async function benchProjections(sqlite: SqliteStore, db: Connection): Pro
     db.exec(`DROP TABLE IF EXISTS ${table}; CREATE TABLE ${table} (stream TEXT PRIMARY KEY, total INTEGER)`);
   // 10,000 increments over 100 streams, 1,000 per commit.
   for (let n = 0; n < 10_000; n += 1_000)
-    await sqlite.commit(
-      `p-${(n / 1_000) % 100}`,
-      Array.from({ length: 1_000 }, (_, i) => ({ name: "Incremented", data: { by: 1 + (i % 3) } })),
-      meta
-    );
+    await sqlite.commit({
+      stream: `p-${(n / 1_000) % 100}`,
+      messages: Array.from({ length: 1_000 }, (_, i) => ({ name: "Incremented", data: { by: 1 + (i % 3) } })),
+      meta,
+    });
   return {
     projection_per_event_events_per_s_defaults: Math.round(await projectionRate(Counter, perEvent("bench_pe"), 10_000)),
     projection_batched_events_per_s_defaults: Math.round(await projectionRate(Counter, batched("bench_b"), 10_000)),

@@ -24,7 +24,12 @@ async function main() {
       let version = -1;
       for (let i = 0; i < perWriter; i++) {
         try {
-          const [e] = await store.commit(stream, [{ name: "Incremented", data: { by: 1 } }], meta, version);
+          const [e] = await store.commit({
+            stream,
+            messages: [{ name: "Incremented", data: { by: 1 } }],
+            meta,
+            expectedVersion: version,
+          });
           version = e.version;
         } catch (error) {
           if (!(error instanceof StoreError && error.retryable)) throw error;

@@ -30,10 +30,11 @@ export class Appender {
 
   /** `commit`, with `work` run inside its transaction when given. */
   commit<E extends Schemas>(
-    { stream, messages, meta, expectedVersion, idempotencyKey, lastId, request }: InlineCommit<E>,
+    commit: InlineCommit<E>,
     work?: (events: Committed<E, keyof E>[], db: Connection) => unknown
   ): Committed<E, keyof E>[] {
-    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId, request);
+    checkCommit(commit);
+    const { stream, messages, meta, expectedVersion, idempotencyKey, lastId, request } = commit;
     const operation = `commit to "${stream.length > 80 ? `${stream.slice(0, 80)}…` : stream}"`;
     const encoded = messages.map(({ name, data }) =>
       stringifyJson(data, `SqliteStore ${operation}: data of event "${String(name)}"`)

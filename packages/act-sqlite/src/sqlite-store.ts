@@ -1,11 +1,10 @@
 import type {
   BlockedLease,
+  Commit,
   Committed,
-  EventMeta,
   InlineCommit,
   KeyedVersions,
   Lease,
-  Message,
   Poll,
   Query,
   ReactionFilter,
@@ -178,15 +177,10 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Appends `messages` to `stream` in one transaction: all or nothing.
+   * Appends events to a stream in one transaction: all or nothing.
    *
-   * @param stream - the stream name (see `StreamSchema`)
-   * @param messages - the events, in order
-   * @param meta - correlation and causation, stored with each event
-   * @param expectedVersion - the version the stream must be at (-1: new stream); omitted, no check
-   * @param idempotencyKey - remembered with the versions committed (see `recall`); a key the stream holds unexpired commits nothing
-   * @param lastId - the id of the stream's last event as the caller knows it; another event there is a conflict
-   * @param request - with `idempotencyKey`: what the request asked for (a digest), kept with the key for `recall`
+   * @param commit - the stream (see `StreamSchema`), the events in order, the metadata stored with each,
+   *   and the checks: `expectedVersion`, `lastId`, `idempotencyKey` with its `request` digest (see `Commit`)
    * @returns the committed events with ids, versions and the commit time
    * @throws ConcurrencyError when the stream is not at `expectedVersion`, its last event is not `lastId`, or the key was used
    * @throws ValidationError when a name or number breaks the rules every store shares (see `checkCommit`)
@@ -194,19 +188,11 @@ export class SqliteStore implements Store {
    * @throws StoreError when the file cannot be used, or stayed locked longer than `busyTimeoutMillis` (retryable)
    * @example
    * ```ts
-   * const [event] = await store.commit("order-1", [{ name: "Placed", data: { total: 10 } }], meta, -1);
+   * const [event] = await store.commit({ stream: "order-1", messages: [{ name: "Placed", data: { total: 10 } }], meta, expectedVersion: -1 });
    * ```
    */
-  async commit<E extends Schemas>(
-    stream: string,
-    messages: Message<E, keyof E>[],
-    meta: EventMeta,
-    expectedVersion?: number,
-    idempotencyKey?: string,
-    lastId?: number,
-    request?: string
-  ): Promise<Committed<E, keyof E>[]> {
-    return this.#appender.commit({ stream, messages, meta, expectedVersion, idempotencyKey, lastId, request });
+  async commit<E extends Schemas>(commit: Commit<E>): Promise<Committed<E, keyof E>[]> {
+    return this.#appender.commit(commit);
   }
 
   /**
@@ -218,7 +204,7 @@ export class SqliteStore implements Store {
    * `work` that returns a promise is refused (rolled back, with an error
    * saying so), and its connection works only while `work` runs.
    *
-   * @param commit - the arguments of `commit`, by name
+   * @param commit - what `commit` takes, and the timers to schedule or cancel with the events
    * @param work - writes the read model with `db.prepare(sql).run(...)` or `db.exec(sql)`
    * @returns the committed events
    * @throws ConcurrencyError as `commit` does (nothing committed, `work` not run)

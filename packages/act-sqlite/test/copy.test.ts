@@ -36,19 +36,19 @@ copySuite("SQLite → SQLite", {
 describe("a copy into SQLite", () => {
   it("moves the id sequence past the copied ids, so new events follow them even when the source's ids have gaps", async () => {
     const source = new InMemoryStore();
-    await source.commit("a", [{ name: "E", data: {} }], meta);
+    await source.commit({ stream: "a", messages: [{ name: "E", data: {} }], meta });
     await source.drop(); // ids go on from 1
-    await source.commit(
-      "a",
-      [
+    await source.commit({
+      stream: "a",
+      messages: [
         { name: "E", data: {} },
         { name: "E", data: {} },
       ],
-      meta
-    );
+      meta,
+    });
     const target = new SqliteStore({ filename: tempFile() });
     await copyStore(source, target);
-    const [next] = await target.commit("b", [{ name: "E", data: {} }], meta);
+    const [next] = await target.commit({ stream: "b", messages: [{ name: "E", data: {} }], meta });
     expect(next.id).toBe(3);
     await target.dispose();
   });
@@ -87,7 +87,8 @@ describe("act-copy", () => {
     const from = tempFile();
     const source = new SqliteStore({ filename: from });
     await source.seed();
-    for (let i = 0; i < 30; i++) await source.commit(`s-${i % 3}`, [{ name: "E", data: { i } }], meta);
+    for (let i = 0; i < 30; i++)
+      await source.commit({ stream: `s-${i % 3}`, messages: [{ name: "E", data: { i } }], meta });
     const digest = await logDigest(source);
     await source.dispose();
     const to = tempFile();
@@ -128,7 +129,7 @@ describe("act-copy", () => {
     for (const file of [from, to]) {
       const store = new SqliteStore({ filename: file });
       await store.seed();
-      await store.commit(file, [{ name: "E", data: {} }], meta);
+      await store.commit({ stream: file, messages: [{ name: "E", data: {} }], meta });
       await store.dispose();
     }
     const refused = await run(["--from", `sqlite:${from}`, "--to", `sqlite:${to}`]);

@@ -47,7 +47,7 @@ describe("files that cannot be used", () => {
     const file = tempFile();
     const first = make(file);
     await first.seed();
-    await first.commit("s", [{ name: "A", data: {} }], meta);
+    await first.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     await first.dispose();
     chmodSync(file, 0o444);
     const before = digest(file);
@@ -72,7 +72,7 @@ describe("files that cannot be used", () => {
     const file = tempFile();
     const first = make(file);
     await first.seed();
-    await first.commit("s", [{ name: "A", data: {} }], meta);
+    await first.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     await first.dispose();
     const raw = new Database(file);
     raw.exec("PRAGMA user_version = 99");
@@ -120,7 +120,14 @@ describe("schema versions", () => {
     expect(await store.discovered(["A/r#1"])).toEqual(new Map([["A/r#1", 0]]));
     // Version 4: idempotency keys keep what their request asked for; a key stored before has nothing.
     expect(await store.recall("s", "old-key")).toEqual({ from: 0, to: 0 });
-    await store.commit("s", [{ name: "B", data: {} }], meta, 0, "new-key", undefined, "sha256:ab");
+    await store.commit({
+      stream: "s",
+      messages: [{ name: "B", data: {} }],
+      meta,
+      expectedVersion: 0,
+      idempotencyKey: "new-key",
+      request: "sha256:ab",
+    });
     expect(await store.recall("s", "new-key")).toEqual({ from: 1, to: 1, request: "sha256:ab" });
     // Version 5: reactions ahead of a watermark that moved back for one that joined late; none on an upgraded file.
     const [again] = await store.lease([{ stream: "r", by: "d", at: -1, retry: 0, token: granted.token }], 1_000);
@@ -149,7 +156,11 @@ describe("schema versions", () => {
     const file = tempFile();
     const first = make(file);
     await first.seed();
-    const [a] = await first.commit("s", [{ name: "A", data: { when: new Date(5).toJSON() } }], meta);
+    const [a] = await first.commit({
+      stream: "s",
+      messages: [{ name: "A", data: { when: new Date(5).toJSON() } }],
+      meta,
+    });
     await first.dispose();
     const second = make(file);
     await second.seed();
@@ -158,7 +169,7 @@ describe("schema versions", () => {
     expect(events).toEqual([
       expect.objectContaining({ id: a.id, created: a.created, data: { when: "1970-01-01T00:00:00.005Z" } }),
     ]);
-    const [b] = await second.commit("s", [{ name: "B", data: {} }], meta, 0);
+    const [b] = await second.commit({ stream: "s", messages: [{ name: "B", data: {} }], meta, expectedVersion: 0 });
     expect(b.id).toBeGreaterThan(a.id);
   });
 });
@@ -175,7 +186,9 @@ describe("options and lifecycle", () => {
     await store.seed();
     await store.dispose();
     await store.dispose(); // twice is fine
-    const error = await store.commit("s", [{ name: "A", data: {} }], meta).catch((e: unknown) => e);
+    const error = await store
+      .commit({ stream: "s", messages: [{ name: "A", data: {} }], meta })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect(error).toMatchObject({ reason: "disposed", retryable: false });
   });
@@ -222,10 +235,11 @@ describe("backups", () => {
     const file = tempFile();
     const live = make(file);
     await live.seed();
-    for (let i = 0; i < 20; i++) await live.commit(`s-${i % 3}`, [{ name: "A", data: { i } }], meta);
+    for (let i = 0; i < 20; i++)
+      await live.commit({ stream: `s-${i % 3}`, messages: [{ name: "A", data: { i } }], meta });
     const backup = join(dirname(file), "backup.db");
     await live.backup(backup);
-    await live.commit("s-0", [{ name: "After", data: {} }], meta);
+    await live.commit({ stream: "s-0", messages: [{ name: "After", data: {} }], meta });
     const error = await live.backup(backup).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect((error as Error).message).toContain(backup);
@@ -240,12 +254,13 @@ describe("backups", () => {
     const file = tempFile();
     const live = make(file);
     await live.seed();
-    for (let i = 0; i < 20; i++) await live.commit(`s-${i % 3}`, [{ name: "A", data: { i } }], meta);
+    for (let i = 0; i < 20; i++)
+      await live.commit({ stream: `s-${i % 3}`, messages: [{ name: "A", data: { i } }], meta });
     const backup = join(dirname(file), "backup.db");
     const raw = new Database(file);
     raw.exec(`VACUUM INTO '${backup}'`);
     raw.close();
-    await live.commit("s-0", [{ name: "After", data: {} }], meta);
+    await live.commit({ stream: "s-0", messages: [{ name: "After", data: {} }], meta });
     const copy = make(backup);
     await copy.seed();
     const names: string[] = [];
@@ -263,7 +278,7 @@ describe("file permissions", () => {
     const file = tempFile();
     const store = make(file);
     await store.seed();
-    await store.commit("s", [{ name: "A", data: {} }], meta);
+    await store.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(mode(path), path).toBe(0o600);
   });
 
@@ -280,7 +295,7 @@ describe("file permissions", () => {
     const file = tempFile();
     const live = make(file);
     await live.seed();
-    await live.commit("s", [{ name: "A", data: {} }], meta);
+    await live.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     const backup = join(dirname(file), "backup.db");
     await live.backup(backup);
     expect(mode(backup)).toBe(0o600);

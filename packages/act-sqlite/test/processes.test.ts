@@ -155,9 +155,13 @@ describe("drainers in separate processes", () => {
     const ids: number[] = [];
     for (let n = 0; n < perStream; n++)
       for (let s = 0; s < streams; s++) {
-        const [event] = await sqlite.commit(`job-${s}`, [{ name: "Queued", data: { n } }], {
-          correlation: `job-${s}-${n}`,
-          causation: {},
+        const [event] = await sqlite.commit({
+          stream: `job-${s}`,
+          messages: [{ name: "Queued", data: { n } }],
+          meta: {
+            correlation: `job-${s}-${n}`,
+            causation: {},
+          },
         });
         ids.push(event.id);
       }

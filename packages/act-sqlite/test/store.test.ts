@@ -24,11 +24,13 @@ describe("a file locked by another connection", () => {
   it("fails with a retryable StoreError after the busy timeout, commits nothing, and works once the lock is gone", async () => {
     const file = tempFile();
     const store = await make(file, { busyTimeoutMillis: 50 });
-    await store.commit("s", [{ name: "A", data: {} }], meta);
+    await store.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     const other = new Database(file);
     other.exec("PRAGMA busy_timeout = 0; BEGIN IMMEDIATE");
     for (let i = 0; i < 3; i++) {
-      const error = await store.commit("s", [{ name: "B", data: {} }], meta, 0).catch((e: unknown) => e);
+      const error = await store
+        .commit({ stream: "s", messages: [{ name: "B", data: {} }], meta, expectedVersion: 0 })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StoreError);
       expect(error).toMatchObject({ reason: "busy", retryable: true });
       expect((error as Error).message).toContain(file);
@@ -36,7 +38,7 @@ describe("a file locked by another connection", () => {
     other.exec("ROLLBACK");
     other.close();
     // The statements that failed were reused, not prepared afresh: the connection still commits.
-    const [b] = await store.commit("s", [{ name: "B", data: {} }], meta, 0);
+    const [b] = await store.commit({ stream: "s", messages: [{ name: "B", data: {} }], meta, expectedVersion: 0 });
     expect(b.version).toBe(1);
     expect(await store.query(() => {})).toBe(2);
   });
@@ -46,7 +48,7 @@ describe("a file locked by another connection, for every write", () => {
   it("fails each write with a retryable StoreError naming it — a projection's too, not taken for a refused lease", async () => {
     const file = tempFile();
     const store = await make(file, { busyTimeoutMillis: 20 });
-    const [e] = await store.commit("s", [{ name: "A", data: {} }], meta);
+    const [e] = await store.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     const [held] = await store.lease([{ stream: "r", source: "s", by: "d", at: -1, retry: 0, head: e.id }], 60_000);
     const other = new Database(file);
     other.exec("PRAGMA busy_timeout = 0; BEGIN IMMEDIATE");
@@ -82,15 +84,15 @@ describe("subscribe", () => {
     const other = await make(file);
     let woken = 0;
     const stop = store.subscribe(() => woken++);
-    await store.commit("s", [{ name: "A", data: {} }], meta);
+    await store.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     await Promise.resolve();
     expect(woken).toBe(1);
-    await other.commit("s", [{ name: "B", data: {} }], meta);
+    await other.commit({ stream: "s", messages: [{ name: "B", data: {} }], meta });
     const deadline = Date.now() + 2_000;
     while (woken < 2 && Date.now() < deadline) await sleep(5);
     expect(woken).toBe(2);
     stop();
-    await other.commit("s", [{ name: "C", data: {} }], meta);
+    await other.commit({ stream: "s", messages: [{ name: "C", data: {} }], meta });
     await sleep(80);
     expect(woken).toBe(2);
   });
@@ -101,10 +103,10 @@ describe("two store instances on one file", () => {
     const file = tempFile();
     const one = await make(file);
     const two = await make(file);
-    await one.commit("s", [{ name: "A", data: {} }], meta, -1);
+    await one.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta, expectedVersion: -1 });
     const results = await Promise.allSettled([
-      one.commit("s", [{ name: "B", data: {} }], meta, 0),
-      two.commit("s", [{ name: "C", data: {} }], meta, 0),
+      one.commit({ stream: "s", messages: [{ name: "B", data: {} }], meta, expectedVersion: 0 }),
+      two.commit({ stream: "s", messages: [{ name: "C", data: {} }], meta, expectedVersion: 0 }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(results.find((r) => r.status === "rejected")?.reason).toBeInstanceOf(ConcurrencyError);
@@ -116,13 +118,13 @@ describe("reading a long stream", () => {
     const store = await make(":memory:");
     const ids: number[] = [];
     for (let b = 0; b < 25; b++) {
-      const events = await store.commit(
-        "long",
-        Array.from({ length: 100 }, (_, i) => ({ name: "A", data: { i } })),
-        meta
-      );
+      const events = await store.commit({
+        stream: "long",
+        messages: Array.from({ length: 100 }, (_, i) => ({ name: "A", data: { i } })),
+        meta,
+      });
       ids.push(...events.map((e) => e.id));
-      await store.commit("other", [{ name: "B", data: {} }], meta);
+      await store.commit({ stream: "other", messages: [{ name: "B", data: {} }], meta });
     }
     const read = async (query: Parameters<SqliteStore["query"]>[1]) => {
       const seen: number[] = [];
@@ -147,7 +149,7 @@ describe("reading events back", () => {
       numbers: [0, -1, 1.5, 0.1, 1e-7, 123456789012345, Number.MAX_SAFE_INTEGER, -0.000001],
       nested: { empty: {}, list: [], nothing: null, yes: true, no: false, "key with spaces": "v" },
     };
-    const committed = await store.commit("exact", [{ name: 'Quoted "name"', data }], meta);
+    const committed = await store.commit({ stream: "exact", messages: [{ name: 'Quoted "name"', data }], meta });
     const read: unknown[] = [];
     await store.query((e) => read.push({ name: e.name, data: e.data, meta: e.meta, stream: e.stream }), {
       stream: "exact",
@@ -162,10 +164,10 @@ describe("idempotency keys", () => {
     const store = new SqliteStore({ filename: file, idempotencyMillis: 50 });
     opened.push(store);
     await store.seed();
-    await store.commit("k", [{ name: "A", data: {} }], meta, undefined, "once");
-    await expect(store.commit("k", [{ name: "A", data: {} }], meta, undefined, "once")).rejects.toBeInstanceOf(
-      ConcurrencyError
-    );
+    await store.commit({ stream: "k", messages: [{ name: "A", data: {} }], meta, idempotencyKey: "once" });
+    await expect(
+      store.commit({ stream: "k", messages: [{ name: "A", data: {} }], meta, idempotencyKey: "once" })
+    ).rejects.toBeInstanceOf(ConcurrencyError);
     await sleep(80);
     expect(await store.recall("k", "once")).toBeUndefined();
     const keys = () => {
@@ -178,9 +180,14 @@ describe("idempotency keys", () => {
     // Another store on the file purges on its first keyed commit.
     const later = new SqliteStore({ filename: file, idempotencyMillis: 60_000 });
     opened.push(later);
-    await later.commit("k", [{ name: "B", data: {} }], meta, undefined, "twice");
+    await later.commit({ stream: "k", messages: [{ name: "B", data: {} }], meta, idempotencyKey: "twice" });
     expect(keys()).toEqual(["twice"]);
-    const [again] = await later.commit("k", [{ name: "C", data: {} }], meta, undefined, "once");
+    const [again] = await later.commit({
+      stream: "k",
+      messages: [{ name: "C", data: {} }],
+      meta,
+      idempotencyKey: "once",
+    });
     expect(again.version).toBe(2);
   });
 });
@@ -189,7 +196,7 @@ describe("the reaction table", () => {
   it("polls through the index of streams with work: caught-up streams are not read", async () => {
     const file = tempFile();
     const store = await make(file);
-    const [e] = await store.commit("s", [{ name: "A", data: {} }], meta);
+    const [e] = await store.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     const idle = Array.from({ length: 2_000 }, (_, i) => ({
       stream: `idle-${i}`,
       by: "d",
@@ -219,12 +226,14 @@ describe("errors that say where", () => {
   it("a value JSON cannot hold names the commit, its stream (cut after 80 characters) and the field", async () => {
     const store = await make(tempFile());
     const long = `s-${"x".repeat(100)}`;
-    const data = await store.commit(long, [{ name: "A", data: { n: 1n } }], meta).catch((e: unknown) => e);
+    const data = await store
+      .commit({ stream: long, messages: [{ name: "A", data: { n: 1n } }], meta })
+      .catch((e: unknown) => e);
     expect((data as Error).message).toContain(
       `SqliteStore commit to "${long.slice(0, 80)}…": data of event "A".n is a bigint`
     );
     const metadata = await store
-      .commit("short", [{ name: "A", data: {} }], { ...meta, extra: () => 1 } as never)
+      .commit({ stream: "short", messages: [{ name: "A", data: {} }], meta: { ...meta, extra: () => 1 } as never })
       .catch((e: unknown) => e);
     expect((metadata as Error).message).toContain(`SqliteStore commit to "short": meta.extra is a function`);
     expect(await store.query(() => {})).toBe(0);

@@ -13,7 +13,16 @@
  * Run by each store's `npm run bench`; this file run directly measures the
  * in-memory store (no sizes).
  */
-import { act, disposeAndExit, SNAP_EVENT, CLOSE_EVENT, type Store, store } from "@act-root/act";
+import {
+  act,
+  disposeAndExit,
+  SNAP_EVENT,
+  CLOSE_EVENT,
+  type Commit,
+  type Schemas,
+  type Store,
+  store,
+} from "@act-root/act";
 import { performance } from "node:perf_hooks";
 import { Counter } from "./states.js";
 
@@ -51,7 +60,7 @@ export async function archiveBench(target: ArchiveTarget): Promise<void> {
   for (let s = 0; s < streams; s++) {
     const open = s % 10 === 9;
     const added = open ? STREAM_EVENTS : STREAM_EVENTS - 2;
-    const messages: Parameters<Store["commit"]>[1] = Array.from({ length: added }, () => ({
+    const messages: Commit<Schemas>["messages"] = Array.from({ length: added }, () => ({
       name: "Incremented",
       data: { by: 1 },
     }));
@@ -60,7 +69,7 @@ export async function archiveBench(target: ArchiveTarget): Promise<void> {
       messages.push({ name: CLOSE_EVENT, data: { by: { id: "bench", name: "Bench" }, reason: "bench" } });
       closed++;
     }
-    await log.commit(`order-${s}`, messages, meta, -1);
+    await log.commit({ stream: `order-${s}`, messages, meta, expectedVersion: -1 });
   }
   const filled = (performance.now() - fill) / 1000;
   console.log(

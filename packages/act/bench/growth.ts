@@ -101,16 +101,20 @@ const IDLE = 9_000;
  */
 async function fill(log: Store, events: number): Promise<{ idle: number }> {
   const idle = Math.min(IDLE, Math.floor(events / 2));
-  for (let i = 0; i < idle; i++) await log.commit(`i-${i}`, [{ name: "Incremented", data: { by: 1 } }], meta);
+  for (let i = 0; i < idle; i++)
+    await log.commit({ stream: `i-${i}`, messages: [{ name: "Incremented", data: { by: 1 } }], meta });
   const perStream = Math.max(1, Math.floor((events - idle) / BUSY));
   const chunk = Math.min(100, perStream);
   for (let done = 0; done < perStream; done += chunk)
     for (let s = 0; s < BUSY; s++)
-      await log.commit(
-        `c-${s}`,
-        Array.from({ length: Math.min(chunk, perStream - done) }, () => ({ name: "Incremented", data: { by: 1 } })),
-        meta
-      );
+      await log.commit({
+        stream: `c-${s}`,
+        messages: Array.from({ length: Math.min(chunk, perStream - done) }, () => ({
+          name: "Incremented",
+          data: { by: 1 },
+        })),
+        meta,
+      });
   return { idle };
 }
 
@@ -131,11 +135,11 @@ export async function emptyLogRate(target: GrowthTarget): Promise<number> {
   await disposeAndExit("EXIT");
   const log = await target.fresh();
   for (let s = 0; s < 100; s++)
-    await log.commit(
-      `c-${s}`,
-      Array.from({ length: 10 }, () => ({ name: "Incremented", data: { by: 1 } })),
-      meta
-    );
+    await log.commit({
+      stream: `c-${s}`,
+      messages: Array.from({ length: 10 }, () => ({ name: "Incremented", data: { by: 1 } })),
+      meta,
+    });
   const app = ledgerApp();
   await app.correlate({ after: -1, limit: 10_000 });
   handled = 0;

@@ -137,7 +137,7 @@ async function fairness(probe: ScaleProbe, backlog: number) {
   const streams = 100;
   for (let s = 0; s < streams; s++) {
     const messages = Array.from({ length: backlog / streams }, () => ({ name: "Incremented", data: { by: 1 } }));
-    await (a.store as Store).commit(`a-${s}`, messages, meta);
+    await (a.store as Store).commit({ stream: `a-${s}`, messages, meta });
   }
   tenants.start();
   await until(() => aHandled > 0);

@@ -496,11 +496,11 @@ describe("stats", () => {
     const dashboard = build();
     const meta = { correlation: "c", causation: {} };
     for (let i = 0; i < 15; i++)
-      await store().commit(
-        "c",
-        Array.from({ length: 100 }, () => ({ name: "Incremented", data: { by: 1 } })),
-        meta
-      );
+      await store().commit({
+        stream: "c",
+        messages: Array.from({ length: 100 }, () => ({ name: "Incremented", data: { by: 1 } })),
+        meta,
+      });
     await app.correlate({ after: -1, limit: 10_000 });
     expect((await dashboard.stats()).streams.map((s) => [s.stream, s.lag])).toEqual([["ledger", 1_000]]);
     expect((await dashboard.stats(5_000)).streams.map((s) => [s.stream, s.lag])).toEqual([["ledger", 1_500]]);

@@ -269,7 +269,9 @@ export function copySuite(
         ...bound(transfer),
         records: async () => {
           if (++reads === 2)
-            late = (await source.commit("acct-1", [{ name: "Deposited", data: { amount: 1 } }], meta))[0].id;
+            late = (
+              await source.commit({ stream: "acct-1", messages: [{ name: "Deposited", data: { amount: 1 } }], meta })
+            )[0].id;
           return transfer.records();
         },
       });

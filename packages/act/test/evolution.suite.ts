@@ -75,7 +75,8 @@ export function evolutionSuite(name: string, make: () => Promise<Store>) {
   describe(`changing the model: ${name}`, () => {
     beforeEach(async () => {
       const s = await make();
-      for (const [stream, events] of Object.entries(fixture.streams)) await s.commit(stream, events, meta);
+      for (const [stream, events] of Object.entries(fixture.streams))
+        await s.commit({ stream, messages: events, meta });
     });
 
     it("loads streams written by v1 through v2: defaults for added fields, dates where the schema declares them", async () => {
@@ -100,7 +101,11 @@ export function evolutionSuite(name: string, make: () => Promise<Store>) {
         open: false,
         priority: "normal",
       });
-      await store().commit("ticket-3", [{ name: "Opened", data: { subject: "New style", priority: "high" } }], meta);
+      await store().commit({
+        stream: "ticket-3",
+        messages: [{ name: "Opened", data: { subject: "New style", priority: "high" } }],
+        meta,
+      });
       expect((await app.load(TicketV3, "ticket-3")).state).toEqual({
         subject: "New style",
         open: true,
@@ -153,7 +158,7 @@ export function evolutionSuite(name: string, make: () => Promise<Store>) {
     });
 
     it("fails the load of data no definition understands, naming the stream, the event and the path", async () => {
-      await store().commit("ticket-bad", [{ name: "Opened", data: { title: 42 } }], meta);
+      await store().commit({ stream: "ticket-bad", messages: [{ name: "Opened", data: { title: 42 } }], meta });
       const app = act().with(TicketV3).build();
       const error = await app.load(TicketV3, "ticket-bad").catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);

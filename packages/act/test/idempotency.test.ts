@@ -109,13 +109,13 @@ describe("idempotent actions", () => {
 
     it("replays a key stored without its request (by an earlier release) for any request", async () => {
       const app = act().with(Counter).build();
-      const [first] = await store().commit(
-        "legacy",
-        [{ name: "Incremented", data: { by: 3 } }],
-        { correlation: "c", causation: {} },
-        -1,
-        "old-key"
-      );
+      const [first] = await store().commit({
+        stream: "legacy",
+        messages: [{ name: "Incremented", data: { by: 3 } }],
+        meta: { correlation: "c", causation: {} },
+        expectedVersion: -1,
+        idempotencyKey: "old-key",
+      });
       const replay = await app.do("increment", target("legacy", "old-key"), { by: 99 });
       expect(replay.map((s) => s.event?.id)).toEqual([first.id]);
       expect((await app.load(Counter, "legacy")).state.count).toBe(3);

@@ -125,9 +125,13 @@ export async function run(program: Program, fresh: () => Promise<Store>): Promis
     const name = `s-${stream}`;
     // Written straight to the store: a bad one is what an old release wrote, in a shape no schema knows.
     const data = bad ? { legacy: key } : { key };
-    const [committed] = await log.commit(name, [{ name: "Happened", data }], {
-      correlation: `c-${key}`,
-      causation: {},
+    const [committed] = await log.commit({
+      stream: name,
+      messages: [{ name: "Happened", data }],
+      meta: {
+        correlation: `c-${key}`,
+        causation: {},
+      },
     });
     events.push({ id: committed.id, stream: name, bad });
   }

@@ -249,9 +249,13 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
         // One after another, so ids follow the skus.
         const placed: Array<{ id: number }> = [];
         for (const sku of ["a", "b", "c"]) {
-          const [committed] = await store().commit(`s-${sku}`, [{ name: "Placed", data: { sku } }], {
-            correlation: sku,
-            causation: {},
+          const [committed] = await store().commit({
+            stream: `s-${sku}`,
+            messages: [{ name: "Placed", data: { sku } }],
+            meta: {
+              correlation: sku,
+              causation: {},
+            },
           });
           placed.push(committed);
         }
@@ -450,7 +454,11 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
           .build();
         await app.do("place", { stream: "s", actor }, { sku: "a" });
         // An old release wrote this one: no `sku`.
-        await store().commit("s", [{ name: "Placed", data: { code: 7 } }], { correlation: "x", causation: {} });
+        await store().commit({
+          stream: "s",
+          messages: [{ name: "Placed", data: { code: 7 } }],
+          meta: { correlation: "x", causation: {} },
+        });
         await app.do("place", { stream: "t", actor }, { sku: "b" });
         await app.do("note", { stream: "n", actor }, { text: "hi" });
         for (let i = 0; i < 12; i++) {

@@ -40,15 +40,15 @@ const app = shop();
 await scenario(app);
 // A long stream, for the timeline's virtual scrolling and paging: 5,000 events in five commits.
 for (let batch = 0; batch < 5; batch++)
-  await pgStore.commit(
-    "big-1",
-    Array.from({ length: 1_000 }, (_, i) => ({
+  await pgStore.commit({
+    stream: "big-1",
+    messages: Array.from({ length: 1_000 }, (_, i) => ({
       name: "ItemAdded",
       data: { item: `item-${batch * 1_000 + i}`, price: 1 },
     })),
-    { correlation: `big-${batch}`, causation: {} },
-    batch * 1_000 - 1
-  );
+    meta: { correlation: `big-${batch}`, causation: {} },
+    expectedVersion: batch * 1_000 - 1,
+  });
 const catalog = new PgCatalog({ connectionString: pg.url, schema });
 const readOnly = await startServer({ store: pgStore, catalog });
 const operations = await startServer({ store: pgStore, catalog, operations: true });

@@ -22,21 +22,25 @@ export const LONG_NAME = `order-${"x".repeat(243)}-000001`;
 export async function sizes(): Promise<InMemoryStore> {
   const store = new InMemoryStore();
   for (let batch = 0; batch < LONG_EVENTS / 1_000; batch++)
-    await store.commit(
-      LONG,
-      Array.from({ length: 1_000 }, (_, i) => ({ name: "Counted", data: { n: batch * 1_000 + i } })),
-      { correlation: `long-${batch}`, causation: {} },
-      batch * 1_000 - 1
-    );
-  await store.commit(SINGLE, [{ name: "Opened", data: {} }], { correlation: "single", causation: {} });
-  await store.commit(
-    LONG_NAME,
-    [
+    await store.commit({
+      stream: LONG,
+      messages: Array.from({ length: 1_000 }, (_, i) => ({ name: "Counted", data: { n: batch * 1_000 + i } })),
+      meta: { correlation: `long-${batch}`, causation: {} },
+      expectedVersion: batch * 1_000 - 1,
+    });
+  await store.commit({
+    stream: SINGLE,
+    messages: [{ name: "Opened", data: {} }],
+    meta: { correlation: "single", causation: {} },
+  });
+  await store.commit({
+    stream: LONG_NAME,
+    messages: [
       { name: "Opened", data: { note: "y".repeat(3_000) } },
       { name: "Renamed", data: { to: LONG_NAME } },
     ],
-    { correlation: "long-name", causation: {} }
-  );
+    meta: { correlation: "long-name", causation: {} },
+  });
   const name = (i: number) => `reaction-${String(i).padStart(5, "0")}`;
   // Registered, every one with work found up to the last event (head) and half of them caught up.
   await store.lease(

@@ -109,7 +109,7 @@ describe("the HTTP contract", () => {
     // A reaction stream with work that no running app takes any more: the
     // reaction that targets it was removed in a later release.
     const meta = { correlation: "before-the-upgrade", causation: {} };
-    const [old] = await store().commit("legacy", [{ name: "Archived", data: {} }], meta);
+    const [old] = await store().commit({ stream: "legacy", messages: [{ name: "Archived", data: {} }], meta });
     await store().lease(
       [{ stream: "archive", by: "v1", at: -1, retry: 0, head: old.id, reactions: ["Archived/x"] }],
       0

@@ -92,24 +92,28 @@ export async function close<S extends Schema, E extends Schemas>(
     ...(reason !== undefined && { reason }),
     ...(continueAs !== undefined && { continuedAs: continueAs }),
   };
-  const committed = await log.commit(
+  const committed = await log.commit({
     stream,
-    [
+    messages: [
       { name: SNAP_EVENT, data: summary },
       { name: CLOSE_EVENT, data: closed },
     ],
     meta,
-    at,
-    undefined,
-    current.event?.id
-  );
+    expectedVersion: at,
+    lastId: current.event?.id,
+  });
   const final = committed.reduce(
     (snapshot, event) => fold(me, snapshot, event as Committed<E, keyof E>),
     current as Snapshot<S, E>
   );
   cache.set(cacheKey(me, stream), final as Snapshot<Schema, Schemas>);
   if (continueAs === undefined) return { closed: final };
-  const [first] = await log.commit(continueAs, [{ name: SNAP_EVENT, data: summary }], meta, -1);
+  const [first] = await log.commit({
+    stream: continueAs,
+    messages: [{ name: SNAP_EVENT, data: summary }],
+    meta,
+    expectedVersion: -1,
+  });
   const continued = fold(me, { state: me.init() as S, patches: 0, snaps: 0 }, first as CommittedOf<E>);
   return { closed: final, continued };
 }

@@ -51,14 +51,13 @@ async function snap<S extends Schema, E extends Schemas>(
   const event = snapshot.event!;
   try {
     const data: SnapshotData = { of: me.version, state: snapshot.state };
-    const [committed] = await log.commit(
-      event.stream,
-      [{ name: SNAP_EVENT, data }],
+    const [committed] = await log.commit({
+      stream: event.stream,
+      messages: [{ name: SNAP_EVENT, data }],
       meta,
-      event.version,
-      undefined,
-      event.id
-    );
+      expectedVersion: event.version,
+      lastId: event.id,
+    });
     return {
       state: snapshot.state,
       event: committed as CommittedOf<E>,

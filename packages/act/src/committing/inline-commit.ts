@@ -13,7 +13,7 @@ export function commitEvents<E extends Schemas>(
   inline: readonly Projection<any, any>[],
   request: InlineCommit<E>
 ): Promise<Committed<E, keyof E>[]> {
-  const { stream, messages, meta, expectedVersion, idempotencyKey, lastId, request: asked } = request;
+  const { stream, messages } = request;
   if (inline.length && !log.commitInline)
     throw new Error(
       `Inline projection "${inline[0].name}" needs a store that runs handlers inside its commit (Store.commitInline), and ${log.constructor?.name ?? "this store"} has none: nothing was committed. Use the in-memory store, PostgresStore or SqliteStore, or build the projection without { inline: true }.`
@@ -24,10 +24,7 @@ export function commitEvents<E extends Schemas>(
     );
   const names = new Set(messages.map(({ name }) => name as string));
   const running = inline.filter((projection) => projection.events.some((event) => names.has(event)));
-  if (!running.length)
-    return request.timers
-      ? log.commitInline!<E>(request, () => undefined)
-      : log.commit<E>(stream, messages, meta, expectedVersion, idempotencyKey, lastId, asked);
+  if (!running.length) return request.timers ? log.commitInline!<E>(request, () => undefined) : log.commit<E>(request);
   for (const projection of running) {
     const refused = asyncHandler(projection, log);
     if (refused !== undefined)

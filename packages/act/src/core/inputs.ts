@@ -1,7 +1,8 @@
 import { z } from "zod";
-import type { Message, Schemas } from "../types/action.js";
+import type { Schemas } from "../types/action.js";
+import type { Commit } from "../types/ports.js";
 import { ValidationError } from "./errors.js";
-import { type EventMeta, NameSchema, StreamSchema } from "./schemas.js";
+import { NameSchema, StreamSchema } from "./schemas.js";
 import { validate } from "./utils.js";
 
 /**
@@ -202,28 +203,22 @@ export function checkName(what: string, value: unknown): string {
  * the id of the last event the caller knows.
  * Stores call it first, so they refuse the same commits with the same error.
  *
- * @param stream - the stream name
- * @param messages - the events to commit
- * @param meta - their correlation and causation
- * @param expectedVersion - the version the stream must be at, if any
- * @param idempotencyKey - the key claimed with the commit, if any
- * @param lastId - the id of the stream's last event the caller knows, if any (a whole number)
- * @param request - what the request with the key asked for (its digest), if any
+ * @param commit - what `Store.commit` was given (see {@link "act/src"!Commit})
  * @throws {@link "act/src"!ValidationError} naming the bad input
  * @example
  * ```ts
- * checkCommit("order-1", [{ name: "Placed", data: {} }], { correlation: "c-1", causation: {} }, -1);
+ * checkCommit({ stream: "order-1", messages: [{ name: "Placed", data: {} }], meta: { correlation: "c-1", causation: {} }, expectedVersion: -1 });
  * ```
  */
-export function checkCommit<E extends Schemas>(
-  stream: string,
-  messages: ReadonlyArray<Message<E, keyof E>>,
-  meta: EventMeta,
-  expectedVersion?: number,
-  idempotencyKey?: string,
-  lastId?: number,
-  request?: string
-): void {
+export function checkCommit<E extends Schemas>({
+  stream,
+  messages,
+  meta,
+  expectedVersion,
+  idempotencyKey,
+  lastId,
+  request,
+}: Commit<E>): void {
   checkName("stream", stream);
   for (const { name } of messages) checkName("event name", name);
   checkName("correlation", meta?.correlation);

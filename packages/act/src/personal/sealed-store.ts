@@ -8,10 +8,10 @@
  */
 import { PersonalDataError } from "../core/errors.js";
 import { FORGOTTEN } from "../core/forgotten.js";
-import { SNAP_EVENT, type EventMeta, type Query } from "../core/schemas.js";
+import { SNAP_EVENT, type Query } from "../core/schemas.js";
 import type { Committed, Message, Schemas } from "../types/action.js";
 import type { PersonalFields, SubjectKeyStore } from "../types/personal.js";
-import type { InlineCommit, KeyedVersions, Store } from "../types/ports.js";
+import type { Commit, InlineCommit, KeyedVersions, Store } from "../types/ports.js";
 import type { ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { type Envelope, envelope, freshKey, importKey, isSealed, open, seal } from "./cipher.js";
@@ -172,18 +172,10 @@ export class SealedStore implements Store {
     });
   }
 
-  async commit<E extends Schemas>(
-    stream: string,
-    messages: Message<E, keyof E>[],
-    meta: EventMeta,
-    expectedVersion?: number,
-    idempotencyKey?: string,
-    lastId?: number,
-    request?: string
-  ): Promise<Committed<E, keyof E>[]> {
-    const sealed = await this.seal(stream, messages);
-    const committed = await this.inner.commit(stream, sealed, meta, expectedVersion, idempotencyKey, lastId, request);
-    return this.unseal(committed, messages);
+  async commit<E extends Schemas>(commit: Commit<E>): Promise<Committed<E, keyof E>[]> {
+    const sealed = await this.seal(commit.stream, commit.messages);
+    const committed = await this.inner.commit({ ...commit, messages: sealed });
+    return this.unseal(committed, commit.messages);
   }
 
   get commitInline(): Store["commitInline"] {

@@ -1,7 +1,7 @@
 import { checkOptions, OptionSchemas } from "../core/inputs.js";
-import type { EventMeta, Query } from "../core/schemas.js";
-import type { Committed, Message, Schemas } from "../types/action.js";
-import type { InlineCommit, KeyedVersions, Store } from "../types/ports.js";
+import type { Query } from "../core/schemas.js";
+import type { Committed, Schemas } from "../types/action.js";
+import type { Commit, InlineCommit, KeyedVersions, Store } from "../types/ports.js";
 import type { ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { Appender } from "./in-memory/append.js";
@@ -93,16 +93,8 @@ export class InMemoryStore implements Store {
     await this.drop();
   }
 
-  async commit<E extends Schemas>(
-    stream: string,
-    messages: Message<E, keyof E>[],
-    meta: EventMeta,
-    expectedVersion?: number,
-    idempotencyKey?: string,
-    lastId?: number,
-    request?: string
-  ): Promise<Committed<E, keyof E>[]> {
-    return this.#appender.commit({ stream, messages, meta, expectedVersion, idempotencyKey, lastId, request });
+  async commit<E extends Schemas>(commit: Commit<E>): Promise<Committed<E, keyof E>[]> {
+    return this.#appender.commit(commit);
   }
 
   /**
@@ -113,7 +105,7 @@ export class InMemoryStore implements Store {
    * promise runs, other commits to this store wait for it, as they would
    * for a database transaction holding the ids.
    *
-   * @param commit - the arguments of `commit`, by name
+   * @param commit - what `commit` takes, and the timers to schedule or cancel with the events
    * @param work - the inline projections' handlers
    * @returns the committed events
    * @throws ConcurrencyError as `commit` does

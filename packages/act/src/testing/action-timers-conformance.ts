@@ -106,7 +106,7 @@ export function actionTimersConformance(store: () => Store, test: TestApi): void
     });
 
     it("writes no timer when the commit is refused for its version", async () => {
-      await store().commit("t-1", [{ name: "Opened", data: {} }], meta, -1);
+      await store().commit({ stream: "t-1", messages: [{ name: "Opened", data: {} }], meta, expectedVersion: -1 });
       await timers().schedule([timer("old", 50)]);
       await expect(
         inline()(

@@ -11,7 +11,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * The part of the store conformance suite about the log: commits and the
  * expected version (of two concurrent commits with the same expected version
  * exactly one wins), data kept as JSON, queries and their filters,
- * snapshots, idempotency keys, and the names and values a store must refuse.
+ * snapshots, and the names and values a store must refuse (idempotency keys
+ * have their own part).
  * Registered by {@link storeConformance}.
  *
  * @param store - the store under test (seeded and empty before each test)
@@ -27,9 +28,13 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
   describe("commit", () => {
     it("assigns increasing ids, versions from 0 and the creation time", async () => {
       const before = Date.now();
-      const first = await store().commit("a", [msg("A", { n: 1 }), msg("B", { n: 2 })], meta());
-      const second = await store().commit("b", [msg("A", { n: 3 })], meta());
-      const third = await store().commit("a", [msg("C")], meta());
+      const first = await store().commit({
+        stream: "a",
+        messages: [msg("A", { n: 1 }), msg("B", { n: 2 })],
+        meta: meta(),
+      });
+      const second = await store().commit({ stream: "b", messages: [msg("A", { n: 3 })], meta: meta() });
+      const third = await store().commit({ stream: "a", messages: [msg("C")], meta: meta() });
       expect(first.map((e) => e.version)).toEqual([0, 1]);
       expect(second[0].version).toBe(0);
       expect(third[0].version).toBe(2);
@@ -44,7 +49,7 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
     it("returns the events exactly as a read gives them back", async () => {
       // What the caller passed is not what is kept: dates become text, undefined keys go.
       const data = { at: new Date(0), nested: { list: [1, "two", null], skip: undefined }, n: 1.5 };
-      const committed = await store().commit("r", [msg("A", data), msg("B")], meta());
+      const committed = await store().commit({ stream: "r", messages: [msg("A", data), msg("B")], meta: meta() });
       expect(committed[0].data).toEqual({
         at: "1970-01-01T00:00:00.000Z",
         nested: { list: [1, "two", null] },
@@ -54,10 +59,10 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
     });
 
     it("checks the expected version and commits nothing on a conflict", async () => {
-      await store().commit("a", [msg("A")], meta(), -1);
-      await store().commit("a", [msg("A")], meta(), 0);
+      await store().commit({ stream: "a", messages: [msg("A")], meta: meta(), expectedVersion: -1 });
+      await store().commit({ stream: "a", messages: [msg("A")], meta: meta(), expectedVersion: 0 });
       const error = await store()
-        .commit("a", [msg("X"), msg("Y")], meta(), 0)
+        .commit({ stream: "a", messages: [msg("X"), msg("Y")], meta: meta(), expectedVersion: 0 })
         .catch((e) => e);
       expect(error).toBeInstanceOf(ConcurrencyError);
       expect(error).toMatchObject({ stream: "a", lastVersion: 1, expectedVersion: 0 });
@@ -67,7 +72,7 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
 
     it("rejects an expected version for a stream that does not exist", async () => {
       const error = await store()
-        .commit("new", [msg("A")], meta(), 3)
+        .commit({ stream: "new", messages: [msg("A")], meta: meta(), expectedVersion: 3 })
         .catch((e) => e);
       expect(error).toBeInstanceOf(ConcurrencyError);
       expect(error).toMatchObject({ stream: "new", lastVersion: -1, expectedVersion: 3 });
@@ -75,10 +80,10 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
     });
 
     it("lets exactly one of two concurrent commits with the same expected version win", async () => {
-      await store().commit("a", [msg("A")], meta());
+      await store().commit({ stream: "a", messages: [msg("A")], meta: meta() });
       const results = await Promise.allSettled([
-        store().commit("a", [msg("B")], meta(), 0),
-        store().commit("a", [msg("C")], meta(), 0),
+        store().commit({ stream: "a", messages: [msg("B")], meta: meta(), expectedVersion: 0 }),
+        store().commit({ stream: "a", messages: [msg("C")], meta: meta(), expectedVersion: 0 }),
       ]);
       const won = results.filter((r) => r.status === "fulfilled");
       const lost = results.filter((r) => r.status === "rejected") as PromiseRejectedResult[];
@@ -103,7 +108,7 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
         typed: when.toJSON(),
         flag: false,
       };
-      await store().commit("a", [msg("A", data)], causation);
+      await store().commit({ stream: "a", messages: [msg("A", data)], meta: causation });
       const [event] = await all();
       expect(event.data).toEqual({ ...data, nested: { ...data.nested, when: when.toJSON() } });
       expect(typeof event.data.typed).toBe("string");
@@ -112,16 +117,22 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
 
     it("refuses what JSON cannot hold, naming the path, and commits nothing", async () => {
       for (const bad of [{ f: () => 1 }, { n: 1n }, { m: new Map() }, { x: Number.NaN }, { s: "nul\u0000" }]) {
-        await expect(store().commit("bad", [msg("A", bad)], meta())).rejects.toThrow(TypeError);
+        await expect(store().commit({ stream: "bad", messages: [msg("A", bad)], meta: meta() })).rejects.toThrow(
+          TypeError
+        );
       }
-      await expect(store().commit("bad", [msg("A", { deep: { list: [1, 2n] } })], meta())).rejects.toThrow(
-        /deep\.list\[1\] is a bigint/
-      );
+      await expect(
+        store().commit({ stream: "bad", messages: [msg("A", { deep: { list: [1, 2n] } })], meta: meta() })
+      ).rejects.toThrow(/deep\.list\[1\] is a bigint/);
       expect(await all({ stream: "bad" })).toEqual([]);
     });
 
     it("hands out events whose changes cannot reach the log", async () => {
-      const [committed] = await store().commit("m", [msg("A", { list: [1], nested: { n: 1 } })], meta());
+      const [committed] = await store().commit({
+        stream: "m",
+        messages: [msg("A", { list: [1], nested: { n: 1 } })],
+        meta: meta(),
+      });
       const [read] = await all({ stream: "m" });
       for (const event of [committed, read]) {
         try {
@@ -147,15 +158,17 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
     it("checks stream names the same way: non-empty, well-formed, at most MAX_STREAM_LENGTH characters", async () => {
       const long = "x".repeat(MAX_STREAM_LENGTH + 1);
       for (const name of ["", "a\uD800b", long]) {
-        await expect(store().commit(name, [msg("A")], meta())).rejects.toBeInstanceOf(ValidationError);
+        await expect(store().commit({ stream: name, messages: [msg("A")], meta: meta() })).rejects.toBeInstanceOf(
+          ValidationError
+        );
         await expect(store().query(() => {}, { stream: name })).rejects.toBeInstanceOf(ValidationError);
       }
       const error = (await store()
-        .commit(long, [msg("A")], meta())
+        .commit({ stream: long, messages: [msg("A")], meta: meta() })
         .catch((e: Error) => e)) as Error;
       expect(error.message.length).toBeLessThan(300); // the name is not echoed in full
-      await store().commit("x".repeat(MAX_STREAM_LENGTH), [msg("A")], meta());
-      await store().commit("a\uD83D\uDE00b", [msg("A")], meta()); // a surrogate pair is fine
+      await store().commit({ stream: "x".repeat(MAX_STREAM_LENGTH), messages: [msg("A")], meta: meta() });
+      await store().commit({ stream: "a\uD83D\uDE00b", messages: [msg("A")], meta: meta() }); // a surrogate pair is fine
       expect(await all({ stream: "a\uD83D\uDE00b" })).toHaveLength(1);
     });
   });
@@ -174,10 +187,10 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
 
   describe("query", () => {
     beforeEach(async () => {
-      await store().commit("a", [msg("A1"), msg("A2")], meta("c-a"));
-      await store().commit("ab", [msg("B1")], meta("c-b"));
-      await store().commit("a", [msg("A3")], meta("c-a"));
-      await store().commit("c", [msg("C1"), msg("C2")], meta("c-c"));
+      await store().commit({ stream: "a", messages: [msg("A1"), msg("A2")], meta: meta("c-a") });
+      await store().commit({ stream: "ab", messages: [msg("B1")], meta: meta("c-b") });
+      await store().commit({ stream: "a", messages: [msg("A3")], meta: meta("c-a") });
+      await store().commit({ stream: "c", messages: [msg("C1"), msg("C2")], meta: meta("c-c") });
     });
 
     it("returns every event in global order and the count", async () => {
@@ -231,7 +244,7 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
       await sleep(15);
       const later = new Date();
       await sleep(15);
-      await store().commit("d", [msg("D1")], meta());
+      await store().commit({ stream: "d", messages: [msg("D1")], meta: meta() });
       expect((await all({ created_after: later })).map((e) => e.name)).toEqual(["D1"]);
       expect((await all({ created_before: later })).map((e) => e.name)).toHaveLength(6);
       expect(await all({ created_before: cut })).toEqual([]);
@@ -243,8 +256,8 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
     });
 
     it("skips snapshot events unless with_snaps", async () => {
-      await store().commit("a", [msg(SNAP_EVENT, { count: 3 })], meta());
-      await store().commit("a", [msg("A4")], meta());
+      await store().commit({ stream: "a", messages: [msg(SNAP_EVENT, { count: 3 })], meta: meta() });
+      await store().commit({ stream: "a", messages: [msg("A4")], meta: meta() });
       expect((await all({ stream: "a" })).map((e) => e.name)).toEqual(["A1", "A2", "A3", "A4"]);
       expect((await all({ stream: "a", with_snaps: true })).map((e) => e.name)).toEqual([
         "A1",
@@ -258,62 +271,18 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
     it("reads from the latest snapshot of the named state with from_snapshot", async () => {
       expect((await all({ stream: "a", from_snapshot: "X" })).map((e) => e.name)).toEqual(["A1", "A2", "A3"]);
       const snap = (of: string, n: number) => msg(SNAP_EVENT, { of, state: { n } });
-      await store().commit("a", [snap("X", 1)], meta());
-      await store().commit("a", [msg("A4"), snap("X", 2), msg("A5"), snap("Y", 9), msg("A6")], meta());
+      await store().commit({ stream: "a", messages: [snap("X", 1)], meta: meta() });
+      await store().commit({
+        stream: "a",
+        messages: [msg("A4"), snap("X", 2), msg("A5"), snap("Y", 9), msg("A6")],
+        meta: meta(),
+      });
       const x = await all({ stream: "a", from_snapshot: "X" });
       expect(x.map((e) => e.name)).toEqual([SNAP_EVENT, "A5", SNAP_EVENT, "A6"]);
       expect(x[0].data).toEqual({ of: "X", state: { n: 2 } });
       const y = await all({ stream: "a", from_snapshot: "Y" });
       expect(y.map((e) => e.name)).toEqual([SNAP_EVENT, "A6"]);
       expect(await all({ stream: "a", from_snapshot: "Z" })).toHaveLength(9); // no snapshot of Z: the whole stream
-    });
-  });
-
-  describe("idempotency keys", () => {
-    it("commits once per key and stream, remembers the versions, and refuses the key again", async () => {
-      await store().commit("k", [msg("A")], meta());
-      await store().commit("k", [msg("B"), msg("C")], meta(), 0, "req-1");
-      expect(await store().recall("k", "req-1")).toEqual({ from: 1, to: 2 });
-      await expect(store().commit("k", [msg("D")], meta(), undefined, "req-1")).rejects.toBeInstanceOf(
-        ConcurrencyError
-      );
-      await expect(store().commit("k", [msg("D")], meta(), 2, "req-1")).rejects.toBeInstanceOf(ConcurrencyError);
-      expect((await all({ stream: "k" })).map((e) => e.name)).toEqual(["A", "B", "C"]);
-      expect(await store().recall("k", "req-2")).toBeUndefined();
-      expect(await store().recall("other", "req-1")).toBeUndefined();
-      await store().commit("other", [msg("X")], meta(), undefined, "req-1"); // keys are per stream
-    });
-
-    it("commits under a new key right after recalling a used one (a lookup leaves nothing behind)", async () => {
-      await store().commit("k", [msg("A")], meta(), -1, "used");
-      expect(await store().recall("k", "used")).toEqual({ from: 0, to: 0 });
-      await store().commit("k", [msg("B")], meta(), 0, "fresh");
-      expect(await store().recall("k", "fresh")).toEqual({ from: 1, to: 1 });
-    });
-
-    it("keeps what the request that used a key asked for, and nothing for a key committed without it", async () => {
-      await store().commit("k", [msg("A")], meta(), -1, "with", undefined, "sha256:ab");
-      await store().commit("k", [msg("B")], meta(), 0, "without");
-      expect(await store().recall("k", "with")).toEqual({ from: 0, to: 0, request: "sha256:ab" });
-      expect(await store().recall("k", "without")).toEqual({ from: 1, to: 1 });
-      // A used key is refused whatever request comes with it: the caller decides by what recall says.
-      await expect(
-        store().commit("k", [msg("C")], meta(), undefined, "with", undefined, "sha256:cd")
-      ).rejects.toBeInstanceOf(ConcurrencyError);
-      expect(await store().recall("k", "with")).toEqual({ from: 0, to: 0, request: "sha256:ab" });
-      await expect(store().commit("k", [msg("C")], meta(), undefined, "new", undefined, "")).rejects.toThrow(
-        /idempotency request/
-      );
-    });
-
-    it("lets exactly one of two concurrent commits with the same key win", async () => {
-      const results = await Promise.allSettled([
-        store().commit("race", [msg("A")], meta(), undefined, "same"),
-        store().commit("race", [msg("B")], meta(), undefined, "same"),
-      ]);
-      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-      expect(results.filter((r) => r.status === "rejected" && r.reason instanceof ConcurrencyError)).toHaveLength(1);
-      expect(await all({ stream: "race" })).toHaveLength(1);
     });
   });
 
@@ -330,24 +299,33 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
     it("refuses empty, NUL, malformed and overlong names in a commit, and commits nothing", async () => {
       const long = "x".repeat(MAX_STREAM_LENGTH + 1);
       for (const stream of ["", "a\u0000b", long])
-        await refused(() => store().commit(stream, [msg("A")], meta()), "stream");
+        await refused(() => store().commit({ stream, messages: [msg("A")], meta: meta() }), "stream");
       for (const name of ["", "A\u0000", long])
-        await refused(() => store().commit("s", [msg(name)], meta()), "event name");
+        await refused(() => store().commit({ stream: "s", messages: [msg(name)], meta: meta() }), "event name");
       for (const correlation of ["", "c\u0000"])
-        await refused(() => store().commit("s", [msg("A")], meta(correlation)), "correlation");
+        await refused(
+          () => store().commit({ stream: "s", messages: [msg("A")], meta: meta(correlation) }),
+          "correlation"
+        );
       for (const key of ["", "k\u0000", long])
-        await refused(() => store().commit("s", [msg("A")], meta(), undefined, key), "idempotency key");
+        await refused(
+          () => store().commit({ stream: "s", messages: [msg("A")], meta: meta(), idempotencyKey: key }),
+          "idempotency key"
+        );
       expect(await all({ with_snaps: true })).toEqual([]);
     });
 
     it("refuses expected versions that are not whole numbers of at least -1", async () => {
       for (const version of [Number.NaN, Number.POSITIVE_INFINITY, -2, 0.5])
-        await refused(() => store().commit("s", [msg("A")], meta(), version), "expected version");
+        await refused(
+          () => store().commit({ stream: "s", messages: [msg("A")], meta: meta(), expectedVersion: version }),
+          "expected version"
+        );
       expect(await all()).toEqual([]);
     });
 
     it("refuses the same query filters: empty and NUL strings, NaN, Infinity, out-of-range numbers", async () => {
-      await store().commit("s", [msg("A")], meta("c-1"));
+      await store().commit({ stream: "s", messages: [msg("A")], meta: meta("c-1") });
       for (const query of [
         { correlation: "" },
         { correlation: "c\u0000" },
@@ -378,7 +356,14 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
 
     it("keeps names that are Object's property names like any other name", async () => {
       const names = ["constructor", "__proto__", "toString", "hasOwnProperty"];
-      for (const name of names) await store().commit(name, [msg(name)], meta(name), -1, name);
+      for (const name of names)
+        await store().commit({
+          stream: name,
+          messages: [msg(name)],
+          meta: meta(name),
+          expectedVersion: -1,
+          idempotencyKey: name,
+        });
       for (const name of names) {
         expect((await all({ stream: name })).map((e) => [e.stream, e.name])).toEqual([[name, name]]);
         expect(await all({ correlation: name })).toHaveLength(1);
@@ -389,44 +374,58 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
 
     it("keeps the longest names", async () => {
       const longest = "n".repeat(MAX_STREAM_LENGTH);
-      await store().commit(longest, [msg(longest, { n: 1 })], meta(longest), -1, longest);
+      await store().commit({
+        stream: longest,
+        messages: [msg(longest, { n: 1 })],
+        meta: meta(longest),
+        expectedVersion: -1,
+        idempotencyKey: longest,
+      });
       const [event] = await all({ stream: longest, names: [longest], correlation: longest });
       expect(event.data).toEqual({ n: 1 });
       expect(await store().recall(longest, longest)).toEqual({ from: 0, to: 0 });
     });
 
     it("refuses a commit whose last event id is not the stream's last event, even at the same version", async () => {
-      const [first] = await store().commit("rewritten", [msg("A")], meta());
+      const [first] = await store().commit({ stream: "rewritten", messages: [msg("A")], meta: meta() });
       await store().drop();
       await store().seed();
-      const [again] = await store().commit("rewritten", [msg("B")], meta());
+      const [again] = await store().commit({ stream: "rewritten", messages: [msg("B")], meta: meta() });
       expect(again.version).toBe(first.version);
-      await expect(store().commit("rewritten", [msg("C")], meta(), 0, undefined, first.id)).rejects.toBeInstanceOf(
-        ConcurrencyError
-      );
-      await expect(store().commit("empty", [msg("C")], meta(), undefined, undefined, first.id)).rejects.toBeInstanceOf(
-        ConcurrencyError
-      );
-      await store().commit("rewritten", [msg("C")], meta(), 0, undefined, again.id);
+      await expect(
+        store().commit({
+          stream: "rewritten",
+          messages: [msg("C")],
+          meta: meta(),
+          expectedVersion: 0,
+          lastId: first.id,
+        })
+      ).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(
+        store().commit({ stream: "empty", messages: [msg("C")], meta: meta(), lastId: first.id })
+      ).rejects.toBeInstanceOf(ConcurrencyError);
+      await store().commit({
+        stream: "rewritten",
+        messages: [msg("C")],
+        meta: meta(),
+        expectedVersion: 0,
+        lastId: again.id,
+      });
       await refused(
-        () => store().commit("rewritten", [msg("D")], meta(), undefined, undefined, Number.NaN),
+        () => store().commit({ stream: "rewritten", messages: [msg("D")], meta: meta(), lastId: Number.NaN }),
         "last event id"
       );
       expect((await all({ stream: "rewritten" })).map((e) => e.name)).toEqual(["B", "C"]);
     });
 
     it("reads backward from a snapshot over more than a page of events, never past the snapshot", async () => {
-      await store().commit(
-        "long",
-        Array.from({ length: 10 }, () => msg("Before")),
-        meta()
-      );
-      await store().commit("long", [msg(SNAP_EVENT, { of: "S@1", state: {} })], meta());
-      await store().commit(
-        "long",
-        Array.from({ length: 1_500 }, () => msg("After")),
-        meta()
-      );
+      await store().commit({ stream: "long", messages: Array.from({ length: 10 }, () => msg("Before")), meta: meta() });
+      await store().commit({ stream: "long", messages: [msg(SNAP_EVENT, { of: "S@1", state: {} })], meta: meta() });
+      await store().commit({
+        stream: "long",
+        messages: Array.from({ length: 1_500 }, () => msg("After")),
+        meta: meta(),
+      });
       const events = await all({ stream: "long", from_snapshot: "S@1", backward: true });
       expect(events).toHaveLength(1_501);
       expect(events[events.length - 1].name).toBe(SNAP_EVENT);

@@ -34,11 +34,11 @@ export function joiningConformance(store: () => Store, test: TestApi): void {
   describe("reactions that join a stream late", () => {
     /** Stream "r" carrying reaction A, handled by A up to the third of five events. */
     async function handledByA() {
-      const events = await store().commit(
-        "s",
-        Array.from({ length: 5 }, () => ({ name: "E", data: {} })),
-        { correlation: "c", causation: {} }
-      );
+      const events = await store().commit({
+        stream: "s",
+        messages: Array.from({ length: 5 }, () => ({ name: "E", data: {} })),
+        meta: { correlation: "c", causation: {} },
+      });
       const ids = events.map((e) => e.id);
       await store().lease([register("r", ids[4], ids[0] - 1, [{ names: ["E/A"], at: ids[0] - 1 }])], 0);
       const [granted] = await store().lease([{ stream: "r", by: "d", at: ids[0] - 1, retry: 0 }], 10_000);

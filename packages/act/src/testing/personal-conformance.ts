@@ -178,14 +178,26 @@ export function personalConformance(store: () => Store, test: TestApi): void {
       const { email, name } = stored.data as { email: string; name: string };
       const flipped = email.slice(0, -2) + (email.at(-2) === "A" ? "B" : "A") + email.at(-1);
       const meta = { correlation: "x", causation: {} };
-      await store().commit("cust-5", [{ name: "Registered", data: { email: flipped, name } }], meta);
-      await store().commit("cust-6", [{ name: "Registered", data: { email: name, name: email } }], meta);
-      await store().commit(
-        "cust-7",
-        [{ name: "Registered", data: { email: email.replace(/^act-pd:1:1:/, "act-pd:1:9:"), name } }],
-        meta
-      );
-      await store().commit("cust-8", [{ name: "Registered", data: { email: "act-pd:1:x", name } }], meta);
+      await store().commit({
+        stream: "cust-5",
+        messages: [{ name: "Registered", data: { email: flipped, name } }],
+        meta,
+      });
+      await store().commit({
+        stream: "cust-6",
+        messages: [{ name: "Registered", data: { email: name, name: email } }],
+        meta,
+      });
+      await store().commit({
+        stream: "cust-7",
+        messages: [{ name: "Registered", data: { email: email.replace(/^act-pd:1:1:/, "act-pd:1:9:"), name } }],
+        meta,
+      });
+      await store().commit({
+        stream: "cust-8",
+        messages: [{ name: "Registered", data: { email: "act-pd:1:x", name } }],
+        meta,
+      });
       expect(await reason(app.load(Customer(), "cust-5"))).toBe("tampered");
       expect(await reason(app.load(Customer(), "cust-6"))).toBe("tampered");
       expect(await reason(app.load(Customer(), "cust-7"))).toBe("missing-key");

@@ -37,7 +37,11 @@ export function projectConformance(store: () => Store, test: TestApi, probe?: Re
 
     /** A projection stream with work up to the store's first event, leased by "d". */
     async function leased(): Promise<{ lease: Lease; head: number }> {
-      const [e] = await store().commit("s", [{ name: "A", data: {} }], { correlation: "c", causation: {} });
+      const [e] = await store().commit({
+        stream: "s",
+        messages: [{ name: "A", data: {} }],
+        meta: { correlation: "c", causation: {} },
+      });
       await store().lease([{ stream: "p", by: "d", at: -1, retry: 0, head: e.id }], 0);
       const [lease] = await store().lease([{ stream: "p", by: "d", at: -1, retry: 0 }], 10_000);
       return { lease, head: e.id };
@@ -125,7 +129,7 @@ export function inlineConformance(store: () => Store, test: TestApi, probe?: Rea
 
     beforeEach(async () => {
       if (!store().commitInline || !probe || !store().project) return;
-      const [e] = await store().commit("setup", opened("setup"), meta);
+      const [e] = await store().commit({ stream: "setup", messages: opened("setup"), meta });
       await store().lease([{ stream: "probe-reset", by: "r", at: -1, retry: 0, head: e.id }], 0);
       const [lease] = await store().lease([{ stream: "probe-reset", by: "r", at: -1, retry: 0 }], 10_000);
       expect(await store().project!(lease, (tx) => probe.reset(tx))).toBe(true);
@@ -173,7 +177,7 @@ export function inlineConformance(store: () => Store, test: TestApi, probe?: Rea
 
     it("commits neither on a concurrency conflict, without running the work", async ({ skip }) => {
       if (!store().commitInline) return skip();
-      await store().commit("t-3", opened("first"), meta, -1);
+      await store().commit({ stream: "t-3", messages: opened("first"), meta, expectedVersion: -1 });
       let ran = false;
       await expect(
         store().commitInline!({ stream: "t-3", messages: opened("c"), meta, expectedVersion: -1 }, (_, tx) => {

@@ -2,6 +2,7 @@ import type { Store } from "../types/ports.js";
 import type { EventMeta } from "../core/schemas.js";
 import { discoveryConformance } from "./discovery-conformance.js";
 import { eventsConformance } from "./events-conformance.js";
+import { idempotencyConformance } from "./idempotency-conformance.js";
 import { joiningConformance } from "./joining-conformance.js";
 import { watermarksConformance } from "./watermarks-conformance.js";
 import { inlineConformance, projectConformance } from "./projection-conformance.js";
@@ -85,13 +86,13 @@ export function storeConformance(
 
     describe("seed and drop", () => {
       it("seed is idempotent and keeps the events", async () => {
-        await store.commit("a", [msg("A")], meta());
+        await store.commit({ stream: "a", messages: [msg("A")], meta: meta() });
         await store.seed();
         expect(await all()).toHaveLength(1);
       });
 
       it("drop removes every event and watermark", async () => {
-        await store.commit("a", [msg("A")], meta());
+        await store.commit({ stream: "a", messages: [msg("A")], meta: meta() });
         await store.lease([{ stream: "r", by: "d", at: -1, retry: 0 }], 0);
         await store.drop();
         await store.seed();
@@ -100,16 +101,17 @@ export function storeConformance(
       });
 
       it("never reuses an id, not even after drop", async () => {
-        const [before] = await store.commit("a", [msg("A")], meta());
+        const [before] = await store.commit({ stream: "a", messages: [msg("A")], meta: meta() });
         await store.drop();
         await store.seed();
-        const [after] = await store.commit("a", [msg("A")], meta());
+        const [after] = await store.commit({ stream: "a", messages: [msg("A")], meta: meta() });
         expect(after.version).toBe(0);
         expect(after.id).toBeGreaterThan(before.id);
       });
     });
 
     eventsConformance(() => store, test);
+    idempotencyConformance(() => store, test);
     watermarksConformance(() => store, test);
     discoveryConformance(() => store, test);
     joiningConformance(() => store, test);

@@ -29,7 +29,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("registers streams with a 0 ms lease, idempotently, and polls those with work after their watermark", async () => {
-      const [e] = await store().commit("s", [msg("A")], meta());
+      const [e] = await store().commit({ stream: "s", messages: [msg("A")], meta: meta() });
       const registered = await store().lease(
         [lease("r1", "d", -1, "s", e.id), lease("r2", "d", e.id, undefined, e.id)],
         0
@@ -43,7 +43,11 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("splits poll results between the most lagging and the most leading", async () => {
-      const events = await store().commit("s", [msg("A"), msg("A"), msg("A"), msg("A"), msg("A")], meta());
+      const events = await store().commit({
+        stream: "s",
+        messages: [msg("A"), msg("A"), msg("A"), msg("A"), msg("A")],
+        meta: meta(),
+      });
       await store().lease(
         events.map((e, i) => lease(`r${i}`, "d", e.id - 1, undefined, e.id)),
         0
@@ -59,7 +63,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("grants a lease with the stream's stored head, so a drain reads no further than its work", async () => {
-      const [a, b, c] = await store().commit("s", [msg("A"), msg("A"), msg("A")], meta());
+      const [a, b, c] = await store().commit({ stream: "s", messages: [msg("A"), msg("A"), msg("A")], meta: meta() });
       await store().lease([lease("r", "d", -1, undefined, b.id)], 0);
       await store().lease([lease("r", "d", -1, undefined, a.id)], 0); // a lower head does not lower it
       const [granted] = await store().lease([lease("r", "d", -1)], 10_000);
@@ -76,7 +80,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("grants a lease with the reactions the stream carries, so a drain knows which events can react into it", async () => {
-      await store().commit("s", [msg("A")], meta());
+      await store().commit({ stream: "s", messages: [msg("A")], meta: meta() });
       await store().lease([{ ...lease("r", "d", -1), reactions: ["A/one"] }], 0);
       await store().lease([{ ...lease("r", "d", -1), reactions: ["B/two", "A/one"] }], 0);
       const [granted] = await store().lease([lease("r", "d", -1)], 10_000);
@@ -87,7 +91,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("leases exclusively until the lease expires, renews for the holder, and skips leased streams when polling", async () => {
-      const [e] = await store().commit("s", [msg("A")], meta());
+      const [e] = await store().commit({ stream: "s", messages: [msg("A")], meta: meta() });
       await store().lease([lease("r", "d1", -1, "s", e.id)], 0);
       const [first] = await store().lease([lease("r", "d1", -1, "s")], 400);
       expect(first.token).toEqual(expect.any(Number));
@@ -108,7 +112,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("renews a lease that ran out as long as no one took the stream since", async () => {
-      const [e] = await store().commit("s", [msg("A")], meta());
+      const [e] = await store().commit({ stream: "s", messages: [msg("A")], meta: meta() });
       await store().lease([lease("r", "d1", -1, "s", e.id)], 0);
       const [granted] = await store().lease([lease("r", "d1", -1, "s")], 100);
       await sleep(150);
@@ -118,7 +122,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("refuses renewals, acks and blocks that started before a reset or an unblock", async () => {
-      const [a, b] = await store().commit("s", [msg("A"), msg("B")], meta());
+      const [a, b] = await store().commit({ stream: "s", messages: [msg("A"), msg("B")], meta: meta() });
       await store().lease([lease("r", "d", -1, "s", b.id)], 0);
       const [before] = await store().lease([lease("r", "d", -1, "s")], 10_000);
       expect(await store().reset(["r"])).toEqual(["r"]);
@@ -150,17 +154,17 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("has no work for a stream reset to the end of the log", async () => {
-      const [, b] = await store().commit("s", [msg("A"), msg("B")], meta());
+      const [, b] = await store().commit({ stream: "s", messages: [msg("A"), msg("B")], meta: meta() });
       await store().lease([lease("r", "d", -1, "s", b.id)], 0);
       expect(await store().reset(["r"], b.id)).toEqual(["r"]);
       expect(await store().poll(10, 10)).toEqual([]);
-      const [c] = await store().commit("s", [msg("C")], meta());
+      const [c] = await store().commit({ stream: "s", messages: [msg("C")], meta: meta() });
       await store().lease([lease("r", "d", b.id, "s", c.id)], 0);
       expect((await store().poll(10, 10)).map((p) => [p.stream, p.at])).toEqual([["r", b.id]]);
     });
 
     it("records the reactions that target a stream and offers it only to pollers that have them all", async () => {
-      const [e] = await store().commit("s", [msg("A")], meta());
+      const [e] = await store().commit({ stream: "s", messages: [msg("A")], meta: meta() });
       await store().lease([{ ...lease("r", "d", -1, "s", e.id), reactions: ["A/old#1"] }], 0);
       await store().lease([{ ...lease("r", "d", -1, "s", e.id), reactions: ["A/new#2", "A/old#1"] }], 0);
       await store().lease([lease("q", "d", -1, "s", e.id)], 0); // no reactions recorded: anyone's
@@ -176,7 +180,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("retires reactions no release has any more, so streams that carried them are offered again", async () => {
-      const [e] = await store().commit("s", [msg("A")], meta());
+      const [e] = await store().commit({ stream: "s", messages: [msg("A")], meta: meta() });
       await store().lease([{ ...lease("r", "d", -1, "s", e.id), reactions: ["A/gone#1", "A/kept#2"] }], 0);
       await store().lease([{ ...lease("q", "d", -1, "s", e.id), reactions: ["A/kept#2"] }], 0);
       expect(await store().poll(10, 10, ["A/kept#2"])).toHaveLength(1);
@@ -190,7 +194,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("refuses an ack or a block from a holder that lacks a reaction the stream gained since its lease", async () => {
-      const [e] = await store().commit("s", [msg("A")], meta());
+      const [e] = await store().commit({ stream: "s", messages: [msg("A")], meta: meta() });
       await store().lease([{ ...lease("r", "d", -1, "s", e.id), reactions: ["A/old#1"] }], 0);
       const [granted] = await store().lease([lease("r", "d", -1, "s")], 10_000);
       await store().lease([{ ...lease("r", "d2", -1, "s", e.id), reactions: ["A/new#2"] }], 0); // a newer release
@@ -205,7 +209,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("leases for longer than 24.8 days", async () => {
-      const [e] = await store().commit("s", [msg("A")], meta());
+      const [e] = await store().commit({ stream: "s", messages: [msg("A")], meta: meta() });
       await store().lease([lease("r", "d", -1, "s", e.id)], 0);
       expect(await store().lease([lease("r", "d", -1, "s")], 30 * 24 * 3600 * 1000)).toHaveLength(1);
       const [r] = await store().reactions();
@@ -214,7 +218,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("acks: moves the watermark, stores retry and done, releases the lease, and honours a retry delay", async () => {
-      const [a, b] = await store().commit("s", [msg("A"), msg("B")], meta());
+      const [a, b] = await store().commit({ stream: "s", messages: [msg("A"), msg("B")], meta: meta() });
       await store().lease([lease("r", "d", -1, "s", b.id)], 0);
       const [granted] = await store().lease([lease("r", "d", -1, "s")], 10_000);
       const acked = await store().ack([{ ...granted, at: a.id, retry: 2, done: [`${b.id}:first#1`], delay: 150 }]);
@@ -227,7 +231,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
       expect(again).toMatchObject({ retry: 2, done: [`${b.id}:first#1`] });
       await store().ack([{ ...again, at: b.id, retry: 0, done: [] }]);
       expect(await store().poll(10, 10)).toEqual([]);
-      const [c] = await store().commit("s", [msg("C")], meta());
+      const [c] = await store().commit({ stream: "s", messages: [msg("C")], meta: meta() });
       await store().lease([lease("r", "d", b.id, "s", c.id)], 0);
       expect(await store().poll(10, 10)).toHaveLength(1);
       const [row] = await store().reactions();
@@ -241,7 +245,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("refuses a lease whose polled watermark has moved since", async () => {
-      const [a, b] = await store().commit("s", [msg("A"), msg("B")], meta());
+      const [a, b] = await store().commit({ stream: "s", messages: [msg("A"), msg("B")], meta: meta() });
       await store().lease([lease("r", "d1", -1, "s", b.id)], 0);
       const [first] = await store().lease([lease("r", "d1", -1, "s")], 10_000);
       expect(await store().ack([{ ...first, at: a.id }])).toHaveLength(1);
@@ -251,7 +255,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("blocks: keeps the progress before the failure; a blocked stream is neither polled nor leased; only the holder can block", async () => {
-      const [a, b] = await store().commit("s", [msg("A"), msg("B")], meta());
+      const [a, b] = await store().commit({ stream: "s", messages: [msg("A"), msg("B")], meta: meta() });
       await store().lease([lease("r", "d", -1, "s", b.id)], 0);
       const [granted] = await store().lease([lease("r", "d", -1, "s")], 10_000);
       expect(await store().block([{ ...granted, by: "other", at: a.id, error: "x" }])).toEqual([]);
@@ -266,7 +270,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("unblocks a stream at its watermark with retries reset, and resets one to replay from the start", async () => {
-      const [a, b] = await store().commit("s", [msg("A"), msg("B")], meta());
+      const [a, b] = await store().commit({ stream: "s", messages: [msg("A"), msg("B")], meta: meta() });
       await store().lease([lease("r", "d", -1, "s", b.id), lease("q", "d", -1, "s", b.id)], 0);
       const [granted] = await store().lease([lease("r", "d", -1, "s")], 10_000);
       await store().block([{ ...granted, at: a.id, retry: 4, error: "boom" }]);
@@ -289,7 +293,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     });
 
     it("lists only the named streams, by name, once each, with the other filters on top", async () => {
-      const [a, b] = await store().commit("s", [msg("A"), msg("B")], meta());
+      const [a, b] = await store().commit({ stream: "s", messages: [msg("A"), msg("B")], meta: meta() });
       await store().lease(
         ["a-1", "b-2", "c-3", "d-4"].map((stream) => lease(stream, "d", -1, "s", b.id)),
         0

@@ -73,34 +73,18 @@ export interface Store extends Disposable {
   /** Removes everything `seed` created, events included. */
   drop(): Promise<void>;
   /**
-   * Appends `messages` to `stream`, all or nothing.
+   * Appends events to a stream, all or nothing.
    *
-   * @param stream - the stream name
-   * @param messages - the events to append, in order
-   * @param meta - correlation and causation stored with each event
-   * @param expectedVersion - the version the stream must be at (-1 for a new stream); omitted, no check
-   * @param idempotencyKey - remembered with the versions committed (see `recall`); a key the stream
-   *   already used, and that has not expired, commits nothing and throws a `ConcurrencyError`
-   * @param lastId - the id of the stream's last event as the caller knows it; when given, the commit
-   *   also fails with a `ConcurrencyError` if the stream's last event is another one — the stream was
-   *   dropped and written again up to the same version — so state cached from the old event is never
-   *   built on
-   * @param request - with `idempotencyKey`: what the request asked for (a digest of its action, actor
-   *   and payload), kept with the key and returned by `recall`, so a key reused for another request
-   *   can be told from a retry
+   * @param commit - the stream, the events in order and the metadata stored with each, with the checks that
+   *   guard the append: `expectedVersion` (-1 for a new stream), `lastId` (the stream's last event as the caller
+   *   knows it: another event there — the stream was dropped and written again up to the same version — is a
+   *   conflict, so state cached from the old event is never built on) and `idempotencyKey` with its `request`
+   *   digest (see {@link Commit})
    * @returns the committed events, with ids, versions and creation time
    * @throws {@link ConcurrencyError} when the stream is not at `expectedVersion`, its last event is not
    *   `lastId`, or the key was used
    */
-  commit<E extends Schemas>(
-    stream: string,
-    messages: Message<E, keyof E>[],
-    meta: EventMeta,
-    expectedVersion?: number,
-    idempotencyKey?: string,
-    lastId?: number,
-    request?: string
-  ): Promise<Committed<E, keyof E>[]>;
+  commit<E extends Schemas>(commit: Commit<E>): Promise<Committed<E, keyof E>[]>;
   /**
    * The stream versions committed under an idempotency key, if the stream
    * used it and it has not expired (how long keys are kept is the store's
@@ -120,7 +104,7 @@ export interface Store extends Disposable {
    * rolled back). Inline projections use it. Optional: an app with an inline
    * projection refuses to commit on a store without it.
    *
-   * @param commit - what `commit` takes, as one object
+   * @param commit - what `commit` takes, and the timers to schedule or cancel with the events
    * @param work - writes the read model through the handle; a store may require it to be synchronous (and say so)
    * @returns the committed events
    * @throws {@link ConcurrencyError} as `commit` does
@@ -333,7 +317,50 @@ export interface Store extends Disposable {
 }
 
 /**
- * What `Store.commitInline` commits: the arguments of `Store.commit`, by name.
+ * What `Store.commit` appends: a stream, its new events and their metadata,
+ * with the checks that guard the append. Every field but the first three is
+ * optional; an omitted check is not made.
+ *
+ * @experimental
+ * @typeParam E - the event schemas
+ * @example
+ * ```ts
+ * const commit: Commit<{ Opened: { title: string } }> = {
+ *   stream: "ticket-1",
+ *   messages: [{ name: "Opened", data: { title: "Printer" } }],
+ *   meta: { correlation: "c-1", causation: {} },
+ *   expectedVersion: -1,
+ * };
+ * const [opened] = await store().commit(commit);
+ * ```
+ */
+export type Commit<E extends Schemas> = {
+  /** The stream name. */
+  readonly stream: string;
+  /** The events to append, in order. */
+  readonly messages: Message<E, keyof E>[];
+  /** Correlation and causation stored with each event. */
+  readonly meta: EventMeta;
+  /** The version the stream must be at (-1 for a new stream); omitted, no check. */
+  readonly expectedVersion?: number;
+  /**
+   * Remembered with the versions committed (see `Store.recall`); a key the stream already used, and that has
+   * not expired, commits nothing and throws a `ConcurrencyError`.
+   */
+  readonly idempotencyKey?: string;
+  /** The id of the stream's last event as the caller knows it; another event there is a conflict. */
+  readonly lastId?: number;
+  /**
+   * With `idempotencyKey`: what the request asked for (a digest of its action, actor and payload), kept with
+   * the key and returned by `recall`, so a key reused for another request can be told from a retry (see
+   * `KeyedVersions.request`).
+   */
+  readonly request?: string;
+};
+
+/**
+ * What `Store.commitInline` commits: a {@link Commit}, with the timers to
+ * schedule and cancel in the same transaction.
  *
  * @experimental
  * @typeParam E - the event schemas
@@ -344,24 +371,11 @@ export interface Store extends Disposable {
  *   messages: [{ name: "Opened", data: { title: "Printer" } }],
  *   meta: { correlation: "c-1", causation: {} },
  *   expectedVersion: -1,
+ *   timers: { schedule: [], cancel: ["remind-ticket-1"], now: new Date() },
  * };
  * ```
  */
-export type InlineCommit<E extends Schemas> = {
-  /** The stream name. */
-  readonly stream: string;
-  /** The events to append, in order. */
-  readonly messages: Message<E, keyof E>[];
-  /** Correlation and causation stored with each event. */
-  readonly meta: EventMeta;
-  /** The version the stream must be at (-1 for a new stream); omitted, no check. */
-  readonly expectedVersion?: number;
-  /** Remembered with the versions committed; a key the stream already used commits nothing. */
-  readonly idempotencyKey?: string;
-  /** The id of the stream's last event as the caller knows it. */
-  readonly lastId?: number;
-  /** With `idempotencyKey`: what the request asked for, kept with the key (see `KeyedVersions.request`). */
-  readonly request?: string;
+export type InlineCommit<E extends Schemas> = Commit<E> & {
   /**
    * Timers to schedule and cancel in the same transaction as the events
    * (see {@link TimerChanges}): a store with `timers` writes them before the

@@ -39,7 +39,11 @@ describe("actions with cached snapshots", () => {
   it("fold events another writer committed since", async () => {
     const app = act().with(Counter).build();
     await app.do("increment", { stream: "s", actor }, { by: 1 });
-    await store().commit("s", [{ name: "Incremented", data: { by: 10 } }], { correlation: "x", causation: {} });
+    await store().commit({
+      stream: "s",
+      messages: [{ name: "Incremented", data: { by: 10 } }],
+      meta: { correlation: "x", causation: {} },
+    });
     const [snap] = await app.do("increment", { stream: "s", actor }, { by: 1 });
     expect(snap.state.count).toBe(12);
     expect(snap.event?.version).toBe(2);
@@ -110,7 +114,11 @@ describe("optimistic actions on cached streams", () => {
   it("re-check a rule that failed on a stale snapshot against the events since", async () => {
     const app = act().with(Counter).build();
     await app.do("tag", { stream: "o", actor }, { tags: ["x"] }); // cached: count 0
-    await store().commit("o", [{ name: "Incremented", data: { by: 5 } }], { correlation: "x", causation: {} });
+    await store().commit({
+      stream: "o",
+      messages: [{ name: "Incremented", data: { by: 5 } }],
+      meta: { correlation: "x", causation: {} },
+    });
     const [snap] = await app.do("reset", { stream: "o", actor }, {}); // "must not be zero" holds now
     expect(snap.state.count).toBe(0);
     expect(snap.event?.version).toBe(2);
@@ -120,7 +128,11 @@ describe("optimistic actions on cached streams", () => {
   it("return the fresh state when nothing is emitted", async () => {
     const app = act().with(Counter).build();
     await app.do("tag", { stream: "o", actor }, { tags: ["x"] });
-    await store().commit("o", [{ name: "Incremented", data: { by: 5 } }], { correlation: "x", causation: {} });
+    await store().commit({
+      stream: "o",
+      messages: [{ name: "Incremented", data: { by: 5 } }],
+      meta: { correlation: "x", causation: {} },
+    });
     const [snap] = await app.do("tag", { stream: "o", actor }, { tags: [] });
     expect(snap.state).toEqual({ count: 5, tags: ["x"] });
   });
@@ -133,9 +145,13 @@ describe("a cached snapshot knows the event it was built from", () => {
     await store().drop();
     await store().seed();
     // Another writer starts the stream again: a new first event, the same version.
-    await store().commit("dropped", [{ name: "Incremented", data: { by: 1 } }], {
-      correlation: "c",
-      causation: {},
+    await store().commit({
+      stream: "dropped",
+      messages: [{ name: "Incremented", data: { by: 1 } }],
+      meta: {
+        correlation: "c",
+        causation: {},
+      },
     });
     const [snap] = await app.do("increment", { stream: "dropped", actor }, { by: 1 });
     expect(snap.state.count).toBe(2);

@@ -242,12 +242,12 @@ describe("snapshots", () => {
   it("ignores a failed snapshot write and a throwing snap rule", async () => {
     const original = store().commit.bind(store());
     let calls = 0;
-    const spy = vi.spyOn(store(), "commit").mockImplementation(async (stream, messages, meta, expected) => {
-      if (messages[0].name === SNAP_EVENT) {
+    const spy = vi.spyOn(store(), "commit").mockImplementation(async (commit) => {
+      if (commit.messages[0].name === SNAP_EVENT) {
         calls++;
         throw new Error("disk full");
       }
-      return original(stream, messages, meta, expected);
+      return original(commit);
     });
     const results = [];
     for (let i = 0; i < 3; i++) results.push(await app.do("add", target("u"), { by: 1 }));

@@ -69,8 +69,8 @@ describe("a snapshot that cannot be written", () => {
     const app = act().with(Kept).build();
     const commit = store().commit.bind(store());
     let failure: Error = new ConcurrencyError("k", 1, [], 0);
-    vi.spyOn(store(), "commit").mockImplementation((stream, messages, ...rest) =>
-      messages[0].name === SNAP_EVENT ? Promise.reject(failure) : commit(stream, messages, ...rest)
+    vi.spyOn(store(), "commit").mockImplementation((asked) =>
+      asked.messages[0].name === SNAP_EVENT ? Promise.reject(failure) : commit(asked)
     );
     await app.do("add", target("k"), { by: 1 });
     expect(logger.debug).toHaveBeenCalledWith(failure, 'snapshot of stream "k" skipped: the stream moved');

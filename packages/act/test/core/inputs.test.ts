@@ -123,14 +123,18 @@ describe("one validator for names", () => {
 
   it("checks every input of a commit", () => {
     const meta = { correlation: "c", causation: {} };
-    checkCommit("s", [{ name: "A", data: {} }], meta, -1, "k");
-    expect(refusal(() => checkCommit("s", [{ name: "", data: {} }], meta)).message).toContain("event name");
-    expect(refusal(() => checkCommit("s", [], { correlation: "a\u0000", causation: {} })).message).toContain(
-      "correlation"
-    );
-    expect(refusal(() => checkCommit("s", [], meta, Number.NaN)).message).toContain("expected version");
-    expect(refusal(() => checkCommit("s", [], meta, -2)).message).toContain("expected version");
-    expect(refusal(() => checkCommit("s", [], meta, 0, "")).message).toContain("idempotency key");
+    const messages = [{ name: "A", data: {} }];
+    checkCommit({ stream: "s", messages, meta, expectedVersion: -1, idempotencyKey: "k", lastId: 3, request: "r" });
+    const refused = (commit: Partial<Parameters<typeof checkCommit>[0]>) =>
+      refusal(() => checkCommit({ stream: "s", messages: [], meta, ...commit })).message;
+    expect(refused({ stream: "" })).toContain("stream");
+    expect(refused({ messages: [{ name: "", data: {} }] })).toContain("event name");
+    expect(refused({ meta: { correlation: "a\u0000", causation: {} } })).toContain("correlation");
+    expect(refused({ expectedVersion: Number.NaN })).toContain("expected version");
+    expect(refused({ expectedVersion: -2 })).toContain("expected version");
+    expect(refused({ expectedVersion: 0, idempotencyKey: "" })).toContain("idempotency key");
+    expect(refused({ lastId: 1.5 })).toContain("last event id");
+    expect(refused({ idempotencyKey: "k", request: "" })).toContain("idempotency request");
   });
 });
 

@@ -258,10 +258,10 @@ describe("a state loads the same through either path", () => {
       .emit(({ cents }) => ["Deposited", { cents }])
       .build();
     const meta = { correlation: "c", causation: {} };
-    await memory.commit("a", [{ name: "Deposited", data: { dollars: 1.25 } }], meta);
+    await memory.commit({ stream: "a", messages: [{ name: "Deposited", data: { dollars: 1.25 } }], meta });
     const app = act().with(Account).build();
     await app.do("deposit", { stream: "a", actor }, { cents: 10 });
-    await memory.commit("a", [{ name: "Deposited", data: { cents: 5, dropped: "x" } }], meta);
+    await memory.commit({ stream: "a", messages: [{ name: "Deposited", data: { cents: 5, dropped: "x" } }], meta });
     const seen: unknown[] = [];
     const { state: loaded } = await app.load(Account, "a", { onSnapshot: (s) => seen.push(s.event?.data) });
     expect(loaded.cents).toBe(140);

@@ -198,10 +198,26 @@ describe("a running consumer drains only when there may be work", () => {
     app.start({ pollMillis: 60_000, streamLimit: 1, eventLimit: 2 });
     await settle();
     // Committed before the consumer hears of them: one wake-up, three drains' worth of work.
-    await store().commit("a", [{ name: "Received", data: { text: "a1" } }], { correlation: "c", causation: {} });
-    await store().commit("a", [{ name: "Received", data: { text: "a2" } }], { correlation: "c", causation: {} });
-    await store().commit("a", [{ name: "Received", data: { text: "a3" } }], { correlation: "c", causation: {} });
-    await store().commit("b", [{ name: "Received", data: { text: "b1" } }], { correlation: "c", causation: {} });
+    await store().commit({
+      stream: "a",
+      messages: [{ name: "Received", data: { text: "a1" } }],
+      meta: { correlation: "c", causation: {} },
+    });
+    await store().commit({
+      stream: "a",
+      messages: [{ name: "Received", data: { text: "a2" } }],
+      meta: { correlation: "c", causation: {} },
+    });
+    await store().commit({
+      stream: "a",
+      messages: [{ name: "Received", data: { text: "a3" } }],
+      meta: { correlation: "c", causation: {} },
+    });
+    await store().commit({
+      stream: "b",
+      messages: [{ name: "Received", data: { text: "b1" } }],
+      meta: { correlation: "c", causation: {} },
+    });
     await settle();
     expect([...seen].sort()).toEqual(["a1", "a2", "a3", "b1"]);
   });

@@ -80,7 +80,7 @@ async function history(size: number) {
       name: "Noted",
       data: { text: `${done + i}` },
     }));
-    await store().commit(`notes-${done}`, messages, { correlation: "history", causation: {} });
+    await store().commit({ stream: `notes-${done}`, messages, meta: { correlation: "history", causation: {} } });
   }
 }
 
@@ -266,11 +266,11 @@ export function discoverySuite(
             const [s] = await apps[0].do("place", { stream: `order-${step.stream}`, actor }, { sku: "x" });
             orders.push(s.event!.id);
           } else if (step.kind === "note") {
-            await store().commit(
-              "notes",
-              Array.from({ length: step.count }, (_, i) => ({ name: "Noted", data: { text: `${i}` } })),
-              { correlation: "notes", causation: {} }
-            );
+            await store().commit({
+              stream: "notes",
+              messages: Array.from({ length: step.count }, (_, i) => ({ name: "Noted", data: { text: `${i}` } })),
+              meta: { correlation: "notes", causation: {} },
+            });
           } else if (step.kind === "drain") await apps[step.slot].drain({ leaseMillis: 5_000 });
           else if (step.kind === "race")
             await Promise.all(apps.map((app) => Promise.all([app.drain({ leaseMillis: 5_000 }), app.correlate()])));

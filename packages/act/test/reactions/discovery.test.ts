@@ -91,14 +91,14 @@ describe("discovery positions per store", () => {
     const audit = async function audit() {};
     const old = act().with(Counter).on("Added").do(count).to("counts").build();
     for (let i = 0; i < 5; i++)
-      await log.commit(
-        "bulk",
-        Array.from({ length: 1_000 }, () => ({ name: "Added", data: {} })),
-        {
+      await log.commit({
+        stream: "bulk",
+        messages: Array.from({ length: 1_000 }, () => ({ name: "Added", data: {} })),
+        meta: {
           correlation: "bulk",
           causation: {},
-        }
-      );
+        },
+      });
     for (let after = -1; ; ) {
       const { lastId } = await old.correlate({ after, limit: 10_000 });
       if (lastId <= after) break;
@@ -149,14 +149,14 @@ describe("discovery positions per store", () => {
     await first.drain();
     // More than a drain's 10,000 events that no reaction handles, then one it does.
     for (let i = 0; i < 25; i++)
-      await log.commit(
-        "other",
-        Array.from({ length: 1_000 }, () => ({ name: "Other", data: {} })),
-        {
+      await log.commit({
+        stream: "other",
+        messages: Array.from({ length: 1_000 }, () => ({ name: "Other", data: {} })),
+        meta: {
           correlation: "other",
           causation: {},
-        }
-      );
+        },
+      });
     const [added] = await first.do("add", { stream: "c", actor }, {});
     // Timers never fire: the consumer gets to the reaction only by draining without waiting.
     vi.useFakeTimers({ toFake: ["setTimeout", "setInterval", "clearTimeout", "clearInterval"] });

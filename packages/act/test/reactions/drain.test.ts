@@ -86,9 +86,9 @@ describe("a drain's reads of the log", () => {
     // Only the first deposit reacts into "audit"; the 2,500 after it route nowhere.
     const { app, handled } = recording((event) => (event.data.amount === 0 ? { target: "audit" } : undefined));
     const meta = { correlation: "c", causation: {} };
-    await store().commit("acc-0", [{ name: "Deposited", data: { amount: 0 } }], meta);
+    await store().commit({ stream: "acc-0", messages: [{ name: "Deposited", data: { amount: 0 } }], meta });
     for (let i = 1; i <= 2_500; i++)
-      await store().commit(`acc-${i}`, [{ name: "Deposited", data: { amount: i } }], meta);
+      await store().commit({ stream: `acc-${i}`, messages: [{ name: "Deposited", data: { amount: i } }], meta });
     await app.correlate({ after: -1, limit: 10_000 });
     const read = await eventsRead(async () => {
       const { acked } = await app.drain();
@@ -105,7 +105,7 @@ describe("a drain's reads of the log", () => {
     // streams would visit ten events for each one they handle.
     const events = KEPT_EVENTS_LIMIT + 1_000;
     for (let i = 0; i < events; i++)
-      await store().commit(`acc-${i % 100}`, [{ name: "Deposited", data: { amount: i } }], meta);
+      await store().commit({ stream: `acc-${i % 100}`, messages: [{ name: "Deposited", data: { amount: i } }], meta });
     await app.correlate({ after: -1, limit: 10_000 });
     const read = await eventsRead(async () => {
       while (handled.length < events) await app.drain();
@@ -130,7 +130,8 @@ describe("a drain's reads of the log", () => {
       .to(() => ({ target: "ledger" }))
       .build();
     const meta = { correlation: "c", causation: {} };
-    for (let i = 0; i < 30; i++) await store().commit("acc", [{ name: "Deposited", data: { amount: i } }], meta);
+    for (let i = 0; i < 30; i++)
+      await store().commit({ stream: "acc", messages: [{ name: "Deposited", data: { amount: i } }], meta });
     await app.correlate({ after: -1, limit: 100 });
     const options = { eventLimit: 5, backlogMillis: 1 };
     const read = await eventsRead(async () => {
@@ -147,7 +148,7 @@ describe("a drain's reads of the log", () => {
     const meta = { correlation: "c", causation: {} };
     const events = KEPT_EVENTS_LIMIT * 2 + 500;
     for (let i = 0; i < events; i++)
-      await store().commit(`acc-${i % 100}`, [{ name: "Deposited", data: { amount: i } }], meta);
+      await store().commit({ stream: `acc-${i % 100}`, messages: [{ name: "Deposited", data: { amount: i } }], meta });
     const { found, routes } = await correlate(store(), app.registry.events, "test", { after: -1, limit: events });
     expect([...routes.values()].flat()).toHaveLength(events);
     expect(found.map((event) => event.id)).toEqual(
@@ -173,9 +174,10 @@ describe("a drain's reads of the log", () => {
       .to(() => ({ target: "audit" }))
       .build();
     const meta = { correlation: "c", causation: {} };
-    await store().commit("acc", [{ name: "Deposited", data: { amount: 1 } }], meta);
-    for (let i = 0; i < 50; i++) await store().commit("acc", [{ name: "Posted", data: { amount: i } }], meta);
-    await store().commit("acc", [{ name: "Deposited", data: { amount: 2 } }], meta);
+    await store().commit({ stream: "acc", messages: [{ name: "Deposited", data: { amount: 1 } }], meta });
+    for (let i = 0; i < 50; i++)
+      await store().commit({ stream: "acc", messages: [{ name: "Posted", data: { amount: i } }], meta });
+    await store().commit({ stream: "acc", messages: [{ name: "Deposited", data: { amount: 2 } }], meta });
     await app.correlate({ after: -1, limit: 10_000 });
     // As when another process correlated further than this one.
     const unknown = vi.spyOn(RouteIndex.prototype, "ids").mockReturnValue(undefined);

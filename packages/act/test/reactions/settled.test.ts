@@ -95,7 +95,11 @@ describe("settled", () => {
     await app.drain();
     expect((await store().reactions({ streams: ["notes"] }))[0]).toMatchObject({ retry: 1, blocked: false });
     // …a stream only a removed reaction targets (no app here leases it), with work…
-    const [old] = await store().commit("legacy", [{ name: "Gone", data: {} }], { correlation: "old", causation: {} });
+    const [old] = await store().commit({
+      stream: "legacy",
+      messages: [{ name: "Gone", data: {} }],
+      meta: { correlation: "old", causation: {} },
+    });
     await store().lease([{ stream: "retired", by: "old", at: -1, retry: 0, head: old.id, reactions: ["Gone/x"] }], 0);
     // …and a blocked one.
     await store().lease([{ stream: "jammed", by: "old", at: -1, retry: 0, head: old.id }], 0);

@@ -12,14 +12,14 @@ describe("InMemoryStore", () => {
     const store = new InMemoryStore();
     const bad = { fn: () => 1 };
     await expect(
-      store.commit(
-        "a",
-        [
+      store.commit({
+        stream: "a",
+        messages: [
           { name: "A", data: {} },
           { name: "B", data: bad },
         ],
-        { correlation: "c", causation: {} }
-      )
+        meta: { correlation: "c", causation: {} },
+      })
     ).rejects.toThrow();
     expect(await store.query(() => {})).toBe(0);
   });
@@ -27,7 +27,7 @@ describe("InMemoryStore", () => {
   it("keeps its log safe from callers mutating what they committed", async () => {
     const store = new InMemoryStore();
     const data = { list: [1] };
-    await store.commit("a", [{ name: "A", data }], { correlation: "c", causation: {} });
+    await store.commit({ stream: "a", messages: [{ name: "A", data }], meta: { correlation: "c", causation: {} } });
     data.list.push(2);
     const seen: unknown[] = [];
     await store.query((e) => seen.push(e.data));
@@ -43,11 +43,7 @@ describe("InMemoryStore's reaction streams", () => {
 
   it("polls the most lagging first and the most leading from the other end, ties by name, as the database stores do", async () => {
     const store = new InMemoryStore();
-    await store.commit(
-      "s",
-      Array.from({ length: 10 }, () => ({ name: "A", data: {} })),
-      meta
-    );
+    await store.commit({ stream: "s", messages: Array.from({ length: 10 }, () => ({ name: "A", data: {} })), meta });
     // Registered out of name order, so ties are ordered by the poll, not by arrival.
     await register(store, "f", 5, 9);
     await register(store, "d", 5, 9);
@@ -70,7 +66,7 @@ describe("InMemoryStore's reaction streams", () => {
 
   it("lists a lease's holder and end only while it lasts, a source and an error only where there is one", async () => {
     const store = new InMemoryStore();
-    await store.commit("s", [{ name: "A", data: {} }], meta);
+    await store.commit({ stream: "s", messages: [{ name: "A", data: {} }], meta });
     await register(store, "plain", -1, 0);
     await register(store, "sourced", -1, 0, "s");
     const [held] = await store.lease([{ stream: "plain", by: "d", at: -1, retry: 0 }], 60_000);

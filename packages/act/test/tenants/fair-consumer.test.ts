@@ -37,11 +37,11 @@ describe("the tenants' consumer", () => {
     b = await tenants.add("b");
     const meta = { correlation: "backlog", causation: {} };
     for (let s = 0; s < STREAMS; s++)
-      await a.store.commit(
-        `a-${s}`,
-        Array.from({ length: BACKLOG / STREAMS }, () => ({ name: "Incremented", data: { by: 1 } })),
-        meta
-      );
+      await a.store.commit({
+        stream: `a-${s}`,
+        messages: Array.from({ length: BACKLOG / STREAMS }, () => ({ name: "Incremented", data: { by: 1 } })),
+        meta,
+      });
     // eventLimit and streamLimit bound a share; backlogMillis 0 keeps time out of it.
     tenants.start({ concurrency: 1, streamLimit: 10, eventLimit: 10, backlogMillis: 0, pollMillis: 50 });
     try {

@@ -53,11 +53,14 @@ export async function subject(target: Target, version: string): Promise<Subject>
     },
     async append(stream, count) {
       for (let done = 0; done < count; done += 500)
-        await adapter.commit(
+        await adapter.commit({
           stream,
-          Array.from({ length: Math.min(500, count - done) }, () => ({ name: "Incremented", data: { by: 1 } })),
-          meta
-        );
+          messages: Array.from({ length: Math.min(500, count - done) }, () => ({
+            name: "Incremented",
+            data: { by: 1 },
+          })),
+          meta,
+        });
     },
     async reactions(sources) {
       let posted = 0;

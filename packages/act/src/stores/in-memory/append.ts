@@ -72,16 +72,9 @@ export class Appender {
    * with no await in between) appends them. Synchronous: the check and the
    * append are one step.
    */
-  #stage<E extends Schemas>({
-    stream,
-    messages,
-    meta,
-    expectedVersion,
-    idempotencyKey,
-    lastId,
-    request,
-  }: InlineCommit<E>): { events: Committed<E, keyof E>[]; append: () => void } {
-    checkCommit(stream, messages, meta, expectedVersion, idempotencyKey, lastId, request);
+  #stage<E extends Schemas>(commit: InlineCommit<E>): { events: Committed<E, keyof E>[]; append: () => void } {
+    checkCommit(commit);
+    const { stream, messages, meta, expectedVersion, idempotencyKey, lastId, request } = commit;
     const db = this.db;
     const log = db.streams.get(stream);
     const lastVersion = log ? log.ids.length - 1 : -1;
