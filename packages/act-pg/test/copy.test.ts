@@ -93,11 +93,22 @@ describe("a copy into PostgreSQL", () => {
     await expect(transfer.append([event], 4)).rejects.toThrow(/ends at event -1, not 4/);
     await transfer.append([event], -1);
     await expect(transfer.append([{ ...event, version: 1 }], 5)).rejects.toThrow(/ids must grow: 5 follows 5/);
-    const records = { watermarks: [], keys: [], discovery: [{ reaction: "E/r", at: 5 }], timers: [] };
+    const records = {
+      watermarks: [],
+      keys: [],
+      discovery: [{ reaction: "E/r", at: 5 }],
+      timers: [],
+      subjects: [{ subject: "s-1", keys: [null, "a2V5"], streams: ["a", "b"] }],
+    };
     await transfer.restore(records);
-    await expect(transfer.restore(records)).rejects.toThrow(/already holds 1/);
+    await expect(transfer.restore(records)).rejects.toThrow(/already holds 3/);
     expect(await events(target)).toEqual([event]);
     expect(await transfer.records()).toEqual(records);
+    const archived = { event: { ...event, id: 2, stream: "z" }, archived: 1_000 };
+    await expect(transfer.archive([archived], 1)).rejects.toThrow(/archive ends at event -1, not 1/);
+    await transfer.archive([archived], -1);
+    await expect(transfer.archive([archived], 2)).rejects.toThrow(/ids must grow: 2 follows 2/);
+    expect(await transfer.archived(-1, 10)).toEqual([archived]);
     await disposeAll();
   });
 

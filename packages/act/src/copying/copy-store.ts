@@ -5,9 +5,10 @@
  */
 import type { Committed, Schemas } from "../types/action.js";
 import type { Store } from "../types/ports.js";
-import type { StoreRecords, StoreTransfer } from "../types/transfer.js";
+import type { ArchivedRecord, StoreTransfer } from "../types/transfer.js";
 import { CopyError } from "./copy-error.js";
-import { compareLogs, type Difference, eventText, type LogDigest, page } from "./log-digest.js";
+import { archivedText, compareLogs, type Difference, eventText, type LogDigest, page } from "./log-digest.js";
+import { recordsDiffer } from "./records-diff.js";
 
 /**
  * How {@link copyStore} runs.
@@ -40,11 +41,15 @@ export type CopyOptions = {
  * ```
  */
 export type CopyProgress = {
-  /** `"events"` while copying events, `"records"` while copying the records beside them, `"verify"` while checking. */
-  readonly phase: "events" | "records" | "verify";
-  /** Events written by this run so far. */
+  /**
+   * `"archive"` while copying archived events, `"events"` while copying the
+   * log, `"records"` while copying the records beside them, `"verify"` while
+   * checking.
+   */
+  readonly phase: "archive" | "events" | "records" | "verify";
+  /** Events written by this run so far (archived ones in the `"archive"` phase). */
   readonly copied: number;
-  /** The id of the last event the target holds (-1: none). */
+  /** The id of the last event the target holds (-1: none), in its archive in the `"archive"` phase. */
   readonly last: number;
 };
 
@@ -63,6 +68,8 @@ export type CopyProgress = {
 export type CopyReport = {
   /** Events written by this run. */
   readonly copied: number;
+  /** Archived events written by this run. */
+  readonly archived: number;
   /** The id of the target's last event when this run started (-1: the target was empty). */
   readonly resumedAfter: number;
   /** The digest of the log, equal on both sides. */
@@ -77,6 +84,8 @@ export type CopyReport = {
     readonly discovery: number;
     /** Timers. */
     readonly timers: number;
+    /** Data subjects, each with every version of its key. */
+    readonly subjects: number;
   };
 };
 
@@ -93,42 +102,17 @@ function transferOf(store: Store, side: string): StoreTransfer {
   return store.transfer;
 }
 
-/** Sorts an object's keys, so two stores' orders of them compare equal. */
-const sortedKeys = (value: object) => Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)));
-
-/**
- * Records as canonical texts, sorted: object keys sorted, and the arrays whose
- * order carries nothing (`done`, `reactions`) too — each store keeps its own
- * order of them, and of the rows (byte order or UTF-16 order of names).
- */
-function recordsText(records: StoreRecords, part: keyof StoreRecords): string[] {
-  return (records[part] as readonly object[])
-    .map((row) =>
-      JSON.stringify(row, (key, value) => {
-        if ((key === "done" || key === "reactions") && Array.isArray(value)) return [...value].sort();
-        if ((key === "" || key === "ahead") && value && typeof value === "object") return sortedKeys(value);
-        return value;
-      })
-    )
-    .sort();
-}
-
-/** The first record that differs between two sets, in words; `undefined` when they are equal. */
-function recordsDiffer(source: StoreRecords, target: StoreRecords): string | undefined {
-  for (const part of ["watermarks", "keys", "discovery", "timers"] as const) {
-    const a = recordsText(source, part);
-    const b = recordsText(target, part);
-    for (let i = 0; i < Math.max(a.length, b.length); i++)
-      if (a[i] !== b[i]) return `${part} differ: source ${a[i] ?? "(none)"}, target ${b[i] ?? "(none)"}`;
-  }
-  return undefined;
-}
-
 /** The message for logs that differ. */
-function mismatch({ position, source, target }: Difference, digests: { source: LogDigest; target: LogDigest }) {
-  const where = `the logs first differ at event #${position}: the source has ${source ? describe(source) : "no event"}, the target ${target ? describe(target) : "no event"}`;
+function mismatch(
+  { position, source, target, archived }: Difference,
+  digests: { source: LogDigest; target: LogDigest }
+) {
+  const what = archived ? "archives" : "logs";
+  const where = `the ${what} first differ at event #${position}: the source has ${source ? describe(source) : "no event"}, the target ${target ? describe(target) : "no event"}`;
+  const sums = (d: LogDigest) =>
+    `${d.events} events, ${d.digest}${d.archive ? `; archive ${d.archive.events} events, ${d.archive.digest}` : ""}`;
   return new CopyError(
-    `copyStore: the copy does not match its source (source ${digests.source.events} events, ${digests.source.digest}; target ${digests.target.events} events, ${digests.target.digest}); ${where}. ` +
+    `copyStore: the copy does not match its source (source ${sums(digests.source)}; target ${sums(digests.target)}); ${where}. ` +
       "Was an app still writing to the source? Stop every app on both stores, empty the target (drop and seed) and copy again.",
     position,
     (source ?? target)?.id
@@ -188,13 +172,12 @@ export async function copyStore(from: Store, to: Store, options: CopyOptions = {
   const source = transferOf(from, "source");
   const target = transferOf(to, "target");
   const progress = options.onProgress ?? (() => {});
-  // The archive is not part of a transfer yet: copying the log without it
-  // would leave the archived events behind with nothing saying so.
-  if (from.archive && (await from.archive.query(() => {}, { limit: 1, with_snaps: true })) > 0)
-    throw new CopyError(
-      "copyStore: the source has archived events (app.archive), which copyStore does not copy yet; purge them (app.purge) or keep the source store"
-    );
   await to.seed();
+
+  // The archive goes first: its events are older than the log's that
+  // follow them, and a store that numbers its log without gaps (in memory)
+  // needs to know which ids moved there.
+  const archived = await copyArchive(from, to, source, target, batch, progress);
 
   // Where to start: an empty target, or the end of an interrupted copy —
   // whose last event must be the source's event with that id.
@@ -220,7 +203,7 @@ export async function copyStore(from: Store, to: Store, options: CopyOptions = {
     after = last.id;
   } else if (hasRecords)
     throw new CopyError(
-      "copyStore: the target holds no event but has reaction streams, idempotency keys, discovery positions or timers of its own. Copy into an empty store (drop and seed it)."
+      "copyStore: the target holds no event but has reaction streams, idempotency keys, discovery positions, timers or subject keys of its own. Copy into an empty store (drop and seed it)."
     );
   const resumedAfter = after;
 
@@ -245,7 +228,7 @@ export async function copyStore(from: Store, to: Store, options: CopyOptions = {
   // transaction, they mark the copy as finished.
   progress({ phase: "records", copied, last: after });
   const records = await source.records();
-  let restored = { watermarks: 0, keys: 0, discovery: 0, timers: 0 };
+  let restored = { watermarks: 0, keys: 0, discovery: 0, timers: 0, subjects: 0 };
   if (!hasRecords) {
     await target.restore(records);
     restored = {
@@ -253,6 +236,7 @@ export async function copyStore(from: Store, to: Store, options: CopyOptions = {
       keys: records.keys.length,
       discovery: records.discovery.length,
       timers: records.timers.length,
+      subjects: records.subjects.length,
     };
     kept = await target.records();
   }
@@ -265,5 +249,58 @@ export async function copyStore(from: Store, to: Store, options: CopyOptions = {
   progress({ phase: "verify", copied, last: after });
   const { difference, ...digests } = await compareLogs(from, to);
   if (difference) throw mismatch(difference, digests);
-  return { copied, resumedAfter, log: digests.source, records: restored };
+  return { copied, archived, resumedAfter, log: digests.source, records: restored };
+}
+
+/**
+ * Copies the archive, in batches, after the target archive's last event
+ * (which must be the source's archived event with that id); returns how
+ * many archived events this run wrote.
+ */
+async function copyArchive(
+  from: Store,
+  to: Store,
+  source: StoreTransfer,
+  target: StoreTransfer,
+  batch: number,
+  progress: (p: CopyProgress) => void
+): Promise<number> {
+  const first = from.archive ? await source.archived(-1, 1) : [];
+  const found: Committed<Schemas, string>[] = [];
+  await to.archive?.query<Schemas>((e) => found.push(e as Committed<Schemas, string>), {
+    backward: true,
+    limit: 1,
+    with_snaps: true,
+  });
+  if (!first.length && !found.length) return 0;
+  if (!to.archive)
+    throw new CopyError(
+      `copyStore: the source has archived events, but the target store (${to.constructor.name}) has no archive (Store.archive) to copy them into`
+    );
+  let after = -1;
+  const last = found[0];
+  if (last) {
+    const [kept] = await target.archived(last.id - 1, 1);
+    const [same] = await source.archived(last.id - 1, 1);
+    if (!kept || !same || same.event.id !== last.id || archivedText(same) !== archivedText(kept))
+      throw new CopyError(
+        `copyStore: the target's archive is not a copy of the source's: its last archived event, ${describe(last)}, ${same?.event.id === last.id ? `differs from the source's (${describe(same.event)}) or its archiving time` : "is not in the source's archive"}. Copy into an empty store.`,
+        undefined,
+        last.id
+      );
+    after = last.id;
+  }
+  let copied = 0;
+  progress({ phase: "archive", copied, last: after });
+  let next = source.archived(after, batch);
+  for (;;) {
+    const events: ArchivedRecord[] = await next;
+    if (!events.length) return copied;
+    next = source.archived(events[events.length - 1].event.id, batch);
+    next.catch(() => {}); // a failed read is reported when it is awaited, not as unhandled
+    await target.archive(events, after);
+    after = events[events.length - 1].event.id;
+    copied += events.length;
+    progress({ phase: "archive", copied, last: after });
+  }
 }
