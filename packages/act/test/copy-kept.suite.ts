@@ -23,9 +23,9 @@ import {
 } from "../src/index.js";
 import { testClock } from "../src/testing/index.js";
 
-const ada = { id: "u-1", name: "Ada" };
+export const ada = { id: "u-1", name: "Ada" };
 
-const Member = state("Member", z.object({ email: z.string(), logins: z.number() }))
+export const Member = state("Member", z.object({ email: z.string(), logins: z.number() }))
   .init(() => ({ email: "", logins: 0 }))
   .emits({
     Joined: z.object({ personId: z.string(), email: forgettable(z.email()) }),
@@ -47,7 +47,7 @@ const Member = state("Member", z.object({ email: z.string(), logins: z.number() 
   .snap((s) => s.patches >= 2)
   .build();
 
-const Tab = state("Tab", z.object({ total: z.number() }))
+export const Tab = state("Tab", z.object({ total: z.number() }))
   .init(() => ({ total: 0 }))
   .emits({ Charged: z.object({ amount: z.number() }) })
   .patch({ Charged: ({ data }, s) => ({ total: s.total + data.amount }) })
@@ -56,7 +56,7 @@ const Tab = state("Tab", z.object({ total: z.number() }))
   .build();
 
 /** An app on `store` with both states; its clock a minute ahead, so streams closed now can be archived at once. */
-const appOn = (store: Store) =>
+export const appOn = (store: Store) =>
   act()
     .with(Member)
     .with(Tab)
@@ -277,7 +277,7 @@ export function copyKeptSuite(stores: { source: () => Promise<Store>; target: ()
       await source.timers?.schedule([
         { id: "with", action: "charge", stream: "tab-1", actor: ada, payload: { amount: 1 }, due, correlation: "c-9" },
         { id: "without", action: "charge", stream: "tab-1", actor: ada, payload: { amount: 2 }, due },
-        { id: "gone", action: "charge", stream: "tab-2", actor: ada, payload: null, due, correlation: "c-8" },
+        { id: "gone", action: "charge", stream: "tab-2", actor: ada, payload: { amount: 3 }, due, correlation: "c-8" },
       ]);
       await source.timers?.cancel(["gone"], new Date());
       await copyStore(source, target);
