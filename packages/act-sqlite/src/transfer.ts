@@ -59,8 +59,8 @@ type ArchivedRow = [number, string, number, string, string, string, number, numb
 function subjectsOf(keys: [string, number, Nullable<string>][], streams: [string, string][]): SubjectRecord[] {
   const found = new Map<string, { keys: Nullable<string>[]; streams: string[] }>();
   const of = (subject: string) => {
-    let entry = found.get(subject);
-    if (!entry) found.set(subject, (entry = { keys: [], streams: [] }));
+    const entry = found.get(subject) ?? { keys: [], streams: [] };
+    found.set(subject, entry);
     return entry;
   };
   for (const [subject, , key] of keys) of(subject).keys.push(key);
@@ -206,7 +206,7 @@ export class Transfer implements StoreTransfer {
           t.correlation ?? null
         );
       for (const k of records.subjects) {
-        k.keys.forEach((key, i) => run(SQL.insertSubjectKey, k.subject, i + 1, key));
+        for (const [i, key] of k.keys.entries()) run(SQL.insertSubjectKey, k.subject, i + 1, key);
         for (const stream of k.streams) run(SQL.insertSubjectStream, k.subject, stream);
       }
     });

@@ -1,7 +1,8 @@
 /**
- * `copyStore`: copies one store into another, verbatim, in batches that
- * each commit on their own, so an interrupted copy continues where the
- * target stopped; then checks both logs and the records beside them.
+ * `copyStore`: copies one store into another, verbatim — archive, log, and
+ * the records beside them — in batches that each commit on their own, so
+ * an interrupted copy continues where the target stopped; then checks both
+ * logs, both archives and the records.
  */
 import type { Committed, Schemas } from "../types/action.js";
 import type { Store } from "../types/ports.js";
@@ -56,7 +57,7 @@ export type CopyProgress = {
 /**
  * What {@link copyStore} did: the events it wrote in this run, where it
  * started (after an interrupted copy, the target's last event), the digest
- * both logs share, and how many records it copied.
+ * both logs (and archives) share, and how many records it copied.
  *
  * @experimental
  * @example
@@ -72,7 +73,7 @@ export type CopyReport = {
   readonly archived: number;
   /** The id of the target's last event when this run started (-1: the target was empty). */
   readonly resumedAfter: number;
-  /** The digest of the log, equal on both sides. */
+  /** The digest of the log (and of the archive, when it holds events), equal on both sides. */
   readonly log: LogDigest;
   /** How many records were copied (0 each when an earlier run had copied them). */
   readonly records: {
@@ -120,35 +121,42 @@ function mismatch(
 }
 
 /**
- * Copies every event of `from` into `to` with the ids, versions, creation
- * times and metadata they have — snapshots included — then the records
- * beside them: each reaction stream's watermark, retries, blocked state and
- * error, the discovery positions, the idempotency keys with the versions
- * they committed, and the timers. An app started on `to` continues where
- * the apps on `from` were: no reaction runs again for an event already
- * handled, a retried idempotent action returns its first outcome, and each
- * pending timer fires once.
+ * Copies every archived event of `from` into the archive of `to`, with
+ * its archiving time, then every event of the log with the ids, versions,
+ * creation times and metadata they have — snapshots included — then the
+ * records beside them: each reaction stream's watermark, retries, blocked
+ * state and error, the discovery positions, the idempotency keys with the
+ * versions they committed, the timers (every field), and the keys of data
+ * subjects (every version, destroyed ones too, and the streams holding
+ * each subject's data). An app started on `to` continues where the apps
+ * on `from` were: no reaction runs again for an event already handled, a
+ * retried idempotent action returns its first outcome, each pending timer
+ * fires once, personal fields read as they did (a forgotten subject stays
+ * forgotten), and closed streams load as they did.
  *
  * Events go in batches (`batch`), each written in one transaction of the
- * target, which refuses a batch that does not follow its last event. Run
- * it again after a crash and it continues after the target's last event.
- * The records go last, in one transaction: they point at events, and a
- * target holding them is a finished copy, so a target with events and no
- * records is always an interrupted one. At the end both logs are read
- * side by side and hashed ({@link logDigest}); a difference throws a
- * {@link CopyError} saying where the logs first differ.
+ * target, which refuses a batch that does not follow its last event (its
+ * archive's, for archived events). Run it again after a crash and it
+ * continues after the target's last archived event and last event. The
+ * records go last, in one transaction: they point at events, and a target
+ * holding them is a finished copy, so a target with events and no records
+ * is always an interrupted one. At the end both logs and both archives are
+ * read side by side and hashed ({@link logDigest}); a difference throws a
+ * {@link CopyError} saying where they first differ. Subject keys are
+ * compared too, and never printed.
  *
  * Stop the apps writing to `from` first: a log that moves during the copy
  * fails the check. `to` is seeded; it must be empty, or hold an
  * interrupted copy of `from`. Both stores need the `transfer` port
  * (`InMemoryStore`, `SqliteStore`, `PostgresStore`); an in-memory target
- * takes only a log with no gaps in its ids (another in-memory store's).
+ * takes only a log with no gaps in its ids but archived ones (another
+ * in-memory store's).
  *
  * @experimental
  * @param from - the store to copy
  * @param to - the store to copy into: empty, or holding an interrupted copy of `from`
  * @param options - batch size and progress callback
- * @returns how many events this run wrote, where it started, the log's digest and how many records it copied
+ * @returns how many events and archived events this run wrote, where it started, the digest and how many records it copied
  * @throws {@link CopyError} when `to` holds another log or records of its own, or the copy does not match `from`
  * @throws {@link StoreError} when a store fails (the batch in flight is rolled back: run the copy again)
  * @see [Moving and backing up a store](/docs/guides/moving-a-store) — moves SQLite to PostgreSQL step by step.

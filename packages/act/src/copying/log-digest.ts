@@ -1,6 +1,6 @@
 /**
- * A digest of a store's log, and the comparison of two logs that says where
- * they first differ.
+ * A digest of a store's log and of its archive, and the comparison of two
+ * stores that says where their logs (or archives) first differ.
  *
  * Each event is written as one JSON text — id, stream, version, name,
  * creation time in epoch ms, data, metadata — and the texts are hashed in
@@ -77,7 +77,11 @@ export async function archivedPage(store: Store, after: number, limit = DIGEST_P
 }
 
 /** A part of a store read a page at a time: the log or the archive. */
-type Part<T> = { read: (store: Store, after: number) => Promise<T[]>; id: (row: T) => number; text: (row: T) => string };
+type Part<T> = {
+  read: (store: Store, after: number) => Promise<T[]>;
+  id: (row: T) => number;
+  text: (row: T) => string;
+};
 
 const LOG: Part<Event> = { read: (s, after) => page(s, after), id: (e) => e.id, text: eventText };
 const ARCHIVE: Part<ArchivedRecord> = {
@@ -132,9 +136,11 @@ async function digestOf<T>(store: Store, part: Part<T>): Promise<Chain> {
 }
 
 /**
- * A digest of a store's whole log, snapshot events included: equal digests
- * mean equal logs — the same ids, streams, versions, names, data, metadata
- * and creation times, in the same order. Compare the digest of a store
+ * A digest of a store's whole log, snapshot events included, and of its
+ * archive (each archived event with its archiving time, read through
+ * `Store.transfer`): equal digests mean equal logs and archives — the same
+ * ids, streams, versions, names, data, metadata and creation times, in the
+ * same order. Compare the digest of a store
  * with that of its copy or of a restored backup. Reads the log a page at a
  * time; stop the apps that write to the store first, or the digest covers
  * whatever the log held while it was read.

@@ -127,9 +127,9 @@ export class Archive implements ArchiveStore {
 
   /** The id of the last archived event (-1: none). */
   last(): number {
-    let last = -1;
-    read(this.#log, (e) => void (last = e.id), { backward: true, limit: 1, with_snaps: true });
-    return last;
+    const found: number[] = [];
+    read(this.#log, (e) => void found.push(e.id), { backward: true, limit: 1, with_snaps: true });
+    return found[0] ?? -1;
   }
 
   /** Puts copied events in the archive as they are (see `StoreTransfer.archive`); the caller checked them. */

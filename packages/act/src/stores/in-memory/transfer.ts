@@ -122,9 +122,7 @@ export class Transfer implements StoreTransfer {
       .sort(byKey((d) => d.reaction));
     const timers = [...db.timers.values()].map(timerRecord).sort(byKey((t) => t.id));
     const subjects = [...db.subjects.entries()]
-      .map(
-        ([subject, k]): SubjectRecord => ({ subject, keys: [...k.versions], streams: [...k.streams].sort(byText) })
-      )
+      .map(([subject, k]): SubjectRecord => ({ subject, keys: [...k.versions], streams: [...k.streams].sort(byText) }))
       .sort(byKey((k) => k.subject));
     return { watermarks, keys, discovery, timers, subjects };
   }
