@@ -9,14 +9,14 @@ import { SNAP_EVENT } from "@act-root/act";
 import type { Names } from "./sql.js";
 
 /** The two tables' quoted names. */
-function tables(n: Names) {
+export function subjectKeyTables(n: Names) {
   const { table } = n.raw;
   return { keys: `${n.schema}."${table}_subject_keys"`, streams: `${n.schema}."${table}_subject_streams"` };
 }
 
 /** Part of `seed`: the tables and the index `forgotten` reads. */
 export function seedSubjectKeys(n: Names): string {
-  const { keys, streams } = tables(n);
+  const { keys, streams } = subjectKeyTables(n);
   return `
 CREATE TABLE IF NOT EXISTS ${keys} (
   subject text NOT NULL,
@@ -34,7 +34,7 @@ CREATE INDEX IF NOT EXISTS "${n.raw.table}_subject_streams_stream" ON ${streams}
 
 /** Part of `drop`. */
 export function dropSubjectKeys(n: Names): string {
-  const { keys, streams } = tables(n);
+  const { keys, streams } = subjectKeyTables(n);
   return `DROP TABLE IF EXISTS ${streams}; DROP TABLE IF EXISTS ${keys};`;
 }
 
@@ -44,7 +44,7 @@ export function dropSubjectKeys(n: Names): string {
  * select does not see the row the same statement inserts: the union does.)
  */
 export function currentKey(n: Names): string {
-  const { keys, streams } = tables(n);
+  const { keys, streams } = subjectKeyTables(n);
   return `WITH created AS (
   INSERT INTO ${keys} (subject, version, key) VALUES ($1, 1, $3) ON CONFLICT DO NOTHING RETURNING version, key
 ), linked AS (
@@ -57,14 +57,14 @@ ORDER BY version DESC LIMIT 1`;
 
 /** `$1` subjects, `$2` versions (parallel arrays). */
 export function readKeys(n: Names): string {
-  const { keys } = tables(n);
+  const { keys } = subjectKeyTables(n);
   return `SELECT subject, version, key FROM ${keys}
 WHERE (subject, version) IN (SELECT * FROM unnest($1::text[], $2::integer[]))`;
 }
 
 /** `$1` subject, `$2` the new key: a version after the latest, unless there is none or it was destroyed. */
 export function rotateKey(n: Names): string {
-  const { keys } = tables(n);
+  const { keys } = subjectKeyTables(n);
   return `INSERT INTO ${keys} (subject, version, key)
 SELECT subject, version + 1, $2 FROM ${keys} WHERE subject = $1 AND key IS NOT NULL ORDER BY version DESC LIMIT 1
 RETURNING version`;
@@ -72,7 +72,7 @@ RETURNING version`;
 
 /** `$1` subject, `$2` the emptied snapshot's JSON: destroys every key version and empties the snapshots of its streams. */
 export function forgetSubject(n: Names): string {
-  const { keys, streams } = tables(n);
+  const { keys, streams } = subjectKeyTables(n);
   return `WITH destroyed AS (
   UPDATE ${keys} SET key = NULL WHERE subject = $1 RETURNING version
 ), emptied AS (
@@ -86,7 +86,7 @@ SELECT (SELECT count(*) FROM destroyed)::integer AS versions, (SELECT count(*) F
 
 /** `$1` stream: whether a subject whose data it holds was forgotten. */
 export function streamForgotten(n: Names): string {
-  const { keys, streams } = tables(n);
+  const { keys, streams } = subjectKeyTables(n);
   return `SELECT 1 FROM ${streams} s JOIN ${keys} k ON k.subject = s.subject
 WHERE s.stream = $1 AND k.key IS NULL LIMIT 1`;
 }

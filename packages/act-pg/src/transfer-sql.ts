@@ -5,7 +5,9 @@
  * they land exactly as another store kept them; times travel as epoch
  * milliseconds.
  */
+import { archiveTable } from "./archive-sql.js";
 import { COMMIT_BITS, type Names } from "./sql.js";
+import { subjectKeyTables } from "./subject-key-sql.js";
 
 /** An epoch-milliseconds `bigint` expression as a `timestamptz`. */
 const fromMillis = (column: string) => `timestamptz 'epoch' + ${column} * interval '1 millisecond'`;
@@ -37,7 +39,8 @@ FROM json_to_recordset($1::json) AS e(id bigint, stream text, version integer, n
 /** How many records the store holds beside its events. */
 export function countRecords(n: Names): string {
   return `SELECT (SELECT count(*) FROM ${n.watermarks}) + (SELECT count(*) FROM ${n.keys})
-  + (SELECT count(*) FROM ${n.discovery}) + (SELECT count(*) FROM ${n.timers}) AS held`;
+  + (SELECT count(*) FROM ${n.discovery}) + (SELECT count(*) FROM ${n.timers})
+  + (SELECT count(*) FROM ${subjectKeyTables(n).keys}) AS held`;
 }
 
 /** Every reaction stream, by name. */
@@ -60,8 +63,52 @@ export function discovery(n: Names): string {
 
 /** Every timer, in any status, by id. */
 export function timers(n: Names): string {
-  return `SELECT id, action, stream, actor, payload, due, status, token, attempts, claimed_by, claimed_until, fired, error
+  return `SELECT id, action, stream, actor, payload, due, status, token, attempts, claimed_by, claimed_until, fired, error, correlation
 FROM ${n.timers} ORDER BY id COLLATE "C"`;
+}
+
+/** Every data subject: its key versions in order (NULL once destroyed) and its streams, by subject. */
+export function subjects(n: Names): string {
+  const { keys, streams } = subjectKeyTables(n);
+  return `SELECT k.subject, k.keys, COALESCE(s.streams, '{}') AS streams
+FROM (SELECT subject, array_agg(key ORDER BY version) AS keys FROM ${keys} GROUP BY subject) k
+LEFT JOIN (SELECT subject, array_agg(stream ORDER BY stream COLLATE "C") AS streams FROM ${streams} GROUP BY subject) s
+  USING (subject)
+ORDER BY k.subject COLLATE "C"`;
+}
+
+/** The key versions of the subjects of `$1`, as `SubjectRecord`s (version 1 first). */
+export function insertSubjectKeys(n: Names): string {
+  return `INSERT INTO ${subjectKeyTables(n).keys} (subject, version, key)
+SELECT s.subject, k.version, k.key
+FROM json_to_recordset($1::json) AS s(subject text, keys json),
+  json_array_elements_text(s.keys) WITH ORDINALITY AS k(key, version)`;
+}
+
+/** The streams of the subjects of `$1`. */
+export function insertSubjectStreams(n: Names): string {
+  return `INSERT INTO ${subjectKeyTables(n).streams} (subject, stream)
+SELECT s.subject, t.stream
+FROM json_to_recordset($1::json) AS s(subject text, streams json), json_array_elements_text(s.streams) AS t(stream)`;
+}
+
+/** The id of the archive's last event (-1: none). */
+export function lastArchived(n: Names): string {
+  return `SELECT COALESCE((SELECT max(id) FROM ${archiveTable(n)}), -1) AS last`;
+}
+
+/** A page of the archive after `$1`, at most `$2` events, with their archiving times. */
+export function archived(n: Names): string {
+  return `SELECT id, stream, version, name, data, meta, ${toMillis("created")} AS created, ${toMillis("archived")} AS archived
+FROM ${archiveTable(n)} WHERE id > $1 ORDER BY id LIMIT $2`;
+}
+
+/** Archived events of `$1` with their own ids, versions and times. */
+export function insertArchived(n: Names): string {
+  return `INSERT INTO ${archiveTable(n)} (id, stream, version, name, data, meta, created, archived)
+SELECT id, stream, version, name, COALESCE(data, 'null'::json), meta, ${fromMillis("created")}, ${fromMillis("archived")}
+FROM json_to_recordset($1::json)
+  AS e(id bigint, stream text, version integer, name text, data json, meta json, created bigint, archived bigint)`;
 }
 
 /** The reaction streams of `$1`, as `WatermarkRecord`s. */
@@ -87,8 +134,8 @@ export function insertDiscovery(n: Names): string {
 
 /** The timers of `$1`, as `TimerRecord`s. */
 export function insertTimers(n: Names): string {
-  return `INSERT INTO ${n.timers} (id, action, stream, actor, payload, due, status, token, attempts, claimed_by, claimed_until, fired, error)
-SELECT id, action, stream, actor, COALESCE(payload, 'null'::json), due, status, token, attempts, "claimedBy", "claimedUntil", fired, error
+  return `INSERT INTO ${n.timers} (id, action, stream, actor, payload, due, status, token, attempts, claimed_by, claimed_until, fired, error, correlation)
+SELECT id, action, stream, actor, COALESCE(payload, 'null'::json), due, status, token, attempts, "claimedBy", "claimedUntil", fired, error, correlation
 FROM json_to_recordset($1::json) AS t(id text, action text, stream text, actor json, payload json, due bigint, status text,
-  token bigint, attempts integer, "claimedBy" text, "claimedUntil" bigint, fired bigint, error text)`;
+  token bigint, attempts integer, "claimedBy" text, "claimedUntil" bigint, fired bigint, error text, correlation text)`;
 }

@@ -5,6 +5,7 @@
  * client over the statements of `transfer-sql.ts`.
  */
 import {
+  type ArchivedRecord,
   type Committed,
   type Schemas,
   StoreError,
@@ -141,9 +142,15 @@ export class Transfer implements StoreTransfer {
             claimedUntil: t.claimed_until,
             ...(t.fired !== null && { fired: t.fired }),
             ...(t.error !== null && { error: t.error }),
+            ...(t.correlation !== null && { correlation: t.correlation }),
           }) satisfies TimerRecord
       );
-      return { watermarks, keys, discovery, timers };
+      const subjects = (await client.query(sql.subjects(n))).rows.map((s) => ({
+        subject: s.subject,
+        keys: s.keys,
+        streams: s.streams,
+      }));
+      return { watermarks, keys, discovery, timers, subjects };
     });
   }
 
@@ -155,6 +162,8 @@ export class Transfer implements StoreTransfer {
       [sql.insertKeys, json(records.keys, "keys"), records.keys.length],
       [sql.insertDiscovery, json(records.discovery, "discovery"), records.discovery.length],
       [sql.insertTimers, json(records.timers, "timers"), records.timers.length],
+      [sql.insertSubjectKeys, json(records.subjects, "subjects"), records.subjects.length],
+      [sql.insertSubjectStreams, json(records.subjects, "subjects"), records.subjects.length],
     ] as const;
     const n = this.db.names;
     await this.#transaction(operation, "BEGIN", async (client) => {
@@ -167,6 +176,49 @@ export class Transfer implements StoreTransfer {
           `PostgresStore ${operation} refused: the store already holds ${rows[0].held} reaction streams, idempotency keys, discovery positions or timers`
         );
       for (const [statement, rows, count] of batches) if (count) await client.query(statement(n), [rows]);
+    });
+  }
+
+  async archived(after: number, limit: number): Promise<ArchivedRecord[]> {
+    type Event = Committed<Schemas, string>;
+    type Row = [number, string, number, string, Event["data"], Event["meta"], number, number];
+    const { rows } = await this.db.run<Row>("transfer.archived", sql.archived(this.db.names), [after, limit], "array");
+    // Fields picked by position: never spread a stored row into an event.
+    return (rows as unknown as Row[]).map(([id, stream, version, name, data, meta, created, archived]) => ({
+      event: { id, stream, version, name, data, meta, created: new Date(created) },
+      archived,
+    }));
+  }
+
+  async archive(events: readonly ArchivedRecord[], after: number): Promise<void> {
+    const operation = "transfer.archive";
+    const rows = events.map(({ event: e, archived }) => ({
+      id: e.id,
+      stream: e.stream,
+      version: e.version,
+      name: e.name,
+      data: e.data ?? null,
+      meta: e.meta,
+      created: e.created.getTime(),
+      archived,
+    }));
+    const encoded = stringifyJson(rows, `PostgresStore ${operation}: archived events`);
+    const n = this.db.names;
+    await this.#transaction(operation, "BEGIN", async (client) => {
+      const refuse = (why: string) => {
+        throw new StoreError(operation, "rejected", `PostgresStore ${operation} refused: ${why}`);
+      };
+      await client.query(sql.lock(n));
+      const { rows: found } = await client.query<{ last: number }>(sql.lastArchived(n));
+      if (found[0].last !== after)
+        refuse(`the archive ends at event ${found[0].last}, not ${after} as the copy expected`);
+      let previous = after;
+      for (const { event } of events) {
+        if (!Number.isSafeInteger(event.id) || event.id <= previous)
+          refuse(`event ids must grow: ${event.id} follows ${previous}`);
+        previous = event.id;
+      }
+      if (events.length) await client.query(sql.insertArchived(n), [encoded]);
     });
   }
 }

@@ -5,12 +5,14 @@
  * statements of `TRANSFER_SQL`.
  */
 import {
+  type ArchivedRecord,
   type Committed,
   type KeyRecord,
   type Schemas,
   StoreError,
   type StoreRecords,
   type StoreTransfer,
+  type SubjectRecord,
   type TimerRecord,
   type WatermarkRecord,
 } from "@act-root/act";
@@ -49,7 +51,24 @@ type TimerRow = [
   number,
   Nullable<number>,
   Nullable<string>,
+  Nullable<string>,
 ];
+type ArchivedRow = [number, string, number, string, string, string, number, number];
+
+/** Subjects from their key rows and stream rows (each sorted by subject). */
+function subjectsOf(keys: [string, number, Nullable<string>][], streams: [string, string][]): SubjectRecord[] {
+  const found = new Map<string, { keys: Nullable<string>[]; streams: string[] }>();
+  const of = (subject: string) => {
+    const entry = found.get(subject) ?? { keys: [], streams: [] };
+    found.set(subject, entry);
+    return entry;
+  };
+  for (const [subject, , key] of keys) of(subject).keys.push(key);
+  for (const [subject, stream] of streams) of(subject).streams.push(stream);
+  return [...found.entries()]
+    .map(([subject, entry]) => ({ subject, ...entry }))
+    .sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
+}
 
 /** The transfer port of one SQLite store. */
 export class Transfer implements StoreTransfer {
@@ -110,7 +129,7 @@ export class Transfer implements StoreTransfer {
       );
       const discovery = (rows(SQL.discovery) as [string, number][]).map(([reaction, at]) => ({ reaction, at }));
       const timers = (rows(SQL.timers) as TimerRow[]).map(
-        ([id, action, stream, actor, payload, due, status, token, attempts, by, until, fired, error]) =>
+        ([id, action, stream, actor, payload, due, status, token, attempts, by, until, fired, error, correlation]) =>
           ({
             id,
             action,
@@ -125,9 +144,14 @@ export class Transfer implements StoreTransfer {
             claimedUntil: until,
             ...(fired !== null && { fired }),
             ...(error !== null && { error }),
+            ...(correlation !== null && { correlation }),
           }) satisfies TimerRecord
       );
-      return { watermarks, keys, discovery, timers };
+      const subjects = subjectsOf(
+        rows(SQL.subjectKeys) as [string, number, Nullable<string>][],
+        rows(SQL.subjectStreams) as [string, string][]
+      );
+      return { watermarks, keys, discovery, timers, subjects };
     });
   }
 
@@ -178,8 +202,51 @@ export class Transfer implements StoreTransfer {
           t.claimedBy ?? null,
           t.claimedUntil,
           t.fired ?? null,
-          t.error ?? null
+          t.error ?? null,
+          t.correlation ?? null
         );
+      for (const k of records.subjects) {
+        for (const [i, key] of k.keys.entries()) run(SQL.insertSubjectKey, k.subject, i + 1, key);
+        for (const stream of k.streams) run(SQL.insertSubjectStream, k.subject, stream);
+      }
+    });
+  }
+
+  async archived(after: number, limit: number): Promise<ArchivedRecord[]> {
+    const rows = this.db.read("transfer.archived", SQL.archived, after, limit) as ArchivedRow[];
+    // Fields picked by position: never spread a stored row into an event.
+    return rows.map(([id, stream, version, name, data, meta, created, archived]) => ({
+      event: { id, stream, version, name, data: JSON.parse(data), meta: JSON.parse(meta), created: new Date(created) },
+      archived,
+    }));
+  }
+
+  async archive(events: readonly ArchivedRecord[], after: number): Promise<void> {
+    const operation = "transfer.archive";
+    const encoded = events.map(({ event: e, archived }) => [
+      e.id,
+      e.stream,
+      e.version,
+      e.name,
+      stringifyJson(e.data ?? null, `SqliteStore ${operation}: data of archived event ${e.id}`),
+      stringifyJson(e.meta, `SqliteStore ${operation}: meta of archived event ${e.id}`),
+      e.created.getTime(),
+      archived,
+    ]);
+    this.db.write(operation, () => {
+      const [last] = this.db.statement(operation, SQL.lastArchived).row() as [number];
+      const refuse = (why: string) => {
+        throw new StoreError(operation, "rejected", `SqliteStore ${operation} refused: ${why}`);
+      };
+      if (last !== after) refuse(`the archive's last event is ${last}, not ${after} as the copy expected`);
+      let previous = after;
+      for (const { event } of events) {
+        if (!Number.isSafeInteger(event.id) || event.id <= previous)
+          refuse(`event ids must grow: ${event.id} follows ${previous}`);
+        previous = event.id;
+      }
+      const insert = this.db.statement(operation, SQL.insertArchived);
+      for (const row of encoded) insert.run(...row);
     });
   }
 }

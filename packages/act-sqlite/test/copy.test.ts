@@ -60,13 +60,25 @@ describe("a copy into SQLite", () => {
     await expect(target.transfer.append([event], 4)).rejects.toThrow(/last event is -1, not 4/);
     await target.transfer.append([event], -1);
     await expect(target.transfer.append([{ ...event, id: 5, version: 1 }], 5)).rejects.toThrow(/ids must grow/);
-    await expect(
-      target.transfer.restore({ watermarks: [], keys: [], discovery: [{ reaction: "E/r", at: 5 }], timers: [] })
-    ).resolves.toBeUndefined();
-    await expect(target.transfer.restore({ watermarks: [], keys: [], discovery: [], timers: [] })).rejects.toThrow(
-      /already holds 1/
+    const records = {
+      watermarks: [],
+      keys: [],
+      discovery: [{ reaction: "E/r", at: 5 }],
+      timers: [],
+      subjects: [{ subject: "s-1", keys: [null, "a2V5"], streams: ["a", "b"] }],
+    };
+    await expect(target.transfer.restore(records)).resolves.toBeUndefined();
+    await expect(target.transfer.restore({ ...records, discovery: [], subjects: [] })).rejects.toThrow(
+      /already holds 3/
     );
+    expect(await target.transfer.records()).toEqual(records);
     expect((await logDigest(target)).events).toBe(1);
+    const archived = { event: { ...event, id: 2, stream: "z" }, archived: 1_000 };
+    await expect(target.transfer.archive([archived], 1)).rejects.toThrow(/archive's last event is -1, not 1/);
+    await target.transfer.archive([archived], -1);
+    await expect(target.transfer.archive([archived], 2)).rejects.toThrow(/ids must grow: 2 follows 2/);
+    expect(await target.transfer.archived(-1, 10)).toEqual([archived]);
+    expect((await logDigest(target)).archive).toMatchObject({ events: 1, last: 2 });
     await target.dispose();
   });
 });

@@ -23,6 +23,7 @@ import {
   ZodEmpty,
 } from "../src/index.js";
 import { testClock } from "../src/testing/index.js";
+import { copyKeptSuite } from "./copy-kept.suite.js";
 
 const actor = { id: "u-1", name: "Ada" };
 const meta = { correlation: "c-late", causation: {} };
@@ -79,6 +80,8 @@ const bound = (t: StoreTransfer): StoreTransfer => ({
   append: (page, after) => t.append(page, after),
   records: () => t.records(),
   restore: (records) => t.restore(records),
+  archived: (after, limit) => t.archived(after, limit),
+  archive: (page, after) => t.archive(page, after),
 });
 
 /** `s` with another transfer port (every other method of `s`, bound to it). */
@@ -315,5 +318,7 @@ export function copySuite(
       expect(error).toMatchObject({ position: 3, id: third.id });
       expect((error as Error).message).toContain(`id ${third.id}`);
     });
+
+    copyKeptSuite(stores);
   });
 }

@@ -4,13 +4,13 @@
  * progress, returning the exit code. The bin (`act-copy.ts`) only calls it.
  */
 import { copyStore } from "../copying/copy-store.js";
-import { logDigest } from "../copying/log-digest.js";
+import { type LogDigest, logDigest } from "../copying/log-digest.js";
 import type { Store } from "../types/ports.js";
 
 /** How to use the command. */
 export const USAGE = `Usage:
   act-copy --from <store> --to <store> [--batch <events>]   copy a store into an empty one (or finish an interrupted copy)
-  act-copy --digest <store>                                 print the digest of a store's log
+  act-copy --digest <store>                                 print the digest of a store's log (and archive)
 
 <store> is one of:
   sqlite:<path>                          a SQLite file (package @act-root/act-sqlite)
@@ -105,6 +105,11 @@ export const openStore: StoreOpener = async (url) => {
   throw new Error(`"${redact(url)}" is not a store: write sqlite:<path> or postgres://…`);
 };
 
+/** A digest as one line: the log's, then the archive's when it holds events. */
+const digestLine = ({ events, last, digest, archive }: LogDigest) =>
+  `${events} events, last id ${last}, ${digest}` +
+  (archive ? `; archive: ${archive.events} events, last id ${archive.last}, ${archive.digest}` : "");
+
 /** Where the command writes. */
 export type Output = { out: (line: string) => void; err: (line: string) => void };
 
@@ -134,8 +139,7 @@ export async function runCopyCommand(
     if (args.mode === "digest") {
       const store = await open(args.store);
       opened.push(store);
-      const { events, last, digest } = await logDigest(store);
-      out(`${events} events, last id ${last}, ${digest}`);
+      out(digestLine(await logDigest(store)));
       return 0;
     }
     const from = await open(args.from);
@@ -153,20 +157,23 @@ export async function runCopyCommand(
         printed = Date.now();
         phase = p.phase;
         out(
-          p.phase === "events"
-            ? `events: ${p.copied.toLocaleString("en-US")} copied (target at id ${p.last})`
-            : p.phase === "records"
-              ? `records: reaction streams, idempotency keys, discovery positions, timers (after ${p.copied.toLocaleString("en-US")} events)`
-              : "verify: comparing both logs"
+          p.phase === "archive"
+            ? `archive: ${p.copied.toLocaleString("en-US")} archived events copied (target archive at id ${p.last})`
+            : p.phase === "events"
+              ? `events: ${p.copied.toLocaleString("en-US")} copied (target at id ${p.last})`
+              : p.phase === "records"
+                ? `records: reaction streams, idempotency keys, discovery positions, timers, subject keys (after ${p.copied.toLocaleString("en-US")} events)`
+                : "verify: comparing both logs and archives"
         );
       },
     });
     const r = report.records;
     out(
-      `done: ${report.copied.toLocaleString("en-US")} events copied${report.resumedAfter >= 0 ? ` (continued after id ${report.resumedAfter})` : ""}; ` +
-        `${r.watermarks} reaction streams, ${r.keys} idempotency keys, ${r.discovery} discovery positions, ${r.timers} timers`
+      `done: ${report.copied.toLocaleString("en-US")} events copied${report.resumedAfter >= 0 ? ` (continued after id ${report.resumedAfter})` : ""}` +
+        `${report.archived ? `, ${report.archived.toLocaleString("en-US")} archived events` : ""}; ` +
+        `${r.watermarks} reaction streams, ${r.keys} idempotency keys, ${r.discovery} discovery positions, ${r.timers} timers, ${r.subjects} data subjects' keys`
     );
-    out(`both logs: ${report.log.events} events, last id ${report.log.last}, ${report.log.digest}`);
+    out(`both logs: ${digestLine(report.log)}`);
     return 0;
   } catch (error) {
     err(`act-copy: ${(error as Error).message}`);

@@ -56,8 +56,8 @@ export class InMemoryStore implements Store {
   /** Scheduled actions, kept in memory with the events (see {@link TimerStore}). */
   readonly timers: TimerStore;
   readonly #timers = new Timers(this.#db);
-  /** Copies into this store verbatim (see {@link StoreTransfer}); only logs whose ids have no gaps fit. */
-  readonly transfer: StoreTransfer = new Transfer(this.#db);
+  /** Copies into this store verbatim (see {@link StoreTransfer}); only logs whose ids have no gaps (but archived ones) fit. */
+  readonly transfer: StoreTransfer;
   /** Keys of data subjects, kept in memory with the events (see {@link SubjectKeyStore}). */
   readonly keys: SubjectKeyStore = new SubjectKeys(this.#db);
   readonly #archive = new Archive(this.#db);
@@ -77,6 +77,7 @@ export class InMemoryStore implements Store {
     checkOptions("store", options, OptionSchemas.store);
     this.#appender = new Appender(this.#db, this.#notifier, options.idempotencyMillis ?? 24 * 3600 * 1000);
     this.timers = this.#timers;
+    this.transfer = new Transfer(this.#db, this.#archive);
   }
 
   /** Nothing to create. */

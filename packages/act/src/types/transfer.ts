@@ -114,13 +114,57 @@ export type TimerRecord = {
   readonly fired?: number;
   /** Why its last attempt failed. */
   readonly error?: string;
+  /** The correlation id its action's events get (absent: the fired action starts its own). */
+  readonly correlation?: string;
+};
+
+/**
+ * A data subject's keys exactly as a store keeps them (see `SubjectKeyStore`):
+ * every version, `null` for a destroyed one (a forgotten subject has only
+ * `null`s), and the streams holding the subject's data, whose snapshots a
+ * later `forget` empties.
+ *
+ * @experimental
+ * @see [Personal data](/docs/guides/personal-data) — keys, rotation and forgetting.
+ * @example
+ * ```ts
+ * const forgotten: SubjectRecord = { subject: "customer-7", keys: [null, null], streams: ["order-1"] };
+ * ```
+ */
+export type SubjectRecord = {
+  /** The data subject. */
+  readonly subject: string;
+  /** Each version's raw key in base64, version 1 first; `null` once destroyed. */
+  readonly keys: ReadonlyArray<string | null>;
+  /** The streams holding the subject's data, in byte order. */
+  readonly streams: readonly string[];
+};
+
+/**
+ * An archived event exactly as a store keeps it: the event, with its id,
+ * version and creation time, and when it was archived (what retention
+ * measures from).
+ *
+ * @experimental
+ * @see [Archiving and retention](/docs/guides/archiving) — what moves to the archive and when it is purged.
+ * @example
+ * ```ts
+ * const [first]: ArchivedRecord[] = await store().transfer!.archived(-1, 1);
+ * console.log(first?.event.stream, new Date(first?.archived ?? 0));
+ * ```
+ */
+export type ArchivedRecord = {
+  /** The event, as the archive returns it. */
+  readonly event: Committed<Schemas, string>;
+  /** When it was archived (epoch ms). */
+  readonly archived: number;
 };
 
 /**
  * Everything a store keeps beside its events: reaction streams, idempotency
- * keys, discovery positions and timers, as rows. Each list is ordered by its
- * key (stream, stream and key, reaction, timer id), so two stores holding the
- * same records give equal values.
+ * keys, discovery positions, timers and the keys of data subjects, as rows.
+ * Each list is ordered by its key (stream, stream and key, reaction, timer
+ * id, subject), so two stores holding the same records give equal values.
  *
  * @experimental
  * @example
@@ -143,6 +187,8 @@ export type StoreRecords = {
   }>;
   /** Every timer, in any status. */
   readonly timers: readonly TimerRecord[];
+  /** Every data subject's keys, destroyed versions included (never print them). */
+  readonly subjects: readonly SubjectRecord[];
 };
 
 /**
@@ -180,14 +226,34 @@ export interface StoreTransfer {
   /**
    * Every record beside the events, read in one consistent view.
    *
-   * @returns the reaction streams, idempotency keys, discovery positions and timers, each list ordered by its key
+   * @returns the reaction streams, idempotency keys, discovery positions, timers and subject keys, each list ordered by its key
    */
   records(): Promise<StoreRecords>;
   /**
    * Writes `records` exactly as given, in one transaction.
    *
    * @param records - what `records()` of another store returned
-   * @throws {@link StoreError} (reason `"rejected"`) when the store already holds a reaction stream, an idempotency key, a discovery position or a timer
+   * @throws {@link StoreError} (reason `"rejected"`) when the store already holds a reaction stream, an idempotency key, a discovery position, a timer or a subject's key
    */
   restore(records: StoreRecords): Promise<void>;
+  /**
+   * A page of the archive (see `ArchiveStore`) in id order, each event with
+   * its archiving time.
+   *
+   * @param after - the id to read after (-1: from the start)
+   * @param limit - how many events at most
+   * @returns the archived events after `after`, at most `limit`
+   */
+  archived(after: number, limit: number): Promise<ArchivedRecord[]>;
+  /**
+   * Writes archived events into the archive exactly as given — event fields
+   * and archiving times — in one transaction. The archive's last event must
+   * be `after` (-1: it is empty) and the ids must grow from there, as for
+   * {@link StoreTransfer.append}; nothing of a refused page is written.
+   *
+   * @param events - the archived events, in id order, as `archived` returns them
+   * @param after - the id of the archive's last event, as the caller knows it (-1 when empty)
+   * @throws {@link StoreError} (reason `"rejected"`) when the archive's last event is not `after` or the ids do not grow
+   */
+  archive(events: readonly ArchivedRecord[], after: number): Promise<void>;
 }

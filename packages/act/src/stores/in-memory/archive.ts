@@ -10,6 +10,7 @@ import { checkArchiveMove, checkPurge } from "../../core/archive-inputs.js";
 import { SNAP_EVENT, type Query } from "../../core/schemas.js";
 import type { Committed, Schemas } from "../../types/action.js";
 import type { ArchiveMove, ArchiveMoved, ArchivePurged, ArchiveStore } from "../../types/archive.js";
+import type { ArchivedRecord } from "../../types/transfer.js";
 import { Database, type Event } from "./database.js";
 import { query as read } from "./read.js";
 
@@ -105,6 +106,35 @@ export class Archive implements ArchiveStore {
       events++;
     }
     return { events, streams: [...streams].sort() };
+  }
+
+  /** The archived event with this id, if any (a copy leaves its slot in the log empty). */
+  at(id: number): Event | undefined {
+    return this.#log.events[id - this.#log.first];
+  }
+
+  /** A page of archived events after `after`, in id order, with their archiving times (see `StoreTransfer.archived`). */
+  page(after: number, limit: number): ArchivedRecord[] {
+    const events: Event[] = [];
+    read(this.#log, (e) => void events.push(e as Event), { after, limit, with_snaps: true });
+    return events.map((event) => ({ event, archived: this.#archived.get(event.id) ?? 0 }));
+  }
+
+  /** The lowest id the archive can hold: ids go on after a drop, as the log's do. */
+  first(): number {
+    return this.#log.first;
+  }
+
+  /** The id of the last archived event (-1: none). */
+  last(): number {
+    const found: number[] = [];
+    read(this.#log, (e) => void found.push(e.id), { backward: true, limit: 1, with_snaps: true });
+    return found[0] ?? -1;
+  }
+
+  /** Puts copied events in the archive as they are (see `StoreTransfer.archive`); the caller checked them. */
+  restore(records: readonly { event: Event; archived: number }[]): void {
+    for (const { event, archived } of records) this.#put(event, archived);
   }
 
   async query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query: Query = {}): Promise<number> {

@@ -8,7 +8,15 @@ import { StoreError } from "../../core/errors.js";
 import { copyJson } from "../../core/json.js";
 import { SNAP_EVENT } from "../../core/schemas.js";
 import type { Committed, Schemas } from "../../types/action.js";
-import type { StoreRecords, StoreTransfer, TimerRecord, WatermarkRecord } from "../../types/transfer.js";
+import type {
+  ArchivedRecord,
+  StoreRecords,
+  StoreTransfer,
+  SubjectRecord,
+  TimerRecord,
+  WatermarkRecord,
+} from "../../types/transfer.js";
+import type { Archive } from "./archive.js";
 import type { Database, Event, TimerRow, Watermark } from "./database.js";
 
 const byKey =
@@ -16,9 +24,15 @@ const byKey =
   (a: T, b: T) =>
     key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
+/** Byte order of UTF-16 code units, as the database stores sort names ("C" collation gives the same for ASCII). */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** The transfer port of one in-memory store. */
 export class Transfer implements StoreTransfer {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly archive_: Archive
+  ) {}
 
   async append(events: readonly Committed<Schemas, string>[], after: number): Promise<void> {
     const db = this.db;
@@ -30,14 +44,22 @@ export class Transfer implements StoreTransfer {
     if (!events.length) return;
     // The log is an array indexed by id less the first id, so ids must be
     // contiguous: only a log with no gaps (another in-memory store's) fits.
-    const first = db.events.length ? db.first + db.events.length : events[0].id;
-    events.forEach((e, i) => {
-      if (e.id !== first + i)
+    // The one gap allowed is an id the archive holds (copied before the
+    // log): its slot stays empty, as after a move.
+    let first = db.events.length ? db.first + db.events.length : events[0].id;
+    // An empty log starts at the archive's first event when that comes first.
+    if (!db.events.length) first = Math.min(first, this.archive_.page(-1, 1)[0]?.event.id ?? first);
+    const holes: Event[] = [];
+    let next = first;
+    for (const e of events) {
+      for (let held = this.archive_.at(next); next < e.id && held; held = this.archive_.at(++next)) holes.push(held);
+      if (e.id !== next)
         refuse(
-          `event ${e.id} would be at id ${first + i}: the in-memory store numbers its events without gaps, so it can only take a copy of a log whose ids follow one another (another in-memory store's)`
+          `event ${e.id} would be at id ${next}: the in-memory store numbers its events without gaps, so it can only take a copy of a log whose ids follow one another (another in-memory store's)`
         );
       if (e.id <= after) refuse(`event ${e.id} is not after ${after}`);
-    });
+      next++;
+    }
     const copies = events.map(
       (e) =>
         Object.freeze({
@@ -50,24 +72,32 @@ export class Transfer implements StoreTransfer {
           meta: copyJson(e.meta, `meta of event ${e.id}`),
         }) as Event
     );
-    const next = new Map<string, number>();
-    for (const event of copies) {
-      const at = next.get(event.stream) ?? db.streams.get(event.stream)?.ids.length ?? 0;
+    // Archived events keep their versions in their streams: the log's
+    // streams count them, as they did before the move.
+    const all = [...holes, ...copies].sort((a, b) => a.id - b.id);
+    const archived = new Set(holes);
+    const versions = new Map<string, number>();
+    for (const event of all) {
+      const at = versions.get(event.stream) ?? db.streams.get(event.stream)?.ids.length ?? 0;
       if (event.version !== at)
         refuse(`event ${event.id} is version ${event.version} of "${event.stream}", whose next version is ${at}`);
-      next.set(event.stream, at + 1);
+      versions.set(event.stream, at + 1);
     }
     if (!db.events.length) db.first = first;
-    for (const event of copies) {
+    for (const event of all) {
       let log = db.streams.get(event.stream);
       if (!log) {
         log = { ids: [], snaps: new Map() };
         db.streams.set(event.stream, log);
       }
+      log.ids.push(event.id);
+      if (archived.has(event)) {
+        (db.events as (Event | undefined)[]).push(undefined);
+        continue;
+      }
       const of = event.name === SNAP_EVENT ? (event.data as { of?: unknown } | null)?.of : undefined;
       if (typeof of === "string") log.snaps.set(of, event.version);
       db.events.push(event);
-      log.ids.push(event.id);
     }
   }
 
@@ -91,16 +121,19 @@ export class Transfer implements StoreTransfer {
       .map(([reaction, at]) => ({ reaction, at }))
       .sort(byKey((d) => d.reaction));
     const timers = [...db.timers.values()].map(timerRecord).sort(byKey((t) => t.id));
-    return { watermarks, keys, discovery, timers };
+    const subjects = [...db.subjects.entries()]
+      .map(([subject, k]): SubjectRecord => ({ subject, keys: [...k.versions], streams: [...k.streams].sort(byText) }))
+      .sort(byKey((k) => k.subject));
+    return { watermarks, keys, discovery, timers, subjects };
   }
 
   async restore(records: StoreRecords): Promise<void> {
     const db = this.db;
-    if (db.watermarks.size || db.keys.size || db.discoveries.size || db.timers.size)
+    if (db.watermarks.size || db.keys.size || db.discoveries.size || db.timers.size || db.subjects.size)
       throw new StoreError(
         "restore",
         "rejected",
-        "InMemoryStore transfer.restore refused: the store already holds reaction streams, idempotency keys, discovery positions or timers"
+        "InMemoryStore transfer.restore refused: the store already holds reaction streams, idempotency keys, discovery positions, timers or subject keys"
       );
     for (const r of records.watermarks) {
       const w: Watermark = {
@@ -145,9 +178,46 @@ export class Transfer implements StoreTransfer {
         until: t.claimedUntil,
         ...(t.fired !== undefined && { fired: t.fired }),
         ...(t.error !== undefined && { error: t.error }),
+        ...(t.correlation !== undefined && { correlation: t.correlation }),
       };
       db.timers.set(row.id, row);
     }
+    for (const k of records.subjects)
+      db.subjects.set(k.subject, { versions: [...k.keys], streams: new Set(k.streams) });
+  }
+
+  async archived(after: number, limit: number): Promise<ArchivedRecord[]> {
+    return this.archive_.page(after, limit);
+  }
+
+  async archive(events: readonly ArchivedRecord[], after: number): Promise<void> {
+    const refuse = (why: string) => {
+      throw new StoreError("archive", "rejected", `InMemoryStore transfer.archive refused: ${why}`);
+    };
+    const last = this.archive_.last();
+    if (last !== after) refuse(`the archive's last event is ${last}, not ${after} as the copy expected`);
+    let previous = after;
+    for (const { event } of events) {
+      if (!Number.isSafeInteger(event.id) || event.id <= previous)
+        refuse(`event ids must grow: ${event.id} follows ${previous}`);
+      if (event.id < this.archive_.first())
+        refuse(`event ${event.id} is below ${this.archive_.first()}, where this store's ids go on after a drop`);
+      previous = event.id;
+    }
+    this.archive_.restore(
+      events.map(({ event: e, archived }) => ({
+        event: Object.freeze({
+          id: e.id,
+          stream: e.stream,
+          version: e.version,
+          created: new Date(e.created.getTime()),
+          name: e.name,
+          data: copyJson(e.data, `data of archived event ${e.id}`),
+          meta: copyJson(e.meta, `meta of archived event ${e.id}`),
+        }) as Event,
+        archived,
+      }))
+    );
   }
 }
 
@@ -184,5 +254,6 @@ function timerRecord(t: TimerRow): TimerRecord {
     claimedUntil: t.until,
     ...(t.fired !== undefined && { fired: t.fired }),
     ...(t.error !== undefined && { error: t.error }),
+    ...(t.correlation !== undefined && { correlation: t.correlation }),
   };
 }
