@@ -269,9 +269,13 @@ export function copyKeptSuite(stores: { source: () => Promise<Store>; target: ()
     it("carries every column of every timer, the correlation included", async () => {
       const source = await stores.source();
       const target = await stores.target();
-      await source.commit("tab-1", [{ name: "Charged", data: { amount: 1 } }], {
-        correlation: "c-1",
-        causation: {},
+      await source.commit({
+        stream: "tab-1",
+        messages: [{ name: "Charged", data: { amount: 1 } }],
+        meta: {
+          correlation: "c-1",
+          causation: {},
+        },
       });
       const due = new Date(Date.now() + 60_000);
       await source.timers?.schedule([

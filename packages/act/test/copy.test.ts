@@ -12,7 +12,7 @@ copySuite("memory → memory", {
 describe("a copy into memory", () => {
   it("refuses archived events below the ids a dropped store goes on from, writing nothing", async () => {
     const target = new InMemoryStore();
-    await target.commit("a", [{ name: "E", data: {} }], meta);
+    await target.commit({ stream: "a", messages: [{ name: "E", data: {} }], meta });
     await target.drop(); // ids go on from 1
     const event = { id: 0, stream: "z", version: 0, name: "E", data: {}, meta, created: new Date() };
     await expect(target.transfer.archive([{ event, archived: 1 }], -1)).rejects.toThrow(/below 1/);
