@@ -9,7 +9,7 @@ import { SNAP_EVENT } from "@act-root/act";
 import type { Names } from "./sql.js";
 
 /** The two tables' quoted names. */
-function tables(n: Names) {
+export function tables(n: Names) {
   const { table } = n.raw;
   return { keys: `${n.schema}."${table}_subject_keys"`, streams: `${n.schema}."${table}_subject_streams"` };
 }
@@ -18,18 +18,18 @@ function tables(n: Names) {
 export function seedSubjectKeys(n: Names): string {
   const { keys, streams } = tables(n);
   return `
-CREATE TABLE IF NOT EXISTS ${keys} (
+CREATE TABLE IF NOT EXISTS ${keys} (${n.tenantColumn}
   subject text NOT NULL,
   version integer NOT NULL,
   key text,
-  PRIMARY KEY (subject, version)
+  PRIMARY KEY (${n.scope}subject, version)
 );
-CREATE TABLE IF NOT EXISTS ${streams} (
+CREATE TABLE IF NOT EXISTS ${streams} (${n.tenantColumn}
   subject text NOT NULL,
   stream text NOT NULL,
-  PRIMARY KEY (subject, stream)
+  PRIMARY KEY (${n.scope}subject, stream)
 );
-CREATE INDEX IF NOT EXISTS "${n.raw.table}_subject_streams_stream" ON ${streams} (stream);`;
+CREATE INDEX IF NOT EXISTS "${n.raw.table}_subject_streams_stream" ON ${streams} (${n.scope}stream);`;
 }
 
 /** Part of `drop`. */
