@@ -2,7 +2,7 @@
  * Tenants in shared tables with row-level security at 1, 100 and 1,000
  * tenants: one pool of 10 and one listening connection for all of them, the
  * app connecting as a role without BYPASSRLS, the tables created by an owner
- * role (`npx tsx bench/shared-tenants.ts`; see `packages/act/bench/tenants.ts`
+ * role (`npm run bench`; see `packages/act/bench/tenants.ts`
  * for what each figure is). Uses `DATABASE_URL` (a superuser, to create the
  * two roles) when set; otherwise a disposable server with the durable
  * defaults.
