@@ -323,8 +323,10 @@ test("the runtime and main bundles begin with the compile hint; route chunks and
 // bundle to 498.5 KB. Then personal data, timers from actions, tenants and
 // closing and archiving (about 60 API pages and four guides between them)
 // took it to 636.2 KB, the main bundle to 525.3 KB: each route adds its
-// entry to the route table every first visit loads.
-const INTRO_JS_BUDGET = 637 * 1024;
+// entry to the route table every first visit loads. Then tenants in shared
+// tables (two API pages: `postgresSharedTenants` and its config) took it to
+// 637.5 KB, the main bundle to 526.4 KB.
+const INTRO_JS_BUDGET = 638 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");

@@ -129,13 +129,21 @@ export function postgresSharedTenants(config: PostgresSharedTenantsConfig = {}):
       client.release();
     }
   };
+  /** The migration, its failure said as such: which role ran it, on which tables. */
+  const migrateOrSay = () =>
+    migrate().catch((error: Error) => {
+      throw new Error(
+        `postgresSharedTenants migrate of ${n.events} and the tables beside it failed (${owner ? "as the owner role" : "as the app role, no owner given"}): ${error.message}`,
+        { cause: error }
+      );
+    });
 
   return {
     connections,
-    migrate: () => migrate(),
+    migrate: migrateOrSay,
     store: (tenant: string): Store => new PostgresStore(scoped({ ...store, connections }, checkTenantId(tenant))),
     create: async () => {
-      migrated ??= migrate().catch((error) => {
+      migrated ??= migrateOrSay().catch((error) => {
         migrated = undefined; // tried again by the next add
         throw error;
       });

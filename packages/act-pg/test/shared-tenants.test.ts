@@ -96,6 +96,9 @@ async function rowsByTenant(schema: string): Promise<Record<string, Record<strin
 }
 
 beforeAll(roles);
+afterAll(async () => {
+  await sql("DROP SCHEMA IF EXISTS rls_iso CASCADE");
+});
 
 tenantConformance("PostgreSQL, shared tables with row-level security", () => strategyIn("rls_iso"), vitest);
 
@@ -271,6 +274,12 @@ describe("shared tables with row-level security", () => {
     const superuser = postgresSharedTenants({ connectionString: connectionString(), schema });
     await expect(superuser.store("acme").seed()).rejects.toThrow(/superuser or has BYPASSRLS/);
     await superuser.dispose();
+    // The app role may not create anything: a migration run as it says so.
+    const denied = postgresSharedTenants({ connectionString: as(APP), schema: "rls_denied" });
+    await expect(denied.migrate()).rejects.toThrow(
+      /postgresSharedTenants migrate of "rls_denied"."events" and the tables beside it failed \(as the app role, no owner given\): permission denied/
+    );
+    await denied.dispose();
     const unmigrated = strategyIn("rls_never_migrated");
     await expect(unmigrated.store("acme").seed()).rejects.toThrow(/rls_never_migrated"."events", .* not found/);
     await unmigrated.dispose();
