@@ -324,9 +324,10 @@ test("the runtime and main bundles begin with the compile hint; route chunks and
 // closing and archiving (about 60 API pages and four guides between them)
 // took it to 636.2 KB, the main bundle to 525.3 KB: each route adds its
 // entry to the route table every first visit loads. Then the records a copy
-// carries beside the log (`ArchivedRecord`, `SubjectRecord`: two API pages)
-// took it to 637.3 KB, the main bundle to 526.2 KB.
-const INTRO_JS_BUDGET = 638 * 1024;
+// carries beside the log (`ArchivedRecord`, `SubjectRecord`), tenants in
+// shared tables (`postgresSharedTenants` and its config) and the `Commit`
+// type of `Store.commit` — five API pages — took it to about 638.5 KB.
+const INTRO_JS_BUDGET = 640 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");

@@ -73,11 +73,12 @@ export class Appender {
       let broken: Error | undefined;
       let handler = false;
       try {
-        await client.query("BEGIN");
+        await client.query(this.db.begin());
         const run = (what: string, text: string, values: unknown[]) =>
           client.query({ name: this.db.name(text), text, values }).catch(async (error: DriverError) => {
-            // A collision aborts the transaction: end it, so the stream's version can be read on this client.
-            if (error.code === "23505") await client.query("ROLLBACK");
+            // A collision aborts the transaction: end it, so the stream's version can be read on this client
+            // (in a new one, which sets the tenant of shared tables again; the paths after it roll it back).
+            if (error.code === "23505") await client.query(`ROLLBACK; ${this.db.begin()}`);
             throw this.db.failure(what, error);
           });
         const done = await this.#append(operation, commit, run as never, attempt);

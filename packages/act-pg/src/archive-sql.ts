@@ -24,20 +24,21 @@ export function seedArchive(n: Names): string {
   const { table } = n.raw;
   const archive = archiveTable(n);
   return `
-CREATE TABLE IF NOT EXISTS ${archive} (
-  id bigint PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS ${archive} (${n.tenantColumn}
+  id bigint NOT NULL,
   stream text NOT NULL,
   version integer NOT NULL,
   name text NOT NULL,
   data json NOT NULL,
   meta json NOT NULL,
   created timestamptz NOT NULL,
-  archived timestamptz NOT NULL
+  archived timestamptz NOT NULL,
+  PRIMARY KEY (${n.scope}id)
 );
-CREATE UNIQUE INDEX IF NOT EXISTS "${table}_archive_stream_version" ON ${archive} (stream, version);
-CREATE INDEX IF NOT EXISTS "${table}_archive_snapshots" ON ${archive} (stream, id) WHERE name = ${SNAP};
-CREATE INDEX IF NOT EXISTS "${table}_archive_archived" ON ${archive} (archived);
-CREATE INDEX IF NOT EXISTS "${table}_closed" ON ${n.events} (stream) WHERE name = ${CLOSED};`;
+CREATE UNIQUE INDEX IF NOT EXISTS "${table}_archive_stream_version" ON ${archive} (${n.scope}stream, version);
+CREATE INDEX IF NOT EXISTS "${table}_archive_snapshots" ON ${archive} (${n.scope}stream, id) WHERE name = ${SNAP};
+CREATE INDEX IF NOT EXISTS "${table}_archive_archived" ON ${archive} (${n.scope}archived);
+CREATE INDEX IF NOT EXISTS "${table}_closed" ON ${n.events} (${n.scope}stream) WHERE name = ${CLOSED};`;
 }
 
 /** `drop()`'s part. */

@@ -12,11 +12,13 @@ import { connection, createPool } from "./connection.js";
 import { sharedParts } from "./connections.js";
 import { ChannelListener } from "./listener.js";
 import { classify, type DriverError } from "./errors.js";
+import { tenantOf } from "./tenant-scope.js";
 import * as sql from "./sql.js";
 import * as archive from "./archive-sql.js";
 import * as timers from "./timer-sql.js";
 import * as keys from "./subject-key-sql.js";
 import * as watermarks from "./watermark-sql.js";
+import * as shared from "./shared-sql.js";
 
 /** pg-pool's message when no pooled connection became free in time. */
 const POOL_TIMEOUT = /timeout exceeded when trying to connect/i;
@@ -63,6 +65,8 @@ function statements(n: sql.Names) {
     streamForgotten: keys.streamForgotten(n),
     moveArchive: archive.moveArchive(n),
     purgeArchive: archive.purgeArchive(n),
+    guard: shared.guard(),
+    eraseTenant: shared.eraseTenant(n),
   } as const;
 }
 
@@ -87,7 +91,7 @@ export class Database {
 
   /** Builds the statements and the pool (which opens no connection until the first call); `config` is already checked. */
   constructor(config: PostgresStoreConfig, schema: string, table: string) {
-    this.names = sql.names(schema, table);
+    this.names = sql.names(schema, table, tenantOf(config));
     this.statements = statements(this.names);
     const shared = config.connections && sharedParts(config.connections);
     const settings = shared?.settings ?? connection(config);
@@ -133,13 +137,57 @@ export class Database {
     });
   }
 
+  /**
+   * What starts a transaction of this store: `mode` (`BEGIN`, or `BEGIN` with
+   * an isolation level), followed in tables shared by tenants by setting
+   * `act.tenant` for this transaction only, which the tables' row-level
+   * security policy compares every row with. Transaction-local, never a
+   * session setting: the transaction's end clears it whichever way it ends,
+   * so a connection returned to the shared pool — even after a failure
+   * half-way — carries no tenant into another tenant's statements.
+   */
+  begin(mode = "BEGIN"): string {
+    const tenant = this.names.tenant;
+    // A checked tenant id holds only a-z, 0-9 and "-": safe as a literal.
+    return tenant === undefined ? mode : `${mode}; SELECT set_config('act.tenant', '${tenant}', true)`;
+  }
+
   /** Runs a statement, prepared once per connection under a name derived from its text. */
   async run<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[] = [], rowMode?: "array") {
     this.checkOpen(operation);
+    const query = { name: this.name(text), text, values, ...(rowMode && { rowMode }) };
+    if (this.names.tenant !== undefined) return this.#runAsTenant<R>(operation, query);
     try {
-      return await this.pool.query<R>({ name: this.name(text), text, values, ...(rowMode && { rowMode }) });
+      return await this.pool.query<R>(query);
     } catch (error) {
       throw this.failure(operation, error as DriverError);
+    }
+  }
+
+  /**
+   * In tables shared by tenants: runs a statement in a transaction of its own
+   * that sets the tenant first (see `begin`) — three round trips instead of
+   * one, the price of a tenant that cannot leak to the next user of the
+   * connection.
+   */
+  async #runAsTenant<R extends pg.QueryResultRow>(
+    operation: string,
+    query: pg.QueryConfig
+  ): Promise<pg.QueryResult<R>> {
+    const client = await this.connect(operation);
+    let broken: Error | undefined;
+    try {
+      await client.query(this.begin());
+      const result = await client.query<R>(query);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch((lost: Error) => {
+        broken = lost;
+      });
+      throw this.failure(operation, error as DriverError);
+    } finally {
+      client.release(broken);
     }
   }
 

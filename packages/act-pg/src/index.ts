@@ -20,3 +20,4 @@ export type { PostgresStoreConfig } from "./config.js";
 export { PostgresConnections } from "./connections.js";
 export type { PostgresConnectionsConfig } from "./connection.js";
 export { postgresSchemaTenants, postgresDatabaseTenants, type PostgresTenantsConfig } from "./tenants.js";
+export { postgresSharedTenants, type PostgresSharedTenantsConfig } from "./shared-tenants.js";

@@ -7,6 +7,7 @@ import { StoreError } from "@act-root/act";
 import type { Database } from "./database.js";
 import type { DriverError } from "./errors.js";
 import type { Notifier } from "./notify.js";
+import { dropTenant, seedTenant } from "./shared-tables.js";
 
 /**
  * Refuses to write when this server's next ids would not exceed the
@@ -49,9 +50,10 @@ export class IdCheck {
   }
 }
 
-/** Creates or upgrades the schema, tables and indexes, then checks the ids. */
+/** Creates or upgrades the schema, tables and indexes, then checks the ids (a tenant's store in shared tables checks their guard instead of creating them). */
 export async function seed(db: Database, ids: IdCheck): Promise<void> {
   db.checkOpen("seed");
+  if (db.names.tenant !== undefined) return seedTenant(db, ids);
   const client = await db.connect("seed");
   const ignore = () => {}; // a lost connection is reported by the query below
   client.on("error", ignore);
@@ -72,9 +74,16 @@ export async function seed(db: Database, ids: IdCheck): Promise<void> {
   await ids.check("seed");
 }
 
-/** Drops the tables, and the schema when it is not `public` and nothing else lives in it. */
+/**
+ * Drops the tables, and the schema when it is not `public` and nothing else lives in it; a tenant's store in
+ * shared tables deletes the tenant's rows instead.
+ */
 export async function drop(db: Database): Promise<void> {
   db.checkOpen("drop");
+  if (db.names.tenant !== undefined) {
+    await dropTenant(db);
+    return;
+  }
   try {
     await db.pool.query(db.statements.drop);
     if (db.names.raw.schema !== "public") {

@@ -17,7 +17,7 @@ export async function project(db: Database, lease: Lease, work: (client: pg.Pool
   let broken: Error | undefined;
   let handler = false;
   try {
-    await client.query("BEGIN");
+    await client.query(db.begin());
     handler = true;
     await work(client);
     handler = false;

@@ -48,6 +48,15 @@ export type Names = {
   readonly channel: string;
   /** Unquoted parts, for index names and catalog lookups. */
   readonly raw: { readonly schema: string; readonly table: string };
+  /**
+   * The tenant whose rows this store sees in tables shared by every tenant
+   * (`postgresSharedTenants`), or undefined for tables of the store's own.
+   */
+  readonly tenant?: string;
+  /** `"tenant, "` in shared tables, where the tenant leads every key and index; otherwise empty. */
+  readonly scope: string;
+  /** The tenant column's definition in shared tables (the tenant set for the transaction fills it); otherwise empty. */
+  readonly tenantColumn: string;
 };
 
 /** Bits of an id that number the events of one commit. */
@@ -119,8 +128,12 @@ export function channel(schema: string, table: string): string {
   return `${full.slice(0, MAX_IDENTIFIER_BYTES - hash.length - 1)}#${hash}`;
 }
 
-/** Builds the names from validated identifiers. */
-export function names(schema: string, table: string): Names {
+/**
+ * Builds the names from validated identifiers; with a (checked) tenant id,
+ * those of shared tables: a tenant column leading every key, and a channel
+ * per tenant, so one tenant's commits wake only its own consumers.
+ */
+export function names(schema: string, table: string, tenant?: string): Names {
   const q = (s: string) => `"${s}"`;
   return {
     schema: q(schema),
@@ -129,8 +142,11 @@ export function names(schema: string, table: string): Names {
     keys: `${q(schema)}.${q(`${table}_keys`)}`,
     discovery: `${q(schema)}.${q(`${table}_discovery`)}`,
     timers: `${q(schema)}.${q(`${table}_timers`)}`,
-    channel: channel(schema, table),
+    channel: channel(schema, tenant === undefined ? table : `${table}/${tenant}`),
     raw: { schema, table },
+    ...(tenant !== undefined && { tenant }),
+    scope: tenant === undefined ? "" : "tenant, ",
+    tenantColumn: tenant === undefined ? "" : "\n  tenant text NOT NULL DEFAULT current_setting('act.tenant'),",
   };
 }
 
@@ -143,27 +159,29 @@ export function seed(n: Names): string {
   const { table } = n.raw;
   return `
 CREATE SCHEMA IF NOT EXISTS ${n.schema};
-CREATE TABLE IF NOT EXISTS ${n.events} (
-  id bigint PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS ${n.events} (${n.tenantColumn}
+  id bigint NOT NULL,
   stream text NOT NULL,
   version integer NOT NULL,
   name text NOT NULL,
   data json NOT NULL,
   meta json NOT NULL,
-  created timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now())
+  created timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
+  PRIMARY KEY (${n.scope}id)
 );
-CREATE UNIQUE INDEX IF NOT EXISTS "${table}_stream_version" ON ${n.events} (stream, version);
-CREATE INDEX IF NOT EXISTS "${table}_stream_id" ON ${n.events} (stream, id);
-CREATE INDEX IF NOT EXISTS "${table}_snapshots" ON ${n.events} (stream, id) WHERE name = ${SNAP};
-CREATE TABLE IF NOT EXISTS ${n.watermarks} (
-  stream text PRIMARY KEY,
+CREATE UNIQUE INDEX IF NOT EXISTS "${table}_stream_version" ON ${n.events} (${n.scope}stream, version);
+CREATE INDEX IF NOT EXISTS "${table}_stream_id" ON ${n.events} (${n.scope}stream, id);
+CREATE INDEX IF NOT EXISTS "${table}_snapshots" ON ${n.events} (${n.scope}stream, id) WHERE name = ${SNAP};
+CREATE TABLE IF NOT EXISTS ${n.watermarks} (${n.tenantColumn}
+  stream text NOT NULL,
   source text,
   at bigint NOT NULL,
   retry integer NOT NULL DEFAULT 0,
   blocked boolean NOT NULL DEFAULT false,
   error text,
   leased_by text,
-  leased_until timestamptz
+  leased_until timestamptz,
+  PRIMARY KEY (${n.scope}stream)
 );
 ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS done text[] NOT NULL DEFAULT '{}';
 ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS head bigint NOT NULL DEFAULT -1;
@@ -172,28 +190,29 @@ ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS reactions text[] NOT NULL D
 -- Reactions that handled a stream past its watermark (it moved back for one that joined late), by name.
 ALTER TABLE ${n.watermarks} ADD COLUMN IF NOT EXISTS ahead jsonb NOT NULL DEFAULT '{}';
 -- reactions() lists streams by name in byte order: read in index order, not sorted on each call.
-CREATE INDEX IF NOT EXISTS "${table}_watermarks_by_name" ON ${n.watermarks} (stream COLLATE "C");
-CREATE INDEX IF NOT EXISTS "${table}_watermarks_blocked" ON ${n.watermarks} (stream COLLATE "C") WHERE blocked;
+CREATE INDEX IF NOT EXISTS "${table}_watermarks_by_name" ON ${n.watermarks} (${n.scope}stream COLLATE "C");
+CREATE INDEX IF NOT EXISTS "${table}_watermarks_blocked" ON ${n.watermarks} (${n.scope}stream COLLATE "C") WHERE blocked;
 -- poll() reads only the streams with work: thousands of caught-up ones cost it nothing.
-CREATE INDEX IF NOT EXISTS "${table}_watermarks_ready" ON ${n.watermarks} (at, stream) WHERE head > at AND NOT blocked;
-CREATE TABLE IF NOT EXISTS ${n.keys} (
+CREATE INDEX IF NOT EXISTS "${table}_watermarks_ready" ON ${n.watermarks} (${n.scope}at, stream) WHERE head > at AND NOT blocked;
+CREATE TABLE IF NOT EXISTS ${n.keys} (${n.tenantColumn}
   stream text NOT NULL,
   key text NOT NULL,
   from_version integer NOT NULL,
   to_version integer NOT NULL,
   expires timestamptz NOT NULL,
-  PRIMARY KEY (stream, key)
+  PRIMARY KEY (${n.scope}stream, key)
 );
 -- What the request that used the key asked for (a digest); keys stored before have none.
 ALTER TABLE ${n.keys} ADD COLUMN IF NOT EXISTS request text;
 CREATE INDEX IF NOT EXISTS "${table}_keys_expires" ON ${n.keys} (expires);
-CREATE TABLE IF NOT EXISTS ${n.discovery} (
-  name text PRIMARY KEY,
-  at bigint NOT NULL
+CREATE TABLE IF NOT EXISTS ${n.discovery} (${n.tenantColumn}
+  name text NOT NULL,
+  at bigint NOT NULL,
+  PRIMARY KEY (${n.scope}name)
 );
 -- Scheduled actions; times in epoch ms by the clock of the app that wrote them (claimed_until 0: no claim).
-CREATE TABLE IF NOT EXISTS ${n.timers} (
-  id text PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS ${n.timers} (${n.tenantColumn}
+  id text NOT NULL,
   action text NOT NULL,
   stream text NOT NULL,
   actor json NOT NULL,
@@ -206,10 +225,11 @@ CREATE TABLE IF NOT EXISTS ${n.timers} (
   claimed_until bigint NOT NULL DEFAULT 0,
   fired bigint,
   error text,
-  correlation text
+  correlation text,
+  PRIMARY KEY (${n.scope}id)
 );
 -- Claims read only pending timers, in due order.
-CREATE INDEX IF NOT EXISTS "${table}_timers_pending" ON ${n.timers} (due, id) WHERE status = 'pending';`;
+CREATE INDEX IF NOT EXISTS "${table}_timers_pending" ON ${n.timers} (${n.scope}due, id) WHERE status = 'pending';`;
 }
 
 /** `drop()`: removes the tables (the schema separately, only when empty and not `public`). */
@@ -243,7 +263,7 @@ export function commit(n: Names, keyed: boolean): string {
   INSERT INTO ${n.keys} (stream, key, from_version, to_version, expires, request)
   SELECT $1, $6::text, last.v + 1, last.v + json_array_length($2::json), now() + $7::bigint * interval '1 millisecond', $8::text
   FROM last WHERE ($4::integer IS NULL OR last.v = $4::integer) AND ($5::bigint IS NULL OR last.id = $5::bigint)
-  ON CONFLICT (stream, key) DO UPDATE SET
+  ON CONFLICT (${n.scope}stream, key) DO UPDATE SET
     from_version = EXCLUDED.from_version, to_version = EXCLUDED.to_version, expires = EXCLUDED.expires,
     request = EXCLUDED.request
     WHERE ${n.keys}.expires <= now()

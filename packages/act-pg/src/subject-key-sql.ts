@@ -18,18 +18,18 @@ export function subjectKeyTables(n: Names) {
 export function seedSubjectKeys(n: Names): string {
   const { keys, streams } = subjectKeyTables(n);
   return `
-CREATE TABLE IF NOT EXISTS ${keys} (
+CREATE TABLE IF NOT EXISTS ${keys} (${n.tenantColumn}
   subject text NOT NULL,
   version integer NOT NULL,
   key text,
-  PRIMARY KEY (subject, version)
+  PRIMARY KEY (${n.scope}subject, version)
 );
-CREATE TABLE IF NOT EXISTS ${streams} (
+CREATE TABLE IF NOT EXISTS ${streams} (${n.tenantColumn}
   subject text NOT NULL,
   stream text NOT NULL,
-  PRIMARY KEY (subject, stream)
+  PRIMARY KEY (${n.scope}subject, stream)
 );
-CREATE INDEX IF NOT EXISTS "${n.raw.table}_subject_streams_stream" ON ${streams} (stream);`;
+CREATE INDEX IF NOT EXISTS "${n.raw.table}_subject_streams_stream" ON ${streams} (${n.scope}stream);`;
 }
 
 /** Part of `drop`. */

@@ -11,7 +11,7 @@ export function scheduleTimers(n: Names): string {
   return `INSERT INTO ${n.timers} (id, action, stream, actor, payload, due, correlation)
 SELECT id, action, stream, actor, payload, due, correlation FROM json_to_recordset($1::json)
   AS i(id text, action text, stream text, actor json, payload json, due bigint, correlation text)
-ON CONFLICT (id) DO NOTHING RETURNING id`;
+ON CONFLICT (${n.scope}id) DO NOTHING RETURNING id`;
 }
 
 /** Cancels the pending timers of `$1` (text[]) that no claim holds past `$2`; a new generation each. */

@@ -47,7 +47,7 @@ export class Transfer implements StoreTransfer {
     const client = await this.db.connect(operation);
     let broken: Error | undefined;
     try {
-      await client.query(begin);
+      await client.query(this.db.begin(begin));
       const result = await work(client);
       await client.query("COMMIT");
       return result;

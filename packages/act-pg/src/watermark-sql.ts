@@ -86,7 +86,7 @@ export function register(n: Names): string {
 WITH ${INPUT("stream text, source text, at bigint, head bigint, reactions text[], joining jsonb")}
 INSERT INTO ${n.watermarks} AS w (stream, source, at, head, reactions)
 SELECT stream, source, at, GREATEST(at, COALESCE(head, at)), ${UNION("reactions")} FROM input ORDER BY stream
-ON CONFLICT (stream) DO UPDATE SET
+ON CONFLICT (${n.scope}stream) DO UPDATE SET
   -- Reactions from different sources share this stream: it must read them all.
   source = CASE WHEN w.source IS NOT NULL AND w.source IS DISTINCT FROM excluded.source THEN NULL ELSE w.source END,
   head = GREATEST(w.head, COALESCE(${INPUT_OF("head")}, w.head)),
@@ -123,7 +123,7 @@ WITH ${INPUT("stream text, source text, at bigint, holder text, token bigint")},
 ins AS (
   INSERT INTO ${n.watermarks} (stream, source, at, head, leased_by, leased_until, token)
   SELECT stream, source, at, at, holder, now() + $2::bigint * interval '1 millisecond', 1 FROM input WHERE token IS NULL
-  ON CONFLICT (stream) DO NOTHING
+  ON CONFLICT (${n.scope}stream) DO NOTHING
   RETURNING stream, at, retry, done, token, head, ahead, reactions
 ), free AS (
   SELECT w.stream, i.holder FROM ${n.watermarks} w JOIN input i ON i.stream = w.stream
@@ -285,7 +285,7 @@ export function discovered(n: Names): string {
 export function discover(n: Names): string {
   return `
 INSERT INTO ${n.discovery} AS d (name, at) SELECT name, $2::bigint FROM unnest($1::text[]) WITH ORDINALITY AS i (name, o) ORDER BY o
-ON CONFLICT (name) DO UPDATE SET at = excluded.at WHERE d.at < excluded.at`;
+ON CONFLICT (${n.scope}name) DO UPDATE SET at = excluded.at WHERE d.at < excluded.at`;
 }
 
 /**

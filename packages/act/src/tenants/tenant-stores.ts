@@ -6,8 +6,9 @@ import type { Store } from "../types/ports.js";
  * is created and erased. The store packages ship one per way of separating
  * tenants — `sqliteTenants` (a file per tenant) in `@act-root/act-sqlite`,
  * `postgresSchemaTenants` (a schema per tenant, one pool and one listening
- * connection for all) and `postgresDatabaseTenants` (a database per tenant)
- * in `@act-root/act-pg`; `buildTenants` also takes a plain function from a
+ * connection for all), `postgresDatabaseTenants` (a database per tenant) and
+ * `postgresSharedTenants` (shared tables under row-level security) in
+ * `@act-root/act-pg`; `buildTenants` also takes a plain function from a
  * tenant id to its store.
  *
  * Each tenant's store is a store of its own: an app bound to it reads and
