@@ -90,7 +90,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
         skipValidation: false,
         correlation,
       });
-    this.timers = new AppTimers(registry, fire, uuid(), clock);
+    this.timers = new AppTimers(registry, fire, uuid(), clock, wake);
   }
 
   /**
@@ -249,9 +249,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> implem
    * ```
    */
   async schedule<K extends keyof A & string>(timer: TimerRequest<A, K>): Promise<boolean> {
-    const kept = await this.timers.schedule(this.store, timer);
-    if (kept) this.consumer?.wake();
-    return kept;
+    return this.timers.schedule(this.store, timer);
   }
 
   /**
