@@ -208,6 +208,8 @@ CREATE TABLE IF NOT EXISTS ${n.timers} (
   error text,
   correlation text
 );
+-- Tables written before timers carried their scheduling action's correlation lack the column.
+ALTER TABLE ${n.timers} ADD COLUMN IF NOT EXISTS correlation text;
 -- Claims read only pending timers, in due order.
 CREATE INDEX IF NOT EXISTS "${table}_timers_pending" ON ${n.timers} (due, id) WHERE status = 'pending';`;
 }

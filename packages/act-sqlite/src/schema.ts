@@ -30,7 +30,7 @@ import type { Connection } from "./driver.js";
 import { ARCHIVE } from "./archive-sql.js";
 
 /** The schema version this package writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 const SNAP = `'${SNAP_EVENT.replace(/'/g, "''")}'`;
 
@@ -173,6 +173,15 @@ const UPGRADES: Array<(db: Connection) => void> = [
   // events (on a file that has a log to index; a new one gets it from CREATE).
   (db) => {
     if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'act_events'").row()) db.exec(ARCHIVE);
+  },
+  // 8 → 9: the correlation id a timer scheduled by an action carries to the
+  // action it fires. Files at versions 6 to 8 written before it lack the
+  // column; their timers have none, and their fired actions start a
+  // correlation of their own, as before.
+  (db) => {
+    const columns = db.prepare("SELECT name FROM pragma_table_info('act_timers')").rows().flat();
+    if (columns.length && !columns.includes("correlation"))
+      db.exec("ALTER TABLE act_timers ADD COLUMN correlation TEXT");
   },
 ];
 
