@@ -71,6 +71,7 @@ describe("seed and drop", () => {
       { kind: "index", name: "events_subject_keys_pkey" },
       { kind: "index", name: "events_subject_streams_pkey" },
       { kind: "index", name: "events_subject_streams_stream" },
+      { kind: "index", name: "events_timers_claimed" },
       { kind: "index", name: "events_timers_pending" },
       { kind: "index", name: "events_timers_pkey" },
       { kind: "index", name: "events_watermarks_blocked" },
