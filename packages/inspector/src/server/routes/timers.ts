@@ -9,10 +9,10 @@ import type { Routes, Served } from "./route.js";
  * and stream are applied here, to these. A store with more pending timers
  * shows the earliest of them, and says so (`scanned`).
  */
-export const TIMER_SCAN = 5_000;
+const TIMER_SCAN = 5_000;
 
 /** A timer as the page receives it: no payload, and how late it is by the server's clock. */
-export type WireTimer = Omit<StoredTimer, "payload"> & {
+type WireTimer = Omit<StoredTimer, "payload"> & {
   /** Ms past its due time while it is pending, or from due to fired once it fired. */
   readonly lateness?: number;
 };
@@ -34,14 +34,9 @@ function payloadHidden(app: Act<any, any, any> | undefined, action: string): str
 /** A stored timer without its payload, with its lateness at `now`. */
 function wire({ payload: _payload, ...timer }: StoredTimer, now: number): WireTimer {
   const due = timer.due.getTime();
-  const lateness =
-    timer.status === "pending"
-      ? now > due
-        ? now - due
-        : undefined
-      : timer.fired && timer.status === "fired"
-        ? Math.max(0, timer.fired.getTime() - due)
-        : undefined;
+  let lateness: number | undefined;
+  if (timer.status === "pending" && now > due) lateness = now - due;
+  if (timer.status === "fired" && timer.fired) lateness = Math.max(0, timer.fired.getTime() - due);
   return { ...timer, ...(lateness !== undefined && { lateness }) };
 }
 
