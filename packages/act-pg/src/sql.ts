@@ -228,8 +228,12 @@ CREATE TABLE IF NOT EXISTS ${n.timers} (${n.tenantColumn}
   correlation text,
   PRIMARY KEY (${n.scope}id)
 );
+-- Tables written before timers carried their scheduling action's correlation lack the column.
+ALTER TABLE ${n.timers} ADD COLUMN IF NOT EXISTS correlation text;
 -- Claims read only pending timers, in due order.
-CREATE INDEX IF NOT EXISTS "${table}_timers_pending" ON ${n.timers} (${n.scope}due, id) WHERE status = 'pending';`;
+CREATE INDEX IF NOT EXISTS "${table}_timers_pending" ON ${n.timers} (${n.scope}due, id) WHERE status = 'pending';
+-- When the next timer is due reads only the claimed ones here, a few at a time.
+CREATE INDEX IF NOT EXISTS "${table}_timers_claimed" ON ${n.timers} (${n.scope}claimed_until) WHERE status = 'pending' AND claimed_until > 0;`;
 }
 
 /** `drop()`: removes the tables (the schema separately, only when empty and not `public`). */

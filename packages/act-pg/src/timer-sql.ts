@@ -53,7 +53,12 @@ RETURNING t.id`;
 
 /** When the next pending timer of the actions in `$1` is due or its claim ends. */
 export function nextTimer(n: Names): string {
-  return `SELECT min(GREATEST(due, claimed_until)) AS next FROM ${n.timers} WHERE status = 'pending' AND action = ANY($1::text[])`;
+  // Two index searches rather than a read of every pending timer: the earliest due one no claim holds past its due
+  // time, and the earliest end among the claimed ones (LEAST skips a NULL).
+  return `SELECT LEAST(
+  (SELECT due FROM ${n.timers} WHERE status = 'pending' AND claimed_until <= due AND action = ANY($1::text[]) ORDER BY due LIMIT 1),
+  (SELECT min(claimed_until) FROM ${n.timers} WHERE status = 'pending' AND claimed_until > 0 AND claimed_until > due AND action = ANY($1::text[]))
+) AS next`;
 }
 
 /** Timers in status `$1` (null: any), with ids in `$2` (null: any), the earliest due first, up to `$3` (null: all). */

@@ -71,6 +71,7 @@ describe("seed and drop", () => {
       { kind: "index", name: "events_subject_keys_pkey" },
       { kind: "index", name: "events_subject_streams_pkey" },
       { kind: "index", name: "events_subject_streams_stream" },
+      { kind: "index", name: "events_timers_claimed" },
       { kind: "index", name: "events_timers_pending" },
       { kind: "index", name: "events_timers_pkey" },
       { kind: "index", name: "events_watermarks_blocked" },
@@ -95,6 +96,22 @@ describe("seed and drop", () => {
         `SELECT column_name FROM information_schema.columns WHERE table_schema = 'store_tests' AND table_name = 'events_keys' AND column_name = 'request'`
       )
     ).toHaveLength(1);
+    // So does a timers table created before timers carried their scheduling action's correlation, its timers kept.
+    await sql(`ALTER TABLE store_tests.events_timers DROP COLUMN correlation`);
+    await sql(
+      `INSERT INTO store_tests.events_timers (id, action, stream, actor, payload, due) VALUES ('old', 'a', 's', '{"id":"u","name":"U"}', '{}', 0)`
+    );
+    await pg.seed();
+    await pg.seed(); // and opens again without another change
+    const actor = { id: "u", name: "U" };
+    await pg.timers.schedule([
+      { id: "new", action: "a", stream: "s", actor, payload: {}, due: new Date(1), correlation: "c-1" },
+    ]);
+    const claimed = await pg.timers.claim({ now: new Date(5), by: "p", millis: 1_000, limit: 10, actions: ["a"] });
+    expect(claimed.map(({ id, correlation }) => ({ id, correlation }))).toEqual([
+      { id: "old", correlation: undefined },
+      { id: "new", correlation: "c-1" },
+    ]);
     await pg.drop();
     expect(await catalog("store_tests")).toEqual([]);
     await pg.drop(); // idempotent too

@@ -30,7 +30,7 @@ import type { Connection } from "./driver.js";
 import { ARCHIVE } from "./archive-sql.js";
 
 /** The schema version this package writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 const SNAP = `'${SNAP_EVENT.replace(/'/g, "''")}'`;
 
@@ -40,8 +40,11 @@ const DISCOVERY =
 
 /**
  * Scheduled actions (see `TimerStore`). `claimed_until` is 0 when no claim
- * or wait holds the timer; the partial index serves the claims, which read
- * only pending timers in due order.
+ * or wait holds the timer. The partial indexes serve the claims, which read
+ * only pending timers in due order, and `next`: the earliest due timer no
+ * claim holds past its due time (the first entry of the first index, as a
+ * rule), and the earliest end among the few claimed ones — without them it
+ * read every pending timer (226 ms with 100,000 pending).
  */
 const TIMERS = `CREATE TABLE IF NOT EXISTS act_timers (
   id TEXT PRIMARY KEY,
@@ -59,7 +62,8 @@ const TIMERS = `CREATE TABLE IF NOT EXISTS act_timers (
   error TEXT,
   correlation TEXT
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS act_timers_pending ON act_timers (due, id) WHERE status = 'pending';`;
+CREATE INDEX IF NOT EXISTS act_timers_pending ON act_timers (due, id) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS act_timers_claimed ON act_timers (claimed_until) WHERE status = 'pending' AND claimed_until > 0;`;
 
 /**
  * Keys of data subjects (see `SubjectKeyStore`): each version's raw key in
@@ -173,6 +177,15 @@ const UPGRADES: Array<(db: Connection) => void> = [
   // events (on a file that has a log to index; a new one gets it from CREATE).
   (db) => {
     if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'act_events'").row()) db.exec(ARCHIVE);
+  },
+  // 8 → 9: the correlation id a timer scheduled by an action carries to the
+  // action it fires. Files at versions 6 to 8 written before it lack the
+  // column; their timers have none, and their fired actions start a
+  // correlation of their own, as before.
+  (db) => {
+    const columns = db.prepare("SELECT name FROM pragma_table_info('act_timers')").rows().flat();
+    if (columns.length && !columns.includes("correlation"))
+      db.exec("ALTER TABLE act_timers ADD COLUMN correlation TEXT");
   },
 ];
 
@@ -334,9 +347,19 @@ RETURNING id, action, stream, actor, payload, due, correlation, token, attempts`
   status = CASE WHEN ?6 IS NOT NULL THEN 'pending' WHEN ?5 IS NULL THEN 'fired' ELSE 'failed' END,
   fired = CASE WHEN ?6 IS NULL THEN ?4 ELSE fired END
 WHERE id = ?1 AND status = 'pending' AND claimed_by = ?2 AND token = ?3 RETURNING id`,
-  /** When the next pending timer of the actions in `?` (a JSON array) is due or its claim ends. */
-  nextTimer: `SELECT min(max(due, claimed_until)) FROM act_timers
-WHERE status = 'pending' AND action IN (SELECT value FROM json_each(?))`,
+  /**
+   * When the next pending timer of the actions in `?1` (a JSON array) is due
+   * or its claim ends: the earliest due timer no claim holds past its due
+   * time, read in the order of its index (without `INDEXED BY` SQLite sorts
+   * every pending timer), or the earliest end of the claims that do.
+   */
+  nextTimer: `SELECT min(next) FROM (
+  SELECT * FROM (SELECT due AS next FROM act_timers INDEXED BY act_timers_pending
+    WHERE status = 'pending' AND claimed_until <= due AND action IN (SELECT value FROM json_each(?1))
+    ORDER BY due LIMIT 1)
+  UNION ALL
+  SELECT min(claimed_until) FROM act_timers INDEXED BY act_timers_claimed
+    WHERE status = 'pending' AND claimed_until > 0 AND claimed_until > due AND action IN (SELECT value FROM json_each(?1)))`,
   /** Timers in status `?1` (null: any), with ids in `?2` (a JSON array; null: any), the earliest due first, up to `?3`. */
   listTimers: `SELECT id, action, stream, actor, payload, due, correlation, status, token, attempts, claimed_by, claimed_until, fired, error
 FROM act_timers WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR id IN (SELECT value FROM json_each(?2)))

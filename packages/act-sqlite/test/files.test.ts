@@ -148,7 +148,44 @@ describe("schema versions", () => {
     });
     expect(await store.archive.query(() => {})).toBe(0);
     const check = new Database(file);
-    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(8);
+    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(9);
+    check.close();
+  });
+
+  it("adds the timers' correlation to a version 8 file written before it, keeping its timers", async () => {
+    const file = tempFile();
+    await make(file).seed();
+    const raw = new Database(file);
+    // The timers table as version 6 to 8 first wrote it: no correlation column.
+    raw.exec(`
+      DROP TABLE act_timers;
+      CREATE TABLE act_timers (id TEXT PRIMARY KEY, action TEXT NOT NULL, stream TEXT NOT NULL, actor TEXT NOT NULL,
+        payload TEXT NOT NULL, due INTEGER NOT NULL, status TEXT NOT NULL DEFAULT 'pending', token INTEGER NOT NULL DEFAULT 0,
+        attempts INTEGER NOT NULL DEFAULT 0, claimed_by TEXT, claimed_until INTEGER NOT NULL DEFAULT 0, fired INTEGER,
+        error TEXT) WITHOUT ROWID;
+      CREATE INDEX act_timers_pending ON act_timers (due, id) WHERE status = 'pending';
+      INSERT INTO act_timers (id, action, stream, actor, payload, due) VALUES ('old', 'a', 's', '{"id":"u","name":"U"}', '{}', 0);
+      PRAGMA user_version = 8;
+    `);
+    raw.close();
+    for (let i = 0; i < 2; i++) {
+      // Twice: an upgraded file opens again without another change.
+      const store = make(file);
+      await store.seed();
+      await store.dispose();
+    }
+    const store = make(file);
+    const actor = { id: "u", name: "U" };
+    await store.timers.schedule([
+      { id: "new", action: "a", stream: "s", actor, payload: {}, due: new Date(1), correlation: "c-1" },
+    ]);
+    const claimed = await store.timers.claim({ now: new Date(5), by: "p", millis: 1_000, limit: 10, actions: ["a"] });
+    expect(claimed.map(({ id, correlation }) => ({ id, correlation }))).toEqual([
+      { id: "old", correlation: undefined },
+      { id: "new", correlation: "c-1" },
+    ]);
+    const check = new Database(file);
+    expect((check.prepare("PRAGMA user_version").raw(true).get() as number[])[0]).toBe(9);
     check.close();
   });
 

@@ -222,6 +222,48 @@ describe("the reaction table", () => {
   });
 });
 
+describe("the timers table", () => {
+  it("finds when the next timer is due through its indexes, not by reading every pending timer", async () => {
+    const file = tempFile();
+    const store = await make(file);
+    const actor = { id: "u", name: "U" };
+    const at = (millis: number) => new Date(1_000_000 + millis);
+    await store.timers.schedule(
+      Array.from({ length: 5_000 }, (_, i) => ({
+        id: `t-${i}`,
+        action: "a",
+        stream: "s",
+        actor,
+        payload: {},
+        due: at(i),
+      }))
+    );
+    // Timers of another action come due first; two of "a" are claimed until well after their due time.
+    await store.timers.schedule([{ id: "other", action: "b", stream: "s", actor, payload: {}, due: at(-10) }]);
+    await store.timers.claim({ now: at(1), by: "p", millis: 10_000, limit: 2, actions: ["a"] });
+    expect(await store.timers.next(["a"])).toEqual(at(2));
+    expect(await store.timers.next(["b"])).toEqual(at(-10));
+    expect(await store.timers.next(["c"])).toBeUndefined();
+    // Every timer of "a" claimed until later than any is due: the earliest claim's end.
+    await store.timers.claim({ now: at(5_000), by: "p", millis: 10_000, limit: 5_000, actions: ["a"] });
+    expect(await store.timers.next(["a"])).toEqual(at(10_001));
+    const db = new Database(file);
+    try {
+      db.exec("ANALYZE");
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${SQL.nextTimer}`)
+        .all(JSON.stringify(["a"]))
+        .map((r) => (r as { detail: string }).detail)
+        .join("\n");
+      expect(plan).toMatch(/act_timers_pending/);
+      expect(plan).toMatch(/act_timers_claimed/);
+      expect(plan).not.toMatch(/SCAN act_timers\b(?! USING)/);
+    } finally {
+      db.close();
+    }
+  });
+});
+
 describe("errors that say where", () => {
   it("a value JSON cannot hold names the commit, its stream (cut after 80 characters) and the field", async () => {
     const store = await make(tempFile());

@@ -68,7 +68,7 @@ export abstract class ActOperations<S extends Schemas, E extends Schemas, A exte
         skipValidation: false,
         correlation,
       });
-    this.timers = new AppTimers(registry, fire, uuid(), clock);
+    this.timers = new AppTimers(registry, fire, uuid(), clock, wake);
   }
 
   /**
@@ -166,9 +166,7 @@ export abstract class ActOperations<S extends Schemas, E extends Schemas, A exte
    * ```
    */
   async schedule<K extends keyof A & string>(timer: TimerRequest<A, K>): Promise<boolean> {
-    const kept = await this.timers.schedule(this.store, timer);
-    if (kept) this.consumer?.wake();
-    return kept;
+    return this.timers.schedule(this.store, timer);
   }
 
   /**

@@ -5,7 +5,16 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { act, BuilderError, disposeAndExit, InMemoryStore, state, type Store, ValidationError } from "../src/index.js";
+import {
+  type Act,
+  act,
+  BuilderError,
+  disposeAndExit,
+  InMemoryStore,
+  state,
+  type Store,
+  ValidationError,
+} from "../src/index.js";
 import { settle, testClock } from "../src/testing/index.js";
 
 process.env.LOG_LEVEL ??= "fatal";
@@ -160,6 +169,18 @@ describe("a running consumer", () => {
     vi.useRealTimers();
   });
 
+  /**
+   * Ticket t-1 escalated. The fired action may still be on its way through
+   * callbacks the fake clock does not run, so this checks again in real time
+   * for up to 2 s — moving the fake clock on by as much (vi.waitFor does,
+   * with fake timers): far less than the consumer's next poll in these tests.
+   */
+  const escalated = (app: Act<any, any, any>) =>
+    vi.waitFor(async () => expect((await app.load(Ticket, "t-1")).state.status).toBe("escalated"), {
+      timeout: 2_000,
+      interval: 10,
+    });
+
   it("wakes when the next timer is due, though its idle poll waits longer and nothing is committed", async () => {
     // Fake timers and dates: the consumer's waits and the system clock move only when the test moves them.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
@@ -180,8 +201,45 @@ describe("a running consumer", () => {
     await settled();
     // Backing off from 5 ms, the idle poll alone would next look after 81.9 s.
     await vi.advanceTimersByTimeAsync(60_000);
-    await settled();
-    expect((await app.load(Ticket, "t-1")).state.status).toBe("escalated");
+    await escalated(app);
+    await app.stop();
+  });
+
+  // An action that only schedules a timer commits no event, so no commit wakes the consumer: the
+  // timer change itself must, or a timer due before the consumer's next poll fires only at that poll.
+  const Reminder = state("Reminder", z.object({}))
+    .init(() => ({}))
+    .emits({ Noted: z.object({}) })
+    .patch({ Noted: () => ({}) })
+    .on("remind", z.object({ ticket: z.string(), afterMillis: z.number().int() }))
+    .emit(({ ticket, afterMillis }, _, __, { schedule }) => {
+      schedule({
+        id: `escalate-${ticket}`,
+        action: "escalate",
+        target: { stream: ticket, actor: bot },
+        payload: { level: 1 },
+        afterMillis,
+      });
+      return [];
+    })
+    .build();
+
+  /** An app whose consumer has idled for 100 s, so its poll next looks only at 163.8 s (backing off from 5 ms). */
+  async function idled() {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const app = act().with(Ticket).with(Reminder).build({ store: new InMemoryStore() });
+    app.start({ pollMillis: 120_000 });
+    await vi.advanceTimersByTimeAsync(100_000);
+    await app.do("open", { stream: "t-1", actor: agent }, { title: "Printer" });
+    return app;
+  }
+
+  it("looks again when an action that emits no event schedules a timer due before its next poll", async () => {
+    const app = await idled();
+    await app.do("remind", { stream: "r-1", actor: agent }, { ticket: "t-1", afterMillis: 10_000 });
+    // A second past its due time: long before the consumer's poll would look.
+    await vi.advanceTimersByTimeAsync(11_000);
+    await escalated(app);
     await app.stop();
   });
 });

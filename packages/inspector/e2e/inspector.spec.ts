@@ -48,6 +48,36 @@ test("a link opened in a new tab shares the session of the tab it came from", as
   await expect(tab.getByRole("listbox", { name: "Events of order-1" }).getByRole("option")).toHaveCount(5);
 });
 
+test("lists pending timers with the overdue one highlighted, filters them, and opens one with its payload in app mode", async ({
+  page,
+}) => {
+  await open(page, "app");
+  await page.getByRole("link", { name: "Timers", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Timers" })).toBeVisible();
+  await expect(page.getByTestId("timer-totals")).toHaveText("2 pending timers: 1 overdue.");
+  const rows = page.getByRole("table").getByRole("row");
+  await expect(rows).toHaveCount(3); // the header and two timers, the earliest due first
+  await expect(rows.nth(1)).toContainText("ship-order-1");
+  await expect(rows.nth(1)).toContainText(/Overdue by (59|60) min|Overdue by 1 h/);
+  await expect(rows.nth(2)).toContainText("waiting");
+  await expectAccessible(page);
+  await page.getByLabel("Stream contains").fill("order-2");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(rows).toHaveCount(2);
+  await page.getByRole("link", { name: "ship-order-2" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("ship-order-2");
+  await expect(page.getByRole("region", { name: "Timer payload" })).toContainText("Parcel Co");
+  await expectAccessible(page);
+});
+
+test("shows a timer without its payload in store mode", async ({ page }) => {
+  await open(page, "readOnly", "#/timer/ship-order-1");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("ship-order-1");
+  await expect(page.getByText("Pending — overdue by")).toBeVisible();
+  await expect(page.getByTestId("payload-hidden")).toContainText("Store mode does not show timer payloads");
+  await expect(page.getByText("Parcel Co")).toHaveCount(0);
+});
+
 // The same journeys on both stores the command line opens.
 const backends: Array<{ name: string; readOnly: Server; operations: Server }> = [
   { name: "postgres", readOnly: "readOnly", operations: "operations" },

@@ -1,6 +1,6 @@
 /**
  * What the browser tests run against: a disposable PostgreSQL with the shop
- * scenario (test/fixture.ts) and a stream of 5,000 events, three inspector
+ * scenario (test/fixture.ts), two pending timers and a stream of 5,000 events, three inspector
  * servers on it — store mode read-only, store mode with operations, and app
  * mode — a fourth on a database that is down, and two (read-only, and with
  * operations) on the same scenario in a SqliteStore file, and one on a store
@@ -48,6 +48,19 @@ for (let batch = 0; batch < 5; batch++)
     })),
     meta: { correlation: `big-${batch}`, causation: {} },
     expectedVersion: batch * 1_000 - 1,
+  });
+// Two pending timers for the timers views: one overdue by an hour, one due in an hour.
+const bot = { id: "bot", name: "Shipping bot" };
+for (const [order, hours] of [
+  ["order-1", -1],
+  ["order-2", 1],
+] as const)
+  await app.schedule({
+    id: `ship-${order}`,
+    action: "ShipOrder",
+    target: { stream: order, actor: bot },
+    payload: { carrier: "Parcel Co" },
+    at: new Date(Date.now() + hours * 3_600_000),
   });
 const catalog = new PgCatalog({ connectionString: pg.url, schema });
 const readOnly = await startServer({ store: pgStore, catalog });

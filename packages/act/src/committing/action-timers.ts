@@ -14,6 +14,13 @@ export type TimerChecks = {
   readonly check: (request: TimerRequest<Schemas, string>) => ScheduledTimer;
   /** The app's clock: `afterMillis` counts from it, and a cancel tells live claims by it. */
   readonly clock: Clock;
+  /**
+   * Told once a handler's timer changes are written (with its events or on
+   * their own): the app's running consumer waits for the next due timer it
+   * knew of, and a timer due sooner — or a cancel of the one it waits for —
+   * would otherwise go unnoticed until its next poll.
+   */
+  readonly written?: () => void;
 };
 
 /** The timers one run of a handler asked for, and the context that collects them. */

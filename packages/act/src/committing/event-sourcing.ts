@@ -236,7 +236,10 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
   if (!tuples.length) {
     if (trusted) return again();
     const changes = changesOf(timers, correlation, request.timers);
-    if (changes) await writeTimers(log, name, changes);
+    if (changes) {
+      await writeTimers(log, name, changes);
+      request.timers?.written?.();
+    }
     return { result: [current], committed: false };
   }
   const messages: Message<E, keyof E>[] = tuples.map(([event, eventData]) => {
@@ -279,6 +282,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     },
     ...traced(),
   };
+  const changes = changesOf(timers, correlation, request.timers);
   let committed: Committed<E, keyof E>[];
   try {
     // The id of the event the state was built from goes with the version: a
@@ -292,7 +296,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
       idempotencyKey,
       lastId: current.event?.id,
       request: asked,
-      timers: changesOf(timers, correlation, request.timers),
+      timers: changes,
     });
   } catch (error) {
     // Another process committed the same idempotent action first: its outcome is ours.
@@ -303,6 +307,7 @@ export async function action<S extends Schema, E extends Schemas, A extends Sche
     cache.delete(key);
     throw error;
   }
+  if (changes) request.timers?.written?.();
   let snapshot = current;
   const snapshots = committed.map((event) => (snapshot = fold(me as State<S, E, any>, snapshot, event)));
   if (me.snap && wantsSnap(me, snapshot)) {

@@ -16,10 +16,14 @@ export const systemClock: Clock = { now: () => new Date() };
  */
 export class AppTimers<A extends Schemas> {
   private readonly firing: TimerFiring;
-  /** What the app lends its actions' handlers: the check of the timers they schedule, and the clock. */
+  /**
+   * What the app lends its actions' handlers: the check of the timers they schedule, the clock, and the wake-up
+   * of its consumer once their timer changes are written.
+   */
   readonly checks: {
     readonly check: (request: TimerRequest<Schemas, string>) => ScheduledTimer;
     readonly clock: Clock;
+    readonly written: () => void;
   };
 
   /**
@@ -27,17 +31,21 @@ export class AppTimers<A extends Schemas> {
    * @param run - runs the actions the timers fire
    * @param by - the app's drainer id, marking its claims
    * @param clock - the app's clock
+   * @param wake - wakes the app's consumer, if one runs: it waits for the next due timer it knew of, so a
+   *   timer due sooner, or a cancel of the one it waits for, must make it look again
    */
   constructor(
     private readonly registry: Registry<any, any, A>,
     run: TimerRun,
     by: string,
-    readonly clock: Clock
+    readonly clock: Clock,
+    private readonly wake: () => void = () => {}
   ) {
     this.firing = new TimerFiring(run, Object.keys(registry.actions), by, clock);
     this.checks = {
       check: (request) => scheduled(registry, clock, request as TimerRequest<A, keyof A & string>),
       clock,
+      written: wake,
     };
   }
 
@@ -45,12 +53,15 @@ export class AppTimers<A extends Schemas> {
   async schedule<K extends keyof A & string>(log: Store, request: TimerRequest<A, K>): Promise<boolean> {
     const timer = scheduled(this.registry, this.clock, request);
     const [kept] = await timersOf(log, "app.schedule").schedule([timer]);
+    if (kept !== undefined) this.wake();
     return kept !== undefined;
   }
 
   /** Cancels pending timers no one is firing; the ids cancelled. */
-  cancel(log: Store, ids: string[]): Promise<string[]> {
-    return timersOf(log, "app.cancel").cancel(checkTimerIds(ids), this.clock.now());
+  async cancel(log: Store, ids: string[]): Promise<string[]> {
+    const cancelled = await timersOf(log, "app.cancel").cancel(checkTimerIds(ids), this.clock.now());
+    if (cancelled.length) this.wake();
+    return cancelled;
   }
 
   /** Fires the due timers (none on a store without timers). */

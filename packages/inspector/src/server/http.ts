@@ -16,6 +16,7 @@ import { reactionRoutes } from "./routes/reactions.js";
 import type { Routes, Served } from "./routes/route.js";
 import { sessionRoutes } from "./routes/session.js";
 import { streamRoutes } from "./routes/streams.js";
+import { timerRoutes } from "./routes/timers.js";
 import { LogSearch } from "./search.js";
 import { SIGNED_OUT, Sessions } from "./sessions.js";
 import { cutter } from "./wire-event.js";
@@ -106,6 +107,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...streamRoutes(served),
     ...eventRoutes(served),
     ...reactionRoutes(served),
+    ...timerRoutes(served),
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

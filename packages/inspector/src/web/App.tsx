@@ -9,11 +9,14 @@ const Timeline = lazy(() => import("./views/Timeline.js"));
 const Causation = lazy(() => import("./views/Causation.js"));
 const Correlation = lazy(() => import("./views/Correlation.js"));
 const Reactions = lazy(() => import("./views/Reactions.js"));
+const Timers = lazy(() => import("./views/Timers.js"));
+const Timer = lazy(() => import("./views/Timer.js"));
 
 export function App() {
   const route = useRoute();
   const info = useLoad(() => api.info(), []);
-  const current = route.view === "reactions" ? "reactions" : "streams";
+  const current =
+    route.view === "reactions" ? "reactions" : route.view === "timers" || route.view === "timer" ? "timers" : "streams";
   return (
     <>
       {/* A button, not a link to #main: the address after # is the page's route. */}
@@ -30,6 +33,9 @@ export function App() {
           </a>
           <a href={href({ view: "reactions" })} aria-current={current === "reactions" ? "page" : undefined}>
             Reactions
+          </a>
+          <a href={href({ view: "timers" })} aria-current={current === "timers" ? "page" : undefined}>
+            Timers
           </a>
         </nav>
         {info.data && (
@@ -54,6 +60,8 @@ export function App() {
             {route.view === "event" && <Causation key={route.id} id={route.id} />}
             {info.data && route.view === "correlation" && <Correlation key={route.id} id={route.id} info={info.data} />}
             {info.data && route.view === "reactions" && <Reactions info={info.data} />}
+            {route.view === "timers" && <Timers />}
+            {route.view === "timer" && <Timer key={route.id} id={route.id} />}
           </Suspense>
         )}
       </main>

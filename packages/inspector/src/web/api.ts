@@ -57,6 +57,36 @@ export type ReactionPage = {
   next?: string;
 };
 
+/** A timer as the server sends it: never its payload in a list. */
+export type TimerRow = {
+  id: string;
+  action: string;
+  stream: string;
+  actor: Actor;
+  due: string;
+  correlation?: string;
+  status: "pending" | "fired" | "failed" | "cancelled";
+  attempts: number;
+  claimedBy?: string;
+  claimedUntil?: string;
+  fired?: string;
+  error?: string;
+  /** Ms past due while pending, or from due to fired. */
+  lateness?: number;
+};
+
+/** A page of pending timers, the earliest due first, with the store's counts. */
+export type TimerPage = {
+  totals: { pending: number; overdue: number };
+  scanned: number;
+  matched: number;
+  timers: TimerRow[];
+  next?: string;
+};
+
+/** One timer, with its payload, or why it is not shown. */
+export type TimerDetail = { timer: TimerRow; payload?: unknown; truncated?: number; payloadHidden?: string };
+
 /** A page of a search that may stop before the end of the log (no index, or out of time). */
 export type SearchPage = { next?: number; searched?: number; last?: number; indexed: boolean };
 
@@ -121,6 +151,9 @@ export const api = {
     ),
   reactions: (filter: { q: string; state: ReactionState; after?: string }) =>
     request<ReactionPage>(`/api/reactions?${q({ ...filter, state: filter.state, limit: 50 })}`),
+  timers: (filter: { action: string; stream: string; after?: string }) =>
+    request<TimerPage>(`/api/timers?${q({ ...filter, limit: 50 })}`),
+  timer: (id: string) => request<TimerDetail>(`/api/timer?${q({ id })}`),
   operate: (operation: "unblock" | "reset", streams: string[]) =>
     request<Record<string, string[]>>(`/api/reactions/${operation}`, {
       method: "POST",

@@ -89,6 +89,15 @@ export function Name({ children }: { children: string }) {
   );
 }
 
+/** A duration in ms as a person reads it: "850 ms", "42 s", "3 min", "2 h 5 min". */
+export function duration(ms: number): string {
+  if (ms < 1_000) return `${ms} ms`;
+  if (ms < 60_000) return `${Math.round(ms / 1_000)} s`;
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
 export const time = (iso: string) => new Date(iso).toISOString().replace("T", " ").replace("Z", " UTC");
 
 /** A JSON value; one the server cut short gets a button that fetches the whole event. */

@@ -6,7 +6,9 @@ export type Route =
   | { view: "stream"; stream: string }
   | { view: "event"; id: string }
   | { view: "correlation"; id: string }
-  | { view: "reactions" };
+  | { view: "reactions" }
+  | { view: "timers" }
+  | { view: "timer"; id: string };
 
 export function parse(hash: string): Route {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
@@ -16,6 +18,8 @@ export function parse(hash: string): Route {
   if (parts[0] === "event" && parts[1]) return { view: "event", id: parts[1] };
   if (parts[0] === "correlation" && parts[1]) return { view: "correlation", id: parts[1] };
   if (parts[0] === "reactions") return { view: "reactions" };
+  if (parts[0] === "timers") return { view: "timers" };
+  if (parts[0] === "timer" && parts[1]) return { view: "timer", id: parts.slice(1).join("/") };
   return { view: "streams", prefix: params.get("prefix") ?? "" };
 }
 
@@ -30,6 +34,10 @@ export function href(route: Route): string {
       return `#/correlation/${encodeURIComponent(route.id)}`;
     case "reactions":
       return "#/reactions";
+    case "timers":
+      return "#/timers";
+    case "timer":
+      return `#/timer/${encodeURIComponent(route.id)}`;
     default:
       return route.prefix ? `#/?prefix=${encodeURIComponent(route.prefix)}` : "#/";
   }

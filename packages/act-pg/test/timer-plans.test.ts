@@ -1,0 +1,56 @@
+/**
+ * When the next timer is due — what a running consumer asks after each idle
+ * drain — is found through the timers table's indexes: the earliest due
+ * timer no claim holds past its due time, and the earliest end of the claims
+ * that do, never by reading every pending timer.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { PostgresStore } from "../src/index.js";
+import * as q from "../src/timer-sql.js";
+import { names } from "../src/sql.js";
+import { makeStore, sql } from "./support.js";
+
+const TABLE = "timer_plans";
+let pg: PostgresStore;
+const actor = { id: "u", name: "U" };
+const at = (millis: number) => new Date(1_000_000 + millis);
+
+beforeAll(async () => {
+  pg = makeStore({ table: TABLE });
+  await pg.drop();
+  await pg.seed();
+});
+
+afterAll(async () => {
+  await pg.drop();
+  await pg.dispose();
+});
+
+it("finds when the next timer is due through its indexes, not by reading every pending timer", async () => {
+  await pg.timers.schedule(
+    Array.from({ length: 5_000 }, (_, i) => ({
+      id: `t-${i}`,
+      action: "a",
+      stream: "s",
+      actor,
+      payload: {},
+      due: at(i),
+    }))
+  );
+  // Timers of another action come due first; two of "a" are claimed until well after their due time.
+  await pg.timers.schedule([{ id: "other", action: "b", stream: "s", actor, payload: {}, due: at(-10) }]);
+  await pg.timers.claim({ now: at(1), by: "p", millis: 10_000, limit: 2, actions: ["a"] });
+  expect(await pg.timers.next(["a"])).toEqual(at(2));
+  expect(await pg.timers.next(["b"])).toEqual(at(-10));
+  expect(await pg.timers.next(["c"])).toBeUndefined();
+  // Every timer of "a" claimed until later than any is due: the earliest claim's end.
+  await pg.timers.claim({ now: at(5_000), by: "p", millis: 10_000, limit: 5_000, actions: ["a"] });
+  expect(await pg.timers.next(["a"])).toEqual(at(10_001));
+  await sql(`ANALYZE public.${TABLE}_timers`);
+  const plan = (await sql(`EXPLAIN ${q.nextTimer(names("public", TABLE)).replaceAll("$1::text[]", "ARRAY['a']")}`))
+    .map((r) => r["QUERY PLAN"])
+    .join("\n");
+  expect(plan).not.toMatch(/Seq Scan/);
+  expect(plan).toMatch(new RegExp(`${TABLE}_timers_pending`));
+  expect(plan).toMatch(new RegExp(`${TABLE}_timers_claimed`));
+});
