@@ -19,7 +19,11 @@ const settled = async () => {
   for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
-/** Moves the fake clock in steps, letting the consumer run between them. */
+/**
+ * Moves the fake clock in steps, letting the consumer run between them: the
+ * consumer yields to the event loop on a real `setImmediate`, so one long
+ * jump would pass its waits before it set them.
+ */
 const advance = async (millis: number, step = millis) => {
   for (let done = 0; done < millis; done += step) {
     await vi.advanceTimersByTimeAsync(Math.min(step, millis - done));
@@ -52,10 +56,10 @@ describe("the tenants' consumer and timers", () => {
     tenants.start({ pollMillis: 120_000 });
     await settled();
     // Backing off from 5 ms, the idle poll alone would next look after 81.9 s.
-    await advance(60_000);
+    await advance(60_000, 1_000);
     expect((await a.load(Counter, "c-1")).state.count).toBe(1);
     expect((await b.load(Counter, "c-1")).state.count).toBe(0);
-    await advance(30_000);
+    await advance(30_000, 1_000);
     expect((await b.load(Counter, "c-1")).state.count).toBe(1);
     // Each fired once, in its own tenant only.
     expect((await a.load(Counter, "c-1")).state.count).toBe(1);
