@@ -162,8 +162,9 @@ export class SqliteStore implements Store {
 
   /**
    * Closes the file until the next call, which opens it again — with the
-   * checks of a first open — so a store kept for an occasional user holds no
-   * file descriptors meanwhile (three in WAL mode). Listeners stay
+   * checks of a first open — so a store kept for an occasional user gives
+   * back its file descriptors meanwhile (three in WAL mode; the driver frees
+   * them once the statements it prepared are garbage-collected). Listeners stay
    * subscribed; while the file is closed, other processes' commits are not
    * checked for (the consumer's polls still find them). Nothing is lost:
    * every commit is in the file. An in-memory database is left open (closing

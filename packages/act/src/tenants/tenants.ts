@@ -329,7 +329,7 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
    * backlog gets one bounded share per cycle and never starves the others.
    * Do not also `start` the tenants' apps: one consumer serves them all.
    *
-   * @param options - drain limits, `pollMillis` and `concurrency` (see {@link TenantConsumerOptions})
+   * @param options - drain limits, `pollMillis`, `concurrency` and `graceMillis` (see {@link TenantConsumerOptions})
    * @returns false when it was already running
    * @throws ValidationError naming an option out of range
    * @example
