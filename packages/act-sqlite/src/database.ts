@@ -7,7 +7,7 @@
 import { ConcurrencyError, StoreError, ValidationError } from "@act-root/act";
 import type { Settings } from "./config.js";
 import type { Connection, DriverError, Statement } from "./driver.js";
-import { isBusy, openDatabase } from "./file.js";
+import { inMemory, isBusy, openDatabase } from "./file.js";
 import { SQL } from "./schema.js";
 
 /** The store's connection and prepared statements, and how it writes, reads and reports failures. */
@@ -21,6 +21,7 @@ export class Database {
   #handling = false;
   /** The store's connection, and the fenced one handed to projection handlers. */
   #fenced?: [Connection, Connection];
+  #rested = false;
 
   constructor(settings: Settings) {
     this.settings = settings;
@@ -30,7 +31,29 @@ export class Database {
   connection(operation: string): Connection {
     if (this.disposed) throw this.failure(operation, new Error("the store was disposed"));
     this.#db ??= openDatabase(this.settings);
+    this.#rested = false;
     return this.#db;
+  }
+
+  /** Whether `rest` closed the file and no call opened it since. */
+  get rested(): boolean {
+    return this.#rested;
+  }
+
+  /**
+   * Closes the file until the next call, which opens it again: its file
+   * descriptors are given back while the store is not used. Never inside a
+   * transaction: the driver is synchronous, so none is open between calls.
+   * An in-memory database is never closed: closing it would erase it.
+   */
+  rest(): void {
+    if (this.disposed || this.#handling || !this.#db || inMemory(this.settings.filename)) return;
+    this.#rested = true;
+    this.#statements.clear();
+    const db = this.#db;
+    this.#db = undefined;
+    this.#fenced = undefined;
+    db?.close();
   }
 
   /** Forgets the prepared statements (after the schema changed, or before closing). */

@@ -51,6 +51,12 @@ export class Notifier {
 
   /** Wakes the listeners when another connection committed since the last check. */
   #checkChanges() {
+    // A rested file is not opened for this: the consumer's polls find those
+    // commits. Its count starts afresh once open: it is the connection's own.
+    if (this.db.rested) {
+      this.#dataVersion = -1;
+      return;
+    }
     try {
       const [row] = this.db.read("change check", SQL.dataVersion);
       const now = Number(row?.[0]);

@@ -160,6 +160,25 @@ export class SqliteStore implements Store {
   }
 
   /**
+   * Closes the file until the next call, which opens it again — with the
+   * checks of a first open — so a store kept for an occasional user gives
+   * back its file descriptors meanwhile (three in WAL mode; the driver frees
+   * them once the statements it prepared are garbage-collected). Listeners stay
+   * subscribed; while the file is closed, other processes' commits are not
+   * checked for (the consumer's polls still find them). Nothing is lost:
+   * every commit is in the file. An in-memory database is left open (closing
+   * would erase it). `sqliteTenants` rests an idle tenant's store.
+   *
+   * @example
+   * ```ts
+   * store.rest(); // the next query opens the file again
+   * ```
+   */
+  rest(): void {
+    this.#db.rest();
+  }
+
+  /**
    * Writes a consistent copy of the database to `destination` while the app
    * keeps running (`VACUUM INTO`): every commit made before the call, compact,
    * in one file with no WAL beside it. Other processes keep committing

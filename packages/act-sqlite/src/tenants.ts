@@ -2,7 +2,7 @@
  * Tenants by store on SQLite: a file per tenant in one folder.
  */
 import type { Store, TenantStores } from "@act-root/act";
-import { checkTenantId } from "@act-root/act/internal";
+import { checkOptions, checkTenantId, OptionSchemas } from "@act-root/act/internal";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { checkConfig, type SqliteStoreOptions } from "./config.js";
@@ -21,13 +21,29 @@ import { SqliteStore } from "./sqlite-store.js";
 export type SqliteTenantsOptions = Omit<SqliteStoreOptions, "filename"> & {
   /** The folder of the tenants' files (it must exist): tenant `acme` lives in `<folder>/acme.db`. */
   readonly folder: string;
+  /**
+   * How long a tenant goes unused before its file is closed, in ms (default
+   * 300,000; 0 keeps every file open). The tenants' consumer closes it, and
+   * the tenant's next call opens it again.
+   */
+  readonly idleMillis?: number;
 };
+
+/** Five minutes: a tenant in use is seldom idle that long, and one that is gives back its file descriptors. */
+const IDLE_MILLIS = 300_000;
+const IDLE_OPTION = OptionSchemas.store
+  .omit({ idempotencyMillis: true })
+  .extend({ idleMillis: OptionSchemas.whole(0).optional() });
 
 /**
  * A SQLite file per tenant: tenant `acme`'s store is `<folder>/acme.db`,
  * created by `tenants.add`; removing the tenant deletes the file (and its
  * `-wal` and `-shm` companions). Each tenant's store opens its file at its
- * first call and keeps it open (three file descriptors while in WAL mode).
+ * first call and keeps it open (three file descriptors while in WAL mode)
+ * until the tenant is idle for `idleMillis` (five minutes by default): then
+ * the tenants' consumer closes it ({@link SqliteStore.rest}), and the next
+ * call opens it again. A tenant with a timer pending or a drain running is
+ * not idle.
  * `changeCheckMillis` defaults to 1,000 here: each tenant with a running
  * consumer checks its file for other processes' commits that often.
  *
@@ -48,19 +64,27 @@ export type SqliteTenantsOptions = Omit<SqliteStoreOptions, "filename"> & {
  * ```
  */
 export function sqliteTenants(options: SqliteTenantsOptions): TenantStores {
-  const { folder, ...settings } = options ?? ({} as SqliteTenantsOptions);
+  const { folder, idleMillis = IDLE_MILLIS, ...settings } = options ?? ({} as SqliteTenantsOptions);
   if (typeof folder !== "string" || !folder)
     throw new TypeError("sqliteTenants({ folder }) needs the folder of the tenants' files");
+  checkOptions("sqliteTenants", { idleMillis }, IDLE_OPTION);
   const filename = (tenant: string) => join(folder, `${checkTenantId(tenant)}.db`);
   checkConfig({ ...settings, filename: filename("check") });
+  /** Each tenant's store, to rest it when idle. */
+  const stores = new Map<string, SqliteStore>();
   return {
-    store: (tenant: string): Store =>
-      new SqliteStore({
+    store: (tenant: string): Store => {
+      const store = new SqliteStore({
         ...settings,
         changeCheckMillis: settings.changeCheckMillis ?? 1_000,
         filename: filename(tenant),
-      }),
+      });
+      stores.set(tenant, store);
+      return store;
+    },
+    ...(idleMillis > 0 && { idleMillis, rest: (tenant: string) => stores.get(tenant)?.rest() }),
     erase: async (tenant: string) => {
+      stores.delete(tenant);
       const file = filename(tenant);
       for (const suffix of ["", "-wal", "-shm", "-journal"]) await rm(`${file}${suffix}`, { force: true });
       return [`file ${file}`];

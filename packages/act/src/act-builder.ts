@@ -404,7 +404,7 @@ function builder<S extends Schemas, E extends Schemas, A extends Schemas>(
       // Checked now, not at the first tenant: a builder without states fails here.
       const built = builder(registry, states);
       if (!states.size) built.build();
-      return new Tenants<S, E, A>((bound) => built.build({ store: bound, clock }), strategy);
+      return new Tenants<S, E, A>((bound) => built.build({ store: bound, clock }), strategy, clock);
     },
   };
 }

@@ -18,7 +18,22 @@ type Turn = {
   pending: boolean;
   /** Its drain in progress, if any. */
   running?: Promise<void>;
+  /** When it was last used (`Date.now()`): added, woken, touched, or drained with work. */
+  usedAt: number;
+  /** Its store was rested for being idle: it is drained again only when woken or touched. */
+  resting: boolean;
 };
+
+/** When an idle tenant's store is rested (see `TenantStores.rest`). */
+export type Resting = {
+  /** How long a tenant goes unused before its store is rested, in ms. */
+  readonly millis: number;
+  /** Rests the tenant's store. */
+  readonly rest: (tenant: string) => void;
+};
+
+/** Ms until a tenant's next timer is due (0 when it is), or undefined when it has none pending. */
+export type NextTimer = (tenant: string) => Promise<number | undefined>;
 
 /**
  * One consumer for every tenant of a process. Each cycle it drains, in turn
@@ -29,6 +44,15 @@ type Turn = {
  * `backlogMillis` allows), so a tenant with a long backlog is served one
  * share per cycle and never holds the others back by more than that: a new
  * event of another tenant is reacted to within a cycle.
+ *
+ * An idle tenant is due again when its poll wait runs out or its next timer
+ * comes due, whichever is first: a timer coming due commits nothing, so no
+ * wake-up would announce it.
+ *
+ * With `resting`, a tenant unused for its `millis` — no drain running, none
+ * that did work, no timer pending — has its store rested, and is not polled
+ * until a commit wakes it or `touch` says it is used again: polling it would
+ * open its store again.
  */
 export class FairConsumer {
   readonly #turns = new Map<string, Turn>();
@@ -38,18 +62,26 @@ export class FairConsumer {
   #stopping = false;
   #loop?: Promise<void>;
   #wakeUp?: () => void;
+  /** The drains in progress, at most `concurrency`. */
+  readonly #draining = new Set<Promise<void>>();
+  /** Resolves who waits for a free slot, when a drain ends. */
+  #freed?: () => void;
 
   /**
    * @param drain - drains one tenant once (undefined when it is gone)
    * @param pollMillis - the longest idle wait of a tenant between two polls
    * @param concurrency - how many tenants drain at once
    * @param limits - what makes a drain "full" (more work left): the streams and events one drain may take
+   * @param nextTimer - ms until a tenant's next timer is due, asked after a drain that left nothing to do
+   * @param resting - when and how to rest an idle tenant's store; without it, none is rested
    */
   constructor(
     private readonly drain: (tenant: string) => Promise<Drain<any> | undefined>,
     private readonly pollMillis: number,
     private readonly concurrency: number,
-    private readonly limits: { streamLimit: number; eventLimit: number }
+    private readonly limits: { streamLimit: number; eventLimit: number },
+    private readonly nextTimer: NextTimer = async () => undefined,
+    private readonly resting?: Resting
   ) {}
 
   /** Whether the loop is running. */
@@ -65,17 +97,42 @@ export class FairConsumer {
     return true;
   }
 
-  /** Stops after the drains in progress. */
-  async stop(): Promise<void> {
+  /**
+   * Starts no drain from now on and waits for the drains in progress, for
+   * `graceMillis` at most: a drain stuck in a slow handler must not hold a
+   * process's shutdown. One still running after that finishes on its own;
+   * its leases run out if the process ends first.
+   *
+   * @returns whether every drain finished within the grace
+   */
+  async stop(graceMillis = Number.POSITIVE_INFINITY): Promise<boolean> {
     this.#stopping = true;
     this.#wakeUp?.();
-    await this.#loop;
+    this.#free();
+    const loop = this.#loop;
+    if (!loop) return true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finished = await Promise.race([
+      loop.then(() => true),
+      new Promise<boolean>((resolve) => {
+        if (Number.isFinite(graceMillis)) timer = setTimeout(() => resolve(false), graceMillis);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!finished) {
+      const draining = [...this.#turns].filter(([, turn]) => turn.running).map(([tenant]) => tenant);
+      logger.warn(
+        { draining },
+        `tenants' consumer stopped after its grace of ${graceMillis} ms with drains still running (${draining.join(", ")}); their leases run out on their own`
+      );
+    }
+    return finished;
   }
 
   /** Adds a tenant to the rotation, due at once. */
   add(tenant: string): void {
     if (this.#turns.has(tenant)) return;
-    this.#turns.set(tenant, { due: 0, idle: FIRST_IDLE_MILLIS, pending: true });
+    this.#turns.set(tenant, { due: 0, idle: FIRST_IDLE_MILLIS, pending: true, usedAt: Date.now(), resting: false });
     this.#order.push(tenant);
     this.#wakeUp?.();
   }
@@ -97,7 +154,19 @@ export class FairConsumer {
     if (!turn) return;
     turn.pending = true;
     turn.due = 0;
+    turn.usedAt = Date.now();
+    turn.resting = false;
     this.#wakeUp?.();
+  }
+
+  /** `tenant` is used (its app was asked for): a rested tenant is polled again, and rested after a new idle time. */
+  touch(tenant: string): void {
+    const turn = this.#turns.get(tenant);
+    if (!turn) return;
+    turn.usedAt = Date.now();
+    if (!turn.resting) return;
+    turn.resting = false;
+    turn.due = turn.usedAt + turn.idle;
   }
 
   /** The tenants to drain this cycle, in rotation order from the cursor. */
@@ -107,7 +176,7 @@ export class FairConsumer {
     for (let i = 0; i < n; i++) {
       const tenant = this.#order[(this.#cursor + i) % n];
       const turn = this.#turns.get(tenant);
-      if (turn && !turn.running && (turn.pending || turn.due <= now)) ready.push(tenant);
+      if (turn && !turn.running && (turn.pending || (!turn.resting && turn.due <= now))) ready.push(tenant);
     }
     // The next cycle starts one further on, so no tenant is always served first.
     if (n) this.#cursor = (this.#cursor + 1) % n;
@@ -121,6 +190,8 @@ export class FairConsumer {
     turn.pending = false;
     let more = false;
     let failed = false;
+    let timer: number | undefined;
+    let timerKnown = false;
     const work = (async () => {
       try {
         const drained = await this.drain(tenant);
@@ -135,6 +206,8 @@ export class FairConsumer {
           blocked.length > 0 ||
           fired.length > 0 ||
           fetched.some(({ events }) => events.length >= this.limits.eventLimit);
+        // Asked within the drain's turn, so a tenant removed meanwhile is not asked after its store closed.
+        if (!more) [timer, timerKnown] = await this.#untilTimer(tenant);
       } catch (error) {
         failed = true;
         logger.error(error, `drain of tenant "${tenant}" failed; the tenants' consumer retries it`);
@@ -146,16 +219,67 @@ export class FairConsumer {
     const now = Date.now();
     if (more || turn.pending) turn.idle = FIRST_IDLE_MILLIS;
     else turn.idle = Math.min(failed ? Math.max(turn.idle * 2, 100) : turn.idle * 2, this.pollMillis);
-    turn.due = more || turn.pending ? now : now + turn.idle;
+    turn.due = more || turn.pending ? now : now + Math.min(turn.idle, timer ?? Number.POSITIVE_INFINITY);
+    if (more) turn.usedAt = now;
+    else if (!failed && timerKnown && timer === undefined) this.#restIfIdle(tenant, turn, now);
+  }
+
+  /** Rests the tenant's store when it went unused for the resting time (woken meanwhile, it is in use). */
+  #restIfIdle(tenant: string, turn: Turn, now: number): void {
+    if (!this.resting || turn.resting || turn.pending || now - turn.usedAt < this.resting.millis) return;
+    if (!this.#turns.has(tenant)) return;
+    try {
+      this.resting.rest(tenant);
+      turn.resting = true;
+    } catch (error) {
+      logger.error(error, `could not rest idle tenant "${tenant}"; its store stays open`);
+    }
+  }
+
+  /**
+   * Ms until the tenant's next timer is due (undefined when none is pending),
+   * and whether that is known: a store that cannot say now is polled.
+   */
+  async #untilTimer(tenant: string): Promise<[number | undefined, boolean]> {
+    try {
+      return [await this.nextTimer(tenant), true];
+    } catch (error) {
+      logger.error(error, `could not read when tenant "${tenant}"'s next timer is due; the tenants' consumer polls it`);
+      return [undefined, false];
+    }
   }
 
   /** One cycle: every ready tenant drained once, at most `concurrency` at a time. */
+  /**
+   * One cycle: every ready tenant's drain started once, in turn, each when
+   * fewer than `concurrency` run. It ends once the last one started, not
+   * when all finished: a drain held up by a slow handler (up to its lease)
+   * keeps its slot, and the other tenants go on being served beside it.
+   */
   async #cycle(ready: string[]): Promise<void> {
-    let next = 0;
-    const worker = async () => {
-      while (next < ready.length && !this.#stopping) await this.#serve(ready[next++]);
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, ready.length) }, worker));
+    for (const tenant of ready) {
+      while (this.#draining.size >= this.concurrency && !this.#stopping) await this.#slot();
+      if (this.#stopping) return;
+      const serving: Promise<void> = this.#serve(tenant).finally(() => {
+        this.#draining.delete(serving);
+        // A slot is free, and the tenant is due again: look at once.
+        this.#free();
+        this.#wakeUp?.();
+      });
+      this.#draining.add(serving);
+    }
+  }
+
+  /** Resolves when a drain in progress ends. */
+  #slot(): Promise<void> {
+    return new Promise<void>((resolve) => (this.#freed = resolve));
+  }
+
+  /** Tells the cycle waiting for a slot (if any) that one is free, or that the consumer stops. */
+  #free(): void {
+    const freed = this.#freed;
+    this.#freed = undefined;
+    freed?.();
   }
 
   async #run(): Promise<void> {
@@ -169,7 +293,9 @@ export class FairConsumer {
         continue;
       }
       let soonest = Number.POSITIVE_INFINITY;
-      for (const turn of this.#turns.values()) soonest = Math.min(soonest, turn.due);
+      // A tenant draining now is due when its drain ends, which wakes the loop.
+      for (const turn of this.#turns.values())
+        if (!turn.resting && !turn.running) soonest = Math.min(soonest, turn.due);
       const wait = Math.max(0, Math.min(soonest - Date.now(), this.pollMillis));
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, wait);
@@ -180,5 +306,6 @@ export class FairConsumer {
       });
       this.#wakeUp = undefined;
     }
+    await Promise.all(this.#draining);
   }
 }

@@ -49,6 +49,20 @@ export type TenantStores = {
   erase?(tenant: string): Promise<readonly string[]>;
   /** Closes what the tenants' stores share (a pool, a listening connection), after every store was disposed. */
   dispose?(): Promise<void>;
+  /**
+   * How long a tenant goes unused before the tenants' consumer rests its
+   * store (see `rest`), in ms. Without it, or without `rest`, stores stay open.
+   */
+  readonly idleMillis?: number;
+  /**
+   * Gives back what an idle tenant's store holds open (a file's descriptors)
+   * until its next call, which opens it again; nothing is lost. Called by the
+   * tenants' consumer for a tenant unused for `idleMillis`, with no drain
+   * running, no work left and no timer pending.
+   *
+   * @param tenant - the tenant id
+   */
+  rest?(tenant: string): void;
 };
 
 /** A strategy, from what `buildTenants({ store })` accepts. */

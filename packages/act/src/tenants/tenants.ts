@@ -2,10 +2,12 @@ import type { Act } from "../act.js";
 import { checkOptions, OptionSchemas } from "../core/inputs.js";
 import { adopt, logger, onDispose, release } from "../core/ports.js";
 import { EVENT_LIMIT, STREAM_LIMIT } from "../reactions/drain.js";
+import { systemClock } from "../timers/app-timers.js";
 import type { Schemas } from "../types/action.js";
 import type { Store } from "../types/ports.js";
 import type { Drain, DrainOptions } from "../types/reaction.js";
-import { FairConsumer } from "./fair-consumer.js";
+import type { Clock } from "../types/timers.js";
+import { FairConsumer, type Resting } from "./fair-consumer.js";
 import { checkTenantId } from "./tenant-id.js";
 import { TenantError } from "./tenant-error.js";
 import type { TenantStores } from "./tenant-stores.js";
@@ -13,20 +15,26 @@ import type { TenantStores } from "./tenant-stores.js";
 /**
  * How the tenants' consumer (`tenants.start`) drains: each drain's
  * {@link DrainOptions} — one drain is a tenant's share of a cycle — how long
- * an idle tenant waits at most between polls, and how many tenants drain at
- * once.
+ * an idle tenant waits at most between polls, how many tenants drain at
+ * once, and how long `stop` waits for the drains in progress.
  *
  * @experimental
  * @example
  * ```ts
- * const options: TenantConsumerOptions = { pollMillis: 5_000, concurrency: 4, eventLimit: 20 };
+ * const options: TenantConsumerOptions = { pollMillis: 5_000, concurrency: 4, eventLimit: 20, graceMillis: 10_000 };
  * ```
  */
 export type TenantConsumerOptions = DrainOptions & {
-  /** Longest wait between two polls of an idle tenant, in ms (default 5,000); commits wake a tenant at once. */
+  /**
+   * Longest wait between two polls of an idle tenant, in ms (default 5,000);
+   * commits and timers scheduled through a tenant's app wake it at once, and
+   * its next timer's due time ends the wait early.
+   */
   readonly pollMillis?: number;
   /** How many tenants drain at the same time (default 4). */
   readonly concurrency?: number;
+  /** How long `stop` waits for the drains in progress, in ms (default 5,000); then it returns and they finish on their own. */
+  readonly graceMillis?: number;
 };
 
 /**
@@ -65,11 +73,10 @@ export type TenantRemoval = {
 /** The tenant consumer's defaults. */
 const POLL_MILLIS = 5_000;
 const CONCURRENCY = 4;
+const GRACE_MILLIS = 5_000;
 /** Tenants joined to the consumer between two turns of the event loop. */
 const JOIN_BATCH = 16;
-const CONSUMER_OPTIONS = OptionSchemas.consumer
-  .omit({ graceMillis: true })
-  .extend({ concurrency: OptionSchemas.whole(1, 1_000).optional() });
+const CONSUMER_OPTIONS = OptionSchemas.consumer.extend({ concurrency: OptionSchemas.whole(1, 1_000).optional() });
 
 /** One tenant served by this process. */
 type Served<S extends Schemas, E extends Schemas, A extends Schemas> = {
@@ -110,6 +117,8 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
   readonly #adding = new Map<string, Promise<Act<S, E, A>>>();
   readonly #removed = new Set<string>();
   #consumer?: FairConsumer;
+  /** How long `stop` waits for the consumer's drains in progress (the `graceMillis` it was started with). */
+  #graceMillis = GRACE_MILLIS;
   #undispose?: () => void;
   /** The tenants joining the consumer after `start`, a batch at a time. */
   #joining?: Promise<void>;
@@ -119,10 +128,12 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
   /**
    * @param build - builds the app bound to a store (the builder's `build({ store })`)
    * @param strategy - where each tenant's data lives
+   * @param clock - the clock of every tenant's app: when their timers are due
    */
   constructor(
     private readonly build: (store: Store) => Act<S, E, A>,
-    private readonly strategy: TenantStores
+    private readonly strategy: TenantStores,
+    private readonly clock: Clock = systemClock
   ) {}
 
   /**
@@ -176,8 +187,35 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
       this.#shared = { dispose: () => shared.call(this.strategy) };
       adopt(this.#shared);
     }
-    served.app = this.build(this.strategy.store(tenant));
-    return served.app;
+    const app = this.build(this.strategy.store(tenant));
+    // The tenants' consumer is not the app's own (`app.start`), so the app's
+    // schedule wakes nothing: it wakes the tenant here, whose drain then
+    // learns when the new timer is due.
+    const schedule = app.schedule.bind(app);
+    app.schedule = async (timer) => {
+      const kept = await schedule(timer);
+      if (kept) this.#consumer?.wake(tenant);
+      return kept;
+    };
+    served.app = app;
+    return app;
+  }
+
+  /** When the strategy rests an idle tenant's store (`idleMillis` and `rest`), for the consumer. */
+  #resting(): Resting | undefined {
+    const { idleMillis, rest } = this.strategy;
+    if (!idleMillis || !rest) return undefined;
+    return { millis: idleMillis, rest: (tenant) => rest.call(this.strategy, tenant) };
+  }
+
+  /** Ms until the tenant's next timer is due, by the apps' clock; undefined when it has none pending. */
+  async #untilTimer(tenant: string): Promise<number | undefined> {
+    const app = this.#served.get(tenant)?.app;
+    const timers = app?.store.timers;
+    const actions = app ? Object.keys(app.registry.actions) : [];
+    if (!timers || !actions.length) return undefined;
+    const next = await timers.next(actions);
+    return next && Math.max(0, next.getTime() - this.clock.now().getTime());
   }
 
   /**
@@ -197,6 +235,8 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
     checkTenantId(tenant);
     const served = this.#served.get(tenant);
     if (!served) throw new TenantError(tenant, this.#removed.has(tenant) ? "removed" : "unknown");
+    // In use again: a tenant whose store was rested for being idle is polled again.
+    this.#consumer?.touch(tenant);
     return this.#open(tenant, served);
   }
 
@@ -289,7 +329,7 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
    * backlog gets one bounded share per cycle and never starves the others.
    * Do not also `start` the tenants' apps: one consumer serves them all.
    *
-   * @param options - drain limits, `pollMillis` and `concurrency` (see {@link TenantConsumerOptions})
+   * @param options - drain limits, `pollMillis`, `concurrency` and `graceMillis` (see {@link TenantConsumerOptions})
    * @returns false when it was already running
    * @throws ValidationError naming an option out of range
    * @example
@@ -300,7 +340,8 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
   start(options: TenantConsumerOptions = {}): boolean {
     checkOptions("start", options, CONSUMER_OPTIONS);
     if (this.#consumer) return false;
-    const { pollMillis = POLL_MILLIS, concurrency = CONCURRENCY, ...drain } = options;
+    const { pollMillis = POLL_MILLIS, concurrency = CONCURRENCY, graceMillis = GRACE_MILLIS, ...drain } = options;
+    this.#graceMillis = graceMillis;
     this.#consumer = new FairConsumer(
       (tenant) => {
         const served = this.#served.get(tenant);
@@ -308,7 +349,9 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
       },
       pollMillis,
       concurrency,
-      { streamLimit: drain.streamLimit ?? STREAM_LIMIT, eventLimit: drain.eventLimit ?? EVENT_LIMIT }
+      { streamLimit: drain.streamLimit ?? STREAM_LIMIT, eventLimit: drain.eventLimit ?? EVENT_LIMIT },
+      (tenant) => this.#untilTimer(tenant),
+      this.#resting()
     );
     this.#undispose = onDispose(() => this.stop());
     const started = this.#consumer.start();
@@ -350,16 +393,21 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
   }
 
   /**
-   * Stops the tenants' consumer: no new drain starts, the ones in progress
-   * finish. Handlers that outlived their drain keep their leases until those
-   * run out.
+   * Stops the tenants' consumer: no new drain starts, and it waits for the
+   * drains in progress for `graceMillis` at most (an option of `start`,
+   * default 5,000 ms), so a handler stuck in one does not hold the process's
+   * shutdown; a drain still running after that finishes on its own, and its
+   * leases run out if the process ends first (logged). Handlers that
+   * outlived their drain keep their leases until those run out.
    *
+   * @returns whether every drain in progress finished within the grace (true when none ran)
    * @example
    * ```ts
-   * await tenants.stop();
+   * tenants.start({ graceMillis: 10_000 });
+   * process.once("SIGTERM", () => void tenants.stop());
    * ```
    */
-  async stop(): Promise<void> {
+  async stop(): Promise<boolean> {
     const consumer = this.#consumer;
     this.#consumer = undefined;
     await this.#joining;
@@ -369,7 +417,7 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
       served.unhook?.();
       served.unhook = undefined;
     }
-    await consumer?.stop();
+    return (await consumer?.stop(this.#graceMillis)) ?? true;
   }
 
   /**

@@ -83,6 +83,34 @@ describe("the tenants' consumer", () => {
     }
   });
 
+  it("serves B while A's drain waits on a slow handler", async () => {
+    const handled: string[] = [];
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const tenants = act()
+      .with(Counter)
+      .on("Incremented")
+      .do(async (event) => {
+        if (event.stream === "a-slow") await gate;
+        handled.push(event.stream);
+      })
+      .buildTenants({ store: () => new InMemoryStore() });
+    const a = await tenants.add("a");
+    const b = await tenants.add("b");
+    // A drain waits for its handlers up to the lease: long here, so only the consumer's own scheduling can serve B.
+    tenants.start({ pollMillis: 600_000, leaseMillis: 60_000 });
+    try {
+      await a.do("increment", { stream: "a-slow", actor }, { by: 1 });
+      const [snap] = await b.do("increment", { stream: "b-1", actor }, { by: 1 });
+      await b.settled([snap], { timeoutMillis: 4_000 });
+      expect(handled).toEqual(["b-1"]);
+    } finally {
+      open();
+      await tenants.stop();
+    }
+    expect(handled).toEqual(["b-1", "a-slow"]);
+  });
+
   it("refuses options out of range, naming them", () => {
     const tenants = act()
       .with(Counter)
