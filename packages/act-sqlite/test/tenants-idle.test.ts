@@ -120,7 +120,7 @@ describe.runIf(process.platform === "linux")("idle SQLite tenants", () => {
     const filename = tempFile();
     const store = new SqliteStore({ filename });
     await store.seed();
-    await store.commit("s", [{ name: "E", data: {} }], { correlation: "c", causation: {} });
+    await store.commit({ stream: "s", messages: [{ name: "E", data: {} }], meta: { correlation: "c", causation: {} } });
     expect(await openOn(filename)).toBeGreaterThan(0);
     store.rest();
     expect(await openOn(filename)).toBe(0);
@@ -130,7 +130,11 @@ describe.runIf(process.platform === "linux")("idle SQLite tenants", () => {
 
     const memory = new SqliteStore({ filename: ":memory:" });
     await memory.seed();
-    await memory.commit("s", [{ name: "E", data: {} }], { correlation: "c", causation: {} });
+    await memory.commit({
+      stream: "s",
+      messages: [{ name: "E", data: {} }],
+      meta: { correlation: "c", causation: {} },
+    });
     memory.rest();
     expect(await memory.query(() => {}, { stream: "s" })).toBe(1);
     await memory.dispose();
