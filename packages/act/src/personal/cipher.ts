@@ -1,7 +1,7 @@
 /**
- * AES-GCM 256 through WebCrypto (`globalThis.crypto.subtle`), so the core
- * still runs in a browser: new keys, and the personal values of one event
- * sealed into, or opened from, the text its fields store.
+ * AES-GCM 256 (by the runtime's engine, see `aes-gcm.ts`; WebCrypto in a
+ * browser): new keys, and the personal values of one event sealed into, or
+ * opened from, the text its fields store.
  *
  * The personal fields of an event are sealed together, as one ciphertext:
  * a load opens one value per event, not one per field. The first personal
@@ -17,6 +17,7 @@
  * event name and the field as additional data); they still open.
  */
 import { PersonalDataError } from "../core/errors.js";
+import { type AesKey, engine } from "./aes-gcm.js";
 
 const MARK = "act-pd:";
 const V1 = "act-pd:1:";
@@ -47,9 +48,9 @@ export function freshKey(): string {
   return toBase64(globalThis.crypto.getRandomValues(new Uint8Array(32)));
 }
 
-/** The WebCrypto key of a stored base64 key (not extractable). */
-export function importKey(base64: string): Promise<CryptoKey> {
-  return globalThis.crypto.subtle.importKey("raw", fromBase64(base64), "AES-GCM", false, ["encrypt", "decrypt"]);
+/** The engine's key of a stored base64 key. */
+export function importKey(base64: string): Promise<AesKey> {
+  return engine.key(fromBase64(base64));
 }
 
 /** Whether a stored value is sealed (or stands for a value sealed with another field of its event). */
@@ -74,9 +75,9 @@ export type Envelope = {
 /**
  * Parses a sealed value (either format).
  *
- * @throws {@link PersonalDataError} (`malformed`) when it is not one, naming `where`
+ * @throws {@link PersonalDataError} (`malformed`) when it is not one, naming where it is (`where`, called only then)
  */
-export function envelope(value: string, where: string): Envelope {
+export function envelope(value: string, where: () => string): Envelope {
   const format = value.startsWith(V2) ? 2 : value.startsWith(V1) ? 1 : 0;
   const parts = value.slice(V1.length).split(":");
   const version = Number(parts[0]);
@@ -92,7 +93,7 @@ export function envelope(value: string, where: string): Envelope {
   } catch (error) {
     throw new PersonalDataError(
       "malformed",
-      where,
+      where(),
       "the stored value is marked as encrypted but cannot be parsed",
       error
     );
@@ -110,19 +111,15 @@ export const boundField = (event: string, field: string) => `${event}\u0000${fie
  * with a fresh 96-bit iv.
  */
 export async function seal(
-  key: CryptoKey,
+  key: AesKey,
   subject: string,
   version: number,
   values: Record<string, unknown>,
   additional: string
 ): Promise<string> {
   const iv = globalThis.crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await globalThis.crypto.subtle.encrypt(
-    { name: "AES-GCM", iv, additionalData: text.encode(additional) },
-    key,
-    text.encode(JSON.stringify(values))
-  );
-  return `${V2}${version}:${url(text.encode(subject))}:${url(iv)}:${url(new Uint8Array(sealed))}`;
+  const sealed = await engine.encrypt(key, iv, text.encode(JSON.stringify(values)), text.encode(additional));
+  return `${V2}${version}:${url(text.encode(subject))}:${url(iv)}:${url(sealed)}`;
 }
 
 /** What each other sealed field of an event holds: the field that holds the sealed text. */
@@ -132,20 +129,16 @@ export const companion = (field: string) => `${COMPANION}${field}`;
  * Decrypts a parsed sealed value: the values by field (format 2) or the one
  * value (format 1).
  *
- * @throws {@link PersonalDataError} (`tampered`) when authentication fails, naming `where`
+ * @throws {@link PersonalDataError} (`tampered`) when authentication fails, naming where it is (`where`, called only then)
  */
-export async function open(key: CryptoKey, sealed: Envelope, additional: string, where: string): Promise<unknown> {
-  let plain: ArrayBuffer;
+export async function open(key: AesKey, sealed: Envelope, additional: string, where: () => string): Promise<unknown> {
+  let plain: Uint8Array;
   try {
-    plain = await globalThis.crypto.subtle.decrypt(
-      { name: "AES-GCM", iv: sealed.iv, additionalData: text.encode(additional) },
-      key,
-      sealed.data
-    );
+    plain = await engine.decrypt(key, sealed.iv, sealed.data, text.encode(additional));
   } catch (error) {
     throw new PersonalDataError(
       "tampered",
-      where,
+      where(),
       `the encrypted value failed authentication (changed in the store, copied from another event, or sealed with another key than version ${sealed.version} of its subject's)`,
       error
     );

@@ -1,14 +1,15 @@
 /**
  * Opening the personal fields of events read from the store: a page of
- * events at a time, the keys the page names read in one call of
- * `Store.keys` and imported once per read, and the page's sealed values
- * decrypted concurrently.
+ * sealed values at a time, the keys the page names read in one call of
+ * `Store.keys` and imported once per read, and the page's values
+ * decrypted concurrently (WebCrypto's calls overlap on its thread pool).
  */
 import { PersonalDataError } from "../core/errors.js";
 import { FORGOTTEN } from "../core/forgotten.js";
 import { SNAP_EVENT } from "../core/schemas.js";
 import type { Committed, Schemas } from "../types/action.js";
 import type { PersonalFields, SubjectKeyStore } from "../types/personal.js";
+import type { AesKey } from "./aes-gcm.js";
 import { bound, boundField, companionOf, type Envelope, envelope, importKey, isSealed, open } from "./cipher.js";
 
 /** The personal fields of each event that has some, by event name. */
@@ -17,10 +18,10 @@ export type PersonalRegister = ReadonlyMap<string, PersonalFields<any>>;
 /** Sealed values opened per page: enough to keep WebCrypto busy, few enough to bound what waits in memory. */
 const PAGE = 1_000;
 
-/** One sealed value of an event read: where it is, what opens it, and the fields it fills. */
-type Sealed = { at: number; envelope: Envelope; additional: string; fields: string[]; where: string };
+/** One sealed value of an event read: where it is (for errors only), what opens it, and the fields it fills. */
+type Sealed = { at: number; envelope: Envelope; additional: string; fields: string[]; where: () => string };
 
-const fieldOf = (event: Committed<Schemas, string>, field: string) =>
+const fieldOf = (event: Committed<Schemas, string>, field: string) => () =>
   `field "${field}" of event "${event.name}" #${event.id} on stream "${event.stream}"`;
 
 /** The sealed values of one event (none when it has no personal fields or they were written in clear). */
@@ -29,7 +30,7 @@ function sealedOf(event: Committed<Schemas, string>, at: number, personal: Perso
   if (event.name === SNAP_EVENT) {
     const state = data?.state;
     if (!isSealed(state)) return [];
-    const where = `snapshot #${event.id} on stream "${event.stream}"`;
+    const where = () => `snapshot #${event.id} on stream "${event.stream}"`;
     const sealed = envelope(state, where);
     const additional = sealed.format === 1 ? boundField(SNAP_EVENT, "state") : bound(event.stream, SNAP_EVENT);
     return [{ at, envelope: sealed, additional, fields: ["state"], where }];
@@ -55,7 +56,7 @@ function sealedOf(event: Committed<Schemas, string>, at: number, personal: Perso
     if (!holder)
       throw new PersonalDataError(
         "malformed",
-        fieldOf(event, fields[0]),
+        fieldOf(event, fields[0])(),
         `the stored value says field "${carrier}" holds it sealed, but that field holds no sealed value`
       );
     holder.fields.push(...fields);
@@ -72,7 +73,7 @@ function filled(sealed: Sealed, plain: unknown): Array<[string, unknown]> {
   if (missing !== undefined)
     throw new PersonalDataError(
       "tampered",
-      sealed.where,
+      sealed.where(),
       `field "${missing}" says its value is sealed here, but the sealed values do not hold it`
     );
   return Object.entries(values);
@@ -97,7 +98,7 @@ export async function openEvents<E extends Schemas>(
   const events = read as unknown as Committed<Schemas, string>[];
   const sealed = events.flatMap((event, at) => sealedOf(event, at, personal));
   if (!sealed.length) return;
-  const keys = new Map<string, Promise<CryptoKey> | null>();
+  const keys = new Map<string, Promise<AesKey> | null>();
   const id = ({ subject, version }: { subject: string; version: number }) => `${subject}\u0000${version}`;
   const changed = new Map<number, Record<string, unknown>>();
   for (let start = 0; start < sealed.length; start += PAGE) {
@@ -106,7 +107,7 @@ export async function openEvents<E extends Schemas>(
     for (const { envelope: key } of page)
       if (!keys.has(id(key))) wanted.set(id(key), { subject: key.subject, version: key.version });
     if (wanted.size)
-      for (const row of await keyStore(page[0].where).read([...wanted.values()]))
+      for (const row of await keyStore(page[0].where()).read([...wanted.values()]))
         keys.set(id(row), row.key === null ? null : importKey(row.key));
     const opened = await Promise.all(
       page.map(async (value) => {
@@ -114,7 +115,7 @@ export async function openEvents<E extends Schemas>(
         if (key === undefined)
           throw new PersonalDataError(
             "missing-key",
-            value.where,
+            value.where(),
             `the store has no key version ${value.envelope.version} of its data subject (were the events copied without the store's keys?)`
           );
         return key === null ? FORGOTTEN : open(await key, value.envelope, value.additional, value.where);

@@ -13,6 +13,7 @@ import type { SubjectKeyStore } from "../types/personal.js";
 import type { InlineCommit, KeyedVersions, Store } from "../types/ports.js";
 import type { ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
+import type { AesKey } from "./aes-gcm.js";
 import { bound, companion, freshKey, importKey, isSealed, seal } from "./cipher.js";
 import { openEvents, type PersonalRegister } from "./opening.js";
 
@@ -21,7 +22,7 @@ const WRITE_KEY_MILLIS = 30_000;
 /** Most write keys kept. */
 const WRITE_KEYS = 1_000;
 
-type WriteKey = { version: number; key: CryptoKey; until: number };
+type WriteKey = { version: number; key: AesKey; until: number };
 
 /** The subject whose key seals the snapshots of a stream. */
 const snapshotSubject = (stream: string) => `act:snapshot:${stream}`;
