@@ -24,7 +24,12 @@ describe("AES-GCM engines", () => {
   for (const [sealer, writer] of engines)
     for (const [opener, reader] of engines)
       it(`opens with ${opener} what ${sealer} sealed, and refuses it changed or bound elsewhere`, async () => {
-        const sealed = await writer.encrypt(await writer.key(raw), iv, bytes('{"email":"ann@example.com"}'), bytes("a"));
+        const sealed = await writer.encrypt(
+          await writer.key(raw),
+          iv,
+          bytes('{"email":"ann@example.com"}'),
+          bytes("a")
+        );
         const key = await reader.key(raw);
         const plain = await reader.decrypt(key, iv, new Uint8Array(sealed), bytes("a"));
         expect(new TextDecoder().decode(plain)).toBe('{"email":"ann@example.com"}');
