@@ -45,14 +45,18 @@ CREATE INDEX IF NOT EXISTS "${table}_closed" ON ${n.events} (${n.scope}stream) W
 export const dropArchive = (n: Names) => `DROP TABLE IF EXISTS ${archiveTable(n)};`;
 
 /**
- * `archive.move`: one statement. `bound` is the last id no reaction still
- * needs — the lowest watermark of a reaction stream with work left, of
- * every discovery position, and of the positions of the reactions named in
- * `$3` (-1 for one never discovered); null when nothing holds anything back.
- * The events of streams closed before `$1` that precede the stream's summary
- * (the snapshot right before the close) and are within the bound are deleted
- * from the log and inserted into the archive with the archiving time `$2`;
- * returns how many moved per stream, and how many the bound held back.
+ * `archive.move`, one batch: one statement, so one short transaction. `bound`
+ * is the last id no reaction still needs — the lowest watermark of a
+ * reaction stream with work left, of every discovery position, and of the
+ * positions of the reactions named in `$3` (-1 for one never discovered);
+ * null when nothing holds anything back. The batch is the next `$5` streams
+ * closed before `$1`, by name after `$4` (null for the first batch); their
+ * events that precede the stream's summary (the snapshot right before the
+ * close) and are within the bound are deleted from the log and inserted
+ * into the archive with the archiving time `$2`. Returns how many moved per
+ * stream, then a row without stream: how many the bound held back, how many
+ * streams the batch took, and the last of them (where the next batch
+ * starts).
  */
 export function moveArchive(n: Names): string {
   return `
@@ -62,13 +66,14 @@ WITH bound AS (
     (SELECT min(at) FROM ${n.discovery}),
     (SELECT min(COALESCE(d.at, -1)) FROM unnest($3::text[]) AS r(name) LEFT JOIN ${n.discovery} d ON d.name = r.name)
   ) AS up_to
-), closed AS (
+), batch AS (
   SELECT c.stream, c.version - 1 AS summary FROM ${n.events} c
   JOIN ${n.events} s ON s.stream = c.stream AND s.version = c.version - 1 AND s.name = ${SNAP}
-  WHERE c.name = ${CLOSED} AND c.created < $1::timestamptz
+  WHERE c.name = ${CLOSED} AND c.created < $1::timestamptz AND ($4::text IS NULL OR c.stream > $4::text)
+  ORDER BY c.stream LIMIT $5::int
 ), selected AS (
   SELECT e.id, e.id <= COALESCE((SELECT up_to FROM bound), e.id) AS free
-  FROM closed JOIN ${n.events} e ON e.stream = closed.stream AND e.version < closed.summary
+  FROM batch JOIN ${n.events} e ON e.stream = batch.stream AND e.version < batch.summary
 ), moved AS (
   DELETE FROM ${n.events} e USING selected WHERE e.id = selected.id AND selected.free
   RETURNING e.*
@@ -77,9 +82,9 @@ WITH bound AS (
   SELECT id, stream, version, name, data, meta, created, $2::timestamptz FROM moved
   RETURNING stream
 )
-SELECT stream, count(*)::int AS events, (SELECT count(*)::int FROM selected WHERE NOT free) AS held
-FROM kept GROUP BY stream
-UNION ALL SELECT NULL, 0, (SELECT count(*)::int FROM selected WHERE NOT free)
+SELECT stream, count(*)::int AS events, 0 AS held, 0 AS streams, NULL AS last FROM kept GROUP BY stream
+UNION ALL SELECT NULL, 0, (SELECT count(*)::int FROM selected WHERE NOT free),
+  (SELECT count(*)::int FROM batch), (SELECT max(stream) FROM batch)
 ORDER BY 1 NULLS LAST`;
 }
 

@@ -34,21 +34,20 @@ CREATE INDEX IF NOT EXISTS act_archive_archived ON act_archive (archived);
 CREATE INDEX IF NOT EXISTS act_events_closed ON act_events (stream) WHERE name = ${CLOSED};`;
 
 /**
- * The events of streams closed before `?1` (epoch ms) that precede the
- * stream's summary (the snapshot right before the close), whose id compares
- * to `?2` (the reactions' bound) with `op`.
+ * The events a move takes up, selected once per move into a table of the
+ * connection's own (`temp`, so no other connection and no file sees it):
+ * id, stream, and whether the reactions' bound lets it go.
  */
-const selected = (op: "<=" | ">") => `
-WITH closed AS (
-  SELECT c.stream, c.version - 1 AS summary FROM act_events c INDEXED BY act_events_closed
-  JOIN act_events s ON s.stream = c.stream AND s.version = c.version - 1 AND s.name = ${SNAP}
-  WHERE c.name = ${CLOSED} AND c.created < ?1
-)
-SELECT e.id FROM closed JOIN act_events e ON e.stream = closed.stream AND e.version < closed.summary
-WHERE e.id ${op} ?2`;
+const MOVING = "temp.act_archive_moving";
 
 /** The statements of the archive. */
 export const ARCHIVE_SQL = {
+  /** Creates the selection's table when the connection has none. */
+  moving: `CREATE TEMP TABLE IF NOT EXISTS act_archive_moving (
+  id INTEGER PRIMARY KEY,
+  stream TEXT NOT NULL,
+  free INTEGER NOT NULL
+)`,
   /**
    * The last id no reaction still needs: the lowest watermark of a reaction
    * stream with work left, of every discovery position, and of the
@@ -60,15 +59,28 @@ export const ARCHIVE_SQL = {
   UNION ALL SELECT min(at) FROM act_discovery
   UNION ALL SELECT coalesce((SELECT d.at FROM act_discovery d WHERE d.name = r.value), -1) FROM json_each(?1) r
 )`,
+  /**
+   * Selects the events of streams closed before `?1` (epoch ms) that
+   * precede the stream's summary (the snapshot right before the close);
+   * free when their id is at most `?2` (the reactions' bound).
+   */
+  select: `INSERT INTO ${MOVING} (id, stream, free)
+SELECT e.id, e.stream, e.id <= ?2 FROM act_events c INDEXED BY act_events_closed
+JOIN act_events s ON s.stream = c.stream AND s.version = c.version - 1 AND s.name = ${SNAP}
+JOIN act_events e ON e.stream = c.stream AND e.version < c.version - 1
+WHERE c.name = ${CLOSED} AND c.created < ?1`,
   /** The events to move, per stream: `[stream, count]`. */
-  streams: `SELECT stream, count(*) FROM act_events WHERE id IN (${selected("<=")}) GROUP BY stream ORDER BY stream`,
-  /** Copies them into the archive with the archiving time `?3`. */
+  streams: `SELECT stream, count(*) FROM ${MOVING} WHERE free GROUP BY stream ORDER BY stream`,
+  /** Copies them into the archive with the archiving time `?1`. */
   copy: `INSERT INTO act_archive (id, stream, version, name, data, meta, created, archived)
-SELECT id, stream, version, name, data, meta, created, ?3 FROM act_events WHERE id IN (${selected("<=")})`,
+SELECT e.id, e.stream, e.version, e.name, e.data, e.meta, e.created, ?1 FROM ${MOVING} m
+JOIN act_events e ON e.id = m.id WHERE m.free ORDER BY m.id`,
   /** Deletes them from the log. */
-  remove: `DELETE FROM act_events WHERE id IN (${selected("<=")})`,
+  remove: `DELETE FROM act_events WHERE id IN (SELECT id FROM ${MOVING} WHERE free)`,
   /** The events the bound held back. */
-  held: `SELECT count(*) FROM (${selected(">")})`,
+  held: `SELECT count(*) FROM ${MOVING} WHERE NOT free`,
+  /** Empties the selection. */
+  clear: `DELETE FROM ${MOVING}`,
   /** The archived events to purge (archived before `?`), per stream. */
   expired: "SELECT stream, count(*) FROM act_archive WHERE archived < ? GROUP BY stream ORDER BY stream",
   /** Purges them. */

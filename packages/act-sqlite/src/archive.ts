@@ -1,9 +1,9 @@
 /**
  * The archive (`ArchiveStore`) in the file's `act_archive` table: a move is
- * one write transaction — the reactions' bound read, the events copied to
- * the archive and deleted from the log — so no reader sees an event in both
- * or neither; purges and reads as the log's. The statements are in
- * `archive-sql.ts`.
+ * one write transaction — the reactions' bound read, the events to move
+ * selected once into a temporary table, copied from it to the archive and
+ * deleted from the log — so no reader sees an event in both or neither;
+ * purges and reads as the log's. The statements are in `archive-sql.ts`.
  */
 import type { ArchiveMove, ArchiveMoved, ArchivePurged, ArchiveStore, Committed, Query, Schemas } from "@act-root/act";
 import { checkArchiveMove, checkPurge } from "@act-root/act/internal";
@@ -21,23 +21,29 @@ export class Archive implements ArchiveStore {
   async move(request: ArchiveMove): Promise<ArchiveMoved> {
     const { closedBefore, at, reactions } = checkArchiveMove(request);
     const statement = (sql: string) => this.db.statement("archive.move", sql);
-    const [bound, streams, copy, remove, held] = [
+    statement(ARCHIVE_SQL.moving).run();
+    const [bound, select, streams, copy, remove, held, clear] = [
       ARCHIVE_SQL.bound,
+      ARCHIVE_SQL.select,
       ARCHIVE_SQL.streams,
       ARCHIVE_SQL.copy,
       ARCHIVE_SQL.remove,
       ARCHIVE_SQL.held,
+      ARCHIVE_SQL.clear,
     ].map(statement);
     return this.db.write("archive.move", () => {
+      clear.run(); // a move that failed in the middle rolled back its selection with it, but be sure
       const upTo = (bound.rows(JSON.stringify(reactions))[0]?.[0] as number | null) ?? NO_BOUND;
-      const cut = closedBefore.getTime();
-      const moving = streams.rows(cut, upTo) as [string, number][];
-      copy.run(cut, upTo, at.getTime());
-      remove.run(cut, upTo);
+      select.run(closedBefore.getTime(), upTo);
+      const moving = streams.rows() as [string, number][];
+      copy.run(at.getTime());
+      remove.run();
+      const kept = Number(held.rows()[0]?.[0] ?? 0);
+      clear.run();
       return {
         events: moving.reduce((sum, [, count]) => sum + Number(count), 0),
         streams: moving.map(([stream]) => stream),
-        held: Number(held.rows(cut, upTo)[0]?.[0] ?? 0),
+        held: kept,
       };
     });
   }

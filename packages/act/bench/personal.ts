@@ -1,10 +1,11 @@
 /**
  * The cost of personal fields (`state().personal()`): commits and loads of
  * one 5,000-event stream whose events carry an email and a name, marked
- * personal or not. Marked, each commit seals both fields (AES-GCM, a write
- * key reused for 30 s) and each load opens 10,000 values after one read of
- * the subject's keys. Used by the benchmarks of the in-memory store and of
- * SqliteStore, with the store they pass.
+ * personal or not. Marked, each commit seals both fields as one value
+ * (AES-GCM, a write key reused for 30 s) and each load opens 5,000 values,
+ * a page of 1,000 at a time, after one read of the subject's keys. Used by
+ * the benchmarks of the in-memory store and of SqliteStore, with the store
+ * they pass.
  */
 import { z } from "zod";
 import { act, state, type Store } from "../src/index.js";

@@ -175,7 +175,7 @@ export class Act<S extends Schemas, E extends Schemas, A extends Schemas> extend
     stream: string,
     options: CloseOptions
   ): Promise<ClosedStream<SX, EX>> {
-    const closed = await close(state as State<SX, EX, any>, stream, options, this.store, this.cache);
+    const closed = await close(state as State<SX, EX, any>, stream, options, this.log, this.cache);
     this.listeners.emit("committed", [closed.closed] as unknown as Snapshot<S[keyof S], E>[]);
     return closed;
   }

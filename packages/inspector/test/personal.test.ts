@@ -49,7 +49,7 @@ describe("the inspector and personal fields", () => {
     const { status, text } = await get("/api/events?stream=patient-1");
     expect(status).toBe(200);
     expect(text).toContain("__snapshot__");
-    expect(text).toContain("act-pd:1:1:");
+    expect(text).toContain("act-pd:2:1:");
     expect(text).not.toContain(SECRET);
   });
 

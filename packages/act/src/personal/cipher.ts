@@ -1,17 +1,28 @@
 /**
- * AES-GCM 256 through WebCrypto (`globalThis.crypto.subtle`), so the core
- * still runs in a browser: new keys, and a value sealed into, or opened
- * from, the text a personal field stores.
+ * AES-GCM 256 (by the runtime's engine, see `aes-gcm.ts`; WebCrypto in a
+ * browser): new keys, and the personal values of one event sealed into, or
+ * opened from, the text its fields store.
  *
- * A sealed value is `act-pd:1:<key version>:<subject>:<iv>:<ciphertext>`
- * (subject, iv and ciphertext in base64url): it names the key that opens it,
+ * The personal fields of an event are sealed together, as one ciphertext:
+ * a load opens one value per event, not one per field. The first personal
+ * field present holds `act-pd:2:<key version>:<subject>:<iv>:<ciphertext>`
+ * (subject, iv and ciphertext in base64url) and each other one holds
+ * `act-pd:2:in:<that field>`. The sealed value names the key that opens it,
  * so reading needs nothing but the store's keys. The ciphertext holds the
- * value's JSON text and GCM's 16-byte tag; the event name and the field are
- * its additional data, so a value moved to another field fails to open.
+ * JSON of the fields' values by field name and GCM's 16-byte tag; the
+ * stream and the event name are its additional data, so a value copied into
+ * another event fails to open.
+ *
+ * Events written before sealed each field on its own (`act-pd:1:`, the
+ * event name and the field as additional data); they still open.
  */
 import { PersonalDataError } from "../core/errors.js";
+import { type AesKey, engine } from "./aes-gcm.js";
 
-const PREFIX = "act-pd:1:";
+const MARK = "act-pd:";
+const V1 = "act-pd:1:";
+const V2 = "act-pd:2:";
+const COMPANION = `${V2}in:`;
 const text = new TextEncoder();
 const words = new TextDecoder();
 
@@ -37,75 +48,98 @@ export function freshKey(): string {
   return toBase64(globalThis.crypto.getRandomValues(new Uint8Array(32)));
 }
 
-/** The WebCrypto key of a stored base64 key (not extractable). */
-export function importKey(base64: string): Promise<CryptoKey> {
-  return globalThis.crypto.subtle.importKey("raw", fromBase64(base64), "AES-GCM", false, ["encrypt", "decrypt"]);
+/** The engine's key of a stored base64 key. */
+export function importKey(base64: string): Promise<AesKey> {
+  return engine.key(fromBase64(base64));
 }
 
-/** Whether a stored value is a sealed one. */
+/** Whether a stored value is sealed (or stands for a value sealed with another field of its event). */
 export function isSealed(value: unknown): value is string {
-  return typeof value === "string" && value.startsWith(PREFIX);
+  return typeof value === "string" && value.startsWith(MARK);
 }
 
-/** What a sealed value names: the key (subject and version), the iv and the ciphertext. */
-export type Envelope = { subject: string; version: number; iv: Uint8Array<ArrayBuffer>; data: Uint8Array<ArrayBuffer> };
+/** The field holding the sealed values of a field that holds `act-pd:2:in:<field>`, if it does. */
+export function companionOf(value: string): string | undefined {
+  return value.startsWith(COMPANION) ? value.slice(COMPANION.length) : undefined;
+}
+
+/** What a sealed value names: its format, the key (subject and version), the iv and the ciphertext. */
+export type Envelope = {
+  format: 1 | 2;
+  subject: string;
+  version: number;
+  iv: Uint8Array<ArrayBuffer>;
+  data: Uint8Array<ArrayBuffer>;
+};
 
 /**
- * Parses a sealed value.
+ * Parses a sealed value (either format).
  *
- * @throws {@link PersonalDataError} (`malformed`) when it is not one, naming `where`
+ * @throws {@link PersonalDataError} (`malformed`) when it is not one, naming where it is (`where`, called only then)
  */
-export function envelope(value: string, where: string): Envelope {
-  const parts = value.slice(PREFIX.length).split(":");
+export function envelope(value: string, where: () => string): Envelope {
+  const format = value.startsWith(V2) ? 2 : value.startsWith(V1) ? 1 : 0;
+  const parts = value.slice(V1.length).split(":");
   const version = Number(parts[0]);
   try {
-    if (parts.length !== 4 || !Number.isSafeInteger(version) || version < 1) throw new Error("bad layout");
-    return { version, subject: words.decode(fromUrl(parts[1])), iv: fromUrl(parts[2]), data: fromUrl(parts[3]) };
+    if (!format || parts.length !== 4 || !Number.isSafeInteger(version) || version < 1) throw new Error("bad layout");
+    return {
+      format,
+      version,
+      subject: words.decode(fromUrl(parts[1])),
+      iv: fromUrl(parts[2]),
+      data: fromUrl(parts[3]),
+    };
   } catch (error) {
     throw new PersonalDataError(
       "malformed",
-      where,
+      where(),
       "the stored value is marked as encrypted but cannot be parsed",
       error
     );
   }
 }
 
-/** Encrypts `value` (as JSON) with a fresh 96-bit iv. */
+/** The additional data of an event's sealed values: its stream and name. */
+export const bound = (stream: string, event: string) => `${V2}${stream}\u0000${event}`;
+
+/** The additional data of a value sealed on its own (the first format): its event's name and field. */
+export const boundField = (event: string, field: string) => `${event}\u0000${field}`;
+
+/**
+ * Encrypts `values` (the personal fields of one event, by name, as JSON)
+ * with a fresh 96-bit iv.
+ */
 export async function seal(
-  key: CryptoKey,
+  key: AesKey,
   subject: string,
   version: number,
-  value: unknown,
+  values: Record<string, unknown>,
   additional: string
 ): Promise<string> {
   const iv = globalThis.crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await globalThis.crypto.subtle.encrypt(
-    { name: "AES-GCM", iv, additionalData: text.encode(additional) },
-    key,
-    text.encode(JSON.stringify(value))
-  );
-  return `${PREFIX}${version}:${url(text.encode(subject))}:${url(iv)}:${url(new Uint8Array(sealed))}`;
+  const sealed = await engine.encrypt(key, iv, text.encode(JSON.stringify(values)), text.encode(additional));
+  return `${V2}${version}:${url(text.encode(subject))}:${url(iv)}:${url(sealed)}`;
 }
 
+/** What each other sealed field of an event holds: the field that holds the sealed text. */
+export const companion = (field: string) => `${COMPANION}${field}`;
+
 /**
- * Decrypts a parsed sealed value.
+ * Decrypts a parsed sealed value: the values by field (format 2) or the one
+ * value (format 1).
  *
- * @throws {@link PersonalDataError} (`tampered`) when authentication fails, naming `where`
+ * @throws {@link PersonalDataError} (`tampered`) when authentication fails, naming where it is (`where`, called only then)
  */
-export async function open(key: CryptoKey, sealed: Envelope, additional: string, where: string): Promise<unknown> {
-  let plain: ArrayBuffer;
+export async function open(key: AesKey, sealed: Envelope, additional: string, where: () => string): Promise<unknown> {
+  let plain: Uint8Array;
   try {
-    plain = await globalThis.crypto.subtle.decrypt(
-      { name: "AES-GCM", iv: sealed.iv, additionalData: text.encode(additional) },
-      key,
-      sealed.data
-    );
+    plain = await engine.decrypt(key, sealed.iv, sealed.data, text.encode(additional));
   } catch (error) {
     throw new PersonalDataError(
       "tampered",
-      where,
-      `the encrypted value failed authentication (changed in the store, or sealed with another key than version ${sealed.version} of its subject's)`,
+      where(),
+      `the encrypted value failed authentication (changed in the store, copied from another event, or sealed with another key than version ${sealed.version} of its subject's)`,
       error
     );
   }

@@ -7,27 +7,22 @@
  * text.
  */
 import { PersonalDataError } from "../core/errors.js";
-import { FORGOTTEN } from "../core/forgotten.js";
-import { SNAP_EVENT, type Query } from "../core/schemas.js";
+import { SNAP_EVENT, type EventMeta, type Query } from "../core/schemas.js";
 import type { Committed, Message, Schemas } from "../types/action.js";
-import type { PersonalFields, SubjectKeyStore } from "../types/personal.js";
+import type { SubjectKeyStore } from "../types/personal.js";
 import type { Commit, InlineCommit, KeyedVersions, Store } from "../types/ports.js";
 import type { ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
-import { type Envelope, envelope, freshKey, importKey, isSealed, open, seal } from "./cipher.js";
-
-/** The personal fields of each event that has some, by event name. */
-export type PersonalRegister = ReadonlyMap<string, PersonalFields<any>>;
+import type { AesKey } from "./aes-gcm.js";
+import { bound, companion, freshKey, importKey, isSealed, seal } from "./cipher.js";
+import { openEvents, type PersonalRegister } from "./opening.js";
 
 /** How long a write key is reused before the store is asked again, in ms (a rotation elsewhere shows after it). */
 const WRITE_KEY_MILLIS = 30_000;
 /** Most write keys kept. */
 const WRITE_KEYS = 1_000;
 
-type WriteKey = { version: number; key: CryptoKey; until: number };
-
-/** The additional data a field's value is sealed with: the event and the field it belongs to. */
-const additional = (event: string, field: string) => `${event}\u0000${field}`;
+type WriteKey = { version: number; key: AesKey; until: number };
 
 /** The subject whose key seals the snapshots of a stream. */
 const snapshotSubject = (stream: string) => `act:snapshot:${stream}`;
@@ -123,10 +118,14 @@ export class SealedStore implements Store {
           where,
           `its subject field "${String(personal.subject)}" must be a non-empty string, to know whose key encrypts its personal fields`
         );
-      const key = await this.writeKey(subject, stream, where);
-      for (const field of personal.fields)
-        if (data[field] !== undefined)
-          data[field] = await seal(key.key, subject, key.version, asStored(data[field]), additional(name, field));
+      // One ciphertext for all of them, in the first present: a load opens one value per event.
+      const fields = personal.fields.filter((field) => data[field] !== undefined);
+      if (fields.length) {
+        const key = await this.writeKey(subject, stream, where);
+        const values = Object.fromEntries(fields.map((field) => [field, asStored(data[field])]));
+        data[fields[0]] = await seal(key.key, subject, key.version, values, bound(stream, name));
+        for (const field of fields.slice(1)) data[field] = companion(fields[0]);
+      }
       sealed.push({ name: message.name, data: data as E[keyof E] });
     }
     return sealed;
@@ -151,7 +150,7 @@ export class SealedStore implements Store {
       );
     const subject = snapshotSubject(stream);
     const key = await this.writeKey(subject, stream, where);
-    const state = await seal(key.key, subject, key.version, asStored(data.state), additional(SNAP_EVENT, "state"));
+    const state = await seal(key.key, subject, key.version, { state: asStored(data.state) }, bound(stream, SNAP_EVENT));
     return { name: message.name, data: { of: data.of, state } as unknown as E[keyof E] };
   }
 
@@ -197,68 +196,15 @@ export class SealedStore implements Store {
 
   /**
    * Reads as the store does, each personal field opened — or
-   * {@link FORGOTTEN} when its key was destroyed. The events are read first
-   * and handed to `callback` once their keys are known.
+   * `FORGOTTEN` when its key was destroyed. The events are read first
+   * and handed to `callback` once they are opened.
    */
   async query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query?: Query): Promise<number> {
     const read: Committed<E, keyof E>[] = [];
     const count = await this.inner.query<E>((event) => read.push(event), query);
-    const sealed: Array<{ at: number; field: string; envelope: Envelope; where: string }> = [];
-    read.forEach((event, at) => {
-      if (event.name === SNAP_EVENT) {
-        const state = (event.data as { state?: unknown })?.state;
-        const where = `snapshot #${event.id} on stream "${event.stream}"`;
-        if (isSealed(state)) sealed.push({ at, field: "state", envelope: envelope(state, where), where });
-        return;
-      }
-      const personal = this.personal.get(event.name as string);
-      if (!personal) return;
-      const data = event.data as Record<string, unknown>;
-      for (const field of personal.fields) {
-        const value = data?.[field];
-        if (!isSealed(value)) continue; // written before the field was marked personal
-        const where = `field "${field}" of event "${String(event.name)}" #${event.id} on stream "${event.stream}"`;
-        sealed.push({ at, field, envelope: envelope(value, where), where });
-      }
-    });
-    if (sealed.length) await this.open(read, sealed);
+    await openEvents(read, this.personal, (where) => this.keyStore(where));
     for (const event of read) callback(event);
     return count;
-  }
-
-  /** Replaces the sealed values in `read` with their plaintext (or the placeholder). */
-  private async open<E extends Schemas>(
-    read: Committed<E, keyof E>[],
-    sealed: Array<{ at: number; field: string; envelope: Envelope; where: string }>
-  ): Promise<void> {
-    const id = (subject: string, version: number) => `${subject}\u0000${version}`;
-    const wanted = new Map(
-      sealed.map(({ envelope: { subject, version } }) => [id(subject, version), { subject, version }])
-    );
-    const rows = await this.keyStore(sealed[0].where).read([...wanted.values()]);
-    const keys = new Map<string, Promise<CryptoKey> | null>(
-      rows.map((row) => [id(row.subject, row.version), row.key === null ? null : importKey(row.key)])
-    );
-    const opened = await Promise.all(
-      sealed.map(async ({ at, field, envelope, where }) => {
-        const key = keys.get(id(envelope.subject, envelope.version));
-        if (key === undefined)
-          throw new PersonalDataError(
-            "missing-key",
-            where,
-            `the store has no key version ${envelope.version} of its data subject (were the events copied without the store's keys?)`
-          );
-        return key === null ? FORGOTTEN : open(await key, envelope, additional(String(read[at].name), field), where);
-      })
-    );
-    const changed = new Map<number, Record<string, unknown>>();
-    sealed.forEach(({ at, field }, i) => {
-      const data = changed.get(at) ?? { ...(read[at].data as Record<string, unknown>) };
-      data[field] = opened[i];
-      changed.set(at, data);
-    });
-    for (const [at, data] of changed)
-      read[at] = Object.freeze({ ...read[at], data: Object.freeze(data) as E[keyof E] });
   }
 
   seed = () => this.inner.seed();

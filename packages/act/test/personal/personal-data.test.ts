@@ -127,6 +127,14 @@ describe("an app with personal fields", () => {
     expect((await a.load(Member, "m-2")).state).toEqual({ email: FORGOTTEN, tier: "gold", logins: 2 });
   });
 
+  it("seals the summary of a closed stream and loads it in clear", async () => {
+    const app = act().with(Member).build();
+    await app.do("join", target("m-5"), { memberId: "p-5", email: "closed@example.com" });
+    await app.close(Member, "m-5", { by: actor });
+    expect(await raw(store(), "m-5")).not.toContain("closed@example.com");
+    expect((await act().with(Member).build().load(Member, "m-5")).state.email).toBe("closed@example.com");
+  });
+
   it("opens personal fields for reactions and projections, and shows the placeholder after forget", async () => {
     const seen: string[] = [];
     const app = act()
