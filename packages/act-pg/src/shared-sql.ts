@@ -13,7 +13,7 @@
  */
 import { archiveTable } from "./archive-sql.js";
 import type { Names } from "./sql.js";
-import { tables as subjectTables } from "./subject-key-sql.js";
+import { subjectKeyTables as subjectTables } from "./subject-key-sql.js";
 
 /** The policy's name on every shared table. */
 export const POLICY = "act_tenant_rows";

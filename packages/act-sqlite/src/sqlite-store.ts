@@ -85,10 +85,7 @@ export class SqliteStore implements Store {
   /** The events of closed streams moved out of the log, in the file's `act_archive` table (see {@link ArchiveStore}). */
   readonly archive: ArchiveStore;
 
-  /**
-   * Projection handlers run synchronously inside the write transaction: the app refuses
-   * an `async` handler before any handler runs (see `Store.synchronousHandlers`).
-   */
+  /** Projection handlers run synchronously in the write transaction: `async` ones are refused first (see `Store.synchronousHandlers`). */
   readonly synchronousHandlers = true;
 
   /**
@@ -160,15 +157,11 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Closes the file until the next call, which opens it again — with the
-   * checks of a first open — so a store kept for an occasional user gives
-   * back its file descriptors meanwhile (three in WAL mode; the driver frees
-   * them once the statements it prepared are garbage-collected). Listeners stay
-   * subscribed; while the file is closed, other processes' commits are not
-   * checked for (the consumer's polls still find them). Nothing is lost:
-   * every commit is in the file. An in-memory database is left open (closing
-   * would erase it). `sqliteTenants` rests an idle tenant's store.
-   *
+   * Closes the file until the next call opens it again (with a first open's checks): a store kept for an
+   * occasional user gives back its three file descriptors meanwhile (once the driver's prepared statements are
+   * garbage-collected). Listeners stay subscribed, but other processes' commits are not checked for until then
+   * (polls still find them). Every commit is in the file; an in-memory database is left open (closing would
+   * erase it). `sqliteTenants` rests an idle tenant's store.
    * @example
    * ```ts
    * store.rest(); // the next query opens the file again

@@ -7,7 +7,7 @@
  * text.
  */
 import { PersonalDataError } from "../core/errors.js";
-import { SNAP_EVENT, type EventMeta, type Query } from "../core/schemas.js";
+import { SNAP_EVENT, type Query } from "../core/schemas.js";
 import type { Committed, Message, Schemas } from "../types/action.js";
 import type { SubjectKeyStore } from "../types/personal.js";
 import type { Commit, InlineCommit, KeyedVersions, Store } from "../types/ports.js";
