@@ -54,11 +54,10 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     // Run the compiler's checks: `tsc` in `npm test` is not the only guard.
     skipErrorChecking: false,
     excludePrivate: true,
-    // Protected members are the app's parts shared between Act and the class it
-    // extends (ActOperations, not exported: its members are listed on Act's page
-    // as Act's own). Neither is API a reader can call.
+    // Protected members are the app's parts that Act shares with the class it
+    // extends (ActOperations, not exported: its public members are listed on
+    // Act's page). They are not API a reader can call.
     excludeProtected: true,
-    intentionallyNotExported: ["ActOperations"],
     excludeInternal: true,
     excludeExternals: true,
     // A reader starts from the functions (act(), state(), store()) and the

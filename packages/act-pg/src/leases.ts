@@ -11,6 +11,7 @@ import {
   type Lease,
   logger,
   type Poll,
+  type PollRequest,
   type ReactionFilter,
   type ReactionStream,
   ValidationError,
@@ -44,7 +45,7 @@ export class Leases {
   constructor(private readonly db: Database) {}
 
   /** Streams with work, lagging ones first; looks for slow writers on the side. */
-  async poll(lagging: number, leading: number, reactions?: readonly string[]): Promise<Poll[]> {
+  async poll({ lagging, leading, reactions }: PollRequest): Promise<Poll[]> {
     const { rows } = await this.db.run<{ stream: string; source: string | null; at: number; lagging: boolean }>(
       "poll",
       this.db.statements.poll,

@@ -6,6 +6,7 @@ import type {
   KeyedVersions,
   Lease,
   Poll,
+  PollRequest,
   Query,
   ReactionFilter,
   ReactionStream,
@@ -280,17 +281,16 @@ export class PostgresStore implements Store {
    * longer than that — they hold reactions back — and logs a warning naming
    * each one's backend pid and age.
    *
-   * @param lagging - how many of the most lagging streams
-   * @param leading - how many of the most leading streams
-   * @param reactions - when given, only streams whose registered reactions are all among these
+   * @param request - how many of the most lagging (`lagging`) and most leading (`leading`) streams, and the
+   *   reactions this drainer runs (`reactions`: only streams all of whose recorded reactions are among them)
    * @returns the streams, lagging ones first (lowest `at` first), then leading ones (highest `at` first)
    * @example
    * ```ts
-   * const ready = await store.poll(5, 5);
+   * const ready = await store.poll({ lagging: 5, leading: 5 });
    * ```
    */
-  async poll(lagging: number, leading: number, reactions?: readonly string[]): Promise<Poll[]> {
-    return this.#leases.poll(lagging, leading, reactions);
+  async poll(request: PollRequest): Promise<Poll[]> {
+    return this.#leases.poll(request);
   }
 
   /**

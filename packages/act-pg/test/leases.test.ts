@@ -50,8 +50,8 @@ describe("poll", () => {
       0
     );
     const byName = ["a", "b", "\u{1F600}", "\uFF21"];
-    expect((await store.poll(4, 0)).map((p) => p.stream)).toEqual(byName); // all lagging
-    expect((await store.poll(0, 4)).map((p) => p.stream)).toEqual(byName); // all leading
+    expect((await store.poll({ lagging: 4, leading: 0 })).map((p) => p.stream)).toEqual(byName); // all lagging
+    expect((await store.poll({ lagging: 0, leading: 4 })).map((p) => p.stream)).toEqual(byName); // all leading
   });
 });
 
@@ -177,7 +177,7 @@ describe("a slow writer", () => {
         warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes(`backend pid ${pid} has held`));
       await vi.waitFor(
         async () => {
-          await store.poll(10, 10);
+          await store.poll({ lagging: 10, leading: 10 });
           expect(named()).toHaveLength(1);
         },
         { timeout: 10_000, interval: 100 }

@@ -209,7 +209,9 @@ describe("reaction table plans", () => {
       "busy-1",
       "idle-4000",
     ]);
-    expect((await pg.poll(10, 10)).map((p) => p.stream).sort()).toEqual(busy.map((b) => b.stream));
+    expect((await pg.poll({ lagging: 10, leading: 10 })).map((p) => p.stream).sort()).toEqual(
+      busy.map((b) => b.stream)
+    );
     expect((await pg.reactions({ blocked: true })).map((r) => r.stream)).toEqual(["idle-0", "idle-1", "idle-2"]);
     expect((await pg.reactions({ blocked: false, limit: 2 })).map((r) => r.stream)).toEqual(["busy-0", "busy-1"]);
   });
@@ -516,7 +518,7 @@ describe("poll", () => {
     await app.drain();
     expect(handled).toBe(3);
     // Nothing left to do: the trailing snapshot must not keep the stream polled.
-    expect(await pg.poll(10, 10)).toEqual([]);
+    expect(await pg.poll({ lagging: 10, leading: 10 })).toEqual([]);
   });
 });
 
@@ -552,7 +554,7 @@ describe("errors", () => {
     const closed = makeStore({ table: "closed" });
     await closed.dispose();
     await closed.dispose();
-    const error = await closed.poll(1, 1).catch((e: unknown) => e);
+    const error = await closed.poll({ lagging: 1, leading: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect(error).toMatchObject({ operation: "poll", reason: "disposed", retryable: false });
     expect((error as Error).message).toMatch(/PostgresStore poll was called after the store was disposed/);

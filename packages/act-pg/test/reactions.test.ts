@@ -255,7 +255,7 @@ describe("failures a caller can branch on", () => {
     const small = makeStore({ table: TABLE, max: 1, connectionTimeoutMillis: 200 });
     const hold = await client();
     await hold.query(`BEGIN; LOCK TABLE public."${TABLE}_watermarks" IN ACCESS EXCLUSIVE MODE`);
-    const slow = small.poll(1, 1).catch(() => undefined); // takes the only connection and waits on the lock
+    const slow = small.poll({ lagging: 1, leading: 1 }).catch(() => undefined); // takes the only connection and waits on the lock
     await sleep(50);
     const error = await small.query(() => {}, { stream: "a" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);

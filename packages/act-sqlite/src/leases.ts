@@ -10,6 +10,7 @@ import {
   type BlockedLease,
   type Lease,
   type Poll,
+  type PollRequest,
   type ReactionFilter,
   type ReactionStream,
   ValidationError,
@@ -59,7 +60,7 @@ export class Leases {
   constructor(private readonly db: Database) {}
 
   /** Streams with work, lagging ones first. */
-  poll(lagging: number, leading: number, reactions?: readonly string[]): Poll[] {
+  poll({ lagging, leading, reactions }: PollRequest): Poll[] {
     const rows = this.db.read(
       "poll",
       SQL.poll,

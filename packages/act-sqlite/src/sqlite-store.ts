@@ -6,6 +6,7 @@ import type {
   KeyedVersions,
   Lease,
   Poll,
+  PollRequest,
   Query,
   ReactionFilter,
   ReactionStream,
@@ -279,17 +280,16 @@ export class SqliteStore implements Store {
    * blocked, leased nor waiting out a retry's backoff: up to `lagging` with
    * the lowest watermarks, then up to `leading` of the rest with the highest.
    *
-   * @param lagging - how many of the most lagging streams
-   * @param leading - how many of the most leading streams
-   * @param reactions - the reactions this drainer runs: only streams all of whose recorded reactions are among them (streams with none recorded always)
+   * @param request - how many of the most lagging (`lagging`) and most leading (`leading`) streams, and the
+   *   reactions this drainer runs (`reactions`: only streams all of whose recorded reactions are among them)
    * @returns the streams, lagging ones first (lowest `at` first), then leading ones (highest `at` first)
    * @example
    * ```ts
-   * const ready = await store.poll(5, 5);
+   * const ready = await store.poll({ lagging: 5, leading: 5 });
    * ```
    */
-  async poll(lagging: number, leading: number, reactions?: readonly string[]): Promise<Poll[]> {
-    return this.#leases.poll(lagging, leading, reactions);
+  async poll(request: PollRequest): Promise<Poll[]> {
+    return this.#leases.poll(request);
   }
 
   /**

@@ -218,7 +218,7 @@ describe("the reaction table", () => {
     } finally {
       db.close();
     }
-    expect((await store.poll(5, 5)).map((p) => p.stream)).toEqual(["busy"]);
+    expect((await store.poll({ lagging: 5, leading: 5 })).map((p) => p.stream)).toEqual(["busy"]);
   });
 });
 

@@ -334,7 +334,7 @@ describe("resolvers and correlation", () => {
     expect(first.leased.map((l) => l.stream).sort()).toEqual(["t-x", "t-y"]);
     expect(first.lastId).toBe(1);
     expect(await app.correlate()).toEqual({ leased: [], lastId: 1, behind: false });
-    expect((await store().poll(10, 10)).map((p) => [p.stream, p.at]).sort()).toEqual([
+    expect((await store().poll({ lagging: 10, leading: 10 })).map((p) => [p.stream, p.at]).sort()).toEqual([
       ["t-x", -1],
       ["t-y", 0],
     ]);

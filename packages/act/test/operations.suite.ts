@@ -406,7 +406,7 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
           .build();
         const [placed] = await app.do("place", { stream: "s", actor }, { sku: "a" });
         await app.correlate();
-        const [polled] = await store().poll(1, 0);
+        const [polled] = await store().poll({ lagging: 1, leading: 0 });
         const [granted] = await store().lease([{ ...polled, by: "old", retry: 0 }], 5_000);
         await store().block([{ ...granted, error: "boom" }]);
         expect(await app.unblock("report")).toEqual(["report"]);

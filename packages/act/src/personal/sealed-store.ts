@@ -11,7 +11,7 @@ import { SNAP_EVENT, type Query } from "../core/schemas.js";
 import type { Committed, Message, Schemas } from "../types/action.js";
 import type { SubjectKeyStore } from "../types/personal.js";
 import type { Commit, InlineCommit, KeyedVersions, Store } from "../types/ports.js";
-import type { ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
+import type { PollRequest, ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import type { AesKey } from "./aes-gcm.js";
 import { bound, companion, freshKey, importKey, isSealed, seal } from "./cipher.js";
@@ -211,8 +211,7 @@ export class SealedStore implements Store {
   drop = () => this.inner.drop();
   dispose = () => this.inner.dispose();
   recall = (stream: string, key: string): Promise<KeyedVersions | undefined> => this.inner.recall(stream, key);
-  poll = (lagging: number, leading: number, reactions?: readonly string[]): Promise<Poll[]> =>
-    this.inner.poll(lagging, leading, reactions);
+  poll = (request: PollRequest): Promise<Poll[]> => this.inner.poll(request);
   lease = (leases: Lease[], millis: number): Promise<Lease[]> => this.inner.lease(leases, millis);
   ack = (leases: Lease[]): Promise<Lease[]> => this.inner.ack(leases);
   block = (leases: BlockedLease[]): Promise<BlockedLease[]> => this.inner.block(leases);

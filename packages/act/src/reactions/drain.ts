@@ -167,7 +167,7 @@ export class Drainer<E extends Schemas> {
       // Only streams whose every reaction this app has: an app that lacks one
       // (another service, or an older release during a rolling deploy) would
       // move the watermark past events that reaction never saw.
-      const polled = (await log.poll(lagging, streamLimit - lagging, this.owned)).filter(
+      const polled = (await log.poll({ lagging, leading: streamLimit - lagging, reactions: this.owned })).filter(
         (p) => !this.busy.has(p.stream)
       );
       if (!polled.length) return none;

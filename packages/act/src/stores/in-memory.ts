@@ -2,7 +2,7 @@ import { checkOptions, OptionSchemas } from "../core/inputs.js";
 import type { Query } from "../core/schemas.js";
 import type { Committed, Schemas } from "../types/action.js";
 import type { Commit, InlineCommit, KeyedVersions, Store } from "../types/ports.js";
-import type { ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
+import type { PollRequest, ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
 import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
 import { Appender } from "./in-memory/append.js";
 import { Archive } from "./in-memory/archive.js";
@@ -136,8 +136,8 @@ export class InMemoryStore implements Store {
     return read(this.#db, callback, query);
   }
 
-  async poll(lagging: number, leading: number, reactions?: readonly string[]): Promise<Poll[]> {
-    return this.#leases.poll(lagging, leading, reactions);
+  async poll(request: PollRequest): Promise<Poll[]> {
+    return this.#leases.poll(request);
   }
 
   async lease(leases: Lease[], millis: number): Promise<Lease[]> {

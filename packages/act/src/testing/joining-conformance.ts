@@ -74,7 +74,7 @@ export function joiningConformance(store: () => Store, test: TestApi): void {
 
     it("grants a lease at the stored watermark when it moved back after the poll", async () => {
       const ids = await handledByA();
-      const [polled] = await store().poll(1, 0);
+      const [polled] = await store().poll({ lagging: 1, leading: 0 });
       expect(polled.at).toBe(ids[2]);
       await store().lease([register("r", ids[4], ids[1] - 1, [{ names: ["E/X"], at: ids[1] - 1 }])], 0);
       const [granted] = await store().lease([{ stream: "r", by: "d", at: polled.at, retry: 0 }], 10_000);

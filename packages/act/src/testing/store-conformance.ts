@@ -97,7 +97,7 @@ export function storeConformance(
         await store.drop();
         await store.seed();
         expect(await all()).toHaveLength(0);
-        expect(await store.poll(10, 10)).toEqual([]);
+        expect(await store.poll({ lagging: 10, leading: 10 })).toEqual([]);
       });
 
       it("never reuses an id, not even after drop", async () => {

@@ -36,10 +36,10 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
       );
       expect(registered.map((l) => l.stream).sort()).toEqual(["r1", "r2"]);
       await store().lease([lease("r1", "d", 99, "s", e.id)], 0); // does not move an existing watermark
-      const polled = await store().poll(10, 10);
+      const polled = await store().poll({ lagging: 10, leading: 10 });
       expect(polled).toEqual([{ stream: "r1", source: "s", at: -1, lagging: true }]);
       await store().lease([lease("r2", "d", -1, undefined, e.id - 1)], 0); // nor its head backwards
-      expect((await store().poll(10, 10)).map((p) => p.stream)).toEqual(["r1"]);
+      expect((await store().poll({ lagging: 10, leading: 10 })).map((p) => p.stream)).toEqual(["r1"]);
     });
 
     it("splits poll results between the most lagging and the most leading", async () => {
@@ -52,13 +52,13 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
         events.map((e, i) => lease(`r${i}`, "d", e.id - 1, undefined, e.id)),
         0
       );
-      const polled = await store().poll(2, 1);
+      const polled = await store().poll({ lagging: 2, leading: 1 });
       expect(polled.map((p) => [p.stream, p.lagging])).toEqual([
         ["r0", true],
         ["r1", true],
         ["r4", false],
       ]);
-      const many = await store().poll(10, 10);
+      const many = await store().poll({ lagging: 10, leading: 10 });
       expect(many).toHaveLength(5);
     });
 
@@ -96,13 +96,13 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
       const [first] = await store().lease([lease("r", "d1", -1, "s")], 400);
       expect(first.token).toEqual(expect.any(Number));
       expect(await store().lease([lease("r", "d2", -1, "s")], 400)).toEqual([]);
-      expect(await store().poll(10, 10)).toEqual([]);
+      expect(await store().poll({ lagging: 10, leading: 10 })).toEqual([]);
       await sleep(240);
       expect(await store().lease([first], 400)).toEqual([expect.objectContaining({ token: first.token })]); // renewed
       await sleep(240);
-      expect(await store().poll(10, 10)).toEqual([]); // the renewal still holds
+      expect(await store().poll({ lagging: 10, leading: 10 })).toEqual([]); // the renewal still holds
       await sleep(300);
-      expect(await store().poll(10, 10)).toHaveLength(1);
+      expect(await store().poll({ lagging: 10, leading: 10 })).toHaveLength(1);
       const [taken] = await store().lease([lease("r", "d2", -1, "s")], 200);
       expect(taken.by).toBe("d2");
       expect(taken.token).not.toBe(first.token);
@@ -129,19 +129,19 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
       expect(await store().lease([before], 10_000)).toEqual([]); // the drain in flight cannot renew it…
       expect((await store().reactions())[0]).toMatchObject({ at: -1, blocked: false });
       // …and while its handler may still run, no other drainer starts one beside it…
-      expect(await store().poll(10, 10)).toEqual([]);
+      expect(await store().poll({ lagging: 10, leading: 10 })).toEqual([]);
       expect(await store().lease([lease("r", "d2", -1, "s")], 10_000)).toEqual([]);
       // …nor can it record its old position; its refused call, made once its
       // handlers are done, gives the stream back at once.
       expect(await store().ack([{ ...before, at: b.id }])).toEqual([]);
       expect(await store().block([{ ...before, at: a.id, error: "late" }])).toEqual([]);
-      expect((await store().poll(10, 10)).map((p) => [p.stream, p.at])).toEqual([["r", -1]]);
+      expect((await store().poll({ lagging: 10, leading: 10 })).map((p) => [p.stream, p.at])).toEqual([["r", -1]]);
       // A refused block alone gives the stream back too.
       const [held] = await store().lease([lease("r", "d3", -1, "s")], 10_000);
       expect(await store().reset(["r"])).toEqual(["r"]);
-      expect(await store().poll(10, 10)).toEqual([]);
+      expect(await store().poll({ lagging: 10, leading: 10 })).toEqual([]);
       expect(await store().block([{ ...held, at: a.id, error: "late" }])).toEqual([]);
-      expect((await store().poll(10, 10)).map((p) => [p.stream, p.at])).toEqual([["r", -1]]);
+      expect((await store().poll({ lagging: 10, leading: 10 })).map((p) => [p.stream, p.at])).toEqual([["r", -1]]);
 
       const [next] = await store().lease([lease("r", "d2", -1, "s")], 10_000);
       expect(next.token).not.toBe(before.token);
@@ -157,10 +157,10 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
       const [, b] = await store().commit({ stream: "s", messages: [msg("A"), msg("B")], meta: meta() });
       await store().lease([lease("r", "d", -1, "s", b.id)], 0);
       expect(await store().reset(["r"], b.id)).toEqual(["r"]);
-      expect(await store().poll(10, 10)).toEqual([]);
+      expect(await store().poll({ lagging: 10, leading: 10 })).toEqual([]);
       const [c] = await store().commit({ stream: "s", messages: [msg("C")], meta: meta() });
       await store().lease([lease("r", "d", b.id, "s", c.id)], 0);
-      expect((await store().poll(10, 10)).map((p) => [p.stream, p.at])).toEqual([["r", b.id]]);
+      expect((await store().poll({ lagging: 10, leading: 10 })).map((p) => [p.stream, p.at])).toEqual([["r", b.id]]);
     });
 
     it("records the reactions that target a stream and offers it only to pollers that have them all", async () => {
@@ -172,7 +172,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
       expect(r).toMatchObject({ stream: "r", head: e.id, reactions: ["A/new#2", "A/old#1"] });
       expect(q).toMatchObject({ stream: "q", reactions: [] });
       const streams = async (reactions?: string[]) =>
-        (await store().poll(10, 10, reactions)).map((p) => p.stream).sort();
+        (await store().poll({ lagging: 10, leading: 10, reactions })).map((p) => p.stream).sort();
       expect(await streams(["A/old#1"])).toEqual(["q"]); // lacks A/new#2
       expect(await streams(["A/new#2", "A/old#1", "B/other#1"])).toEqual(["q", "r"]);
       expect(await streams([])).toEqual(["q"]);
@@ -183,13 +183,15 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
       const [e] = await store().commit({ stream: "s", messages: [msg("A")], meta: meta() });
       await store().lease([{ ...lease("r", "d", -1, "s", e.id), reactions: ["A/gone#1", "A/kept#2"] }], 0);
       await store().lease([{ ...lease("q", "d", -1, "s", e.id), reactions: ["A/kept#2"] }], 0);
-      expect(await store().poll(10, 10, ["A/kept#2"])).toHaveLength(1);
+      expect(await store().poll({ lagging: 10, leading: 10, reactions: ["A/kept#2"] })).toHaveLength(1);
       expect(await store().retire(["A/gone#1", "A/unknown#9"])).toEqual(["r"]);
       expect((await store().reactions()).map((x) => [x.stream, x.reactions])).toEqual([
         ["q", ["A/kept#2"]],
         ["r", ["A/kept#2"]],
       ]);
-      expect((await store().poll(10, 10, ["A/kept#2"])).map((p) => p.stream).sort()).toEqual(["q", "r"]);
+      expect(
+        (await store().poll({ lagging: 10, leading: 10, reactions: ["A/kept#2"] })).map((p) => p.stream).sort()
+      ).toEqual(["q", "r"]);
       expect(await store().retire(["A/gone#1"])).toEqual([]);
     });
 
@@ -223,17 +225,19 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
       const [granted] = await store().lease([lease("r", "d", -1, "s")], 10_000);
       const acked = await store().ack([{ ...granted, at: a.id, retry: 2, done: [`${b.id}:first#1`], delay: 150 }]);
       expect(acked).toHaveLength(1);
-      expect(await store().poll(10, 10)).toEqual([]); // waiting out the delay
+      expect(await store().poll({ lagging: 10, leading: 10 })).toEqual([]); // waiting out the delay
       expect(await store().lease([lease("r", "d2", a.id, "s")], 10_000)).toEqual([]);
       await sleep(200);
-      expect(await store().poll(10, 10)).toEqual([{ stream: "r", source: "s", at: a.id, lagging: true }]);
+      expect(await store().poll({ lagging: 10, leading: 10 })).toEqual([
+        { stream: "r", source: "s", at: a.id, lagging: true },
+      ]);
       const [again] = await store().lease([lease("r", "d", a.id, "s")], 10_000);
       expect(again).toMatchObject({ retry: 2, done: [`${b.id}:first#1`] });
       await store().ack([{ ...again, at: b.id, retry: 0, done: [] }]);
-      expect(await store().poll(10, 10)).toEqual([]);
+      expect(await store().poll({ lagging: 10, leading: 10 })).toEqual([]);
       const [c] = await store().commit({ stream: "s", messages: [msg("C")], meta: meta() });
       await store().lease([lease("r", "d", b.id, "s", c.id)], 0);
-      expect(await store().poll(10, 10)).toHaveLength(1);
+      expect(await store().poll({ lagging: 10, leading: 10 })).toHaveLength(1);
       const [row] = await store().reactions();
       expect(row).toMatchObject({ stream: "r", at: b.id, retry: 0, blocked: false });
     });
@@ -241,7 +245,9 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
     it("widens a stream named by two sources to every stream", async () => {
       await store().lease([lease("shared", "d", -1, "a", 0)], 0);
       await store().lease([lease("shared", "d", -1, "b", 0)], 0);
-      expect((await store().poll(10, 10)).map((p) => [p.stream, p.source ?? null])).toEqual([["shared", null]]);
+      expect((await store().poll({ lagging: 10, leading: 10 })).map((p) => [p.stream, p.source ?? null])).toEqual([
+        ["shared", null],
+      ]);
     });
 
     it("refuses a lease whose polled watermark has moved since", async () => {
@@ -262,7 +268,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
       expect(await store().block([{ ...granted, token: granted.token! + 1, at: a.id, error: "x" }])).toEqual([]);
       const blocked = await store().block([{ ...granted, at: a.id, retry: 4, done: [`${b.id}:x#1`], error: "boom" }]);
       expect(blocked).toEqual([expect.objectContaining({ stream: "r", error: "boom" })]);
-      expect(await store().poll(10, 10)).toEqual([]);
+      expect(await store().poll({ lagging: 10, leading: 10 })).toEqual([]);
       expect(await store().lease([lease("r", "d", a.id, "s")], 10_000)).toEqual([]);
       expect(await store().reactions({ blocked: true })).toEqual([
         expect.objectContaining({ stream: "r", at: a.id, retry: 4, blocked: true, error: "boom" }),
@@ -279,7 +285,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
       const [r] = (await store().reactions()).filter((x) => x.stream === "r");
       expect(r).toMatchObject({ at: a.id, retry: 0, blocked: false });
       expect(r.error).toBeUndefined();
-      expect((await store().poll(10, 10)).map((p) => [p.stream, p.at])).toEqual([
+      expect((await store().poll({ lagging: 10, leading: 10 })).map((p) => [p.stream, p.at])).toEqual([
         ["q", -1],
         ["r", a.id],
       ]);
@@ -288,7 +294,7 @@ export function watermarksConformance(store: () => Store, test: TestApi): void {
       await store().ack([{ ...again, at: b.id }]);
       expect(await store().reset(["r", "missing"])).toEqual(["r"]);
       expect((await store().reactions()).find((x) => x.stream === "r")).toMatchObject({ at: -1, retry: 0 });
-      expect((await store().poll(10, 10)).map((p) => p.stream).sort()).toEqual(["q", "r"]);
+      expect((await store().poll({ lagging: 10, leading: 10 })).map((p) => p.stream).sort()).toEqual(["q", "r"]);
       expect((await store().reactions({ limit: 1 })).map((x) => x.stream)).toEqual(["q"]);
     });
 

@@ -4,7 +4,7 @@ import type { EventMeta, Query } from "../core/schemas.js";
 import type { TimerChanges, TimerStore } from "./timers.js";
 import type { StoreTransfer } from "./transfer.js";
 import type { SubjectKeyStore } from "./personal.js";
-import type { ReactionFilter, ReactionStream } from "./reaction-streams.js";
+import type { PollRequest, ReactionFilter, ReactionStream } from "./reaction-streams.js";
 import type { ArchiveStore } from "./archive.js";
 import type { KeyedVersions } from "./keyed-versions.js";
 
@@ -128,13 +128,11 @@ export interface Store extends Disposable {
    * not blocked, not leased and not waiting out a retry's backoff: up to
    * `lagging` with the lowest watermarks and up to `leading` with the highest.
    *
-   * @param lagging - how many of the furthest-behind streams to list (the lowest watermarks)
-   * @param leading - how many of the others to list, highest watermarks first, so streams close to the head are not starved
-   * @param reactions - the reactions the caller can run (`"<event>/<reaction key>"`); when given, only streams
-   *   whose registered reactions are all among them are listed, so an app never takes a stream for a reaction it lacks
+   * @param request - how many of the furthest-behind streams to list (`lagging`), how many of the others (`leading`),
+   *   and the reactions the caller can run (`reactions`; see {@link PollRequest})
    * @returns the streams found, each with its watermark, its source and whether it was picked as lagging
    */
-  poll(lagging: number, leading: number, reactions?: readonly string[]): Promise<Poll[]>;
+  poll(request: PollRequest): Promise<Poll[]>;
   /**
    * Registers the leases' streams (idempotent: an existing watermark never
    * moves, and a stream named with two different sources reads every stream)

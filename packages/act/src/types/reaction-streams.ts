@@ -124,3 +124,27 @@ export type ReactionStats = {
     readonly max: number;
   };
 };
+
+/**
+ * What `Store.poll` is asked for: how many reaction streams with work to
+ * list from each end of the watermarks, and which reactions the caller can
+ * run.
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * const request: PollRequest = { lagging: 5, leading: 5, reactions: ["Opened/notify"] };
+ * const streams = await store().poll(request);
+ * ```
+ */
+export type PollRequest = {
+  /** How many of the furthest-behind streams to list (the lowest watermarks). */
+  readonly lagging: number;
+  /** How many of the others to list, highest watermarks first, so streams close to the head are not starved. */
+  readonly leading: number;
+  /**
+   * The reactions the caller can run (`"<event>/<reaction key>"`): when given, only streams whose registered
+   * reactions are all among them are listed, so an app never takes a stream for a reaction it lacks.
+   */
+  readonly reactions?: readonly string[];
+};

@@ -51,17 +51,17 @@ describe("InMemoryStore's reaction streams", () => {
     await register(store, "b", 1, 9);
     await register(store, "a", 7, 9);
     await register(store, "e", 3, 9);
-    expect((await store.poll(3, 0)).map((p) => [p.stream, p.lagging])).toEqual([
+    expect((await store.poll({ lagging: 3, leading: 0 })).map((p) => [p.stream, p.lagging])).toEqual([
       ["b", true],
       ["c", true],
       ["e", true],
     ]);
-    expect((await store.poll(0, 3)).map((p) => [p.stream, p.lagging])).toEqual([
+    expect((await store.poll({ lagging: 0, leading: 3 })).map((p) => [p.stream, p.lagging])).toEqual([
       ["a", false],
       ["d", false],
       ["f", false],
     ]);
-    expect((await store.poll(2, 2)).map((p) => p.stream)).toEqual(["b", "c", "a", "d"]);
+    expect((await store.poll({ lagging: 2, leading: 2 })).map((p) => p.stream)).toEqual(["b", "c", "a", "d"]);
   });
 
   it("lists a lease's holder and end only while it lasts, a source and an error only where there is one", async () => {

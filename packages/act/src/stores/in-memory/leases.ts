@@ -7,7 +7,7 @@
  */
 import { ValidationError } from "../../core/errors.js";
 import { checkDiscovery } from "../../core/inputs.js";
-import type { ReactionFilter, ReactionStream } from "../../types/reaction-streams.js";
+import type { PollRequest, ReactionFilter, ReactionStream } from "../../types/reaction-streams.js";
 import type { BlockedLease, Lease, Poll } from "../../types/reaction.js";
 import type { Database, Watermark } from "./database.js";
 
@@ -16,7 +16,7 @@ export class Leases {
   constructor(private readonly db: Database) {}
 
   /** Streams with work, lagging ones first. */
-  poll(lagging: number, leading: number, reactions?: readonly string[]): Poll[] {
+  poll({ lagging, leading, reactions }: PollRequest): Poll[] {
     const now = Date.now();
     const owned = reactions && new Set(reactions);
     const ready: Watermark[] = [];
