@@ -6,7 +6,7 @@
  * files until `VACUUM` reclaims them and new rows overwrite them (see the
  * guide).
  */
-import type { Forgotten, SubjectKey, SubjectKeyStore } from "@act-root/act";
+import type { Forgotten, KeyWrite, SubjectKey, SubjectKeyStore } from "@act-root/act";
 import type { Database } from "./database.js";
 
 /** What a snapshot event holds once a subject of its stream was forgotten: no state, and no definition loads it. */
@@ -16,7 +16,7 @@ const EMPTIED = JSON.stringify({ of: "[forgotten]", state: null });
 export class SubjectKeys implements SubjectKeyStore {
   constructor(private readonly db: Database) {}
 
-  async current(subject: string, stream: string, fresh: string): Promise<SubjectKey> {
+  async current({ subject, stream, fresh }: KeyWrite): Promise<SubjectKey> {
     // Twice at most: a statement that lost the race to create version 1 sees neither its own insert nor the other's.
     for (;;) {
       const { rows } = await this.db.run<{ version: number; key: string | null }>(

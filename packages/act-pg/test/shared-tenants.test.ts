@@ -123,7 +123,7 @@ describe("shared tables with row-level security", () => {
     await store.timers.schedule([
       { id: "t1", action: "increment", stream: "shared-name", actor, payload: { by: 1 }, due: new Date(9e12) },
     ]);
-    await store.keys.current("subject-1", "shared-name", "key-material");
+    await store.keys.current({ subject: "subject-1", stream: "shared-name", fresh: "key-material" });
     await asTenant(id, (c) =>
       c.query(
         `INSERT INTO "${schema}".events_archive (id, stream, version, name, data, meta, created, archived)

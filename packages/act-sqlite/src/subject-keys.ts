@@ -6,7 +6,14 @@
  * truncates it: with `secure_delete` on (set on every connection, see
  * `file.ts`), neither the file nor its WAL keeps the old bytes afterwards.
  */
-import { type Forgotten, logger, SNAP_EVENT, type SubjectKey, type SubjectKeyStore } from "@act-root/act";
+import {
+  type Forgotten,
+  type KeyWrite,
+  logger,
+  SNAP_EVENT,
+  type SubjectKey,
+  type SubjectKeyStore,
+} from "@act-root/act";
 import type { Database } from "./database.js";
 
 /** What a snapshot event holds once a subject of its stream was forgotten: no state, and no definition loads it. */
@@ -34,7 +41,7 @@ const SQL = {
 export class SubjectKeys implements SubjectKeyStore {
   constructor(private readonly db: Database) {}
 
-  async current(subject: string, stream: string, fresh: string): Promise<SubjectKey> {
+  async current({ subject, stream, fresh }: KeyWrite): Promise<SubjectKey> {
     const [create, link, latest] = [SQL.create, SQL.link, SQL.latest].map((sql) =>
       this.db.statement("keys.current", sql)
     );

@@ -139,7 +139,11 @@ describe("schema versions", () => {
     expect(await store.timers.schedule([timer])).toEqual(["t"]);
     // Version 7: keys of data subjects, none on an upgraded file, kept from then on.
     expect(await store.keys.read([{ subject: "p", version: 1 }])).toEqual([]);
-    expect(await store.keys.current("p", "s", "a2V5")).toEqual({ subject: "p", version: 1, key: "a2V5" });
+    expect(await store.keys.current({ subject: "p", stream: "s", fresh: "a2V5" })).toEqual({
+      subject: "p",
+      version: 1,
+      key: "a2V5",
+    });
     // Version 8: the archive, empty on an upgraded file; its move finds no closed stream.
     expect(await store.archive.move({ closedBefore: new Date(), at: new Date(), reactions: [] })).toEqual({
       events: 0,

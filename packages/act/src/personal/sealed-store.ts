@@ -74,7 +74,7 @@ export class SealedStore implements Store {
     const id = `${subject}\u0000${stream}`;
     const held = this.writeKeys.get(id);
     if (held && held.until > Date.now()) return held;
-    const current = await this.keyStore(where).current(subject, stream, freshKey());
+    const current = await this.keyStore(where).current({ subject, stream, fresh: freshKey() });
     if (current.key === null)
       throw new PersonalDataError(
         "forgotten-subject",

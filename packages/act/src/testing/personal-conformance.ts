@@ -188,7 +188,7 @@ export function personalConformance(store: () => Store, test: TestApi): void {
 
     it("reads events whose fields an earlier version sealed one by one, and forgets them too", async () => {
       const fresh = btoa(String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint8Array(32))));
-      const { key, version } = await keysOf(store()).current("cust-9", "cust-9", fresh);
+      const { key, version } = await keysOf(store()).current({ subject: "cust-9", stream: "cust-9", fresh });
       const email = await sealedAlone(key!, "cust-9", version, "old@example.com", "Registered", "email");
       const name = await sealedAlone(key!, "cust-9", version, "Old", "Registered", "name");
       const meta = { correlation: "x", causation: {} };

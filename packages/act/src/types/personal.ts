@@ -88,6 +88,26 @@ export type Forgotten = {
 };
 
 /**
+ * What `SubjectKeyStore.current` is asked for: whose key, for a write to
+ * which stream, and the key to create when the subject has none.
+ *
+ * @experimental
+ * @example
+ * ```ts
+ * const write: KeyWrite = { subject: "customer-7", stream: "customer-7", fresh: "bmV3IGtleQ==" };
+ * const { version } = await store().keys!.current(write);
+ * ```
+ */
+export type KeyWrite = {
+  /** The data subject. */
+  readonly subject: string;
+  /** The stream the subject's data is written to (recorded, so `forget` can empty its snapshots). */
+  readonly stream: string;
+  /** A new key (base64), used only when the subject has none yet. */
+  readonly fresh: string;
+};
+
+/**
  * The store's keys per data subject (`Store.keys`): what crypto-shredding
  * needs. Personal fields are encrypted with the subject's latest key;
  * destroying the keys makes them unreadable for good. Every store of this
@@ -108,12 +128,11 @@ export interface SubjectKeyStore {
    * `fresh` when the subject has none, and records that `stream` holds the
    * subject's data (so `forget` can empty its snapshots).
    *
-   * @param subject - the data subject
-   * @param stream - the stream the data is written to
-   * @param fresh - a new key (base64), used only when the subject has none yet
+   * @param write - the data subject (`subject`), the stream the data is written to (`stream`) and a new key
+   *   (`fresh`, base64) used only when the subject has none yet
    * @returns the latest version; its `key` is `null` when the subject was forgotten
    */
-  current(subject: string, stream: string, fresh: string): Promise<SubjectKey>;
+  current(write: KeyWrite): Promise<SubjectKey>;
   /**
    * Reads key versions (to decrypt).
    *

@@ -5,7 +5,7 @@
  * can give the personal data back.
  */
 import { SNAP_EVENT } from "../../core/schemas.js";
-import type { Forgotten, SubjectKey, SubjectKeyStore } from "../../types/personal.js";
+import type { Forgotten, KeyWrite, SubjectKey, SubjectKeyStore } from "../../types/personal.js";
 import type { Database, Event } from "./database.js";
 
 /** What a snapshot event holds once a subject of its stream was forgotten: no state, and no definition loads it. */
@@ -14,7 +14,7 @@ const EMPTIED = Object.freeze({ of: "[forgotten]", state: null });
 export class SubjectKeys implements SubjectKeyStore {
   constructor(private readonly db: Database) {}
 
-  async current(subject: string, stream: string, fresh: string): Promise<SubjectKey> {
+  async current({ subject, stream, fresh }: KeyWrite): Promise<SubjectKey> {
     let keys = this.db.subjects.get(subject);
     if (!keys) {
       keys = { versions: [fresh], streams: new Set() };
