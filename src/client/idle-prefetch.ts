@@ -27,12 +27,13 @@ export const PREFETCH_BUDGET = 300 * 1024;
  * 201 KB for the event-sourcing guide in November 2026, whose three diagrams
  * are inline SVG in both colour modes, and 210.4 KB once it gained its
  * Limitations section; 227.1 KB for the `Act` class page once the app
- * gained its data-lifecycle methods). A
+ * gained its data-lifecycle methods, and 233.9 KB once its methods were
+ * written in two classes — the page names each inherited method's origin). A
  * route's size is known only once it has loaded, so the budget holds only if
  * no route costs more than this; the browser tests prefetch every page of
  * the sitemap alone and fail, naming the page, when one does.
  */
-export const ROUTE_RESERVE = 228 * 1024;
+export const ROUTE_RESERVE = 236 * 1024;
 
 /** Connections on which nothing is prefetched (Docusaurus itself only skips 2g). */
 const SLOW = new Set(["slow-2g", "2g", "3g"]);
