@@ -326,8 +326,10 @@ test("the runtime and main bundles begin with the compile hint; route chunks and
 // entry to the route table every first visit loads. Then the records a copy
 // carries beside the log (`ArchivedRecord`, `SubjectRecord`), tenants in
 // shared tables (`postgresSharedTenants` and its config) and the `Commit`
-// type of `Store.commit` — five API pages — took it to about 638.5 KB.
-const INTRO_JS_BUDGET = 640 * 1024;
+// type of `Store.commit` — five API pages — took it to about 638.5 KB, and
+// `PollRequest` and `KeyWrite` (the objects `Store.poll` and
+// `SubjectKeyStore.current` now take) to 640.1 KB.
+const INTRO_JS_BUDGET = 641 * 1024;
 
 test("the intro's first visit loads no more JavaScript than its budget (decoded)", () => {
   const scripts = pageScripts(readBuild(build, BASE), "/act-root/docs/intro");
