@@ -252,7 +252,7 @@ export type Registry<S extends Schemas, E extends Schemas, A extends Schemas> = 
  * @experimental
  * @example
  * ```ts
- * const polled: Poll[] = await store().poll(5, 5);
+ * const polled: Poll[] = await store().poll({ lagging: 5, leading: 5 });
  * ```
  */
 export type Poll = {
