@@ -2,16 +2,13 @@
  * AES-GCM 256 over small values, by one of two engines that produce the
  * same bytes (the ciphertext, then the 16-byte tag):
  *
- * - `node:crypto`, synchronous, where the runtime offers it through
- *   `process.getBuiltinModule` (Node 20.16+, Deno, Bun). A WebCrypto call
- *   there is a job on the thread pool, 30–60 µs each on a busy machine, and
- *   a load opens one value per event: thousands.
+ * - `node:crypto`, synchronous, where the runtime offers it (see
+ *   `nodeCrypto`): a load opens one value per event, thousands, and a
+ *   WebCrypto call is a thread-pool job each.
  * - WebCrypto (`globalThis.crypto.subtle`) everywhere else, browsers included.
- *
- * The engine is found without importing `node:crypto`, so bundles for the
- * browser carry no reference to it.
  */
 import type { KeyObject } from "node:crypto";
+import { nodeCrypto } from "../core/node-crypto.js";
 
 type NodeCrypto = typeof import("node:crypto");
 
@@ -91,11 +88,13 @@ export function nodeEngine(crypto: NodeCrypto): AesEngine {
   };
 }
 
-const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-const nodeCrypto =
-  typeof runtime?.getBuiltinModule === "function"
-    ? (runtime.getBuiltinModule("node:crypto") as NodeCrypto | undefined)
-    : undefined;
+let chosen: AesEngine | undefined;
 
-/** The engine of this runtime. */
-export const engine: AesEngine = nodeCrypto?.createDecipheriv ? nodeEngine(nodeCrypto) : webEngine;
+/** The engine of this runtime, chosen at the first call. */
+export function engine(): AesEngine {
+  if (!chosen) {
+    const crypto = nodeCrypto();
+    chosen = crypto?.createDecipheriv ? nodeEngine(crypto) : webEngine;
+  }
+  return chosen;
+}

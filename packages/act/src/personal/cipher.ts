@@ -50,7 +50,7 @@ export function freshKey(): string {
 
 /** The engine's key of a stored base64 key. */
 export function importKey(base64: string): Promise<AesKey> {
-  return engine.key(fromBase64(base64));
+  return engine().key(fromBase64(base64));
 }
 
 /** Whether a stored value is sealed (or stands for a value sealed with another field of its event). */
@@ -118,7 +118,7 @@ export async function seal(
   additional: string
 ): Promise<string> {
   const iv = globalThis.crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await engine.encrypt(key, iv, text.encode(JSON.stringify(values)), text.encode(additional));
+  const sealed = await engine().encrypt(key, iv, text.encode(JSON.stringify(values)), text.encode(additional));
   return `${V2}${version}:${url(text.encode(subject))}:${url(iv)}:${url(sealed)}`;
 }
 
@@ -134,7 +134,7 @@ export const companion = (field: string) => `${COMPANION}${field}`;
 export async function open(key: AesKey, sealed: Envelope, additional: string, where: () => string): Promise<unknown> {
   let plain: Uint8Array;
   try {
-    plain = await engine.decrypt(key, sealed.iv, sealed.data, text.encode(additional));
+    plain = await engine().decrypt(key, sealed.iv, sealed.data, text.encode(additional));
   } catch (error) {
     throw new PersonalDataError(
       "tampered",

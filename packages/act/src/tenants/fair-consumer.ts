@@ -190,6 +190,7 @@ export class FairConsumer {
     turn.pending = false;
     let more = false;
     let failed = false;
+    /** When the tenant's next timer is due (`Date.now()`), if it has one. */
     let timer: number | undefined;
     let timerKnown = false;
     const work = (async () => {
@@ -219,7 +220,7 @@ export class FairConsumer {
     const now = Date.now();
     if (more || turn.pending) turn.idle = FIRST_IDLE_MILLIS;
     else turn.idle = Math.min(failed ? Math.max(turn.idle * 2, 100) : turn.idle * 2, this.pollMillis);
-    turn.due = more || turn.pending ? now : now + Math.min(turn.idle, timer ?? Number.POSITIVE_INFINITY);
+    turn.due = more || turn.pending ? now : Math.min(now + turn.idle, timer ?? Number.POSITIVE_INFINITY);
     if (more) turn.usedAt = now;
     else if (!failed && timerKnown && timer === undefined) this.#restIfIdle(tenant, turn, now);
   }
@@ -237,19 +238,22 @@ export class FairConsumer {
   }
 
   /**
-   * Ms until the tenant's next timer is due (undefined when none is pending),
-   * and whether that is known: a store that cannot say now is polled.
+   * When the tenant's next timer is due (`Date.now()`; undefined when none is
+   * pending), and whether that is known: a store that cannot say now is
+   * polled. The clock is read before the store is asked, so the time that
+   * passes while it answers (or the drain ends) never makes the timer late.
    */
   async #untilTimer(tenant: string): Promise<[number | undefined, boolean]> {
     try {
-      return [await this.nextTimer(tenant), true];
+      const asked = Date.now();
+      const millis = await this.nextTimer(tenant);
+      return [millis === undefined ? undefined : asked + millis, true];
     } catch (error) {
       logger.error(error, `could not read when tenant "${tenant}"'s next timer is due; the tenants' consumer polls it`);
       return [undefined, false];
     }
   }
 
-  /** One cycle: every ready tenant drained once, at most `concurrency` at a time. */
   /**
    * One cycle: every ready tenant's drain started once, in turn, each when
    * fewer than `concurrency` run. It ends once the last one started, not
