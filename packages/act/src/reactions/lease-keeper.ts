@@ -69,9 +69,12 @@ export class Keeper {
     );
   }
 
+  /**
+   * Lost for good: nothing renews it or watches its deadline any more. A
+   * second loss changes nothing (an aborted signal keeps its first reason).
+   */
   private lose(reason: string): void {
-    if (this.lost) return;
-    clearTimeout(this.deadline);
+    this.stop();
     this.controller.abort(new Error(reason));
   }
 
@@ -82,7 +85,6 @@ export class Keeper {
    */
   private watch(): void {
     clearTimeout(this.deadline);
-    if (this.lost) return;
     this.deadline = setTimeout(
       () => {
         if (Date.now() >= this.expires)
@@ -96,11 +98,12 @@ export class Keeper {
     (this.deadline as { unref?: () => void }).unref?.();
   }
 
+  /** Asked only while the lease is held: `ready` checks first, and losing it stops the renewals. */
   private async renew(): Promise<boolean> {
-    if (this.lost) return false;
     const asked = Date.now();
     try {
       const granted = await this.log.lease([this.lease], this.millis);
+      // Lost while the store answered (an operator command): a late grant must not revive it.
       if (this.lost) return false;
       if (granted.length) {
         this.expires = Math.max(this.expires, asked + this.millis);
