@@ -4,11 +4,11 @@
  * consumer (woken by its own table's notifications), and neither sees the
  * other's events or reaction streams — nor does the store port's store.
  */
-import { act, projection, type Store, store } from "@act-root/act";
+import { store } from "@act-root/act";
 import { settle } from "@act-root/act/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PostgresStore } from "../src/index.js";
-import { Counter } from "./fixtures/states.js";
+import { auditedApp, Counter, streamsOf } from "../../act/test/audited-app.js";
 import { makeStore } from "./support.js";
 
 const actor = { id: "u", name: "U" };
@@ -30,41 +30,12 @@ afterAll(async () => {
   }
 });
 
-/** The app under test on `log`: each increment is audited on `audit-<stream>`, and the totals projected into `totals`. */
-function build(log: Store, totals: Map<string, number>) {
-  const Totals = projection("Totals")
-    .with(Counter)
-    .on("Incremented", (event) => void totals.set(event.stream, (totals.get(event.stream) ?? 0) + event.data.by))
-    .build();
-  const app = act()
-    .with(Counter)
-    .with(Totals)
-    .on("Incremented")
-    .do(async (event, _stream, app) => {
-      if (!event.stream.startsWith("audit-"))
-        await app.do(
-          "increment",
-          { stream: `audit-${event.stream}`, actor },
-          { by: event.data.by },
-          { reactingTo: event }
-        );
-    })
-    .build({ store: log });
-  return { app, Totals };
-}
-
-async function streams(log: Store) {
-  const names = new Set<string>();
-  await log.query((e) => void names.add(e.stream));
-  return [...names].sort();
-}
-
 describe("two apps on two PostgreSQL tables in one process", () => {
   it("each drains with its own consumer on its own table, neither seeing the other's events or streams", async () => {
     const leftTotals = new Map<string, number>();
     const rightTotals = new Map<string, number>();
-    const a = build(left, leftTotals);
-    const b = build(right, rightTotals);
+    const a = auditedApp(left, leftTotals);
+    const b = auditedApp(right, rightTotals);
     a.app.start({ pollMillis: 60_000 });
     b.app.start({ pollMillis: 60_000 });
     try {
@@ -81,21 +52,21 @@ describe("two apps on two PostgreSQL tables in one process", () => {
     }
     expect((await a.app.load(Counter, "audit-c")).state.count).toBe(1);
     expect((await b.app.load(Counter, "audit-c")).state.count).toBe(10);
-    expect(await streams(left)).toEqual(["audit-c", "c"]);
-    expect(await streams(right)).toEqual(["audit-c", "audit-only-b", "c", "only-b"]);
+    expect(await streamsOf(left)).toEqual(["audit-c", "c"]);
+    expect(await streamsOf(right)).toEqual(["audit-c", "audit-only-b", "c", "only-b"]);
     expect(leftTotals.get("c")).toBe(1);
     expect(rightTotals.get("c")).toBe(10);
     expect((await left.reactions()).map((r) => r.stream)).not.toContain("audit-only-b");
     // The store port holds a store of its own, untouched by either app.
-    expect(await streams(store())).toEqual([]);
+    expect(await streamsOf(store())).toEqual([]);
   });
 
   it("settles an app bound to its table with the testing kit while the port holds another store", async () => {
-    const { app } = build(left, new Map());
+    const { app } = auditedApp(left, new Map());
     await app.do("increment", { stream: "kit", actor }, { by: 2 });
     await settle(app);
     expect((await app.load(Counter, "audit-kit")).state.count).toBe(2);
-    expect(await streams(right)).not.toContain("kit");
-    expect(await streams(store())).toEqual([]);
+    expect(await streamsOf(right)).not.toContain("kit");
+    expect(await streamsOf(store())).toEqual([]);
   });
 });

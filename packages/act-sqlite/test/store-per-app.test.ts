@@ -4,53 +4,18 @@
  * drains with its own consumer there, and neither sees the other's events
  * or reaction streams.
  */
-import { act, disposeAndExit, InMemoryStore, projection, type Store, state, store } from "@act-root/act";
+import { disposeAndExit, InMemoryStore, store } from "@act-root/act";
 import { settle } from "@act-root/act/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { SqliteStore } from "../src/index.js";
+import { auditedApp, Counter, streamsOf } from "../../act/test/audited-app.js";
 import { tempFile } from "./support.js";
 
 const actor = { id: "u", name: "U" };
-const Counter = state("Counter", z.object({ count: z.number() }))
-  .init(() => ({ count: 0 }))
-  .emits({ Incremented: z.object({ by: z.number() }) })
-  .patch({ Incremented: (e, s) => ({ count: s.count + e.data.by }) })
-  .on("increment", z.object({ by: z.number() }))
-  .emit(({ by }) => ["Incremented", { by }])
-  .build();
 
 afterAll(async () => {
   await disposeAndExit();
 });
-
-function build(log: Store, totals: Map<string, number>) {
-  const Totals = projection("Totals")
-    .with(Counter)
-    .on("Incremented", (event) => void totals.set(event.stream, (totals.get(event.stream) ?? 0) + event.data.by))
-    .build();
-  const app = act()
-    .with(Counter)
-    .with(Totals)
-    .on("Incremented")
-    .do(async (event, _stream, app) => {
-      if (!event.stream.startsWith("audit-"))
-        await app.do(
-          "increment",
-          { stream: `audit-${event.stream}`, actor },
-          { by: event.data.by },
-          { reactingTo: event }
-        );
-    })
-    .build({ store: log });
-  return { app, Totals };
-}
-
-async function streams(log: Store) {
-  const names = new Set<string>();
-  await log.query((e) => void names.add(e.stream));
-  return [...names].sort();
-}
 
 describe("an in-memory app beside a SQLite app", () => {
   it("each commits, reacts, projects and drains with its own consumer, neither seeing the other's events", async () => {
@@ -59,8 +24,8 @@ describe("an in-memory app beside a SQLite app", () => {
     const memory = new InMemoryStore();
     const onDisk = new Map<string, number>();
     const inMemory = new Map<string, number>();
-    const a = build(sqlite, onDisk);
-    const b = build(memory, inMemory);
+    const a = auditedApp(sqlite, onDisk);
+    const b = auditedApp(memory, inMemory);
     a.app.start({ pollMillis: 50 });
     b.app.start({ pollMillis: 50 });
     try {
@@ -77,22 +42,22 @@ describe("an in-memory app beside a SQLite app", () => {
     }
     expect((await a.app.load(Counter, "audit-c")).state.count).toBe(1);
     expect((await b.app.load(Counter, "audit-c")).state.count).toBe(10);
-    expect(await streams(sqlite)).toEqual(["audit-c", "c"]);
-    expect(await streams(memory)).toEqual(["audit-c", "audit-only-memory", "c", "only-memory"]);
+    expect(await streamsOf(sqlite)).toEqual(["audit-c", "c"]);
+    expect(await streamsOf(memory)).toEqual(["audit-c", "audit-only-memory", "c", "only-memory"]);
     expect(onDisk.get("c")).toBe(1);
     expect(inMemory.get("c")).toBe(10);
     expect((await sqlite.reactions()).map((r) => r.stream).sort()).toEqual(["audit-c", "c", "projection:Totals"]);
     // The store port's store saw nothing of either.
-    expect(await streams(store())).toEqual([]);
+    expect(await streamsOf(store())).toEqual([]);
   });
 
   it("settles a SQLite app with the testing kit while the store port holds an in-memory store", async () => {
     const sqlite = new SqliteStore({ filename: tempFile() });
     await sqlite.seed();
-    const { app } = build(sqlite, new Map());
+    const { app } = auditedApp(sqlite, new Map());
     await app.do("increment", { stream: "kit", actor }, { by: 2 });
     await settle(app);
     expect((await app.load(Counter, "audit-kit")).state.count).toBe(2);
-    expect(await streams(store())).toEqual([]);
+    expect(await streamsOf(store())).toEqual([]);
   });
 });
