@@ -63,7 +63,7 @@ export const appOn = (store: Store) =>
     .build({ store, clock: testClock(new Date(Date.now() + 60_000)) });
 
 /** `transfer`'s methods, bound to it. */
-const bound = (t: StoreTransfer): StoreTransfer => ({
+export const bound = (t: StoreTransfer): StoreTransfer => ({
   append: (page, after) => t.append(page, after),
   records: () => t.records(),
   restore: (records) => t.restore(records),
@@ -72,7 +72,7 @@ const bound = (t: StoreTransfer): StoreTransfer => ({
 });
 
 /** `s` with another transfer port (every other method of `s`, bound to it). */
-function withTransfer(s: Store, transfer: StoreTransfer): Store {
+export function withTransfer(s: Store, transfer: StoreTransfer): Store {
   return new Proxy(s, {
     get(target, key) {
       if (key === "transfer") return transfer;

@@ -17,13 +17,12 @@ import {
   logDigest,
   type Schemas,
   type Store,
-  type StoreTransfer,
   sleep,
   state,
   ZodEmpty,
 } from "../src/index.js";
 import { testClock } from "../src/testing/index.js";
-import { copyKeptSuite } from "./copy-kept.suite.js";
+import { bound, copyKeptSuite, withTransfer } from "./copy-kept.suite.js";
 
 const actor = { id: "u-1", name: "Ada" };
 const meta = { correlation: "c-late", causation: {} };
@@ -73,26 +72,6 @@ async function events(s: Store, filter: object = {}) {
   const all: Committed<Schemas, string>[] = [];
   await s.query((e) => void all.push(e as Committed<Schemas, string>), { with_snaps: true, ...filter });
   return all;
-}
-
-/** `transfer`'s methods, bound to it. */
-const bound = (t: StoreTransfer): StoreTransfer => ({
-  append: (page, after) => t.append(page, after),
-  records: () => t.records(),
-  restore: (records) => t.restore(records),
-  archived: (after, limit) => t.archived(after, limit),
-  archive: (page, after) => t.archive(page, after),
-});
-
-/** `s` with another transfer port (every other method of `s`, bound to it). */
-function withTransfer(s: Store, transfer: StoreTransfer): Store {
-  return new Proxy(s, {
-    get(target, key) {
-      if (key === "transfer") return transfer;
-      const value = Reflect.get(target, key, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
 }
 
 const STREAMS = ["acct-1", "acct-2", "acct-3", "acct-bad"];
