@@ -6,48 +6,41 @@
  * compacting is `VACUUM FULL` of both.
  */
 import { store } from "@act-root/act";
-import pg from "pg";
 import { archiveBench } from "../../act/bench/archive.js";
 import { PostgresStore } from "../src/index.js";
-import { type PgServer, startServer } from "../tools/pg-server.js";
+import { benchDatabase, withClient } from "./database.js";
 
 const TABLE = "archive_bench";
 
 async function main() {
-  let server: PgServer | undefined;
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    server = await startServer({ durable: true });
-    url = server.url;
-  }
-  const client = new pg.Client({ connectionString: url });
-  client.on("error", () => {});
-  await client.connect();
+  const database = await benchDatabase();
+  const url = database.url;
   try {
-    await archiveBench({
-      label: "PostgresStore",
-      async fresh() {
-        const adapter = new PostgresStore({ connectionString: url, table: TABLE });
-        await adapter.drop();
-        await adapter.seed();
-        return store(adapter);
-      },
-      async compact() {
-        await client.query(`VACUUM FULL public.${TABLE}`);
-        await client.query(`VACUUM FULL public.${TABLE}_archive`);
-      },
-      async sizes() {
-        const { rows } = await client.query<{ log: string; archive: string }>(
-          `SELECT pg_total_relation_size('public.${TABLE}') AS log, pg_total_relation_size('public.${TABLE}_archive') AS archive`
-        );
-        return { log: Number(rows[0].log), archive: Number(rows[0].archive) };
-      },
+    await withClient(url, async (client) => {
+      await archiveBench({
+        label: "PostgresStore",
+        async fresh() {
+          const adapter = new PostgresStore({ connectionString: url, table: TABLE });
+          await adapter.drop();
+          await adapter.seed();
+          return store(adapter);
+        },
+        async compact() {
+          await client.query(`VACUUM FULL public.${TABLE}`);
+          await client.query(`VACUUM FULL public.${TABLE}_archive`);
+        },
+        async sizes() {
+          const { rows } = await client.query<{ log: string; archive: string }>(
+            `SELECT pg_total_relation_size('public.${TABLE}') AS log, pg_total_relation_size('public.${TABLE}_archive') AS archive`
+          );
+          return { log: Number(rows[0].log), archive: Number(rows[0].archive) };
+        },
+      });
+      await store().drop();
+      await store().dispose();
     });
-    await store().drop();
-    await store().dispose();
   } finally {
-    await client.end();
-    await server?.stop();
+    await database.stop();
   }
 }
 

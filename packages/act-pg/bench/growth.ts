@@ -5,12 +5,12 @@
  * the events table with its indexes, after `VACUUM`.
  */
 import { SNAP_EVENT, store } from "@act-root/act";
-import pg from "pg";
 import { growth } from "../../act/bench/growth.js";
 import { PostgresStore } from "../src/index.js";
+import type pg from "pg";
+import { benchDatabase, withClient } from "./database.js";
 import * as sql from "../src/sql.js";
 import * as watermarks from "../src/watermark-sql.js";
-import { type PgServer, startServer } from "../tools/pg-server.js";
 
 const TABLE = "act_growth";
 
@@ -43,41 +43,35 @@ async function explain(client: pg.Client) {
 }
 
 async function main() {
-  let server: PgServer | undefined;
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    server = await startServer({ durable: true });
-    url = server.url;
-  }
-  const client = new pg.Client({ connectionString: url });
-  client.on("error", () => {});
-  await client.connect();
+  const database = await benchDatabase();
+  const url = database.url;
   try {
-    await growth({
-      label: "PostgresStore",
-      async fresh() {
-        const adapter = new PostgresStore({ connectionString: url, table: TABLE });
-        await adapter.drop();
-        await adapter.seed();
-        return store(adapter);
-      },
-      async settle() {
-        await client.query(`VACUUM ANALYZE public.${TABLE}_watermarks`);
-      },
-      async bytes() {
-        await client.query(`VACUUM ANALYZE public.${TABLE}`);
-        const { rows } = await client.query<{ bytes: string }>(
-          `SELECT pg_total_relation_size('public.${TABLE}') AS bytes`
-        );
-        return Number(rows[0].bytes);
-      },
+    await withClient(url, async (client) => {
+      await growth({
+        label: "PostgresStore",
+        async fresh() {
+          const adapter = new PostgresStore({ connectionString: url, table: TABLE });
+          await adapter.drop();
+          await adapter.seed();
+          return store(adapter);
+        },
+        async settle() {
+          await client.query(`VACUUM ANALYZE public.${TABLE}_watermarks`);
+        },
+        async bytes() {
+          await client.query(`VACUUM ANALYZE public.${TABLE}`);
+          const { rows } = await client.query<{ bytes: string }>(
+            `SELECT pg_total_relation_size('public.${TABLE}') AS bytes`
+          );
+          return Number(rows[0].bytes);
+        },
+      });
+      await explain(client);
+      await store().drop();
+      await store().dispose();
     });
-    await explain(client);
-    await store().drop();
-    await store().dispose();
   } finally {
-    await client.end();
-    await server?.stop();
+    await database.stop();
   }
 }
 

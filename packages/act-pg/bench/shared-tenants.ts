@@ -8,9 +8,9 @@
  * defaults.
  */
 import { fileURLToPath } from "node:url";
-import pg from "pg";
+import type pg from "pg";
 import { postgresSharedTenants } from "../src/index.js";
-import { type PgServer, startServer } from "../tools/pg-server.js";
+import { benchDatabase, withClient } from "./database.js";
 import { child, scale } from "../../act/bench/tenants.js";
 
 const APPLICATION = "act-shared-tenants-bench";
@@ -27,16 +27,8 @@ function as(role: string): string {
 }
 
 /** Runs one statement on a short-lived client of its own (not counted: another application name). */
-async function sql<R extends pg.QueryResultRow>(text: string): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  client.on("error", () => {});
-  await client.connect();
-  try {
-    return (await client.query<R>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const sql = <R extends pg.QueryResultRow>(text: string): Promise<R[]> =>
+  withClient(url, async (client) => (await client.query<R>(text)).rows);
 
 const probe = {
   strategy: () =>
@@ -56,24 +48,13 @@ const probe = {
 };
 
 if (!(await child(probe))) {
-  let server: PgServer | undefined;
-  let database = process.env.DATABASE_URL;
-  if (!database) {
-    process.stderr.write("starting a disposable PostgreSQL (durable settings)…\n");
-    server = await startServer({ durable: true });
-    database = server.url;
-  }
+  const server = await benchDatabase();
+  const database = server.url;
   process.env.TENANTS_DATABASE_URL = database;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: database });
-    client.on("error", () => {});
-    await client.connect();
-    try {
+  const admin = (text: string) =>
+    withClient(database, async (client) => {
       await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
+    });
   for (const role of ["act_bench_owner", "act_bench_app"])
     await admin(`CREATE ROLE ${role} LOGIN NOSUPERUSER NOBYPASSRLS PASSWORD '${PASSWORD}'`).catch((error) => {
       if (error.code !== "42710") throw error; // exists from an earlier run
@@ -96,6 +77,6 @@ if (!(await child(probe))) {
     );
     await prepare();
   } finally {
-    await server?.stop();
+    await server.stop();
   }
 }

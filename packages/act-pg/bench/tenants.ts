@@ -6,25 +6,17 @@
  * defaults.
  */
 import { fileURLToPath } from "node:url";
-import pg from "pg";
+import type pg from "pg";
 import { postgresSchemaTenants } from "../src/index.js";
-import { type PgServer, startServer } from "../tools/pg-server.js";
+import { benchDatabase, withClient } from "./database.js";
 import { child, scale } from "../../act/bench/tenants.js";
 
 const APPLICATION = "act-tenants-bench";
 const url = process.env.TENANTS_DATABASE_URL ?? "";
 
 /** Runs one statement on a short-lived client of its own (not counted: another application name). */
-async function sql<R extends pg.QueryResultRow>(text: string): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url || process.env.TENANTS_DATABASE_URL });
-  client.on("error", () => {});
-  await client.connect();
-  try {
-    return (await client.query<R>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const sql = <R extends pg.QueryResultRow>(text: string): Promise<R[]> =>
+  withClient(url || process.env.TENANTS_DATABASE_URL || "", async (client) => (await client.query<R>(text)).rows);
 
 const probe = {
   strategy: () =>
@@ -38,13 +30,8 @@ const probe = {
 };
 
 if (!(await child(probe))) {
-  let server: PgServer | undefined;
-  let database = process.env.DATABASE_URL;
-  if (!database) {
-    process.stderr.write("starting a disposable PostgreSQL (durable settings)…\n");
-    server = await startServer({ durable: true });
-    database = server.url;
-  }
+  const server = await benchDatabase();
+  const database = server.url;
   process.env.TENANTS_DATABASE_URL = database;
   const counts = (process.env.TENANTS ?? "1,100,1000").split(",").map(Number);
   /** Drops every schema of an earlier count. */
@@ -64,6 +51,6 @@ if (!(await child(probe))) {
     );
     await prepare();
   } finally {
-    await server?.stop();
+    await server.stop();
   }
 }
