@@ -395,6 +395,20 @@ test("the API pages of the main concepts link the guide that explains them", () 
   assert.deepEqual(without, []);
 });
 
+test("the Act page reads as one class: no base class a reader cannot import, its operations listed as its own", () => {
+  const page = readFileSync(fileFor("/act-root/docs/api/act/src/classes/Act"), "utf8");
+  // Act is written in two halves; the other half (ActOperations) is not exported.
+  assert.doesNotMatch(page, /ActOperations/);
+  assert.doesNotMatch(page, /Inherited from/);
+  assert.doesNotMatch(page, />Extends</);
+  // The methods of that half are still on the page, each at its anchor, with its description.
+  for (const method of ["drain", "start", "stats", "forget", "on"])
+    assert.match(page, new RegExp(`id="?${method}"?[\\s>]`), `Act#${method}`);
+  // A base class from elsewhere keeps its line: an error class still extends Error.
+  const error = readFileSync(fileFor("/act-root/docs/api/act/src/classes/ConcurrencyError"), "utf8");
+  assert.match(error, />Extends</);
+});
+
 test("the repository links point at the repository the site is built from", () => {
   // The same rule as docusaurus.config.ts: GITHUB_REPOSITORY, or the documented default.
   const { url } = repository();

@@ -56,7 +56,8 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
     excludePrivate: true,
     // Protected members are the app's parts that Act shares with the class it
     // extends (ActOperations, not exported: its public members are listed on
-    // Act's page). They are not API a reader can call.
+    // Act's page as Act's own, see undocumented-bases.mjs). They are not API a
+    // reader can call.
     excludeProtected: true,
     excludeInternal: true,
     excludeExternals: true,
@@ -125,7 +126,14 @@ export function typedocOptions({ siteDir, repositoryUrl, watch }: ApiReferenceSe
       "@act-root/act-http",
       "@act-root/inspector",
     ],
-    plugin: ["./scripts/typedoc/strict.mjs", "./scripts/typedoc/front-matter.mjs"],
+    // undocumented-bases: Act's page reads as one class, without "Extends
+    // ActOperations" or "Inherited from ActOperations.x" (a class a reader
+    // cannot import).
+    plugin: [
+      "./scripts/typedoc/strict.mjs",
+      "./scripts/typedoc/front-matter.mjs",
+      "./scripts/typedoc/undocumented-bases.mjs",
+    ],
     // One sidebar entry per package ("act/src", "act-pg/src"), not folders
     // "act" › "src"; sidebars.ts gives them their package names.
     navigation: { includeFolders: false, includeGroups: true, includeCategories: false },
