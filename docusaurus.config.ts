@@ -213,7 +213,17 @@ const config: Config = {
         explicitSearchResultPath: true,
         // Sidebars and the TOC repeat headings; index the article only, and
         // each diagram's text once (its dark copy repeats the light one).
-        ignoreCssSelectors: [".theme-doc-toc-mobile", ".pagination-nav", ".act-diagram__dark"],
+        // The headings of API properties are not indexed as headings: the
+        // plugin ranks equal heading hits in route order, so /docs/api/
+        // came first and "snapshot" led to a field (Forgotten.snapshots),
+        // not to the Snapshots section of State management. A property is
+        // still found by its name, in its page's Properties section.
+        ignoreCssSelectors: [
+          ".theme-doc-toc-mobile",
+          ".pagination-nav",
+          ".act-diagram__dark",
+          ".plugin-id-api article h2#properties ~ h3",
+        ],
       },
     ],
   ],

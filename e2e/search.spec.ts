@@ -81,6 +81,34 @@ test("search: a result lands on its heading", async ({ page }) => {
   await expect(page.locator("article h2#snapshots")).toBeInViewport();
 });
 
+test("search: 'snapshot' puts the Snapshots section of State management first, above the API's fields", async ({
+  page,
+}) => {
+  await open(page, INTRO);
+  const box = searchBox(page);
+  await box.click();
+  await box.pressSequentially("snapshot", { delay: 30 });
+  const { options, selected } = suggestions(page);
+  await expect(options.first()).toBeVisible({ timeout: 15_000 });
+  // The first hit is the concept's section, selected as the list opens: Enter opens it at its heading.
+  await expect(options.first()).toContainText("State management");
+  await expect(options.first()).toContainText("Snapshots");
+  await expect(selected).toContainText("State management");
+  await box.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`${CONCEPT}(\\?[^#]*)?#snapshots$`));
+});
+
+test("search: a property's name still finds its API page", async ({ page }) => {
+  await open(page, INTRO);
+  const box = searchBox(page);
+  await box.click();
+  await box.pressSequentially("leaseMillis", { delay: 30 });
+  const { options } = suggestions(page);
+  await expect(options.filter({ hasText: /Type Alias: (Drain|Consumer)Options/ }).first()).toBeVisible({
+    timeout: 15_000,
+  });
+});
+
 test("search: API pages are indexed (a class name finds its page)", async ({ page }) => {
   await open(page, CONCEPT);
   const box = searchBox(page);
