@@ -87,6 +87,8 @@ test("search: 'snapshot' puts the Snapshots section of State management first, a
   await open(page, INTRO);
   const box = searchBox(page);
   await box.click();
+  // Type once the autocomplete has taken the box over (the index is loaded on focus).
+  await expect(box).toHaveAttribute("role", "combobox", { timeout: 15_000 });
   await box.pressSequentially("snapshot", { delay: 30 });
   const { options, selected } = suggestions(page);
   await expect(options.first()).toBeVisible({ timeout: 15_000 });
@@ -102,6 +104,7 @@ test("search: a property's name still finds its API page", async ({ page }) => {
   await open(page, INTRO);
   const box = searchBox(page);
   await box.click();
+  await expect(box).toHaveAttribute("role", "combobox", { timeout: 15_000 });
   await box.pressSequentially("leaseMillis", { delay: 30 });
   const { options } = suggestions(page);
   await expect(options.filter({ hasText: /Type Alias: (Drain|Consumer)Options/ }).first()).toBeVisible({
