@@ -115,6 +115,21 @@ describe("load at a point in time", () => {
 });
 
 describe("time travel reads few snapshots", () => {
+  it("finds the newest snapshot at or before the point on a later page, reading backwards, by id and by version", async () => {
+    const Tally = tally(1);
+    const app = act().with(Tally).build();
+    for (let n = 0; n < 30; n++) await app.do("add", { stream: "pages", actor }, { n });
+    const events = await app.queryArray({ stream: "pages", with_snaps: true });
+    // Versions alternate Added (even) and a snapshot (odd): 60 in all, 8 snapshots a page from the newest.
+    const at = events.find((e) => e.version === 22)!; // an Added: the snapshot at 21 is where it starts
+    for (const point of [{ id: at.id }, { version: 22 }]) {
+      const folded: string[] = [];
+      const then = await app.load(Tally, "pages", { at: point, onSnapshot: (s) => folded.push(s.event!.name) });
+      expect(then.state.seen, JSON.stringify(point)).toEqual(Array.from({ length: 12 }, (_, n) => n));
+      expect(folded, JSON.stringify(point)).toEqual(["Added"]);
+    }
+  });
+
   it("reads the snapshot it starts from and a few more, not every snapshot of the stream", async () => {
     const Tally = tally(1); // a snapshot after every event
     const app = act().with(Tally).build();
@@ -126,9 +141,16 @@ describe("time travel reads few snapshots", () => {
       if (q?.names?.includes(SNAP_EVENT)) snapshotsRead += count;
       return count;
     });
-    const at = await app.load(Tally, "many", { at: { version: 100 } });
+    const folded: number[] = [];
+    const at = await app.load(Tally, "many", {
+      at: { version: 100 },
+      onSnapshot: (s) => folded.push(s.event!.version),
+    });
     query.mockRestore();
     expect(at.state.seen).toHaveLength(51);
     expect(snapshotsRead).toBeLessThanOrEqual(16);
+    // It started at the newest snapshot at or before version 100 (every other
+    // version is one), past the first page of snapshots read backwards.
+    expect(folded).toEqual([100]);
   });
 });

@@ -49,6 +49,25 @@ describe("actions with cached snapshots", () => {
     expect(snap.event?.version).toBe(2);
   });
 
+  it("fail with the store's error when the read after a cached snapshot fails, instead of taking it for a gap", async () => {
+    const app = act().with(Counter).build();
+    await app.do("increment", { stream: "s", actor }, { by: 1 });
+    await app.do("increment", { stream: "s", actor }, { by: 1 });
+    const log = store();
+    const read = log.query.bind(log);
+    const query = vi.spyOn(log, "query");
+    query.mockImplementationOnce(async () => {
+      throw new Error("connection lost");
+    });
+    query.mockImplementation(read);
+    // An expected version makes the action read after its cached snapshot.
+    await expect(app.do("increment", { stream: "s", actor, expectedVersion: 1 }, { by: 1 })).rejects.toThrow(
+      "connection lost"
+    );
+    query.mockRestore();
+    expect((await app.load(Counter, "s")).state.count).toBe(2);
+  });
+
   it("recover after a conflict proves the cache stale, e.g. when the store was dropped", async () => {
     const app = act().with(Counter).build();
     await app.do("increment", { stream: "s", actor }, { by: 1 });
