@@ -96,3 +96,50 @@ it("counts the pending and overdue timers through the pending index, not by read
     await store.dispose();
   }
 });
+
+it("records an outcome through the primary key in a timers table never analysed, not by reading the pending timers", async () => {
+  const table = `${TABLE}_settle`;
+  const store = makeStore({ table });
+  await store.drop();
+  await store.seed();
+  try {
+    // A new app's table: timers just scheduled, no statistics yet (no ANALYZE here).
+    await store.timers.schedule(
+      Array.from({ length: 5_000 }, (_, i) => ({
+        id: `t-${i}`,
+        action: "a",
+        stream: "s",
+        actor,
+        payload: {},
+        due: at(i),
+      }))
+    );
+    const [claimed] = await store.timers.claim({ now: at(0), by: "p", millis: 1_000, limit: 1, actions: ["a"] });
+    const outcome = {
+      id: claimed.id,
+      holder: "p",
+      token: claimed.token,
+      at: at(1).getTime(),
+      error: null,
+      retry_at: null,
+    };
+    const plan = (
+      await sql(
+        `EXPLAIN ${q
+          .settleTimers(names("public", table))
+          .replace("$1::json", `'${JSON.stringify([outcome])}'::json`)
+          .replace("$2::text[]", `ARRAY['${claimed.id}']`)}`
+      )
+    )
+      .map((r) => r["QUERY PLAN"])
+      .join("\n");
+    expect(plan).toMatch(new RegExp(`Index Scan using ${table}_timers_pkey`));
+    expect(plan).not.toMatch(/Seq Scan|Bitmap Heap Scan/);
+    expect(await store.timers.settle([{ id: claimed.id, by: "p", token: claimed.token, at: at(1) }])).toEqual([
+      claimed.id,
+    ]);
+  } finally {
+    await store.drop();
+    await store.dispose();
+  }
+});
