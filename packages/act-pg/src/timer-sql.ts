@@ -40,14 +40,19 @@ RETURNING id, action, stream, actor, payload, due, correlation, token, attempts`
 /**
  * The outcomes of `$1`, each only from the claim's holder with its token:
  * with `retry_at`, pending again until then; else fired (no `error`) or
- * failed, at `at`.
+ * failed, at `at`. `$2` lists their ids (text[]) so the rows are found by
+ * the primary key whatever the table's statistics say: joined to the JSON
+ * alone, a timers table not analysed yet — a new app's, or one that just
+ * received a batch of timers — was read whole for every outcome (a hash join
+ * over every pending timer, 354 ms with 100,000 pending, until autovacuum's
+ * analyse ran).
  */
 export function settleTimers(n: Names): string {
   return `UPDATE ${n.timers} t SET claimed_by = NULL, error = i.error, claimed_until = COALESCE(i.retry_at, 0),
   status = CASE WHEN i.retry_at IS NOT NULL THEN 'pending' WHEN i.error IS NULL THEN 'fired' ELSE 'failed' END,
   fired = CASE WHEN i.retry_at IS NULL THEN i.at ELSE t.fired END
 FROM json_to_recordset($1::json) AS i(id text, holder text, token bigint, at bigint, error text, retry_at bigint)
-WHERE t.id = i.id AND t.status = 'pending' AND t.claimed_by = i.holder AND t.token = i.token
+WHERE t.id = ANY($2::text[]) AND t.id = i.id AND t.status = 'pending' AND t.claimed_by = i.holder AND t.token = i.token
 RETURNING t.id`;
 }
 
@@ -68,7 +73,12 @@ FROM ${n.timers} WHERE ($1::text IS NULL OR status = $1) AND ($2::text[] IS NULL
 ORDER BY due, id COLLATE "C" LIMIT $3::bigint`;
 }
 
-/** Pending timers, and those due by `$1`. */
+/**
+ * Pending timers, and those due by `$1`: two counts the pending index
+ * answers — its entries, and a search of its start for the overdue ones
+ * (the fired, failed and cancelled timers a table keeps are never read).
+ */
 export function countTimers(n: Names): string {
-  return `SELECT count(*) AS pending, count(*) FILTER (WHERE due <= $1::bigint) AS overdue FROM ${n.timers} WHERE status = 'pending'`;
+  return `SELECT (SELECT count(*) FROM ${n.timers} WHERE status = 'pending') AS pending,
+  (SELECT count(*) FROM ${n.timers} WHERE status = 'pending' AND due <= $1::bigint) AS overdue`;
 }

@@ -145,6 +145,7 @@ export class Timers implements TimerStore {
     }));
     const { rows } = await this.db.run<{ id: string }>("timers.settle", this.db.statements.settleTimers, [
       JSON.stringify(input),
+      outcomes.map((o) => o.id),
     ]);
     const settled = new Set(rows.map((r) => r.id));
     return outcomes.map((o) => o.id).filter((id) => settled.has(id));

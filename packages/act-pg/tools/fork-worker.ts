@@ -1,13 +1,15 @@
 /**
- * Starts a worker process of the chaos and projection crash runs: a
- * TypeScript file run with `node --import tsx`, its stderr kept for the
- * error if it dies before saying it is ready (its first IPC message).
+ * Starts a worker process of the chaos and projection crash runs from this
+ * package (see `forkWorker` in the core's tests, which both stores' runs use).
  */
-import { type ChildProcess, fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { forkWorker as fork } from "../../act/test/fork-worker.js";
 
-const tsconfig = fileURLToPath(new URL("../test/fixtures/tsconfig.json", import.meta.url));
-const cwd = fileURLToPath(new URL("..", import.meta.url));
+const home = {
+  cwd: fileURLToPath(new URL("..", import.meta.url)),
+  tsconfig: fileURLToPath(new URL("../test/fixtures/tsconfig.json", import.meta.url)),
+};
 
 /**
  * Forks `script` with `env` added to this process's environment, adds it to
@@ -18,18 +20,5 @@ export function forkWorker(
   env: Record<string, string>,
   children: Set<ChildProcess>
 ): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = fork(script, [], {
-      cwd,
-      execArgv: ["--import", "tsx"],
-      env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig, LOG_LEVEL: "fatal", ...env },
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-    });
-    let output = "";
-    child.stderr!.on("data", (d) => (output += d));
-    children.add(child);
-    child.once("exit", () => children.delete(child));
-    child.once("message", () => resolve(child));
-    child.once("exit", (code, signal) => reject(new Error(`worker exited (${code ?? signal}): ${output}`)));
-  });
+  return fork(home, script, env, children);
 }

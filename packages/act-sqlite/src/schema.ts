@@ -364,8 +364,14 @@ WHERE id = ?1 AND status = 'pending' AND claimed_by = ?2 AND token = ?3 RETURNIN
   listTimers: `SELECT id, action, stream, actor, payload, due, correlation, status, token, attempts, claimed_by, claimed_until, fired, error
 FROM act_timers WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR id IN (SELECT value FROM json_each(?2)))
 ORDER BY due, id LIMIT ?3`,
-  /** Pending timers, and those due by `?`. */
-  countTimers: "SELECT count(*), coalesce(sum(due <= ?), 0) FROM act_timers WHERE status = 'pending'",
+  /**
+   * Pending timers, and those due by `?1`: two counts of the pending index's
+   * entries, the second a search of its start (due by `?1`) — no row is read,
+   * and no expression runs per timer (summing `due <= ?` over every pending
+   * timer took 0.9 s with a million pending).
+   */
+  countTimers: `SELECT (SELECT count(*) FROM act_timers INDEXED BY act_timers_pending WHERE status = 'pending'),
+  (SELECT count(*) FROM act_timers INDEXED BY act_timers_pending WHERE status = 'pending' AND due <= ?1)`,
 } as const;
 
 /**

@@ -262,6 +262,47 @@ describe("the timers table", () => {
       db.close();
     }
   });
+
+  it("counts the pending and overdue timers through the pending index, not by reading the table", async () => {
+    const file = tempFile();
+    const store = await make(file);
+    const actor = { id: "u", name: "U" };
+    const at = (millis: number) => new Date(1_000_000 + millis);
+    await store.timers.schedule(
+      Array.from({ length: 5_000 }, (_, i) => ({
+        id: `t-${i}`,
+        action: "a",
+        stream: "s",
+        actor,
+        payload: {},
+        due: at(i),
+      }))
+    );
+    // Most timers have ended, as in a file that has fired timers for a while: 4,900 cancelled, 10 claimed.
+    await store.timers.cancel(
+      Array.from({ length: 4_900 }, (_, i) => `t-${i + 100}`),
+      at(0)
+    );
+    await store.timers.claim({ now: at(20), by: "p", millis: 10_000, limit: 10, actions: ["a"] });
+    expect(await store.timers.count(at(49))).toEqual({ pending: 100, overdue: 50 });
+    expect(await store.timers.count(at(-1))).toEqual({ pending: 100, overdue: 0 });
+    const db = new Database(file);
+    try {
+      db.exec("ANALYZE");
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${SQL.countTimers}`)
+        .all(at(49).getTime())
+        .map((r) => (r as { detail: string }).detail);
+      expect(plan.filter((step) => /USING COVERING INDEX act_timers_pending\b/.test(step))).toHaveLength(2);
+      // The overdue ones are a search of the index's start, not a sum over every pending entry.
+      expect(plan).toContainEqual(
+        expect.stringMatching(/^SEARCH act_timers USING COVERING INDEX act_timers_pending \(due<\?\)/)
+      );
+      expect(plan.join("\n")).not.toMatch(/SCAN act_timers\b(?! USING)/);
+    } finally {
+      db.close();
+    }
+  });
 });
 
 describe("errors that say where", () => {

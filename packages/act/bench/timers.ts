@@ -10,6 +10,11 @@
  *   one is due — a running consumer asks after each idle drain), `count`
  *   (`app.stats()`, the pending and overdue gauges) and `claim` of 100 due
  *   timers (what each drain asks first) — medians of several calls;
+ * - **memory**: the process's heap and RSS with every timer pending, against
+ *   before they were scheduled (after a garbage collection each), and what a
+ *   drain that finds none due (an app whose clock is an hour behind) takes
+ *   and keeps on the heap — a store must not load the pending timers to find
+ *   the due ones;
  * - **fire**: `app.drain()` until every due timer fired — each one a
  *   committed action under its idempotency key, then its outcome recorded.
  *
@@ -18,6 +23,8 @@
  */
 import { act, disposeAndExit, type Store, store } from "@act-root/act";
 import { performance } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { Counter } from "./states.js";
 
 /** What a store's runner hands the bench. */
@@ -43,6 +50,19 @@ async function median(runs: number, work: () => Promise<unknown>): Promise<numbe
   return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
 }
 
+// A garbage collection on demand, so the memory figures count what is kept, not what waits to be collected.
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+/** Heap used and RSS after a full garbage collection, in bytes. */
+function memory(): { heap: number; rss: number } {
+  gc();
+  const { heapUsed, rss } = process.memoryUsage();
+  return { heap: heapUsed, rss };
+}
+
+const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
 const rate = (n: number, ms: number) => `${Math.round((n / ms) * 1000).toLocaleString()}/s`;
 
 /** Schedules the timers, times the due-timer queries, fires the due ones, and prints the figures. */
@@ -55,6 +75,7 @@ export async function timersBench(target: TimersTarget): Promise<void> {
   const app = act().with(Counter).build({ store: log });
   const now = Date.now();
   const later = now + 86_400_000;
+  const empty = memory();
   console.log(`\n${target.label}: ${total.toLocaleString()} pending timers, ${due.toLocaleString()} of them due`);
 
   const scheduleStart = performance.now();
@@ -86,6 +107,23 @@ export async function timersBench(target: TimersTarget): Promise<void> {
   const singlesMs = performance.now() - singlesStart;
   console.log(
     `  schedule: ${total.toLocaleString()} in batches of ${BATCH.toLocaleString()} in ${(scheduleMs / 1000).toFixed(2)} s (${rate(total, scheduleMs)}); ${SINGLES.toLocaleString()} one at a time through app.schedule in ${(singlesMs / 1000).toFixed(2)} s (${rate(SINGLES, singlesMs)})`
+  );
+
+  const held = memory();
+  // An app whose clock is an hour behind: none of the timers is due to it.
+  const early = act()
+    .with(Counter)
+    .build({ store: log, clock: { now: () => new Date(now - 3_600_000) } });
+  await early.drain();
+  const beforeIdle = memory();
+  let idleFired = 0;
+  const idleMs = await median(5, async () => {
+    idleFired += (await early.drain()).fired?.length ?? 0;
+  });
+  if (idleFired) throw new Error(`drains with no timer due fired ${idleFired}`);
+  const afterIdle = memory();
+  console.log(
+    `  memory with ${(total + SINGLES).toLocaleString()} pending: heap ${mb(held.heap)} (+${mb(held.heap - empty.heap)}, ${Math.round((held.heap - empty.heap) / (total + SINGLES))} bytes a timer), RSS ${mb(held.rss)} (+${mb(held.rss - empty.rss)}); a drain with none due ${idleMs.toFixed(1)} ms (median), heap kept after 5 of them ${afterIdle.heap >= beforeIdle.heap ? "+" : ""}${mb(afterIdle.heap - beforeIdle.heap)}`
   );
 
   const nextMs = await median(21, () => timers.next(["increment"]));

