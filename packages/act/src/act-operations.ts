@@ -93,7 +93,7 @@ export abstract class ActOperations<S extends Schemas, E extends Schemas, A exte
    * Forgets a data subject (crypto-shredding): destroys every version of its
    * key in the store, so the personal fields of its events read as
    * {@link FORGOTTEN} from then on; empties the snapshots of the streams that
-   * hold its data, and clears this app's cache of states. Later writes of its
+   * hold its data (archived ones too), and clears this app's cache of states. Later writes of its
    * personal data are refused. Read models outside the store keep what they
    * copied: erase them too (see the guide).
    * @param subject - the data subject, as its events name it
