@@ -2,7 +2,9 @@
  * Opening the personal fields of events read from the store: a page of
  * sealed values at a time, the keys the page names read in one call of
  * `Store.keys` and imported once per read, and the page's values
- * decrypted concurrently (WebCrypto's calls overlap on its thread pool).
+ * decrypted one after the other where the engine is synchronous
+ * (`node:crypto`), else concurrently (WebCrypto's calls overlap on its
+ * thread pool).
  */
 import { PersonalDataError } from "../core/errors.js";
 import { FORGOTTEN } from "../core/forgotten.js";
