@@ -6,6 +6,7 @@
  * Each operation is one statement.
  */
 import { SNAP_EVENT } from "@act-root/act";
+import { archiveTable } from "./archive-sql.js";
 import type { Names } from "./sql.js";
 
 /** The two tables' quoted names. */
@@ -70,7 +71,12 @@ SELECT subject, version + 1, $2 FROM ${keys} WHERE subject = $1 AND key IS NOT N
 RETURNING version`;
 }
 
-/** `$1` subject, `$2` the emptied snapshot's JSON: destroys every key version and empties the snapshots of its streams. */
+/**
+ * `$1` subject, `$2` the emptied snapshot's JSON: destroys every key version
+ * and empties the snapshots of its streams, in the log and in the archive
+ * (snapshots archived with a stream's older events are sealed with the
+ * stream's key, which stays).
+ */
 export function forgetSubject(n: Names): string {
   const { keys, streams } = subjectKeyTables(n);
   return `WITH destroyed AS (
@@ -80,8 +86,14 @@ export function forgetSubject(n: Names): string {
   WHERE name = '${SNAP_EVENT}' AND data::text <> $2
     AND stream IN (SELECT stream FROM ${streams} WHERE subject = $1)
   RETURNING id
+), archived AS (
+  UPDATE ${archiveTable(n)} SET data = $2::json
+  WHERE name = '${SNAP_EVENT}' AND data::text <> $2
+    AND stream IN (SELECT stream FROM ${streams} WHERE subject = $1)
+  RETURNING id
 )
-SELECT (SELECT count(*) FROM destroyed)::integer AS versions, (SELECT count(*) FROM emptied)::integer AS snapshots`;
+SELECT (SELECT count(*) FROM destroyed)::integer AS versions,
+  ((SELECT count(*) FROM emptied) + (SELECT count(*) FROM archived))::integer AS snapshots`;
 }
 
 /** `$1` stream: whether a subject whose data it holds was forgotten. */

@@ -2,7 +2,8 @@
  * The keys of data subjects (see `SubjectKeyStore`), in `act_subject_keys`,
  * and the streams holding each subject's data, in `act_subject_streams`.
  * Each change is one write transaction. `forget` destroys the keys and
- * empties the subject's snapshots in one, then checkpoints the WAL and
+ * empties the snapshots of the subject's streams (in the log and the
+ * archive) in one, then checkpoints the WAL and
  * truncates it: with `secure_delete` on (set on every connection, see
  * `file.ts`), neither the file nor its WAL keeps the old bytes afterwards.
  */
@@ -30,6 +31,10 @@ const SQL = {
   destroy: "UPDATE act_subject_keys SET key = NULL WHERE subject = ?",
   versions: "SELECT count(*) FROM act_subject_keys WHERE subject = ?",
   empty: `UPDATE act_events SET data = ?2
+    WHERE name = '${SNAP_EVENT}' AND data <> ?2
+      AND stream IN (SELECT stream FROM act_subject_streams WHERE subject = ?1)`,
+  // Snapshots archived with a stream's older events are sealed with the stream's key, which stays.
+  emptyArchived: `UPDATE act_archive SET data = ?2
     WHERE name = '${SNAP_EVENT}' AND data <> ?2
       AND stream IN (SELECT stream FROM act_subject_streams WHERE subject = ?1)`,
   forgotten: `SELECT 1 FROM act_subject_streams s JOIN act_subject_keys k ON k.subject = s.subject
@@ -74,14 +79,15 @@ export class SubjectKeys implements SubjectKeyStore {
   }
 
   async forget(subject: string): Promise<Forgotten | undefined> {
-    const [destroy, versions, empty] = [SQL.destroy, SQL.versions, SQL.empty].map((sql) =>
-      this.db.statement("keys.forget", sql)
+    const [destroy, versions, empty, emptyArchived] = [SQL.destroy, SQL.versions, SQL.empty, SQL.emptyArchived].map(
+      (sql) => this.db.statement("keys.forget", sql)
     );
     const done = this.db.write("keys.forget", () => {
       const kept = Number(versions.row(subject)?.[0] ?? 0);
       if (!kept) return undefined;
       destroy.run(subject);
-      return { subject, versions: kept, snapshots: empty.run(subject, EMPTIED) };
+      const snapshots = empty.run(subject, EMPTIED) + emptyArchived.run(subject, EMPTIED);
+      return { subject, versions: kept, snapshots };
     });
     // The old pages stay in the WAL until a checkpoint copies the new ones over them and the WAL is truncated.
     const [busy] = done ? (this.db.read("keys.forget", SQL.checkpoint)[0] ?? [0]) : [0];

@@ -1,6 +1,7 @@
-import { archive, purge, reactionNames } from "./archive/archive.js";
+import { archive, archiveOf, purge, reactionNames } from "./archive/archive.js";
 import { SnapshotCache } from "./committing/cache.js";
 import { type Dispatch, dispatch } from "./committing/dispatch.js";
+import { readLog } from "./committing/read-log.js";
 import { deprecated } from "./core/deprecated.js";
 import { checkOptions, OptionSchemas } from "./core/inputs.js";
 import { Listeners } from "./core/listeners.js";
@@ -14,7 +15,7 @@ import type { Running } from "./reactions/consumer.js";
 import { AppTimers, systemClock } from "./timers/app-timers.js";
 import type { Query, Target } from "./core/schemas.js";
 import type { CommittedOf, Schemas, Snapshot, State } from "./types/action.js";
-import type { Dispatcher, DoOptions } from "./types/app.js";
+import type { Dispatcher, DoOptions, LogRead } from "./types/app.js";
 import type { ArchiveMoved, ArchivePolicy, ArchivePurged, RetentionPolicy } from "./types/archive.js";
 import type { Correlated } from "./types/discovery.js";
 import type { Lifecycle } from "./types/lifecycle.js";
@@ -92,7 +93,7 @@ export abstract class ActOperations<S extends Schemas, E extends Schemas, A exte
    * Forgets a data subject (crypto-shredding): destroys every version of its
    * key in the store, so the personal fields of its events read as
    * {@link FORGOTTEN} from then on; empties the snapshots of the streams that
-   * hold its data, and clears this app's cache of states. Later writes of its
+   * hold its data (archived ones too), and clears this app's cache of states. Later writes of its
    * personal data are refused. Read models outside the store keep what they
    * copied: erase them too (see the guide).
    * @param subject - the data subject, as its events name it
@@ -203,7 +204,8 @@ export abstract class ActOperations<S extends Schemas, E extends Schemas, A exte
 
   /**
    * Deletes for good the archived events archived at least `afterMillis` ago (by the app's clock), and logs it.
-   * Summaries and close events stay in the log, so the streams still load.
+   * Summaries and close events stay in the log, so the streams still load — except one whose summary
+   * {@link Act.forget} emptied: its load needs the archived events, and is refused once they are purged.
    * @param policy - `afterMillis`: how long an event stays in the archive
    * @returns how many events were deleted, of which streams
    * @throws {@link StoreError} when the store keeps no archive
@@ -216,6 +218,26 @@ export abstract class ActOperations<S extends Schemas, E extends Schemas, A exte
    */
   async purge(policy: RetentionPolicy): Promise<ArchivePurged> {
     return purge(this.store, this.clock, policy);
+  }
+
+  /**
+   * Reads the store's archive as {@link Act.query} reads the log: calls `callback` for each matching archived event,
+   * decoded through its schema, its personal fields opened (or {@link FORGOTTEN} once their subject was forgotten),
+   * and returns the first and last events and the count. `store.archive.query` gives the events as the store keeps
+   * them, personal fields sealed.
+   * @param query - filters, as for the log (see {@link Query}); snapshots only with `with_snaps`
+   * @param callback - called for each event
+   * @throws {@link StoreError} when the store keeps no archive
+   * @throws {@link ValidationError} for a malformed query
+   * @see [Archiving and retention](/docs/guides/archiving#reading-archived-streams) — what each read returns.
+   * @experimental
+   * @example
+   * ```ts
+   * const { count } = await app.queryArchive({ stream: "ledger-2025" }, (e) => console.log(e.version, e.data));
+   * ```
+   */
+  async queryArchive(query: Query, callback?: (event: CommittedOf<E>) => void): Promise<LogRead<E>> {
+    return readLog(archiveOf(this.log, "queryArchive"), this.registry.events, query, callback);
   }
 
   /**

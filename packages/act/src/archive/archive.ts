@@ -18,7 +18,7 @@ import type { Clock } from "../types/timers.js";
 const PolicySchema = z.object({ afterMillis: z.number().int().min(0) }).strict();
 
 /** The store's archive, or a clear refusal naming what is missing. */
-function archiveOf(log: Store, operation: string): ArchiveStore {
+export function archiveOf(log: Pick<Store, "archive">, operation: string): ArchiveStore {
   if (!log.archive)
     throw new StoreError(operation, "rejected", `${operation} refused: the store keeps no archive (Store.archive)`);
   return log.archive;

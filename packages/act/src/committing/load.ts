@@ -8,6 +8,7 @@ import { logger } from "../core/ports.js";
 import type { Committed, CommittedOf, Patch, Schema, Schemas, Snapshot, State, Upcaster } from "../types/action.js";
 import { ValidationError } from "../core/errors.js";
 import { StreamArchivedError } from "../core/closed-streams.js";
+import { archivedBefore } from "./archived-events.js";
 import { SNAP_EVENT } from "../core/schemas.js";
 import { type Matcher, plainMatcher } from "../core/plain-shape.js";
 import { readSchema, reviver } from "../builders/revive.js";
@@ -196,17 +197,33 @@ async function rebuild<S extends Schema, E extends Schemas>(
     }
   }
   let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
+  // The log's events after its first, when that one shows the events before it were archived.
+  let rest: Committed<E, keyof E>[] | undefined;
   await log.query<E>(
     (event) => {
+      if (rest) {
+        rest.push(event);
+        return;
+      }
       // A read from init() starts at version 0 or at a snapshot of this state;
-      // anything else means the events before it were archived.
-      if (!snapshot.event && event.version > 0 && !ownSnapshot(me, event))
-        throw new StreamArchivedError(stream, event.version, `load of state "${me.name}"`);
+      // anything else means the events before it were archived and no summary
+      // this state can start from stands for them.
+      if (!snapshot.event && event.version > 0 && !ownSnapshot(me, event)) {
+        rest = [event];
+        return;
+      }
       snapshot = fold(me, snapshot, event);
       callback?.(snapshot);
     },
     { stream, from_snapshot: me.version }
   );
+  if (!rest) return snapshot;
+  // The log was read first: an event moved to the archive since is in `rest` already.
+  const archived = await archivedBefore<E>(log, stream, rest[0].version, `load of state "${me.name}"`);
+  for (const event of [...archived, ...rest]) {
+    snapshot = fold(me, snapshot, event);
+    callback?.(snapshot);
+  }
   return snapshot;
 }
 

@@ -7,7 +7,7 @@ import type { Store } from "../types/ports.js";
 import type { EventRegister } from "../types/reaction.js";
 
 /**
- * Reads the log for an app: each event matching `query` decoded through its
+ * Reads the log (or the archive, which reads alike) for an app: each event matching `query` decoded through its
  * schema and upcasts (older shapes read as the current one) and passed to
  * `callback`. An event that does not decode comes as stored: reading the
  * log, to inspect or repair it, never fails on one event.
@@ -15,7 +15,7 @@ import type { EventRegister } from "../types/reaction.js";
  * @throws {@link ValidationError} for a malformed query
  */
 export async function readLog<E extends Schemas>(
-  log: Store,
+  log: Pick<Store, "query">,
   events: EventRegister<E, any>,
   query: Query,
   callback?: (event: CommittedOf<E>) => void

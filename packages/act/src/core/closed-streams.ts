@@ -63,11 +63,12 @@ export class StreamClosedError extends Error {
 
 /**
  * Thrown by a read of a stream's history that is no longer in the log: time
- * travel (`app.load` with `at`) to a point before the stream's summary, or a
- * load of a stream whose summary the state cannot use (written by an older
- * definition of the state). The events before `version` are in the store's
- * `archive` (read them with `store.archive.query`) unless retention deleted
- * them.
+ * travel (`app.load` with `at`) to a point before the stream's summary. The
+ * events before `version` are in the store's `archive` (read them with
+ * `app.queryArchive`) unless retention deleted them (`purged`). A plain load
+ * reads the archive itself when the log cannot answer (the summary was
+ * emptied by `app.forget`, or written by an older definition of the state),
+ * and is refused only when retention deleted what it needs.
  *
  * @experimental
  * @see [Archiving and retention](/docs/guides/archiving#reading-archived-streams) — which reads go on and which fail.
@@ -75,7 +76,7 @@ export class StreamClosedError extends Error {
  * ```ts
  * try { await app.load(Counter, "c-1", { at: { version: 1 } }); }
  * catch (error) {
- *   if (error instanceof StreamArchivedError) await store().archive?.query(console.log, { stream: error.stream });
+ *   if (error instanceof StreamArchivedError) await app.queryArchive({ stream: error.stream }, console.log);
  * }
  * ```
  */
@@ -84,14 +85,18 @@ export class StreamArchivedError extends Error {
    * @param stream - the stream read
    * @param version - the first version still in the log; the ones before are archived
    * @param operation - what was asked, e.g. `load at version 2`
+   * @param purged - the archive no longer holds them all either: retention deleted them
    */
   constructor(
     public readonly stream: string,
     public readonly version: number,
-    public readonly operation: string
+    public readonly operation: string,
+    public readonly purged = false
   ) {
     super(
-      `Stream "${stream}" was archived: its events before version ${version} left the log for the store's archive, so ${operation} cannot be answered from the log. Read them with store.archive.query({ stream: "${stream}" })`
+      purged
+        ? `Stream "${stream}" was archived and purged: its events before version ${version} left the log and the store's archive no longer holds them all (retention deleted them), so ${operation} cannot be answered`
+        : `Stream "${stream}" was archived: its events before version ${version} left the log for the store's archive, so ${operation} cannot be answered from the log. Read them with app.queryArchive({ stream: "${stream}" })`
     );
     this.name = Errors.StreamArchivedError;
   }

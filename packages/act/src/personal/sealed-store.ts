@@ -9,6 +9,7 @@
 import { PersonalDataError } from "../core/errors.js";
 import { SNAP_EVENT, type Query } from "../core/schemas.js";
 import type { Committed, Message, Schemas } from "../types/action.js";
+import type { ArchiveStore } from "../types/archive.js";
 import type { SubjectKeyStore } from "../types/personal.js";
 import type { Commit, InlineCommit, KeyedVersions, Store } from "../types/ports.js";
 import type { PollRequest, ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
@@ -199,12 +200,36 @@ export class SealedStore implements Store {
    * `FORGOTTEN` when its key was destroyed. The events are read first
    * and handed to `callback` once they are opened.
    */
-  async query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query?: Query): Promise<number> {
+  query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query?: Query): Promise<number> {
+    return this.opened(this.inner, callback, query);
+  }
+
+  /** What `source` (the log or the archive) reads, each event handed to `callback` once its personal fields are opened. */
+  private async opened<E extends Schemas>(
+    source: Pick<Store, "query">,
+    callback: (event: Committed<E, keyof E>) => void,
+    query?: Query
+  ): Promise<number> {
     const read: Committed<E, keyof E>[] = [];
-    const count = await this.inner.query<E>((event) => read.push(event), query);
+    const count = await source.query<E>((event) => read.push(event), query);
     await openEvents(read, this.personal, (where) => this.keyStore(where));
     for (const event of read) callback(event);
     return count;
+  }
+
+  /**
+   * The store's archive, its reads opened as `query` opens the log's (a
+   * forgotten subject's fields read as `FORGOTTEN`); moves and purges go to
+   * it unchanged.
+   */
+  get archive(): ArchiveStore | undefined {
+    const archive = this.inner.archive;
+    if (!archive) return undefined;
+    return {
+      move: (request) => archive.move(request),
+      purge: (before) => archive.purge(before),
+      query: (callback, query) => this.opened(archive, callback, query),
+    };
   }
 
   seed = () => this.inner.seed();

@@ -58,9 +58,9 @@ export class InMemoryStore implements Store {
   readonly #timers = new Timers(this.#db);
   /** Copies into this store verbatim (see {@link StoreTransfer}); only logs whose ids have no gaps (but archived ones) fit. */
   readonly transfer: StoreTransfer;
-  /** Keys of data subjects, kept in memory with the events (see {@link SubjectKeyStore}). */
-  readonly keys: SubjectKeyStore = new SubjectKeys(this.#db);
   readonly #archive = new Archive(this.#db);
+  /** Keys of data subjects, kept in memory with the events (see {@link SubjectKeyStore}). */
+  readonly keys: SubjectKeyStore = new SubjectKeys(this.#db, this.#archive);
   /** The events of closed streams moved out of the log, kept in memory beside it (see {@link ArchiveStore}). */
   readonly archive: ArchiveStore = this.#archive;
 

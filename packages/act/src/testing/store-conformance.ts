@@ -9,6 +9,7 @@ import { inlineConformance, projectConformance } from "./projection-conformance.
 import { timersConformance } from "./timers-conformance.js";
 import { personalConformance } from "./personal-conformance.js";
 import { archiveConformance } from "./archive-conformance.js";
+import { lifecycleConformance } from "./lifecycle-conformance.js";
 import type { ReadModelProbe } from "./read-model-probe.js";
 import type { TestApi } from "./test-api.js";
 
@@ -120,5 +121,6 @@ export function storeConformance(
     timersConformance(() => store, test);
     personalConformance(() => store, test);
     archiveConformance(() => store, test);
+    lifecycleConformance(() => store, test);
   });
 }

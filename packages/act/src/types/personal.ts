@@ -83,7 +83,7 @@ export type Forgotten = {
   readonly subject: string;
   /** How many key versions were destroyed (already destroyed ones included). */
   readonly versions: number;
-  /** How many snapshot events of the subject's streams were emptied. */
+  /** How many snapshot events of the subject's streams were emptied (archived ones included). */
   readonly snapshots: number;
 };
 
@@ -151,8 +151,9 @@ export interface SubjectKeyStore {
   /**
    * Destroys every version of the subject's key (they stay as rows without
    * key, so later writes are refused and reads show the placeholder), and
-   * empties the snapshot events of the streams that hold the subject's data
-   * — a snapshot holds the state in clear — in one transaction.
+   * empties the snapshot events of the streams that hold the subject's data,
+   * in the log and in the archive — a snapshot's state is sealed with a key
+   * of its stream's, which stays — in one transaction.
    *
    * @param subject - the data subject
    * @returns what was destroyed, or `undefined` when the store has no key for the subject

@@ -77,23 +77,41 @@ describe("closing a stream", () => {
     expect(refused.message).toMatch(/Stream "t-1" was closed at .* by Ada \(u-1\): paid\. Nothing was committed/);
   });
 
-  it("fails a load whose summary an older definition of the state wrote, once the history is archived", async () => {
+  it("loads from the archive a stream whose summary an older definition wrote; refuses once it is purged", async () => {
     const store = new InMemoryStore();
     const clock = testClock(new Date(Date.now() + 60_000));
     const v1 = act().with(Tab()).build({ store, clock });
     await v1.do("charge", { stream: "t-1", actor: ada }, { amount: 5 });
+    await v1.do("charge", { stream: "t-1", actor: ada }, { amount: 2 });
     await v1.close(Tab(), "t-1", { by: ada });
     await v1.archive({ afterMillis: 0 });
-    // A new definition ignores the old summary and would fold from nothing: refused instead.
+    // A new definition ignores the old summary: it folds the archived events instead.
     const changed = Tab(z.object({ total: z.number(), note: z.string().optional() }));
+    const v2 = act().with(changed).build({ store, clock });
+    expect((await v2.load(changed, "t-1")).state).toEqual({ total: 7 });
+    clock.advance(1);
+    await v2.purge({ afterMillis: 0 });
     const refused = await act()
       .with(changed)
       .build({ store })
       .load(changed, "t-1")
       .catch((e) => e);
     expect(refused).toBeInstanceOf(StreamArchivedError);
-    expect(refused).toMatchObject({ stream: "t-1", version: 1 });
-    expect(refused.message).toMatch(/store\.archive\.query/);
+    expect(refused).toMatchObject({ stream: "t-1", version: 2, purged: true });
+    expect(refused.message).toMatch(/Stream "t-1" was archived and purged: .*retention deleted them/);
+  });
+
+  it("refuses a time-travel load before the summary, naming where the events went", async () => {
+    const store = new InMemoryStore();
+    const app = act()
+      .with(Tab())
+      .build({ store, clock: testClock(new Date(Date.now() + 60_000)) });
+    await app.do("charge", { stream: "t-1", actor: ada }, { amount: 5 });
+    await app.close(Tab(), "t-1", { by: ada });
+    await app.archive({ afterMillis: 0 });
+    const refused = await app.load(Tab(), "t-1", { at: { version: 0 } }).catch((e) => e);
+    expect(refused).toMatchObject({ stream: "t-1", version: 1, purged: false });
+    expect(refused.message).toMatch(/app\.queryArchive\(\{ stream: "t-1" \}\)/);
   });
 });
 

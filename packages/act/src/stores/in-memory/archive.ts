@@ -108,6 +108,27 @@ export class Archive implements ArchiveStore {
     return { events, streams: [...streams].sort() };
   }
 
+  /**
+   * Replaces each archived snapshot of `stream` with `emptied` (a subject of
+   * the stream was forgotten, see `SubjectKeys.forget`).
+   *
+   * @returns how many it replaced
+   */
+  empty(stream: string, emptied: Event["data"]): number {
+    const log = this.#log.streams.get(stream);
+    if (!log) return 0;
+    let replaced = 0;
+    for (const id of log.ids) {
+      const slot = id - this.#log.first;
+      const event = this.#log.events[slot];
+      if (event?.name !== SNAP_EVENT || event.data === emptied) continue;
+      this.#log.events[slot] = Object.freeze({ ...event, data: emptied });
+      replaced++;
+    }
+    log.snaps.clear();
+    return replaced;
+  }
+
   /** The archived event with this id, if any (a copy leaves its slot in the log empty). */
   at(id: number): Event | undefined {
     return this.#log.events[id - this.#log.first];

@@ -1,18 +1,22 @@
 /**
  * The keys of data subjects (`Store.keys`), kept in process memory with the
  * events. Forgetting replaces each key with `null` and each snapshot event
- * of the subject's streams with an empty one, so nothing the store holds
- * can give the personal data back.
+ * of the subject's streams, in the log and in the archive, with an empty
+ * one, so nothing the store holds can give the personal data back.
  */
 import { SNAP_EVENT } from "../../core/schemas.js";
 import type { Forgotten, KeyWrite, SubjectKey, SubjectKeyStore } from "../../types/personal.js";
+import type { Archive } from "./archive.js";
 import type { Database, Event } from "./database.js";
 
 /** What a snapshot event holds once a subject of its stream was forgotten: no state, and no definition loads it. */
 const EMPTIED = Object.freeze({ of: "[forgotten]", state: null });
 
 export class SubjectKeys implements SubjectKeyStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly archive: Archive
+  ) {}
 
   async current({ subject, stream, fresh }: KeyWrite): Promise<SubjectKey> {
     let keys = this.db.subjects.get(subject);
@@ -45,6 +49,8 @@ export class SubjectKeys implements SubjectKeyStore {
     keys.versions.fill(null);
     let snapshots = 0;
     for (const stream of keys.streams) {
+      // Snapshots archived with the stream's older events are sealed with the stream's key, which stays.
+      snapshots += this.archive.empty(stream, EMPTIED);
       const log = this.db.streams.get(stream);
       if (!log) continue;
       for (const id of log.ids) {
