@@ -294,7 +294,7 @@ export async function loadAt<S extends Schema, E extends Schemas>(
     // 0 — unless the stream's history before its summary was archived.
     let first: number | undefined;
     await log.query<E>((event) => (first = event.version), { stream, with_snaps: true, limit: 1 });
-    if ((first ?? 0) > 0)
+    if (first !== undefined && first > 0)
       throw new StreamArchivedError(stream, first, `load of state "${me.name}" at ${JSON.stringify(point)}`);
   }
   await log.query<E>(
