@@ -267,7 +267,12 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
    * @returns the tenant id, or undefined
    * @example
    * ```ts
-   * const tenant = tenants.tenantOf(info.store); // in an observer's hook
+   * observe({
+   *   action: (info, run) => {
+   *     console.log(`${info.action} of tenant ${tenants.tenantOf(info.store) ?? "none"}`);
+   *     return run();
+   *   },
+   * });
    * ```
    */
   tenantOf(store: Store | undefined): string | undefined {
