@@ -1,10 +1,12 @@
 import { type MeterProvider, metrics, type TracerProvider, trace } from "@opentelemetry/api";
-import { type Act, observe, type Store, store } from "@act-root/act";
+import { type Act, observe, type Store, store, type Tenants } from "@act-root/act";
+import { checkTenantId } from "@act-root/act/internal";
 import { observeLag } from "./lag-gauges.js";
 import { observeTimers } from "./timer-gauges.js";
 import { actMetrics } from "./metrics.js";
 import { actObserver } from "./observer.js";
 import { traceStore } from "./store.js";
+import { isTenants, scopeOf } from "./tenant-scope.js";
 
 /** The instrumentation scope name of every tracer and meter this package gets. */
 const SCOPE = "@act-root/act-otel";
@@ -48,6 +50,14 @@ export type InstrumentOptions = {
    * 1,000) and turn it on where stream names hold no personal data.
    */
   readonly lagStreams?: number;
+  /**
+   * The one tenant to measure: every `act.*` metric carries `act.tenant`
+   * with this id. Given a `Tenants`, only this tenant's work is measured and
+   * only its store gauged — nothing of another tenant shows; given apps (a
+   * process that serves one tenant), all their work counts as this
+   * tenant's. Spans are not scoped: they cover every app of the process.
+   */
+  readonly tenant?: string;
 };
 
 /**
@@ -94,6 +104,11 @@ let current: Instrumented | undefined;
  *   No metric carries a stream name, correlation id or payload unless
  *   `lagStreams` asks for the streams furthest behind by name.
  *
+ * Given a `Tenants` (`act()…buildTenants(…)`), every metric of a tenant's
+ * work carries its id as `act.tenant` — one series per tenant added, so as
+ * many as the process serves — and the gauges observe every tenant served;
+ * `tenant` narrows it all to one tenant.
+ *
  * The hooks are process-wide: every app of the process is traced, and
  * the calls to each app's store (its own, from `build({ store })`, or the
  * store port's) get spans; pass every app whose reaction streams should be
@@ -101,25 +116,30 @@ let current: Instrumented | undefined;
  * recorded and the apps pay nothing.
  *
  * @experimental
- * @param apps - the app (or apps) whose reaction streams' lag is observed; optional
- * @param options - providers, store spans and the lag gauge (see {@link InstrumentOptions})
+ * @param apps - the app (or apps) whose reaction streams' lag is observed, or the tenants; optional
+ * @param options - providers, store spans, the lag gauge and the tenant (see {@link InstrumentOptions})
  * @returns a handle whose `stop()` turns it off
+ * @throws RangeError for a `lagStreams` out of range
+ * @throws ValidationError naming `tenant` when it is not a tenant id
  * @see [Observability](/docs/guides/observability) — the set-up, every span and metric, and how to read them.
  * @example
  * ```ts
  * import { instrument } from "@act-root/act-otel";
  *
  * instrument(app);
+ * instrument(tenants); // every metric with act.tenant
+ * instrument(tenants, { tenant: "acme" }); // acme's only
  * ```
  */
 export function instrument(
-  apps?: Act<any, any, any> | ReadonlyArray<Act<any, any, any>>,
+  apps?: Act<any, any, any> | ReadonlyArray<Act<any, any, any>> | Tenants<any, any, any>,
   options: InstrumentOptions = {}
 ): Instrumented {
   current?.stop();
-  const { storeSpans = true, lagLimit, lagStreams = 0 } = options;
+  const { storeSpans = true, lagLimit, lagStreams = 0, tenant } = options;
   if (!Number.isInteger(lagStreams) || lagStreams < 0 || lagStreams > 1_000)
     throw new RangeError(`instrument(): lagStreams must be a whole number from 0 to 1,000, got ${String(lagStreams)}`);
+  if (tenant !== undefined) checkTenantId(tenant);
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
 
@@ -136,13 +156,14 @@ export function instrument(
     }
   };
 
-  const unobserve = observe(actObserver(tracer, actMetrics(meter), traceTheStore));
+  const scope = scopeOf(apps, tenant);
+  const unobserve = observe(actObserver(tracer, actMetrics(meter), traceTheStore, scope));
 
-  // The lag gauges read the apps' stats: only for the apps passed, and not when turned off.
-  const list = apps === undefined ? [] : Array.isArray(apps) ? apps : [apps as Act<any, any, any>];
-  const unobserveGauges = lagLimit !== false && list.length ? observeLag(meter, list, lagLimit, lagStreams) : () => {};
-  // The timer gauges count in the apps' stores: only for the apps passed.
-  const unobserveTimers = list.length ? observeTimers(meter, list) : () => {};
+  // The lag gauges read the apps' stats: only for the apps (or tenants) passed, and not when turned off.
+  const gauged = isTenants(apps) || (apps !== undefined && (!Array.isArray(apps) || apps.length > 0));
+  const unobserveGauges = lagLimit !== false && gauged ? observeLag(meter, scope, lagLimit, lagStreams) : () => {};
+  // The timer gauges count in the apps' stores: only for the apps (or tenants) passed.
+  const unobserveTimers = gauged ? observeTimers(meter, scope) : () => {};
 
   const instrumented: Instrumented = {
     stop() {

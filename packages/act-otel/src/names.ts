@@ -30,6 +30,7 @@ export const A = {
   acked: "act.drain.acked",
   blocked: "act.drain.blocked",
   blockedStream: "act.reaction.blocked",
+  tenant: "act.tenant",
   dbSystem: "db.system.name",
   dbOperation: "db.operation.name",
   dbRows: "db.response.returned_rows",

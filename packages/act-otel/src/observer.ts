@@ -22,6 +22,7 @@ import type { ActMetrics } from "./metrics.js";
 import { A } from "./names.js";
 import { errorType, fail, now } from "./spans.js";
 import { DRAIN, materialize, type Pending } from "./store.js";
+import type { Scope } from "./tenant-scope.js";
 import { carrier, linkTo } from "./trace-context.js";
 
 /** Seconds from an event's commit to now. */
@@ -40,11 +41,13 @@ const since = (start: number) => (performance.now() - start) / 1000;
  * @param tracer - where the spans go
  * @param metrics - the `act.*` instruments (see {@link actMetrics})
  * @param traceStore - gives the store of an action, load or drain its spans, once per store
+ * @param scope - whose work the metrics measure, and the tenant attribute each carries (spans cover all work)
  */
 export function actObserver(
   tracer: Tracer,
   metrics: ActMetrics,
-  traceStore: (store: Store | undefined) => void
+  traceStore: (store: Store | undefined) => void,
+  scope: Scope
 ): Observer {
   const {
     actionDuration,
@@ -87,7 +90,8 @@ export function actObserver(
     async action(info: ActionInfo, run) {
       traceStore(info.store);
       const { state, action, target, reactingTo } = info;
-      const measured = { [A.state]: state, [A.action]: action };
+      const tenant = scope.measure(info.store);
+      const measured = { [A.state]: state, [A.action]: action, ...tenant };
       const span = tracer.startSpan(
         `do ${action}`,
         {
@@ -115,12 +119,12 @@ export function actObserver(
         if (type === "ConcurrencyError") {
           const { lastVersion, expectedVersion } = error as { lastVersion: number; expectedVersion: number };
           span.setAttributes({ [A.expectedVersion]: expectedVersion, [A.streamVersion]: lastVersion });
-          conflicts.add(1, measured);
+          if (tenant) conflicts.add(1, measured);
         }
         span.setAttribute(A.outcome, kind);
         fail(span, error);
         span.end();
-        actionDuration.record(since(start), { ...measured, [A.outcome]: kind });
+        if (tenant) actionDuration.record(since(start), { ...measured, [A.outcome]: kind });
         throw error;
       }
       const events = outcome.committed
@@ -135,12 +139,14 @@ export function actObserver(
         attributes[A.committedVersion] = last.version;
         attributes[A.correlation] = first.meta.correlation;
         attributes[A.snapshot] = outcome.result.some((s) => s.event?.name === SNAP_EVENT);
-        commits.add(1, measured);
-        eventsPerCommit.record(events.length, measured);
+        if (tenant) {
+          commits.add(1, measured);
+          eventsPerCommit.record(events.length, measured);
+        }
       }
       span.setAttributes(attributes);
       span.end();
-      actionDuration.record(since(start), { ...measured, [A.outcome]: kind });
+      if (tenant) actionDuration.record(since(start), { ...measured, [A.outcome]: kind });
       return outcome;
     },
 
@@ -167,14 +173,17 @@ export function actObserver(
       traceStore(info.store);
       const parent = context.active();
       const pending: Pending = { parent, start: now(), calls: [] };
+      const tenant = scope.measure(info.store);
       const start = performance.now();
       try {
         const drained = await (live ? context.with(parent.setValue(DRAIN, pending), run) : run());
         const idle = !drained.leased.length;
-        drainCycles.add(1, { [A.drainIdle]: idle });
+        if (tenant) drainCycles.add(1, { [A.drainIdle]: idle, ...tenant });
         if (idle) return drained;
-        leases.add(drained.leased.length);
-        drainDuration.record(since(start));
+        if (tenant) {
+          leases.add(drained.leased.length, tenant);
+          drainDuration.record(since(start), tenant);
+        }
         const span = materialize(tracer, pending);
         span.setAttributes({
           [A.leased]: drained.leased.length,
@@ -185,7 +194,7 @@ export function actObserver(
         span.end();
         return drained;
       } catch (error) {
-        drainCycles.add(1, { [A.drainIdle]: false });
+        if (tenant) drainCycles.add(1, { [A.drainIdle]: false, ...tenant });
         const span = materialize(tracer, pending);
         fail(span, error);
         span.end();
@@ -228,11 +237,13 @@ export function actObserver(
         },
         parentOf(context.active())
       );
-      const measured = { [A.reaction]: stream };
+      const tenant = scope.measure(info.store);
+      const measured = { [A.reaction]: stream, ...tenant };
       const start = performance.now();
       try {
         const moved = await within(span, run, context.active().deleteValue(DRAIN));
         span.setAttribute(A.outcome, moved ? "handled" : "refused");
+        if (!tenant) return moved;
         reactionDuration.record(since(start), { ...measured, [A.outcome]: moved ? "handled" : "refused" });
         // Per event, as app.stats() counts a projection's latency.
         if (moved) for (const event of events) reactionLatency.record(latencyOf(event), measured);
@@ -242,6 +253,7 @@ export function actObserver(
         const outcome = attempt <= projectionOptions.maxRetries ? "retry" : "blocked";
         span.setAttribute(A.outcome, outcome);
         fail(span, error);
+        if (!tenant) throw error;
         reactionDuration.record(since(start), { ...measured, [A.outcome]: outcome });
         if (outcome === "retry") retries.add(1, measured);
         else blocks.add(1, measured);
@@ -277,11 +289,13 @@ export function actObserver(
         },
         parentOf(context.active())
       );
-      const measured = { [A.reaction]: reaction };
+      const tenant = scope.measure(info.store);
+      const measured = { [A.reaction]: reaction, ...tenant };
       const start = performance.now();
       try {
         const result = await within(span, run, context.active().deleteValue(DRAIN));
         span.setAttribute(A.outcome, "handled");
+        if (!tenant) return result;
         reactionDuration.record(since(start), { ...measured, [A.outcome]: "handled" });
         reactionLatency.record(latencyOf(event), measured);
         return result;
@@ -291,6 +305,7 @@ export function actObserver(
           attempt <= reactionOptions.maxRetries ? "retry" : reactionOptions.blockOnError ? "blocked" : "skipped";
         span.setAttribute(A.outcome, outcome);
         fail(span, error);
+        if (!tenant) throw error;
         reactionDuration.record(since(start), { ...measured, [A.outcome]: outcome });
         if (outcome === "retry") retries.add(1, measured);
         if (outcome === "blocked") blocks.add(1, measured);
@@ -300,11 +315,14 @@ export function actObserver(
       }
     },
 
-    fired(timer) {
-      // Per action and outcome only: never the timer's id, stream or payload.
+    fired(timer, store) {
+      const tenant = scope.measure(store);
+      if (!tenant) return;
+      // Per action and outcome (and tenant) only: never the timer's id, stream or payload.
       timerLateness.record(Math.max(0, timer.at.getTime() - timer.due.getTime()) / 1000, {
         [A.action]: timer.action,
         [A.outcome]: timer.error === undefined ? "fired" : "failed",
+        ...tenant,
       });
     },
   };

@@ -1,19 +1,21 @@
-import type { BatchObservableCallback, Meter } from "@opentelemetry/api";
-import { type Act, logger, type Store } from "@act-root/act";
+import type { Attributes, BatchObservableCallback, Meter } from "@opentelemetry/api";
+import { logger, type Store } from "@act-root/act";
 import { M } from "./names.js";
+import type { Scope } from "./tenant-scope.js";
 
 /**
  * Observes the pending timers and those of them overdue (due, not yet
  * fired: a consumer should be firing them), counted in the stores of the
  * apps — each store once, however many apps share it — at each collection,
- * by the collector's clock. Totals, with no attribute: a timer's id, stream
- * or payload never becomes a series.
+ * by the collector's clock. Totals, with no attribute but the tenant (a
+ * series per tenant when the apps are tenants'): a timer's id, stream or
+ * payload never becomes a series.
  *
  * @param meter - where the gauges go
- * @param apps - the apps whose stores' timers are counted
+ * @param scope - the apps whose stores' timers are counted, each with its tenant attribute
  * @returns how to stop observing
  */
-export function observeTimers(meter: Meter, apps: ReadonlyArray<Act<any, any, any>>): () => void {
+export function observeTimers(meter: Meter, scope: Scope): () => void {
   const pending = meter.createObservableGauge(M.timersPending, {
     unit: "{timer}",
     description: "Timers scheduled that have not fired, failed or been cancelled.",
@@ -23,20 +25,27 @@ export function observeTimers(meter: Meter, apps: ReadonlyArray<Act<any, any, an
     description: "Pending timers already due: a consumer should be firing them.",
   });
   const collect: BatchObservableCallback = async (result) => {
-    const stores = new Set<Store>(apps.map((app) => app.store));
+    // Each store once, with its tenant's attributes; the totals by tenant (one without tenants).
+    const stores = new Map<Store, Attributes>(scope.apps().map(({ app, attributes }) => [app.store, attributes]));
+    const totals = new Map<string, { attributes: Attributes; pending: number; overdue: number }>();
+    for (const attributes of stores.values())
+      totals.set(JSON.stringify(attributes), { attributes, pending: 0, overdue: 0 });
     const now = new Date();
-    let counted = { pending: 0, overdue: 0 };
-    for (const store of stores) {
+    for (const [store, attributes] of stores) {
       if (!store.timers) continue;
       try {
         const counts = await store.timers.count(now);
-        counted = { pending: counted.pending + counts.pending, overdue: counted.overdue + counts.overdue };
+        const total = totals.get(JSON.stringify(attributes))!;
+        total.pending += counts.pending;
+        total.overdue += counts.overdue;
       } catch (error) {
         logger.warn(error, "act-otel: the timers could not be counted");
       }
     }
-    result.observe(pending, counted.pending);
-    result.observe(overdue, counted.overdue);
+    for (const { attributes, pending: p, overdue: o } of totals.values()) {
+      result.observe(pending, p, attributes);
+      result.observe(overdue, o, attributes);
+    }
   };
   const observed = [pending, overdue];
   meter.addBatchObservableCallback(collect, observed);

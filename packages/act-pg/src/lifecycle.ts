@@ -6,6 +6,7 @@
 import { StoreError } from "@act-root/act";
 import type { Database } from "./database.js";
 import type { DriverError } from "./errors.js";
+import { migrate } from "./migration.js";
 import type { Notifier } from "./notify.js";
 import { dropTenant, seedTenant } from "./shared-tables.js";
 
@@ -50,25 +51,19 @@ export class IdCheck {
   }
 }
 
-/** Creates or upgrades the schema, tables and indexes, then checks the ids (a tenant's store in shared tables checks their guard instead of creating them). */
+/**
+ * Creates or upgrades the schema, tables and indexes — unless they are
+ * current, which a read of the catalog tells without locking them — then
+ * checks the ids (a tenant's store in shared tables checks their guard
+ * instead of creating them).
+ */
 export async function seed(db: Database, ids: IdCheck): Promise<void> {
   db.checkOpen("seed");
   if (db.names.tenant !== undefined) return seedTenant(db, ids);
-  const client = await db.connect("seed");
-  const ignore = () => {}; // a lost connection is reported by the query below
-  client.on("error", ignore);
   try {
-    // Concurrent seeds (several processes starting) would race on the
-    // catalog; a transaction-scoped advisory lock serialises them.
-    await client.query(
-      `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${"$$act-pg seed$$"})); ${db.statements.seed} COMMIT;`
-    );
+    await migrate(db.pool, db.names, db.statements.seed);
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
     throw db.failure("seed", error as DriverError);
-  } finally {
-    client.off("error", ignore);
-    client.release();
   }
   ids.forget();
   await ids.check("seed");

@@ -141,7 +141,9 @@ export class PostgresStore implements Store {
    * Creates the schema, the events table and the tables beside it (watermarks, idempotency keys, discovery
    * positions, timers, the archive) with their indexes — unique `(stream, version)`, `(stream, id)` for stream
    * reads, a partial index of snapshot events for loads — and adds columns a newer version of this library
-   * needs to existing tables. Idempotent: existing objects and events are kept.
+   * needs to existing tables. Idempotent: existing objects and events are kept. On tables already current
+   * (stamped by the last `seed` with this version's DDL, and unchanged since) it only reads the catalog and
+   * takes no lock on them, so processes starting beside running drains never hold those drains up.
    *
    * @throws StoreError when the database is unreachable or the user may not create them
    * @example

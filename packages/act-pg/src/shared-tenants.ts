@@ -9,6 +9,7 @@ import * as archive from "./archive-sql.js";
 import { checkConfig, type PostgresStoreConfig } from "./config.js";
 import { connection, createPool, type PostgresConnectionsConfig } from "./connection.js";
 import { PostgresConnections, sharedParts } from "./connections.js";
+import { migrate as migrateSchema } from "./migration.js";
 import { PostgresStore } from "./postgres-store.js";
 import * as shared from "./shared-sql.js";
 import * as sql from "./sql.js";
@@ -91,8 +92,9 @@ export function postgresSharedTenants(config: PostgresSharedTenantsConfig = {}):
   /**
    * Creates or upgrades the shared tables as the owner, turns row-level
    * security on and forces it, creates the policy and grants the app role
-   * its rows. Idempotent; the first `tenants.add` of a process runs it, and
-   * a deploy may run it before.
+   * its rows. Idempotent, and on current tables a read of the catalog that
+   * locks nothing (see `PostgresStore.seed`); the first `tenants.add` of a
+   * process runs it, and a deploy may run it before.
    */
   migrate(): Promise<void>;
   /** Closes the shared pool and listener and the owner's connection, after every tenant's store was disposed. */
@@ -118,16 +120,7 @@ export function postgresSharedTenants(config: PostgresSharedTenantsConfig = {}):
     const role = appRole[0].role;
     const grants = role === ownerRole[0].role ? "" : shared.grants(n, `"${role.replace(/"/g, '""')}"`);
     const ddl = sql.seed(n) + keys.seedSubjectKeys(n) + archive.seedArchive(n) + shared.rowSecurity(n) + grants;
-    const client = await (ownerPool ?? app).connect();
-    try {
-      // Concurrent migrations (several processes starting) would race on the catalog.
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext(${"$$act-pg seed$$"})); ${ddl} COMMIT;`);
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    await migrateSchema(ownerPool ?? app, n, ddl);
   };
   /** The migration, its failure said as such: which role ran it, on which tables. */
   const migrateOrSay = () =>

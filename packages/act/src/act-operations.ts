@@ -324,7 +324,7 @@ export abstract class ActOperations<S extends Schemas, E extends Schemas, A exte
     const drained = await this.reactions.cycle.drain(checkOptions("drain", options, OptionSchemas.drain));
     if (this.locals.projections.length) await this.locals.catchUp(this.log);
     const fired = await this.timers.fire(this.store, options.leaseMillis ?? 10_000);
-    firedTimers(fired);
+    firedTimers(fired, this.store);
     return fired.length ? Object.assign({}, drained, { fired }) : drained;
   }
 

@@ -4,16 +4,15 @@
  *
  *     act-inspector --pg postgres://reader@localhost:5432/app [--schema s] [--table t] [--port n] [--operations]
  *     act-inspector --sqlite ./events.db [--port n] [--operations]
+ *     act-inspector --sqlite-tenants ./data --tenant acme      (one tenant of sqliteTenants)
+ *     act-inspector --pg postgres://… --pg-shared-tenant acme  (or --pg-schema-tenant acme)
  *
  * The connection string can also come from the environment
  * (`ACT_INSPECTOR_PG`), so it stays out of the shell history.
  */
-import type { Store } from "@act-root/act";
-import type { Catalog } from "./server/catalog.js";
 import { parseArgs, USAGE } from "./server/args.js";
 import { startServer } from "./server/http.js";
-import { PgCatalog } from "./server/pg-catalog.js";
-import { SqliteCatalog } from "./server/sqlite-catalog.js";
+import { type Opened, openStore } from "./server/open-store.js";
 
 async function main() {
   let args: ReturnType<typeof parseArgs>;
@@ -27,27 +26,17 @@ async function main() {
     console.log(USAGE);
     return;
   }
-  let store: Store;
-  let catalog: Catalog;
+  let opened: Opened;
   try {
-    // Each store package is loaded only when asked for: a SQLite user need not install the Postgres one.
-    if (args.sqlite) {
-      catalog = await SqliteCatalog.open(args.sqlite);
-      const { SqliteStore } = await import("@act-root/act-sqlite");
-      store = new SqliteStore({ filename: args.sqlite });
-    } else {
-      const config = { connectionString: args.pg, schema: args.schema, table: args.table };
-      const { PostgresStore } = await import("@act-root/act-pg");
-      store = new PostgresStore({ ...config, applicationName: "act-inspector" });
-      catalog = new PgCatalog(config);
-    }
+    opened = await openStore(args);
   } catch (error) {
     console.error(`act-inspector: ${(error as Error).message}`);
     process.exit(2);
   }
+  const { store, catalog, tenant } = opened;
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer({ store, catalog, operations: args.operations, port: args.port });
+    server = await startServer({ store, catalog, tenant, operations: args.operations, port: args.port });
   } catch (error) {
     // One line a person can act on, not a stack trace of the server's start.
     const code = (error as { code?: string }).code;
@@ -58,16 +47,15 @@ async function main() {
           ? `port ${args.port} may not be opened by this user: choose one above 1023 with --port`
           : (error as Error).message;
     console.error(`act-inspector: ${why}`);
-    await catalog.close().catch(() => {});
-    await store.dispose().catch(() => {});
+    await opened.close().catch(() => {});
     process.exit(2);
   }
-  console.log(`Act Inspector (${args.operations ? "operations allowed" : "read-only"}): ${server.url}`);
+  const of = tenant === undefined ? "" : `, tenant ${tenant}`;
+  console.log(`Act Inspector (${args.operations ? "operations allowed" : "read-only"}${of}): ${server.url}`);
   console.log("The URL works once: keep the tab it opens (a reload stays signed in); restart for a new URL.");
   const stop = async () => {
     await server.close();
-    await catalog.close();
-    await store.dispose();
+    await opened.close();
     process.exit(0);
   };
   process.once("SIGINT", stop);

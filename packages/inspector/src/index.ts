@@ -8,7 +8,7 @@
  *
  * @packageDocumentation
  */
-import type { Act } from "@act-root/act";
+import type { Act, Tenants } from "@act-root/act";
 import { type Catalog, StoreCatalog } from "./server/catalog.js";
 import { type RunningServer, startServer } from "./server/http.js";
 
@@ -40,6 +40,11 @@ export type InspectOptions = {
   readonly catalog?: Catalog;
   /** Print the URL on the console (default true). */
   readonly print?: boolean;
+  /**
+   * With `inspect(tenants, …)`: the tenant to inspect (required there) — its
+   * app, on its store, and nothing of another tenant. The page shows it.
+   */
+  readonly tenant?: string;
 };
 
 /**
@@ -50,11 +55,17 @@ export type InspectOptions = {
  * only and prints one URL, which opens one browser session, once (a second
  * use is refused); `link()` on the result makes another. Opens nothing.
  *
+ * Given the tenants of `act()…buildTenants(…)` and `{ tenant }`, it
+ * inspects that tenant's app (`tenants.app(tenant)`): its store only, so
+ * another tenant's streams, events, reactions and timers cannot be reached
+ * from the page.
+ *
  * @experimental
  * @see [Inspector](/docs/guides/inspector) — what each view shows, and running it against production safely.
- * @param app - the app to inspect
- * @param options - port, operations, catalog
+ * @param target - the app to inspect, or the tenants (with `options.tenant`)
+ * @param options - port, operations, catalog, and the tenant
  * @returns the running server: its one-use `url`, `link()` for another, and `close()`
+ * @throws Error when tenants are given without a `tenant`; `TenantError` for a tenant not added in this process
  * @example
  * ```ts
  * const inspector = await inspect(app, { port: 4400 });
@@ -62,15 +73,27 @@ export type InspectOptions = {
  * console.log(inspector.link());
  * // … later
  * await inspector.close();
+ * await inspect(tenants, { tenant: "acme" }); // one tenant's app
  * ```
  */
-export async function inspect(app: Act<any, any, any>, options: InspectOptions = {}): Promise<RunningServer> {
+export async function inspect(
+  target: Act<any, any, any> | Tenants<any, any, any>,
+  options: InspectOptions = {}
+): Promise<RunningServer> {
+  const tenant = options.tenant;
+  let app: Act<any, any, any>;
+  if (target instanceof Object && "tenantOf" in target) {
+    if (tenant === undefined)
+      throw new Error('inspect(tenants) needs the tenant to inspect: inspect(tenants, { tenant: "acme" })');
+    app = target.app(tenant);
+  } else app = target;
   const store = app.store;
   const catalog = options.catalog ?? new StoreCatalog(store, "app store");
   const server = await startServer({
     store,
     catalog,
     app,
+    ...(tenant !== undefined && { tenant }),
     operations: options.operations === true,
     ...(options.port !== undefined && { port: options.port }),
   });

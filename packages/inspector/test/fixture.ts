@@ -46,7 +46,8 @@ export const Payment = state("Payment", z.object({ charged: z.boolean() }))
   .emit((p) => ["PaymentCharged", p])
   .build();
 
-export function shop() {
+/** The shop's model, not built: `shop()` builds it, `buildTenants` serves it to tenants. */
+export function shopModel() {
   return act()
     .with(Order)
     .with(Stock)
@@ -76,8 +77,11 @@ export function shop() {
     .on("PaymentCharged")
     .do(async (event, _stream, app) => {
       await app.do("ShipOrder", { stream: event.data.order, actor: system }, { carrier: "owl" }, { reactingTo: event });
-    })
-    .build();
+    });
+}
+
+export function shop() {
+  return shopModel().build();
 }
 
 export type Shop = ReturnType<typeof shop>;

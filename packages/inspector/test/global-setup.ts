@@ -16,7 +16,7 @@ let server: PgServer | undefined;
 
 export default async function setup(project: TestProject) {
   // `npm run test:unit` runs no test that needs PostgreSQL (it leaves out
-  // test/api.test.ts and test/cli-postgres.test.ts, which
+  // test/api.test.ts, test/cli-postgres.test.ts and test/tenants-postgres.test.ts, which
   // `npm run test:postgres` runs): start nothing.
   if (process.env.ACT_UNIT_ONLY) return;
   if (process.env.DATABASE_URL) project.provide("pgUrl", process.env.DATABASE_URL);

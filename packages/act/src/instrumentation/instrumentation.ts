@@ -1,5 +1,6 @@
 import type { Observer } from "../types/instrumentation.js";
 import type { TraceContext } from "../core/schemas.js";
+import type { Store } from "../types/ports.js";
 import type { FiredTimer } from "../types/timers.js";
 
 /** The observer installed with `observe`, if any: one per process, like the store port. */
@@ -51,12 +52,12 @@ export function around<K extends Wrapping, T extends Result<K>>(
 }
 
 /** Tells the installed observer, if any, of timers a drain fired (or that failed for good); what it throws is ignored. */
-export function firedTimers(timers: readonly FiredTimer[]): void {
+export function firedTimers(timers: readonly FiredTimer[], store?: Store): void {
   const observer = installed.observer;
   if (!observer?.fired) return;
   for (const timer of timers)
     try {
-      observer.fired(timer);
+      observer.fired(timer, store);
     } catch {
       // An observer's failure must not fail the drain that fired the timer.
     }

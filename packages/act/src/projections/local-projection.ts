@@ -87,6 +87,7 @@ export class LocalProjections {
           events: page,
           attempt: position.retry + 1,
           options,
+          store: log,
         };
         try {
           await around("projection", info, async () => {

@@ -171,7 +171,14 @@ export async function project(
     const event = plain.find(({ id }) => id > applied) ?? plain[0];
     throw failure(projection, [event], notSynchronous(log, `its handler returned a promise`));
   };
-  const info = { projection: projection.name, stream: lease.stream, events: plain, attempt: lease.retry + 1, options };
+  const info = {
+    projection: projection.name,
+    stream: lease.stream,
+    events: plain,
+    attempt: lease.retry + 1,
+    options,
+    store: log,
+  };
   try {
     const acked = await around("projection", info, async () => {
       const bad = events.find(({ invalid }) => invalid !== undefined);

@@ -278,7 +278,7 @@ export class Drainer<E extends Schemas> {
       try {
         const outcome = batch.jobs[0]?.reaction.projection
           ? await this.project(log, batch, lease, budget)
-          : await handle(batch, this.app, lease, (event) => this.handled(event), budget);
+          : await handle(batch, this.app, lease, (event) => this.handled(event), budget, log);
         if (outcome.stoppedBefore !== undefined) stopped.set(stream, outcome.stoppedBefore);
         return await this.record(log, outcome);
       } finally {
@@ -398,14 +398,16 @@ function fenced(app: Dispatcher<Schemas>, signal: AbortSignal): Dispatcher<Schem
  * `blockOnError: false` the reaction is skipped for that event. Progress is
  * only a watermark that moved. With a `budget`, a batch that handled its
  * `events` stops at the next event once the budget's time is up, and
- * records how far it got.
+ * records how far it got. `store` is the app's, told to the observer of
+ * each run.
  */
 export async function handle<E extends Schemas>(
   { lease, jobs, end }: Batch<E>,
   app: Dispatcher<Schemas>,
   keeper: Held,
   onHandled: (event: Committed<Schemas, string>) => void = () => {},
-  budget: Budget = { events: Number.POSITIVE_INFINITY, until: Number.POSITIVE_INFINITY, allowance: 0 }
+  budget: Budget = { events: Number.POSITIVE_INFINITY, until: Number.POSITIVE_INFINITY, allowance: 0 },
+  store?: Store
 ): Promise<Outcome> {
   let at = lease.at;
   let handled = 0;
@@ -448,7 +450,7 @@ export async function handle<E extends Schemas>(
     try {
       const observed = `${event.name}/${job.key}`;
       const attempt = retries + 1;
-      const info = { reaction: observed, event, stream: lease.stream, attempt, options: reaction.options };
+      const info = { reaction: observed, event, stream: lease.stream, attempt, options: reaction.options, store };
       const context = { signal: keeper.signal, token: keeper.token, attempt };
       await around("reaction", info, async () => {
         if (job.invalid) throw job.invalid;

@@ -113,6 +113,8 @@ type Served<S extends Schemas, E extends Schemas, A extends Schemas> = {
  */
 export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
   readonly #served = new Map<string, Served<S, E, A>>();
+  /** The tenant of each store whose app this process opened (for `tenantOf`). */
+  readonly #tenantOf = new WeakMap<Store, string>();
   /** Adds in flight, so two concurrent adds of one tenant create one store. */
   readonly #adding = new Map<string, Promise<Act<S, E, A>>>();
   readonly #removed = new Set<string>();
@@ -188,6 +190,7 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
       adopt(this.#shared);
     }
     const app = this.build(this.strategy.store(tenant));
+    this.#tenantOf.set(app.store, tenant);
     // The tenants' consumer is not the app's own (`app.start`), so the app's
     // schedule wakes nothing: it wakes the tenant here, whose drain then
     // learns when the new timer is due.
@@ -254,6 +257,29 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
   }
 
   /**
+   * Which tenant a store belongs to: the tenant whose app works on it, for
+   * code that sees only a store — an observer's hooks learn the store of
+   * each action, load, drain, reaction, projection batch and fired timer
+   * (how `@act-root/act-otel` labels each metric with its tenant). Undefined for
+   * a store of no tenant this process serves, or of one removed.
+   *
+   * @param store - a store, as an observer's hook received it
+   * @returns the tenant id, or undefined
+   * @example
+   * ```ts
+   * observe({
+   *   action: (info, run) => {
+   *     console.log(`${info.action} of tenant ${tenants.tenantOf(info.store) ?? "none"}`);
+   *     return run();
+   *   },
+   * });
+   * ```
+   */
+  tenantOf(store: Store | undefined): string | undefined {
+    return store && this.#tenantOf.get(store);
+  }
+
+  /**
    * The tenants this process serves, in the order they were added.
    *
    * @example
@@ -298,6 +324,7 @@ export class Tenants<S extends Schemas, E extends Schemas, A extends Schemas> {
     await app.store.drop();
     await app.store.dispose();
     release(app.store);
+    this.#tenantOf.delete(app.store);
     const erased = ["tables of the store", ...((await this.strategy.erase?.(tenant)) ?? [])];
     logger.info({ tenant, erased }, `tenant "${tenant}" removed: its data was erased`);
     return { tenant, erased };

@@ -101,6 +101,8 @@ export type ReactionInfo = {
   readonly attempt: number;
   /** Its options: a failed attempt past `maxRetries` blocks the stream or, without `blockOnError`, skips the event. */
   readonly options: ReactionOptions;
+  /** The app's store, whose reaction stream it runs on (always set by an app's drain). */
+  readonly store?: Store;
 };
 
 /**
@@ -128,6 +130,8 @@ export type ProjectionInfo = {
   readonly attempt: number;
   /** Its options: a failed attempt past `maxRetries` blocks the projection's stream. */
   readonly options: ReactionOptions;
+  /** The app's store, whose events it projects (always set by an app). */
+  readonly store?: Store;
 };
 
 /**
@@ -205,8 +209,9 @@ export type Observer = {
    *
    * @experimental
    * @param timer - the timer, as `drain()` reports it in `fired`
+   * @param store - the store of the app whose drain fired it
    */
-  fired?(timer: FiredTimer): void;
+  fired?(timer: FiredTimer, store?: Store): void;
   /**
    * The trace context to keep in the metadata of the events an action is
    * about to commit (`EventMeta.trace`); called while the `action` hook's

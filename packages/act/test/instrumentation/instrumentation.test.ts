@@ -99,6 +99,8 @@ describe("observe", () => {
       { reaction: "Incremented/audit", stream: "audit", attempt: 2, id: 0 },
     ]);
     expect(reactions[0].options).toMatchObject({ maxRetries: 2, blockOnError: true });
+    // The app's store, as for actions and drains: whose work it is (a tenant's, say).
+    expect(reactions.map((info) => info.store)).toEqual([app.store, app.store]);
     expect(seen.filter(([hook]) => hook.startsWith("drain")).map(([hook]) => hook)).toEqual([
       "drain:start",
       "drain:end",
@@ -145,6 +147,7 @@ describe("observe", () => {
       { projection: "Totals", stream: "projection:Totals", attempt: 2, ids: [0, 1] },
     ]);
     expect(infos[0].options).toMatchObject({ maxRetries: 2 });
+    expect(infos.map((info) => info.store)).toEqual([app.store, app.store]);
     expect(batches[1][1]).toMatchObject({
       message: expect.stringMatching(/Projection "Totals" failed on event "Incremented" #0: not yet/),
     });

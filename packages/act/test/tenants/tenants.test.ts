@@ -69,6 +69,10 @@ describe("tenants", () => {
     expect((await globex.load(Counter, "c")).state.count).toBe(7);
     expect((await globex.load(Counter, "audit")).state.tags).toEqual(["c"]);
     expect(await stores.get("acme")!.query(() => {})).toBe(2);
+    // Code that sees only a store (an observer's hooks) learns its tenant.
+    expect([tenants.tenantOf(acme.store), tenants.tenantOf(globex.store)]).toEqual(["acme", "globex"]);
+    expect(tenants.tenantOf(new InMemoryStore())).toBeUndefined();
+    expect(tenants.tenantOf(undefined)).toBeUndefined();
     await tenants.dispose();
     expect(calls.at(-1)).toBe("dispose");
   });
@@ -126,6 +130,7 @@ describe("tenants", () => {
     expect(dispose).toHaveBeenCalledTimes(1);
     expect(calls).toContain("erase acme");
     expect(tenants.list()).toEqual(["globex"]);
+    expect(tenants.tenantOf(store)).toBeUndefined();
     expect(() => tenants.app("acme")).toThrow(/was removed/);
     await expect(tenants.add("acme")).rejects.toMatchObject({ reason: "removed" });
     await expect(tenants.remove("acme")).rejects.toMatchObject({ reason: "removed" });

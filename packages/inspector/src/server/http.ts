@@ -29,6 +29,8 @@ export type ServerOptions = {
   readonly catalog: Catalog;
   /** App mode: the app whose states and reactions the inspector may use. */
   readonly app?: Act<any, any, any>;
+  /** The tenant whose store this is, shown on the page beside the store. */
+  readonly tenant?: string;
   /** Allow unblocking and resetting reaction streams (default false: read-only). */
   readonly operations?: boolean;
   /** Interface to listen on (default 127.0.0.1). */
@@ -89,7 +91,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const sessions = new Sessions(options.token);
   const host = options.host ?? "127.0.0.1";
   const webRoot = options.webRoot ?? defaultWebRoot();
-  const { store, catalog, app } = options;
+  const { store, catalog, app, tenant } = options;
   const operations = options.operations === true;
   let port = 0;
 
@@ -97,6 +99,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     store,
     catalog,
     app,
+    ...(tenant !== undefined && { tenant }),
     operations,
     cut: cutter(options.truncateAt ?? 2_000),
     search: new LogSearch(store, catalog, options.search),

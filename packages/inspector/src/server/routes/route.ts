@@ -19,6 +19,8 @@ export type Served = {
   readonly catalog: Catalog;
   /** App mode: the app whose states and stats the endpoints may use. */
   readonly app?: Act<any, any, any>;
+  /** The tenant whose store this is, if it is one tenant's. */
+  readonly tenant?: string;
   /** Whether unblock and reset are allowed. */
   readonly operations: boolean;
   /** An event as the page receives it, long payloads cut. */

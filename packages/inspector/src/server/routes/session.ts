@@ -4,7 +4,7 @@ import { statesOf } from "./streams.js";
 import type { Routes, Served } from "./route.js";
 
 /** Signing in (a link's token for a session) and what the page needs to know about the server. */
-export function sessionRoutes({ app, catalog, operations, sessions }: Served): Routes {
+export function sessionRoutes({ app, catalog, tenant, operations, sessions }: Served): Routes {
   return {
     "POST /api/session": async (_url, req) => {
       const body = await jsonBody(req);
@@ -16,7 +16,9 @@ export function sessionRoutes({ app, catalog, operations, sessions }: Served): R
     "GET /api/info": async () => ({
       mode: app ? "app" : "store",
       operations,
-      store: catalog.label,
+      // The page's header shows this: which tenant is inspected, before anything else.
+      store: tenant === undefined ? catalog.label : `tenant ${tenant} · ${catalog.label}`,
+      ...(tenant !== undefined && { tenant }),
       correlationIndexed: await catalog.correlationIndexed(),
       states: app ? statesOf(app).map((s) => s.name) : [],
     }),
