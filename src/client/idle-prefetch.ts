@@ -29,12 +29,13 @@ export const PREFETCH_BUDGET = 300 * 1024;
  * Limitations section; 227.1 KB for the `Act` class page once the app
  * gained its data-lifecycle methods, and 233.9 KB once its methods were
  * written in two classes — the page named each inherited method's origin;
- * 229.4 KB once it read as one class again, the origins gone). A
+ * 229.4 KB once it read as one class again, the origins gone; 233.1 KB
+ * with `queryArchive` and the tenant scoping of the same week). A
  * route's size is known only once it has loaded, so the budget holds only if
  * no route costs more than this; the browser tests prefetch every page of
  * the sitemap alone and fail, naming the page, when one does.
  */
-export const ROUTE_RESERVE = 231 * 1024;
+export const ROUTE_RESERVE = 235 * 1024;
 
 /** Connections on which nothing is prefetched (Docusaurus itself only skips 2g). */
 const SLOW = new Set(["slow-2g", "2g", "3g"]);
