@@ -1,7 +1,7 @@
 // Search that works offline: the local search in the navbar slot, on the production build under
 // /act-root/, indexing guides and API pages, fetched only once the reader
 // starts searching.
-import type { Page, Request } from "@playwright/test";
+import type { Locator, Page, Request } from "@playwright/test";
 import { CONCEPT, INTRO, expect, open, test } from "./site";
 
 /** The search index and its worker/autocomplete code (hashed file names). */
@@ -40,6 +40,22 @@ function suggestions(page: Page) {
   return { options, selected: options.and(page.locator('[aria-selected="true"]')) };
 }
 
+/**
+ * Walks the suggestions down with the keyboard until the selected one
+ * contains `text` (ten steps at most). One step per press: each waits for the
+ * selection to move, so a slow re-render never lets the next press skip past it.
+ */
+async function walkTo(page: Page, box: Locator, text: string) {
+  const { selected } = suggestions(page);
+  const selectedId = async () => ((await selected.count()) ? await selected.first().getAttribute("id") : null);
+  for (let i = 0; i < 10 && !(await selected.textContent())?.includes(text); i++) {
+    const before = await selectedId();
+    await box.press("ArrowDown");
+    await expect.poll(selectedId).not.toBe(before);
+  }
+  await expect(selected).toContainText(text);
+}
+
 test("search: typing 'snapshot' lists the state-management page; the Snapshot type page is found by its description, and Enter opens it", async ({
   page,
 }) => {
@@ -47,7 +63,7 @@ test("search: typing 'snapshot' lists the state-management page; the Snapshot ty
   const box = searchBox(page);
   await box.click();
   await box.pressSequentially("snapshot", { delay: 30 });
-  const { options, selected } = suggestions(page);
+  const { options } = suggestions(page);
   // Each hit names its page: "Docs › Concepts › State management".
   await expect(options.filter({ hasText: "State management" }).first()).toBeVisible({ timeout: 15_000 });
 
@@ -55,10 +71,7 @@ test("search: typing 'snapshot' lists the state-management page; the Snapshot ty
   await box.fill("");
   await box.pressSequentially("folded state", { delay: 30 });
   await expect(options.filter({ hasText: "Type Alias: Snapshot" }).first()).toBeVisible({ timeout: 15_000 });
-  for (let i = 0; i < 10 && !(await selected.textContent())?.includes("Type Alias: Snapshot"); i++) {
-    await box.press("ArrowDown");
-  }
-  await expect(selected).toContainText("Type Alias: Snapshot");
+  await walkTo(page, box, "Type Alias: Snapshot");
   await box.press("Enter");
   await expect(page).toHaveURL(/\/act-root\/docs\/api\/act\/src\/type-aliases\/Snapshot(\?|#|$)/);
   await expect(page.locator("article h1").first()).toContainText("Snapshot");
@@ -69,13 +82,10 @@ test("search: a result lands on its heading", async ({ page }) => {
   const box = searchBox(page);
   await box.click();
   await box.pressSequentially("snapshot", { delay: 30 });
-  const { options, selected } = suggestions(page);
+  const { options } = suggestions(page);
   // The "Snapshots" heading of the state-management page is among the hits; the keyboard walks to it.
   await expect(options.filter({ hasText: "State management" }).first()).toBeVisible({ timeout: 15_000 });
-  for (let i = 0; i < 10 && !(await selected.textContent())?.includes("State management"); i++) {
-    await box.press("ArrowDown");
-  }
-  await expect(selected).toContainText("State management");
+  await walkTo(page, box, "State management");
   await box.press("Enter");
   await expect(page).toHaveURL(new RegExp(`${CONCEPT}(\\?[^#]*)?#snapshots$`));
   await expect(page.locator("article h2#snapshots")).toBeInViewport();
