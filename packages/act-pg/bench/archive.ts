@@ -7,8 +7,7 @@
  */
 import { store } from "@act-root/act";
 import { archiveBench } from "../../act/bench/archive.js";
-import { PostgresStore } from "../src/index.js";
-import { benchDatabase, withClient } from "./database.js";
+import { benchDatabase, emptyStore, withClient } from "./database.js";
 
 const TABLE = "archive_bench";
 
@@ -19,12 +18,7 @@ async function main() {
     await withClient(url, async (client) => {
       await archiveBench({
         label: "PostgresStore",
-        async fresh() {
-          const adapter = new PostgresStore({ connectionString: url, table: TABLE });
-          await adapter.drop();
-          await adapter.seed();
-          return store(adapter);
-        },
+        fresh: () => emptyStore(url, TABLE),
         async compact() {
           await client.query(`VACUUM FULL public.${TABLE}`);
           await client.query(`VACUUM FULL public.${TABLE}_archive`);

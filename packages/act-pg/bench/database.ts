@@ -3,7 +3,9 @@
  * otherwise a disposable server with PostgreSQL's durable defaults, started
  * here — the figures then measure what a production server's settings cost.
  */
+import { type Store, store } from "@act-root/act";
 import pg from "pg";
+import { PostgresStore } from "../src/index.js";
 import { type PgServer, startServer } from "../tools/pg-server.js";
 
 /** A benchmark's database, and how to let it go. */
@@ -34,4 +36,12 @@ export async function withClient<T>(url: string, work: (client: pg.Client) => Pr
   } finally {
     await client.end();
   }
+}
+
+/** A store on `table` of `url`, dropped and seeded empty, and made the process's store for the run. */
+export async function emptyStore(url: string, table: string): Promise<Store> {
+  const adapter = new PostgresStore({ connectionString: url, table });
+  await adapter.drop();
+  await adapter.seed();
+  return store(adapter);
 }

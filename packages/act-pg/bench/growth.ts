@@ -6,9 +6,8 @@
  */
 import { SNAP_EVENT, store } from "@act-root/act";
 import { growth } from "../../act/bench/growth.js";
-import { PostgresStore } from "../src/index.js";
 import type pg from "pg";
-import { benchDatabase, withClient } from "./database.js";
+import { benchDatabase, emptyStore, withClient } from "./database.js";
 import * as sql from "../src/sql.js";
 import * as watermarks from "../src/watermark-sql.js";
 
@@ -49,12 +48,7 @@ async function main() {
     await withClient(url, async (client) => {
       await growth({
         label: "PostgresStore",
-        async fresh() {
-          const adapter = new PostgresStore({ connectionString: url, table: TABLE });
-          await adapter.drop();
-          await adapter.seed();
-          return store(adapter);
-        },
+        fresh: () => emptyStore(url, TABLE),
         async settle() {
           await client.query(`VACUUM ANALYZE public.${TABLE}_watermarks`);
         },
