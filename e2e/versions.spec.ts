@@ -2,7 +2,7 @@
 // cut yet, so the navbar's version item names the one version, Next, as a
 // link to the page itself (the theme renders no menu for a single version); the
 // menu of a site with a cut release is checked on a build of a copy of the
-// site (scripts/site-versions.test.mjs, `npm run test:site`).
+// site (scripts/site-versions.test.mjs, `npm run test:site-versions`).
 import { API_PAGE, INTRO, expect, open, test } from "./site";
 
 test("the navbar names the docs version: Next, linking the page itself, never the active item", async ({ page }) => {

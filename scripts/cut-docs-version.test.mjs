@@ -2,7 +2,7 @@
 // the command line, as a releaser meets them) and what it writes around
 // Docusaurus' `docs:version`, which a stand-in replaces here. The real cut —
 // Docusaurus and TypeDoc in a copy of this repository, then a build of it —
-// is checked by scripts/site-versions.test.mjs (`npm run test:site`).
+// is checked by scripts/site-versions.test.mjs (`npm run test:site-versions`).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

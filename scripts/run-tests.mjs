@@ -28,11 +28,14 @@ import { fileURLToPath } from "node:url";
 /**
  * The suites, in the order they are preferred when several could start: the
  * ones on the longest path to the end first. `cpu` is how many cores a suite
- * keeps busy: the site build and the browser tests take the whole machine (2),
- * a vitest run or a compiler one core (1), and the suites that mostly wait —
- * the PostgreSQL tests (one file at a time, waiting on the server and on
- * lease timers), `npm install`, `npm pack` — half of one (0.5). `after`
- * names the steps a suite needs.
+ * keeps busy on average — the summary at the end of a run prints each
+ * suite's CPU time beside its duration, which is where these come from: the
+ * site build about one and a half (the bundler's threads beside Docusaurus),
+ * a vitest run or a compiler one core (1); the browser tests one (they wait
+ * on page loads and idle periods: 220 s of CPU in 455 s with two browsers);
+ * and the suites that mostly wait — the PostgreSQL tests (one file at a
+ * time, waiting on the server and on lease timers), `npm install`, `npm
+ * pack` — half of one (0.5). `after` names the steps a suite needs.
  *
  * @type {{ name: string, script: string, after: string[], cpu: number }[]}
  */
@@ -40,9 +43,13 @@ export const STEPS = [
   { name: "lint", script: "lint", after: [], cpu: 1 },
   { name: "workflows", script: "test:workflows", after: [], cpu: 0.5 },
   { name: "build", script: "build:packages", after: [], cpu: 1 },
-  { name: "site", script: "test:site", after: ["build"], cpu: 2 },
-  { name: "e2e", script: "test:e2e", after: ["site"], cpu: 2 },
+  { name: "site", script: "test:site", after: ["build"], cpu: 1.5 },
+  { name: "e2e", script: "test:e2e", after: ["site"], cpu: 1 },
   { name: "postgres", script: "test:postgres", after: ["build"], cpu: 0.5 },
+  // A second build of the site, from a copy with a cut release: nothing of
+  // this site's build is needed, so it runs beside that build and the
+  // browser tests instead of before the browser tests.
+  { name: "versions", script: "test:site-versions", after: ["build"], cpu: 1 },
   { name: "reader", script: "test:reader", after: ["build"], cpu: 0.5 },
   { name: "unit", script: "test:unit", after: ["build"], cpu: 1 },
   { name: "inspector", script: "test:inspector", after: ["build"], cpu: 1 },
@@ -80,6 +87,22 @@ export function startable(steps, { passed, running, capacity }) {
     busy += step.cpu;
   }
   return start;
+}
+
+/**
+ * The CPU seconds (user and system) of a shell's children, from what bash's
+ * `times` prints: its own line, then its children's (`0m1.250s 0m0.310s`).
+ * `undefined` when the output is not that.
+ *
+ * @param {string} output
+ * @returns {number | undefined}
+ */
+export function cpuSeconds(output) {
+  const lines = output.trim().split("\n");
+  const match = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(lines.at(-1)?.trim() ?? "");
+  if (lines.length !== 2 || !match) return undefined;
+  const [, um, us, sm, ss] = match.map(Number);
+  return um * 60 + us + sm * 60 + ss;
 }
 
 /** Seconds with one decimal. */
@@ -135,21 +158,26 @@ async function main() {
         const out = createWriteStream(file);
         const started = Date.now();
         console.log(`▶ ${name} (npm run ${step.script}) at ${seconds(started - began)}`);
-        const child = spawn("npm", ["run", step.script], {
+        // Through bash, whose `times` then reports the CPU the suite's
+        // processes used (those it waited for: not a server it left running
+        // in the background), on a pipe of its own so the log stays the suite's.
+        const child = spawn("bash", ["-c", 'npm run "$0"; code=$?; times >&3; exit $code', step.script], {
           cwd: root,
           detached: true,
-          stdio: ["ignore", "pipe", "pipe"],
+          stdio: ["ignore", "pipe", "pipe", "pipe"],
           env: process.env,
         });
         child.stdout.pipe(out, { end: false });
         child.stderr.pipe(out, { end: false });
+        let timesOutput = "";
+        child.stdio[3].on("data", (chunk) => (timesOutput += chunk));
         running.set(name, child);
         child.on("close", (code, signal) => {
           out.end(() => {
             running.delete(name);
             if (failed) return;
             const took = Date.now() - started;
-            times.push({ name, script: step.script, start: started - began, took });
+            times.push({ name, script: step.script, start: started - began, took, cpu: cpuSeconds(timesOutput) });
             const ok = code === 0;
             console.log(`\n━━ ${name} (npm run ${step.script}): ${ok ? "passed" : "FAILED"} in ${seconds(took)} ━━`);
             process.stdout.write(readFileSync(file, "utf8"));
@@ -172,7 +200,13 @@ async function main() {
   if (!failed) {
     console.log("\nrun-tests: every step passed");
     for (const t of times.sort((a, b) => a.start - b.start)) {
-      console.log(`  ${t.name.padEnd(10)} from ${seconds(t.start).padStart(8)}  took ${seconds(t.took).padStart(8)}`);
+      const cpu =
+        t.cpu === undefined
+          ? ""
+          : `  cpu ${`${t.cpu.toFixed(1)} s`.padStart(8)} (${(t.cpu / (t.took / 1000)).toFixed(2)} cores)`;
+      console.log(
+        `  ${t.name.padEnd(10)} from ${seconds(t.start).padStart(8)}  took ${seconds(t.took).padStart(8)}${cpu}`
+      );
     }
     console.log(`  total ${seconds(Date.now() - began)}`);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { STEPS, startable } from "./run-tests.mjs";
+import { STEPS, cpuSeconds, startable } from "./run-tests.mjs";
 
 const state = (passed = [], running = [], capacity = 2) => ({
   passed: new Set(passed),
@@ -14,15 +14,15 @@ describe("npm test's schedule", () => {
 
   it("starts a step once every step it needs has passed, and never one already running or passed", () => {
     const next = startable(STEPS, state(["lint", "workflows", "build"], [], 2.5));
-    // The site build takes the machine; the PostgreSQL tests mostly wait, beside it.
-    expect(next).toEqual(["site", "postgres"]);
-    expect(startable(STEPS, state(["lint", "workflows", "build", "site"], ["postgres"], 2.5))).toEqual(["e2e"]);
-    // A step waits for the cores another still holds.
-    expect(startable(STEPS, state(["lint", "workflows", "build", "site"], ["unit"], 2.5))).toEqual([
-      "postgres",
-      "reader",
-      "pack",
+    // The site build takes most of the machine; suites that mostly wait run beside it.
+    expect(next).toEqual(["site", "postgres", "reader"]);
+    // The browser tests start with the build of the site with a cut release beside them.
+    expect(startable(STEPS, state(["lint", "workflows", "build", "site"], ["postgres"], 2.5))).toEqual([
+      "e2e",
+      "versions",
     ]);
+    // A step waits for the cores another still holds.
+    expect(startable(STEPS, state(["lint", "workflows", "build", "site"], ["unit", "e2e"], 2.5))).toEqual(["postgres"]);
   });
 
   it("keeps the cores busy without going over, and runs one step alone on a one-core machine", () => {
@@ -62,6 +62,14 @@ describe("npm test's schedule", () => {
     // Half a core: on a one-core machine it runs beside the PostgreSQL tests.
     const rest = STEPS.map((s) => s.name).filter((name) => name !== "postgres" && name !== "starter");
     expect(startable(STEPS, state(rest, [], 1))).toEqual(["postgres", "starter"]);
+  });
+
+  it("reads a suite's CPU time from what bash's times prints: its children's user and system time", () => {
+    expect(cpuSeconds("0m0.010s 0m0.004s\n1m2.500s 0m3.250s\n")).toBe(65.75);
+    // Only the two lines of `times`; anything else is no figure rather than a wrong one.
+    expect(cpuSeconds("0m2.000s 0m1.000s\n")).toBeUndefined();
+    expect(cpuSeconds("")).toBeUndefined();
+    expect(cpuSeconds("0m0.010s 0m0.004s\nsomething else\n")).toBeUndefined();
   });
 
   it("names an npm script that exists for every step, and no step it needs is missing", async () => {

@@ -2,7 +2,7 @@
 // (scripts/versioned-site.mjs): the packages' version cut with
 // scripts/cut-docs-version.mjs, then Next moved on (a line in the intro, a
 // function in the API). The repository itself has no cut version yet; this
-// is what the first cut will give readers. Part of `npm run test:site`.
+// is what the first cut will give readers. `npm run test:site-versions`.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
