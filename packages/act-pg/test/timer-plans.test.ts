@@ -6,6 +6,7 @@
  * are answered by the pending index too, never by reading the timers table.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { at, countScenario, nextDueScenario, scheduleMany } from "../../act/test/timer-plans.suite.js";
 import type { PostgresStore } from "../src/index.js";
 import * as q from "../src/timer-sql.js";
 import { names } from "../src/sql.js";
@@ -13,8 +14,6 @@ import { makeStore, sql } from "./support.js";
 
 const TABLE = "timer_plans";
 let pg: PostgresStore;
-const actor = { id: "u", name: "U" };
-const at = (millis: number) => new Date(1_000_000 + millis);
 
 beforeAll(async () => {
   pg = makeStore({ table: TABLE });
@@ -28,25 +27,7 @@ afterAll(async () => {
 });
 
 it("finds when the next timer is due through its indexes, not by reading every pending timer", async () => {
-  await pg.timers.schedule(
-    Array.from({ length: 5_000 }, (_, i) => ({
-      id: `t-${i}`,
-      action: "a",
-      stream: "s",
-      actor,
-      payload: {},
-      due: at(i),
-    }))
-  );
-  // Timers of another action come due first; two of "a" are claimed until well after their due time.
-  await pg.timers.schedule([{ id: "other", action: "b", stream: "s", actor, payload: {}, due: at(-10) }]);
-  await pg.timers.claim({ now: at(1), by: "p", millis: 10_000, limit: 2, actions: ["a"] });
-  expect(await pg.timers.next(["a"])).toEqual(at(2));
-  expect(await pg.timers.next(["b"])).toEqual(at(-10));
-  expect(await pg.timers.next(["c"])).toBeUndefined();
-  // Every timer of "a" claimed until later than any is due: the earliest claim's end.
-  await pg.timers.claim({ now: at(5_000), by: "p", millis: 10_000, limit: 5_000, actions: ["a"] });
-  expect(await pg.timers.next(["a"])).toEqual(at(10_001));
+  await nextDueScenario(pg.timers);
   await sql(`ANALYZE public.${TABLE}_timers`);
   const plan = (await sql(`EXPLAIN ${q.nextTimer(names("public", TABLE)).replaceAll("$1::text[]", "ARRAY['a']")}`))
     .map((r) => r["QUERY PLAN"])
@@ -62,24 +43,7 @@ it("counts the pending and overdue timers through the pending index, not by read
   await store.drop();
   await store.seed();
   try {
-    await store.timers.schedule(
-      Array.from({ length: 5_000 }, (_, i) => ({
-        id: `t-${i}`,
-        action: "a",
-        stream: "s",
-        actor,
-        payload: {},
-        due: at(i),
-      }))
-    );
-    // Most timers have ended, as in a table that has fired timers for a while: 4,900 cancelled, 10 claimed.
-    await store.timers.cancel(
-      Array.from({ length: 4_900 }, (_, i) => `t-${i + 100}`),
-      at(0)
-    );
-    await store.timers.claim({ now: at(20), by: "p", millis: 10_000, limit: 10, actions: ["a"] });
-    expect(await store.timers.count(at(49))).toEqual({ pending: 100, overdue: 50 });
-    expect(await store.timers.count(at(-1))).toEqual({ pending: 100, overdue: 0 });
+    await countScenario(store.timers);
     // As autovacuum leaves a table that has seen many ends: its visibility map set, so the index answers alone.
     await sql(`VACUUM ANALYZE public.${table}_timers`);
     const plan = (
@@ -104,16 +68,7 @@ it("records an outcome through the primary key in a timers table never analysed,
   await store.seed();
   try {
     // A new app's table: timers just scheduled, no statistics yet (no ANALYZE here).
-    await store.timers.schedule(
-      Array.from({ length: 5_000 }, (_, i) => ({
-        id: `t-${i}`,
-        action: "a",
-        stream: "s",
-        actor,
-        payload: {},
-        due: at(i),
-      }))
-    );
+    await scheduleMany(store.timers);
     const [claimed] = await store.timers.claim({ now: at(0), by: "p", millis: 1_000, limit: 1, actions: ["a"] });
     const outcome = {
       id: claimed.id,

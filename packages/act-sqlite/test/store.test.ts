@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SqliteStore } from "../src/index.js";
 import { SQL } from "../src/schema.js";
 import { meta, sleep, tempFile } from "./support.js";
+import { at, countScenario, nextDueScenario } from "../../act/test/timer-plans.suite.js";
 
 const opened: SqliteStore[] = [];
 const make = async (filename: string, options: { busyTimeoutMillis?: number; changeCheckMillis?: number } = {}) => {
@@ -226,27 +227,7 @@ describe("the timers table", () => {
   it("finds when the next timer is due through its indexes, not by reading every pending timer", async () => {
     const file = tempFile();
     const store = await make(file);
-    const actor = { id: "u", name: "U" };
-    const at = (millis: number) => new Date(1_000_000 + millis);
-    await store.timers.schedule(
-      Array.from({ length: 5_000 }, (_, i) => ({
-        id: `t-${i}`,
-        action: "a",
-        stream: "s",
-        actor,
-        payload: {},
-        due: at(i),
-      }))
-    );
-    // Timers of another action come due first; two of "a" are claimed until well after their due time.
-    await store.timers.schedule([{ id: "other", action: "b", stream: "s", actor, payload: {}, due: at(-10) }]);
-    await store.timers.claim({ now: at(1), by: "p", millis: 10_000, limit: 2, actions: ["a"] });
-    expect(await store.timers.next(["a"])).toEqual(at(2));
-    expect(await store.timers.next(["b"])).toEqual(at(-10));
-    expect(await store.timers.next(["c"])).toBeUndefined();
-    // Every timer of "a" claimed until later than any is due: the earliest claim's end.
-    await store.timers.claim({ now: at(5_000), by: "p", millis: 10_000, limit: 5_000, actions: ["a"] });
-    expect(await store.timers.next(["a"])).toEqual(at(10_001));
+    await nextDueScenario(store.timers!);
     const db = new Database(file);
     try {
       db.exec("ANALYZE");
@@ -266,26 +247,7 @@ describe("the timers table", () => {
   it("counts the pending and overdue timers through the pending index, not by reading the table", async () => {
     const file = tempFile();
     const store = await make(file);
-    const actor = { id: "u", name: "U" };
-    const at = (millis: number) => new Date(1_000_000 + millis);
-    await store.timers.schedule(
-      Array.from({ length: 5_000 }, (_, i) => ({
-        id: `t-${i}`,
-        action: "a",
-        stream: "s",
-        actor,
-        payload: {},
-        due: at(i),
-      }))
-    );
-    // Most timers have ended, as in a file that has fired timers for a while: 4,900 cancelled, 10 claimed.
-    await store.timers.cancel(
-      Array.from({ length: 4_900 }, (_, i) => `t-${i + 100}`),
-      at(0)
-    );
-    await store.timers.claim({ now: at(20), by: "p", millis: 10_000, limit: 10, actions: ["a"] });
-    expect(await store.timers.count(at(49))).toEqual({ pending: 100, overdue: 50 });
-    expect(await store.timers.count(at(-1))).toEqual({ pending: 100, overdue: 0 });
+    await countScenario(store.timers!);
     const db = new Database(file);
     try {
       db.exec("ANALYZE");
