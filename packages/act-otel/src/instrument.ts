@@ -55,7 +55,8 @@ export type InstrumentOptions = {
    * with this id. Given a `Tenants`, only this tenant's work is measured and
    * only its store gauged — nothing of another tenant shows; given apps (a
    * process that serves one tenant), all their work counts as this
-   * tenant's. Spans are not scoped: they cover every app of the process.
+   * tenant's. Spans are not scoped: they cover every app of the process,
+   * and those of a tenant's work carry `act.tenant` whatever this says.
    */
   readonly tenant?: string;
 };
@@ -107,7 +108,8 @@ let current: Instrumented | undefined;
  * Given a `Tenants` (`act()…buildTenants(…)`), every metric of a tenant's
  * work carries its id as `act.tenant` — one series per tenant added, so as
  * many as the process serves — and the gauges observe every tenant served;
- * `tenant` narrows it all to one tenant.
+ * `tenant` narrows it all to one tenant. The spans of a tenant's actions,
+ * loads, drains, reactions and projection batches carry `act.tenant` too.
  *
  * The hooks are process-wide: every app of the process is traced, and
  * the calls to each app's store (its own, from `build({ store })`, or the

@@ -97,7 +97,9 @@ export function actObserver(
         {
           kind: SpanKind.INTERNAL,
           attributes: {
-            ...measured,
+            [A.state]: state,
+            [A.action]: action,
+            ...scope.owner(info.store),
             [A.stream]: target.stream,
             ...(target.expectedVersion !== undefined && { [A.expectedVersion]: target.expectedVersion }),
             ...(reactingTo && {
@@ -154,7 +156,10 @@ export function actObserver(
       traceStore(info.store);
       const span = tracer.startSpan(
         `load ${info.state}`,
-        { kind: SpanKind.INTERNAL, attributes: { [A.state]: info.state, [A.stream]: info.stream } },
+        {
+          kind: SpanKind.INTERNAL,
+          attributes: { [A.state]: info.state, [A.stream]: info.stream, ...scope.owner(info.store) },
+        },
         parentOf(context.active())
       );
       try {
@@ -186,6 +191,7 @@ export function actObserver(
         }
         const span = materialize(tracer, pending);
         span.setAttributes({
+          ...scope.owner(info.store),
           [A.leased]: drained.leased.length,
           [A.fetched]: drained.fetched.reduce((n, f) => n + f.events.length, 0),
           [A.acked]: drained.acked.length,
@@ -196,6 +202,7 @@ export function actObserver(
       } catch (error) {
         if (tenant) drainCycles.add(1, { [A.drainIdle]: false, ...tenant });
         const span = materialize(tracer, pending);
+        span.setAttributes(scope.owner(info.store));
         fail(span, error);
         span.end();
         throw error;
@@ -233,6 +240,7 @@ export function actObserver(
             [A.events]: events.length,
             ...(first && { [A.firstEventId]: first.id, [A.lastEventId]: last.id }),
             [A.attempt]: attempt,
+            ...scope.owner(info.store),
           },
         },
         parentOf(context.active())
@@ -285,6 +293,7 @@ export function actObserver(
             [A.eventName]: event.name,
             [A.eventStream]: event.stream,
             [A.attempt]: attempt,
+            ...scope.owner(info.store),
           },
         },
         parentOf(context.active())

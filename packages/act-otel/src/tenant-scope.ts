@@ -7,11 +7,14 @@ import { A } from "./names.js";
  * `measure(store)` gives the attributes to add to a metric of work on that
  * store — `{ "act.tenant": id }` for a tenant's, `{}` without tenants — or
  * undefined when that work is not measured (another tenant's, when scoped
- * to one). `apps()` lists the apps whose stores the gauges read, each with
- * its attributes.
+ * to one). `owner(store)` gives the same attribute for a span, whether or
+ * not the work is measured: spans cover every app of the process, and a
+ * trace of another tenant's work still says whose it is. `apps()` lists the
+ * apps whose stores the gauges read, each with its attributes.
  */
 export type Scope = {
   measure(store: Store | undefined): Attributes | undefined;
+  owner(store: Store | undefined): Attributes;
   apps(): Array<{ app: Act<any, any, any>; attributes: Attributes }>;
 };
 
@@ -35,21 +38,24 @@ export function scopeOf(
   const label = (id: string): Attributes => ({ [A.tenant]: id });
   if (isTenants(target)) {
     const tenants = target;
+    const owner = (store: Store | undefined): Attributes => {
+      const id = tenants.tenantOf(store);
+      return id === undefined ? {} : label(id);
+    };
     if (tenant === undefined)
       return {
-        measure: (store) => {
-          const id = tenants.tenantOf(store);
-          return id === undefined ? {} : label(id);
-        },
+        measure: owner,
+        owner,
         apps: () => tenants.list().map((id) => ({ app: tenants.app(id), attributes: label(id) })),
       };
     const attributes = label(tenant);
     return {
       measure: (store) => (tenants.tenantOf(store) === tenant ? attributes : undefined),
+      owner,
       apps: () => (tenants.has(tenant) ? [{ app: tenants.app(tenant), attributes }] : []),
     };
   }
   const list = target === undefined ? [] : Array.isArray(target) ? target : [target as Act<any, any, any>];
   const attributes = tenant === undefined ? {} : label(tenant);
-  return { measure: () => attributes, apps: () => list.map((app) => ({ app, attributes })) };
+  return { measure: () => attributes, owner: () => attributes, apps: () => list.map((app) => ({ app, attributes })) };
 }

@@ -2,7 +2,7 @@
  * Metrics of tenants: given a `Tenants`, every `act.*` metric of a tenant's
  * work carries its id as `act.tenant` (one series per tenant), and each
  * tenant's series counts its own work only; scoped to one tenant, nothing of
- * another shows.
+ * another shows. Spans are never scoped, and each says whose work it was.
  */
 import { act, disposeAndExit, InMemoryStore, projection, store } from "@act-root/act";
 import { testClock } from "@act-root/act/testing";
@@ -137,6 +137,35 @@ describe("metrics of tenants", () => {
     expect(await otel.value("act.action.commits", { "act.action": "place" })).toBe(2);
     expect(await otel.value("act.reaction.duration", { "act.reaction": "Placed/reserve" })).toBe(1);
     expect(await otel.value("act.timers.pending")).toBe(1);
+  });
+
+  it("leave spans unscoped, each span of a tenant's work naming its tenant", async () => {
+    const tenants = model();
+    // Scoped to globex: acme's work records no metric, but its spans still say whose they are.
+    instrumented = instrument(tenants, options("globex"));
+    await work(tenants, { acme: 2, globex: 1 });
+    await tenants.drain();
+    const owners = (prefix: string) =>
+      otel
+        .spans()
+        .filter((span) => span.name.startsWith(prefix))
+        .map((span) => span.attributes["act.tenant"]);
+    const count = (prefix: string, tenant: string) => owners(prefix).filter((owner) => owner === tenant).length;
+    // Acme: 2 orders and its timer's; globex: 1 and its timer's. Each order reserved once.
+    expect([count("do place", "acme"), count("do place", "globex")]).toEqual([3, 2]);
+    expect([count("do reserve", "acme"), count("do reserve", "globex")]).toEqual([2, 1]);
+    expect([count("process Placed", "acme"), count("process Placed", "globex")]).toEqual([2, 1]);
+    expect(count("project PlacedCount", "acme")).toBeGreaterThan(0);
+    expect(count("drain", "acme")).toBeGreaterThan(0);
+    expect(count("drain", "globex")).toBeGreaterThan(0);
+    const loads = count("load Order", "acme");
+    await tenants.app("acme").load(Order, "order-0");
+    expect(count("load Order", "acme")).toBe(loads + 1);
+    for (const prefix of ["do ", "process ", "project ", "drain", "load "])
+      expect(
+        owners(prefix).filter((owner) => owner === undefined),
+        prefix
+      ).toEqual([]);
   });
 
   it("label the apps of a process that serves one tenant; refuse a tenant that is not a tenant id", async () => {

@@ -6,30 +6,16 @@
  */
 import { store } from "@act-root/act";
 import { timersBench } from "../../act/bench/timers.js";
-import { PostgresStore } from "../src/index.js";
-import { type PgServer, startServer } from "../tools/pg-server.js";
+import { benchDatabase, emptyStore } from "./database.js";
 
 async function main() {
-  let server: PgServer | undefined;
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    server = await startServer({ durable: true });
-    url = server.url;
-  }
+  const database = await benchDatabase();
   try {
-    await timersBench({
-      label: "PostgresStore",
-      async fresh() {
-        const adapter = new PostgresStore({ connectionString: url, table: "timers_bench" });
-        await adapter.drop();
-        await adapter.seed();
-        return store(adapter);
-      },
-    });
+    await timersBench({ label: "PostgresStore", fresh: () => emptyStore(database.url, "timers_bench") });
     await store().drop();
     await store().dispose();
   } finally {
-    await server?.stop();
+    await database.stop();
   }
 }
 
