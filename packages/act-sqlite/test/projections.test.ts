@@ -225,9 +225,7 @@ describe("inline projections", () => {
     const app = act().with(Ticket).with(InlineTitles).build();
     await app.do("open", { stream: "i-4", actor }, { title: "before" });
     // Rebuilt with the columns in another order: a statement bound to the old table would swap them.
-    reader.exec(
-      "DROP TABLE inline_titles; CREATE TABLE inline_titles (title TEXT NOT NULL, id TEXT PRIMARY KEY)"
-    );
+    reader.exec("DROP TABLE inline_titles; CREATE TABLE inline_titles (title TEXT NOT NULL, id TEXT PRIMARY KEY)");
     await app.do("open", { stream: "i-5", actor }, { title: "after" });
     expect(reader.prepare("SELECT id, title FROM inline_titles ORDER BY id").rows()).toEqual([["i-5", "after"]]);
   });
