@@ -10,13 +10,16 @@
  * writers, loading a 5,000-event stream without and with snapshots, reactions
  * drained per second, and SQL statements the server receives per action
  * (counted from the server log with `log_statement = all` on a short run when
- * the benchmark runs its own server; counted at the pool otherwise);
+ * the benchmark runs its own server; counted at the pool otherwise); CPU
+ * per reaction in this process and on the server (its processes' time from
+ * `/proc`, when the benchmark runs its own server: see `server-cpu.ts`);
  * commit-to-reaction latency with the running consumer (`latency.ts`); last,
  * projections (`projections.ts`): events projected per second per event and
  * batched, and the rebuild of 100,000 events.
  */
 import { act, SNAP_EVENT, store } from "@act-root/act";
 import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { PostgresStore } from "../src/index.js";
@@ -24,6 +27,7 @@ import { Counter, Job } from "../test/fixtures/states.js";
 import { ledgerApp } from "./ledger.js";
 import { benchLatency } from "./latency.js";
 import { benchProjections } from "./projections.js";
+import { nodeCpuMillis, serverCpuMillis } from "./server-cpu.js";
 import { type PgServer, startServer } from "../tools/pg-server.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -237,19 +241,31 @@ async function main() {
       let posted = 0;
       ledgers.on("committed", (snapshots) => (posted += snapshots.filter((s) => s.event?.name === "Posted").length));
       let cycles = 0;
+      const cpu = { node: nodeCpuMillis(), server: server && serverCpuMillis(join(server.dir, "data")) };
       const t = performance.now();
       for (;;) {
         cycles++;
         const { acked } = await ledgers.drain();
         if (!acked.length) break;
       }
+      const seconds = (performance.now() - t) / 1000;
+      const node = (nodeCpuMillis() - cpu.node) / posted;
+      const serverNow = server && serverCpuMillis(join(server.dir, "data"));
+      const onServer =
+        cpu.server !== undefined && serverNow !== undefined ? (serverNow - cpu.server) / posted : undefined;
       if (posted !== events) throw new Error(`ledger workload: ${posted} of ${events} reactions ran`);
-      return { perSecond: posted / ((performance.now() - t) / 1000), cycles };
+      return { perSecond: posted / seconds, cycles, node, onServer };
     };
     await run(300);
     const runs = [await run(1_000), await run(1_000), await run(1_000)];
     results.ledger_reactions_per_s = round(median(runs.map((r) => r.perSecond)), 0);
     results.ledger_drain_cycles = Math.max(...runs.map((r) => r.cycles));
+    // CPU per reaction, as the drains spend it: this process, and the server's processes (read from /proc).
+    results.ledger_cpu_ms_per_reaction_node = round(median(runs.map((r) => r.node)), 3);
+    if (runs.every((r) => r.onServer !== undefined)) {
+      results.ledger_cpu_ms_per_reaction_server = round(median(runs.map((r) => r.onServer!)), 3);
+      results.ledger_cpu_ms_per_reaction = round(median(runs.map((r) => r.node + r.onServer!)), 3);
+    }
   }
 
   // 7. Commit-to-reaction latency with the running consumer, in one process and across two.
@@ -303,6 +319,14 @@ async function main() {
     ],
     ["drain cycles for it", `${results.ledger_drain_cycles}`, "", "≤ 1,000 / (10 × 10) + 2 = 12"],
     [
+      "CPU ms per reaction for it: node + server = total (median of 3)",
+      results.ledger_cpu_ms_per_reaction === undefined
+        ? `${results.ledger_cpu_ms_per_reaction_node} + n/a (external server)`
+        : `${results.ledger_cpu_ms_per_reaction_node} + ${results.ledger_cpu_ms_per_reaction_server} = ${results.ledger_cpu_ms_per_reaction}`,
+      "",
+      "≤ 0.5",
+    ],
+    [
       "events projected/s, default options: handler per event / batched (10,000-event backlog)",
       `${results.projection_per_event_events_per_s_defaults} / ${results.projection_batched_events_per_s_defaults}`,
       "",
@@ -324,7 +348,7 @@ async function main() {
       "actions/s, one at a time: no projection / inline projection (one upsert)",
       `${results.actions_per_s_without_projection} / ${results.actions_per_s_inline_projection}`,
       `${round((results.actions_per_s_inline_projection as number) / floor, 2)}`,
-      `inline ÷ none = ${round((results.actions_per_s_inline_projection as number) / (results.actions_per_s_without_projection as number), 2)}`,
+      `inline ÷ none = ${results.actions_inline_ratio_to_without} (median of 10 interleaved slices; ≥ 0.8)`,
     ],
     ...[20, 200].flatMap(
       (rate): Array<[string, string, string, string]> => [

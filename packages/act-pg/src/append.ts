@@ -67,6 +67,9 @@ export class Appender {
     work: (events: Committed<E, keyof E>[], client: pg.PoolClient) => unknown
   ): Promise<Committed<E, keyof E>[]> {
     const operation = this.#checkCommit(commit);
+    // Before taking a connection: the check runs on the pool, and with every
+    // connection held (a pool of one) it would wait for this one.
+    await this.ids.check(operation);
     for (let attempt = 0; ; attempt++) {
       const client = await this.db.connect(operation);
       // A connection that failed mid-transaction is closed rather than reused.

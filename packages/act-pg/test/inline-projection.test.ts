@@ -82,6 +82,35 @@ it("a failing handler fails the action, and neither the events nor the rows it w
   expect(await totals()).toEqual({ "c-2": { total: 5, events: 2 } });
 });
 
+it("commits inline on a pool of one connection, and refuses a stale expected version there: nothing committed, no rows", async () => {
+  // The store's first commit checks the server's ids on the pool: not while it holds the only connection.
+  const single = makeStore({ table: TABLE, max: 1 });
+  const meta = { correlation: "c", causation: {} };
+  const write = (expectedVersion: number) =>
+    single.commitInline(
+      { stream: "stale", messages: [{ name: "Incremented", data: { by: 1 } }], meta, expectedVersion },
+      async (events, client) => {
+        await client.query("INSERT INTO inline_totals (stream, total, events) VALUES ($1, $2, 1)", [
+          `stale-${events[0].version}`,
+          events[0].version,
+        ]);
+      }
+    );
+  try {
+    await expect(write(0)).rejects.toBeInstanceOf(ConcurrencyError);
+    await write(-1);
+    await expect(write(-1)).rejects.toBeInstanceOf(ConcurrencyError);
+    await write(0);
+    await expect(write(0)).rejects.toBeInstanceOf(ConcurrencyError);
+    expect(await totals()).toEqual({ "stale-0": { total: 0, events: 1 }, "stale-1": { total: 1, events: 1 } });
+    expect(
+      (await sql(`SELECT version FROM ${TABLE} WHERE stream = 'stale' ORDER BY version`)).map((r) => r.version)
+    ).toEqual([0, 1]);
+  } finally {
+    await single.dispose();
+  }
+});
+
 it("retries a commit without an expected version that collided, writing the rows once per committed event", async () => {
   const meta = { correlation: "c", causation: {} };
   const commits = Array.from({ length: 8 }, (_, i) =>

@@ -12,7 +12,8 @@
  * 4. W5: 1,000 reactions over 100 target streams with the default drain
  *    options and a resolver that names only a target, durable sync.
  * 5. Projections into a table of the store's file, with the default drain
- *    options (see projections.ts).
+ *    options, and actions with an inline projection against actions without
+ *    (see projections.ts).
  * 6. Commits and loads of a 5,000-event stream with and without personal
  *    fields (see act/bench/personal.ts).
  */
@@ -246,6 +247,10 @@ async function main() {
       `${results.projection_per_event_events_per_s_defaults} / ${results.projection_batched_events_per_s_defaults}`,
     ],
     ["events projected/s, batched in fixed batches of 10", `${results.projection_batched_events_per_s_fixed_10}`],
+    [
+      "actions/s, one at a time, FULL: no projection / inline projection (one upsert)",
+      `${results.actions_per_s_without_projection} / ${results.actions_per_s_inline_projection} (inline ÷ none = ${results.actions_inline_ratio_to_without}, median of 10 interleaved slices; target ≥ 0.8)`,
+    ],
     ...Object.keys(personal).map((metric): [string, string] => [`${metric}, FULL`, `${results[metric]}`]),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));

@@ -4,10 +4,12 @@
  * upsert each) and with a batched handler (one upsert per stream of the
  * batch), each in the projection's transaction with its position — with the
  * default drain options (the batch grows from `eventLimit` while it stays
- * fast) and with fixed batches of 10 for comparison. Drops and seeds the
- * store first.
+ * fast) and with fixed batches of 10 for comparison; and sequential actions
+ * with an inline projection (one upsert in the commit's transaction) against
+ * the same actions without it. Drops and seeds the store first.
  */
-import { projection } from "@act-root/act";
+import { act, projection } from "@act-root/act";
+import { performance } from "node:perf_hooks";
 import { projectionRate } from "../../act/bench/projection-rate.js";
 import { Counter } from "../../act/bench/states.js";
 import type { Connection, SqliteStore } from "../src/index.js";
@@ -38,6 +40,49 @@ const batched = (table: string) =>
     })
     .build();
 
+/** Totals per stream, upserted in each commit's transaction; the statement is prepared per event, as the guides show. */
+const inline = (table: string) =>
+  projection<Connection>(`inline-${table}`, { inline: true })
+    .with(Counter)
+    .on("Incremented", (event, db) => {
+      db.prepare(upsert(table)).run(event.stream, event.data.by);
+    })
+    .build();
+
+/**
+ * Sequential actions per second without and with an inline projection,
+ * 2,000 each over 20 streams after 100 to warm up, in alternating slices of
+ * 200 (load from other processes hits both alike), and the median of the
+ * slices' ratios (with ÷ without).
+ */
+async function inlineActions(table: string): Promise<Record<string, number>> {
+  const actor = { id: "bench", name: "bench" };
+  type Doer = { do: (...args: any[]) => Promise<unknown> };
+  const apps: [Doer, Doer] = [act().with(Counter).build(), act().with(Counter).with(inline(table)).build()];
+  const run = async (app: Doer, prefix: string, from: number, count: number) => {
+    const t = performance.now();
+    for (let i = from; i < from + count; i++)
+      await app.do("increment", { stream: `${prefix}-${i % 20}`, actor }, { by: 1 });
+    return performance.now() - t;
+  };
+  await run(apps[0], "plain", 0, 100);
+  await run(apps[1], "inline", 0, 100);
+  const ms = [0, 0];
+  const ratios: number[] = [];
+  for (let slice = 0; slice < 10; slice++) {
+    const a = await run(apps[0], "plain", 100 + slice * 200, 200);
+    const b = await run(apps[1], "inline", 100 + slice * 200, 200);
+    ms[0] += a;
+    ms[1] += b;
+    ratios.push(a / b);
+  }
+  return {
+    actions_per_s_without_projection: Math.round(2_000 / (ms[0] / 1000)),
+    actions_per_s_inline_projection: Math.round(2_000 / (ms[1] / 1000)),
+    actions_inline_ratio_to_without: Number([...ratios].sort((x, y) => x - y)[5].toFixed(2)),
+  };
+}
+
 /** Runs the projection figures on `sqlite` (the store port's adapter) and `db`, a connection to its file. */
 export async function benchProjections(sqlite: SqliteStore, db: Connection): Promise<Record<string, number>> {
   await sqlite.drop();
@@ -51,7 +96,9 @@ export async function benchProjections(sqlite: SqliteStore, db: Connection): Pro
       messages: Array.from({ length: 1_000 }, (_, i) => ({ name: "Incremented", data: { by: 1 + (i % 3) } })),
       meta,
     });
+  db.exec("DROP TABLE IF EXISTS bench_inline; CREATE TABLE bench_inline (stream TEXT PRIMARY KEY, total INTEGER)");
   return {
+    ...(await inlineActions("bench_inline")),
     projection_per_event_events_per_s_defaults: Math.round(await projectionRate(Counter, perEvent("bench_pe"), 10_000)),
     projection_batched_events_per_s_defaults: Math.round(await projectionRate(Counter, batched("bench_b"), 10_000)),
     projection_batched_events_per_s_fixed_10: Math.round(

@@ -59,6 +59,8 @@ export class Database {
   /** Forgets the prepared statements (after the schema changed, or before closing). */
   forgetStatements(): void {
     this.#statements.clear();
+    // The handlers' statements too (see `fence`).
+    this.#fenced = undefined;
   }
 
   /** Closes the file; every call fails afterwards. Throws what closing threw. */
@@ -168,6 +170,9 @@ export function synchronously(result: unknown, what: string): void {
   );
 }
 
+/** Most statements kept prepared for projection handlers, per connection. */
+const PREPARED_BY_HANDLERS = 64;
+
 /**
  * The connection projection handlers get: the store's own, usable only while
  * they run, synchronously, inside the write transaction. A handler that
@@ -182,6 +187,11 @@ function fence(db: Connection, open: () => boolean): Connection {
         "SqliteStore: a projection handler used its connection after it returned (after an await?); the connection works only while the handler runs inside the store's write transaction, and nothing was written"
       );
   };
+  // Handlers prepare their statements on every event (as the guides show):
+  // preparing costs more than the write itself, so each text is prepared once
+  // per connection and handed out again. Bounded, for handlers that build
+  // their SQL with the values in it: past the bound, the oldest text goes.
+  const prepared = new Map<string, Statement>();
   return {
     exec(sql) {
       check();
@@ -189,7 +199,12 @@ function fence(db: Connection, open: () => boolean): Connection {
     },
     prepare(sql) {
       check();
-      const statement = db.prepare(sql);
+      let statement = prepared.get(sql);
+      if (!statement) {
+        statement = db.prepare(sql);
+        if (prepared.size >= PREPARED_BY_HANDLERS) prepared.delete(prepared.keys().next().value!);
+        prepared.set(sql, statement);
+      }
       return {
         run(...params) {
           check();

@@ -64,6 +64,7 @@ export interface Connection {
   exec(sql: string): void;
   /**
    * Prepares a statement. Keep it: a fresh statement per call is slower, and with libsql unsafe after a busy error.
+   * The connection projection handlers get keeps each text prepared (up to 64), so a handler may prepare per event.
    *
    * @param sql - one statement, with `?` parameters
    */

@@ -220,4 +220,13 @@ describe("inline projections", () => {
     );
     expect(await stored("i-3")).toBe(0);
   });
+
+  it("a statement a handler prepares on every event writes the table as it is now, after another connection rebuilt it", async () => {
+    const app = act().with(Ticket).with(InlineTitles).build();
+    await app.do("open", { stream: "i-4", actor }, { title: "before" });
+    // Rebuilt with the columns in another order: a statement bound to the old table would swap them.
+    reader.exec("DROP TABLE inline_titles; CREATE TABLE inline_titles (title TEXT NOT NULL, id TEXT PRIMARY KEY)");
+    await app.do("open", { stream: "i-5", actor }, { title: "after" });
+    expect(reader.prepare("SELECT id, title FROM inline_titles ORDER BY id").rows()).toEqual([["i-5", "after"]]);
+  });
 });
