@@ -148,10 +148,17 @@ export function fold<S extends Schema, E extends Schemas>(
 /** A patch handler as a fold calls it, for an event of any name. */
 type Handler<S extends Schema, E extends Schemas> = (event: Committed<E, keyof E>, state: S) => Readonly<Patch<S>>;
 
-/** Whether every value of `changes` under `keys` is a primitive or a removal (nothing that can hold an object). */
-function primitives(changes: Record<string, unknown>, keys: string[]): boolean {
-  for (let i = 0; i < keys.length; i++) {
-    const value = changes[keys[i]];
+/**
+ * Whether every own value of `changes` is a primitive or a removal (nothing
+ * that can hold an object). Walked with `for…in`, which allocates nothing
+ * (`Object.keys` makes an array per event); a key it meets that is not the
+ * object's own (an enumerable one on its prototype) is a "no", and the
+ * caller takes `patch`, which reads own keys only.
+ */
+function primitives(changes: Record<string, unknown>): boolean {
+  for (const key in changes) {
+    if (!Object.hasOwn(changes, key)) return false;
+    const value = changes[key];
     if (value !== null && (typeof value === "object" || typeof value === "function")) return false;
   }
   return true;
@@ -251,12 +258,11 @@ class Folding<S extends Schema, E extends Schemas> {
       );
     }
     const partial = changes as Record<string, unknown>;
-    const keys = this.#owned && typeof partial === "object" && partial !== null ? Object.keys(partial) : undefined;
-    if (keys && primitives(partial, keys)) {
-      // What `patch` does with primitives and removals, on the working copy.
+    if (this.#owned && typeof partial === "object" && partial !== null && primitives(partial)) {
+      // What `patch` does with primitives and removals, on the working copy
+      // (every key is the partial's own: `primitives` said so).
       const state = this.#state as Record<string, unknown>;
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i];
+      for (const key in partial) {
         if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
         const value = partial[key];
         if (value === undefined || value === null) delete state[key];
