@@ -246,8 +246,7 @@ class Folding<S extends Schema, E extends Schemas> {
       this.#event = event;
       return;
     }
-    const decoded =
-      !this.#schema || this.#matcher?.(event.data) ? event : decode(this.#schema, this.#upcasts, event);
+    const decoded = !this.#schema || this.#matcher?.(event.data) ? event : decode(this.#schema, this.#upcasts, event);
     let changes: Readonly<Patch<S>>;
     try {
       changes = handler(decoded, this.#state);

@@ -41,7 +41,9 @@ export async function subject(target: Target, version: string): Promise<Subject>
   const memoryReactions = async (sources: string[]) => {
     const published: InMemoryReadEvent<Incremented | Posted>[] = [];
     const store = getInMemoryEventStore({
-      hooks: { onAfterCommit: (events) => void published.push(...(events as InMemoryReadEvent<Incremented | Posted>[])) },
+      hooks: {
+        onAfterCommit: (events) => void published.push(...(events as InMemoryReadEvent<Incremented | Posted>[])),
+      },
     });
     eventStore = store;
     for (const stream of sources) await increment(store, stream, () => ({ type: "Incremented", data: { by: 1 } }));
@@ -51,7 +53,10 @@ export async function subject(target: Target, version: string): Promise<Subject>
       canHandle: ["Incremented"],
       eachMessage: async (event) => {
         if (event.type !== "Incremented") return;
-        await post(store, `ledger-${event.metadata.streamName}`, () => ({ type: "Posted", data: { by: event.data.by } }));
+        await post(store, `ledger-${event.metadata.streamName}`, () => ({
+          type: "Posted",
+          data: { by: event.data.by },
+        }));
         posted++;
       },
     });
