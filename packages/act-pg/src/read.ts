@@ -42,8 +42,20 @@ export async function query<E extends Schemas>(
     if (size <= 0) return count;
     const { text, values } = sql.query(names, { ...page, limit: size });
     const { rows } = await db.run<EventRow>(operation, text, values, "array");
-    for (const [id, stream, version, created, name, data, meta] of rows as unknown as EventRow[])
-      callback({ id, stream, version, created: new Date(created), name, data, meta } as Committed<E, keyof E>);
+    const events = rows as unknown as EventRow[];
+    // Indexed, not destructured with `for…of`: a load walks every row of its stream.
+    for (let i = 0; i < events.length; i++) {
+      const row = events[i];
+      callback({
+        id: row[0],
+        stream: row[1],
+        version: row[2],
+        created: new Date(row[3]),
+        name: row[4],
+        data: row[5],
+        meta: row[6],
+      } as Committed<E, keyof E>);
+    }
     count += rows.length;
     if (rows.length < size) return count;
     // The next page continues past the last row. Forward, `from_snapshot`

@@ -145,6 +145,148 @@ export function fold<S extends Schema, E extends Schemas>(
   };
 }
 
+/** A patch handler as a fold calls it, for an event of any name. */
+type Handler<S extends Schema, E extends Schemas> = (event: Committed<E, keyof E>, state: S) => Readonly<Patch<S>>;
+
+/**
+ * Whether every own value of `changes` is a primitive or a removal (nothing
+ * that can hold an object). Walked with `for…in`, which allocates nothing
+ * (`Object.keys` makes an array per event); a key it meets that is not the
+ * object's own (an enumerable one on its prototype) is a "no", and the
+ * caller takes `patch`, which reads own keys only.
+ */
+function primitives(changes: Record<string, unknown>): boolean {
+  for (const key in changes) {
+    if (!Object.hasOwn(changes, key)) return false;
+    const value = changes[key];
+    if (value !== null && (typeof value === "object" || typeof value === "function")) return false;
+  }
+  return true;
+}
+
+/**
+ * Folds many events, one after the other, into one snapshot: what a load
+ * does. The result is the snapshot {@link fold} would give event by event,
+ * built with less work per event:
+ *
+ * - the patch handler, schema and decoder of an event name are looked up
+ *   once for a run of events of that name, not once per event;
+ * - the state is a working copy this fold made itself (never the state it
+ *   started from, a snapshot's data or a handler's result), and a patch
+ *   whose values are all primitives is written into it in place instead of
+ *   into a new object per event. A patch with any object or function in it
+ *   is merged with {@link patch} into a new object, as {@link fold} does:
+ *   it may hold the state the handler was given (`{ history: [...s.history,
+ *   s] }`), and that state must not change after the handler returned. A
+ *   patch of primitives cannot hold it, and patch handlers are pure
+ *   (documented as such), so no one but this fold can see the change.
+ *
+ * Nothing outside sees the working copy until {@link Folding.snapshot}
+ * hands it out; after {@link Folding.share} (a snapshot given to a caller's
+ * callback), the next patch starts a new working copy again.
+ */
+class Folding<S extends Schema, E extends Schemas> {
+  #state: S;
+  #event: Committed<E, keyof E> | undefined;
+  #patches: number;
+  #snaps: number;
+  /** Whether `#state` is an object only this fold holds (so a patch may change it in place). */
+  #owned = false;
+  /** The last event name folded, with its patch handler, schema, upcasters and read matcher. */
+  #name: string | undefined;
+  #handler: Handler<S, E> | undefined;
+  #schema: ZodType | undefined;
+  #upcasts: ReadonlyArray<Upcaster<unknown>> | undefined;
+  #matcher: Matcher | null = null;
+
+  constructor(
+    private readonly me: State<S, E, any>,
+    from: Snapshot<S, E>
+  ) {
+    this.#state = from.state;
+    this.#event = from.event;
+    this.#patches = from.patches;
+    this.#snaps = from.snaps;
+  }
+
+  /** The last event folded (the held snapshot's, before any). */
+  get event(): Committed<E, keyof E> | undefined {
+    return this.#event;
+  }
+
+  /** The snapshot so far. Its state is this fold's working copy: {@link share} before folding on if a caller keeps it. */
+  snapshot(): Snapshot<S, E> {
+    return this.#event === undefined
+      ? { state: this.#state, patches: this.#patches, snaps: this.#snaps }
+      : { state: this.#state, event: this.#event as CommittedOf<E>, patches: this.#patches, snaps: this.#snaps };
+  }
+
+  /** The state was handed out: the next patch makes a new working copy instead of changing this one. */
+  share(): void {
+    this.#owned = false;
+  }
+
+  /** Folds one event, as {@link fold} does. */
+  add(event: Committed<E, keyof E>): void {
+    const name = event.name as string;
+    if (name === SNAP_EVENT) {
+      const next = fold(this.me, this.snapshot(), event);
+      // A snapshot of this state starts from its stored data, which is not ours to change.
+      if (next.state !== this.#state) this.#owned = false;
+      this.#state = next.state;
+      this.#event = next.event;
+      this.#patches = next.patches;
+      this.#snaps = next.snaps;
+      return;
+    }
+    if (name !== this.#name) this.#lookup(name);
+    const handler = this.#handler;
+    // Events of other states sharing the stream have no patch here: they only move the version.
+    if (!handler) {
+      this.#event = event;
+      return;
+    }
+    const decoded = !this.#schema || this.#matcher?.(event.data) ? event : decode(this.#schema, this.#upcasts, event);
+    let changes: Readonly<Patch<S>>;
+    try {
+      changes = handler(decoded, this.#state);
+    } catch (error) {
+      throw new Error(
+        `Patch handler of event "${name}" in state "${this.me.name}" threw on stream "${event.stream}": ${(error as Error).message}`,
+        { cause: error }
+      );
+    }
+    const partial = changes as Record<string, unknown>;
+    if (this.#owned && typeof partial === "object" && partial !== null && primitives(partial)) {
+      // What `patch` does with primitives and removals, on the working copy
+      // (every key is the partial's own: `primitives` said so).
+      const state = this.#state as Record<string, unknown>;
+      for (const key in partial) {
+        if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
+        const value = partial[key];
+        if (value === undefined || value === null) delete state[key];
+        else state[key] = value;
+      }
+    } else {
+      this.#state = patch(this.#state, changes) as S;
+      this.#owned = true;
+    }
+    this.#event = decoded;
+    this.#patches++;
+  }
+
+  /** Finds an event name's patch handler, schema, upcasters and read matcher. */
+  #lookup(name: string): void {
+    const me = this.me;
+    this.#name = name;
+    // Own properties only: an event named like an Object method ("constructor") has no handler by inheritance.
+    this.#handler = Object.hasOwn(me.patch, name) ? (me.patch[name] as Handler<S, E>) : undefined;
+    this.#schema = me.events[name];
+    this.#upcasts = me.upcasts[name];
+    this.#matcher = this.#schema ? readMatcher(this.#schema) : null;
+  }
+}
+
 /** Thrown inside `load` when the events after a held snapshot do not continue it. */
 class Gap extends Error {}
 
@@ -179,16 +321,17 @@ async function rebuild<S extends Schema, E extends Schemas>(
   from?: Snapshot<S, E>
 ): Promise<Snapshot<S, E>> {
   if (from?.event) {
-    let snapshot = from;
+    // The held snapshot's state is the caller's: the fold copies it before its first patch.
+    const folding = new Folding(me, from);
     try {
       await log.query<E>(
         (event) => {
-          if (event.version !== snapshot.event!.version + 1) throw new Gap();
-          snapshot = fold(me, snapshot, event);
+          if (event.version !== folding.event!.version + 1) throw new Gap();
+          folding.add(event);
         },
         { stream, after: from.event.id, with_snaps: true }
       );
-      return snapshot;
+      return folding.snapshot();
     } catch (error) {
       if (!(error instanceof Gap)) throw error;
       logger.warn(
@@ -196,7 +339,8 @@ async function rebuild<S extends Schema, E extends Schemas>(
       );
     }
   }
-  let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
+  const folding = new Folding(me, { state: me.init() as S, patches: 0, snaps: 0 });
+  const step = stepper(folding, callback);
   // The log's events after its first, when that one shows the events before it were archived.
   let rest: Committed<E, keyof E>[] | undefined;
   await log.query<E>(
@@ -208,23 +352,36 @@ async function rebuild<S extends Schema, E extends Schemas>(
       // A read from init() starts at version 0 or at a snapshot of this state;
       // anything else means the events before it were archived and no summary
       // this state can start from stands for them.
-      if (!snapshot.event && event.version > 0 && !ownSnapshot(me, event)) {
+      if (!folding.event && event.version > 0 && !ownSnapshot(me, event)) {
         rest = [event];
         return;
       }
-      snapshot = fold(me, snapshot, event);
-      callback?.(snapshot);
+      if (callback) step(event);
+      else folding.add(event);
     },
     { stream, from_snapshot: me.version }
   );
-  if (!rest) return snapshot;
+  if (!rest) return folding.snapshot();
   // The log was read first: an event moved to the archive since is in `rest` already.
   const archived = await archivedBefore<E>(log, stream, rest[0].version, `load of state "${me.name}"`);
-  for (const event of [...archived, ...rest]) {
-    snapshot = fold(me, snapshot, event);
-    callback?.(snapshot);
-  }
-  return snapshot;
+  for (const event of [...archived, ...rest]) step(event);
+  return folding.snapshot();
+}
+
+/**
+ * Folds one event into `folding`; with a callback, hands it each snapshot
+ * (whose state it may keep, so the next patch starts a new copy).
+ */
+function stepper<S extends Schema, E extends Schemas>(
+  folding: Folding<S, E>,
+  callback: ((snapshot: Snapshot<S, E>) => void) | undefined
+): (event: Committed<E, keyof E>) => void {
+  if (!callback) return (event) => folding.add(event);
+  return (event) => {
+    folding.add(event);
+    folding.share();
+    callback(folding.snapshot());
+  };
 }
 
 /** Whether `event` is a snapshot this state can start from. */
@@ -287,8 +444,8 @@ export async function loadAt<S extends Schema, E extends Schemas>(
     if (start || read < SNAPSHOT_PAGE) break;
     before = oldest;
   }
-  let snapshot: Snapshot<S, E> = { state: me.init() as S, patches: 0, snaps: 0 };
-  if (start) snapshot = fold(me, snapshot, start);
+  const folding = new Folding(me, { state: me.init() as S, patches: 0, snaps: 0 });
+  if (start) folding.add(start);
   else {
     // Without a snapshot at or before the point, the fold starts at version
     // 0 — unless the stream's history before its summary was archived.
@@ -297,13 +454,12 @@ export async function loadAt<S extends Schema, E extends Schemas>(
     if (first !== undefined && first > 0)
       throw new StreamArchivedError(stream, first, `load of state "${me.name}" at ${JSON.stringify(point)}`);
   }
+  const step = stepper(folding, callback);
   await log.query<E>(
     (event) => {
-      if (!within(event)) return;
-      snapshot = fold(me, snapshot, event);
-      callback?.(snapshot);
+      if (within(event)) step(event);
     },
     { stream, with_snaps: true, ...(start && { after: start.id }), ...bound }
   );
-  return snapshot;
+  return folding.snapshot();
 }

@@ -2,12 +2,21 @@
  * Emmett (`@event-driven-io/emmett`, `@event-driven-io/emmett-postgresql`),
  * written the way its documentation shows: a `CommandHandler` with `evolve`
  * and `initialState` decides and appends; `aggregateStream` loads; on
- * PostgreSQL a consumer runs a reactor. Emmett's event stores keep no
- * snapshots (a state is always folded from the whole stream), and its
- * in-memory event store has no consumer to run a reactor on, so those two
- * workloads are "n/a".
+ * PostgreSQL a consumer runs a reactor. In memory the same reactor runs as
+ * Emmett's in-memory processor (`inMemoryReactor`, its checkpoints in
+ * Emmett's in-memory database); that store has no consumer to pull events
+ * for it, so the events the store publishes after each commit
+ * (`hooks.onAfterCommit`) are what it is handed, all at once, as a consumer
+ * would. Emmett's event stores keep no snapshots (a state is always folded
+ * from the whole stream), so that workload is "n/a".
  */
-import { CommandHandler, type EventStore, getInMemoryEventStore } from "@event-driven-io/emmett";
+import {
+  CommandHandler,
+  type EventStore,
+  getInMemoryEventStore,
+  inMemoryReactor,
+  type InMemoryReadEvent,
+} from "@event-driven-io/emmett";
 import { getPostgreSQLEventStore, type PostgresEventStore } from "@event-driven-io/emmett-postgresql";
 import { performance } from "node:perf_hooks";
 import type { CounterApp, Subject, Target } from "../workloads.js";
@@ -28,6 +37,37 @@ export async function subject(target: Target, version: string): Promise<Subject>
     await postgres().schema.dangerous.truncate({ resetSequences: true, truncateProjections: true });
   }
   let processors = 0;
+  /** The reaction workload in memory: a store that keeps what it publishes, and the reactor handed that. */
+  const memoryReactions = async (sources: string[]) => {
+    const published: InMemoryReadEvent<Incremented | Posted>[] = [];
+    const store = getInMemoryEventStore({
+      hooks: {
+        onAfterCommit: (events) => void published.push(...(events as InMemoryReadEvent<Incremented | Posted>[])),
+      },
+    });
+    eventStore = store;
+    for (const stream of sources) await increment(store, stream, () => ({ type: "Incremented", data: { by: 1 } }));
+    let posted = 0;
+    const reactor = inMemoryReactor<Incremented | Posted>({
+      processorId: `ledger-${++processors}`,
+      canHandle: ["Incremented"],
+      eachMessage: async (event) => {
+        if (event.type !== "Incremented") return;
+        await post(store, `ledger-${event.metadata.streamName}`, () => ({
+          type: "Posted",
+          data: { by: event.data.by },
+        }));
+        posted++;
+      },
+    });
+    const start = performance.now();
+    await reactor.start({});
+    // What the source increments published; the postings the reactor makes are published after.
+    await reactor.handle(published.splice(0), {});
+    const seconds = (performance.now() - start) / 1000;
+    await reactor.close({});
+    return { posted, cycles: 1, seconds };
+  };
   return {
     label: `Emmett ${version}`,
     async reset() {
@@ -51,8 +91,7 @@ export async function subject(target: Target, version: string): Promise<Subject>
         );
     },
     async reactions(sources) {
-      if (target.kind === "memory")
-        return { unsupported: "Emmett's in-memory event store has no consumer to run a reactor on" };
+      if (target.kind === "memory") return memoryReactions(sources);
       for (const stream of sources)
         await increment(eventStore, stream, () => ({ type: "Incremented", data: { by: 1 } }));
       let posted = 0;
