@@ -96,6 +96,8 @@ export class Drainer<E extends Schemas> {
   readonly backfill = new RouteIndex();
   /** Which events react into which stream, from this drainer's own shared reads of the log. */
   private readonly scans = new Scans();
+  /** The streams of the app's projections. */
+  private readonly projections = new Set<string>();
   /** The event each reaction name (and each name it had before) reacts to. */
   private readonly eventOf = new Map<string, string>();
 
@@ -118,7 +120,10 @@ export class Drainer<E extends Schemas> {
     this.owned = ownedNames(events);
     for (const [event, { reactions }] of Object.entries(events))
       for (const [key, reaction] of reactions)
-        for (const name of [key, ...(reaction.aliases ?? [])]) this.eventOf.set(`${event}/${name}`, event);
+        for (const name of [key, ...(reaction.aliases ?? [])]) {
+          this.eventOf.set(`${event}/${name}`, event);
+          if (reaction.projection) this.projections.add(reaction.projection.stream);
+        }
   }
 
   /** Streams this drainer is still working on (a handler outlived the drain that started it). */
@@ -202,7 +207,12 @@ export class Drainer<E extends Schemas> {
       };
       // With a time allowance for backlogs, a stream reads more than it must
       // handle: its handlers stop at `eventLimit` once the allowance is spent.
-      const readLimit = backlogMillis > 0 ? Math.max(eventLimit, this.pace.events) : eventLimit;
+      // A projection's batch grows on its own (see `BatchSizes`): it reads a
+      // page, whatever the reactions' pace.
+      const readLimit = (lease: Lease) =>
+        backlogMillis > 0
+          ? Math.max(eventLimit, this.projections.has(lease.stream) ? BACKLOG_EVENTS : this.pace.events)
+          : eventLimit;
       const batches = await readBatches(this.events, leased, readLimit, log, known, kept, scanned, eventLimit).catch(
         async (error) => {
           await this.release(log, leased);

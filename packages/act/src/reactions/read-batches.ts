@@ -76,13 +76,14 @@ const MAX_PAGES = 10;
 export async function readBatches<E extends Schemas>(
   events: EventRegister<E, any>,
   leased: Lease[],
-  eventLimit: number,
+  eventLimit: number | ((lease: Lease) => number),
   log: Store,
   known: (lease: Lease) => Known | undefined = () => undefined,
   kept: (ids: number[]) => ReadonlyMap<number, Committed<Schemas, string>> = () => new Map(),
   scanned: (page: Scanned) => void = () => {},
-  enough = eventLimit
+  enough?: number
 ): Promise<Batch<E>[]> {
+  const limitOf = (lease: Lease) => (typeof eventLimit === "number" ? eventLimit : eventLimit(lease));
   const batches = new Map<string, Batch<E>>(
     leased.map((lease) => [lease.stream, { lease, events: [], jobs: [], end: lease.at }])
   );
@@ -115,7 +116,7 @@ export async function readBatches<E extends Schemas>(
   ) => {
     if (id <= count.after || count.closed) return;
     const jobs = waiting(batch.lease, routed);
-    if (jobs && count.events >= eventLimit) {
+    if (jobs && count.events >= limitOf(batch.lease)) {
       count.closed = true;
       return;
     }
@@ -143,7 +144,7 @@ export async function readBatches<E extends Schemas>(
         await log.query<E>((event) => route(batch, event.id, resolve(event).get(lease.stream), count), {
           stream: lease.source,
           after: lease.at,
-          limit: eventLimit,
+          limit: limitOf(lease),
           names,
           ...upTo(head(lease)),
         });
@@ -165,7 +166,7 @@ export async function readBatches<E extends Schemas>(
   if (exact.size) {
     const takers = new Map<number, string[]>();
     for (const [stream, { ids }] of exact)
-      for (const id of ids.slice(0, eventLimit)) {
+      for (const id of ids.slice(0, limitOf(batches.get(stream)!.lease))) {
         const streams = takers.get(id);
         if (streams) streams.push(stream);
         else takers.set(id, [stream]);
@@ -190,14 +191,15 @@ export async function readBatches<E extends Schemas>(
     }
     for (const [stream, { ids, to }] of exact) {
       const batch = batches.get(stream)!;
-      if (ids.length > eventLimit) batch.end = ids[eventLimit - 1];
+      const limit = limitOf(batch.lease);
+      if (ids.length > limit) batch.end = ids[limit - 1];
       else if (to >= batch.lease.head!) batch.end = batch.lease.head!;
       else {
         // Enough for this drain's share, the stream waits for the next
         // drain to read on: pages read now would be read ahead of the
         // handlers, for every stream at once.
         batch.end = to;
-        if (ids.length < enough) start.set(stream, to);
+        if (ids.length < (enough ?? limit)) start.set(stream, to);
       }
     }
   }
@@ -250,7 +252,7 @@ export async function readBatches<E extends Schemas>(
       const stream = open[i].stream;
       cursor.set(stream, Math.max(cursor.get(stream)!, last));
       const count = counts.get(stream)!;
-      if (count.closed || count.events >= eventLimit || last >= head(open[i])) open.splice(i, 1);
+      if (count.closed || count.events >= limitOf(open[i]) || last >= head(open[i])) open.splice(i, 1);
     }
   }
   return [...batches.values()];
