@@ -23,13 +23,6 @@ export const BACKLOG_EVENTS = 1_000;
  * (the leading streams'). A page goes to the index it continues; one after
  * a gap starts the index of its end of the backlog over. Events themselves
  * are not kept: a drain reads the ones it handles by id.
- *
- * @example
- * ```ts
- * const scans = new Scans();
- * scans.add(store(), { after: -1, last: 999, routes: new Map([["audit-1", [5, 17]]]), lagging: true });
- * scans.covered(store(), "audit-1", -1); // { ids: [5, 17], to: 999 }
- * ```
  */
 export class Scans {
   private readonly lagging = new RouteIndex(ROUTE_INDEX_LIMIT, 0);
@@ -59,13 +52,6 @@ export class Scans {
  * busiest stream handled within the last time allowance, never below the
  * drain's `eventLimit` — what is read and not handled is read again by the
  * next drain. A drain whose allowance stopped no batch doubles it.
- *
- * @example
- * ```ts
- * const pace = new Pace();
- * pace.learn([40], 10); // a stream handled 40 events before its allowance ran out
- * pace.events; // 80
- * ```
  */
 export class Pace {
   /** Events to read per stream in the next drain. */
