@@ -14,8 +14,8 @@ import * as watermarks from "../src/watermark-sql.js";
 const TABLE = "act_growth";
 
 /**
- * The plans of the statements behind `blocked()`, `stats()`, a drain's poll
- * and a time-travel load, on the largest log measured: each is one
+ * The plans of the statements behind `blocked()`, `stats()`, a drain's poll,
+ * a load and a time-travel load, on the largest log measured: each is one
  * statement, and each must find its rows through an index, not by reading
  * the log or the caught-up reaction streams.
  */
@@ -31,6 +31,9 @@ async function explain(client: pg.Client) {
   // As for streams whose backlog is the whole log: from its start, as far as stats() reads by default.
   const shared = sql.query(n, { after: -1, before: last + 1, limit: 1_000, names: ["Incremented"] });
   plans.push(["stats(): the shared read of the log", shared.text, shared.values]);
+  // A load: from the stream's latest snapshot of the state's version, if any.
+  const load = sql.query(n, { stream: "probe", from_snapshot: "Counter@bench.0" });
+  plans.push(["a load of the 10-event stream", load.text, load.values]);
   const back = sql.query(n, { stream: "probe", names: [SNAP_EVENT], with_snaps: true, backward: true, limit: 8 });
   plans.push(["time travel: snapshots before the point", back.text, back.values]);
   const fold = sql.query(n, { stream: "probe", with_snaps: true });

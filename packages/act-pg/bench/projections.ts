@@ -140,3 +140,26 @@ export async function benchProjections(pgStore: PostgresStore, admin: pg.Client)
     await admin.query(`DROP TABLE ${table}`);
   return results;
 }
+
+/** Run directly (`npx tsx bench/projections.ts`): the projection figures alone, as JSON. */
+async function main() {
+  const { benchDatabase, emptyStore, withClient } = await import("./database.js");
+  const { store } = await import("@act-root/act");
+  const database = await benchDatabase();
+  try {
+    await withClient(database.url, async (admin) => {
+      const pgStore = (await emptyStore(database.url, "act_projections")) as PostgresStore;
+      console.log(JSON.stringify(await benchProjections(pgStore, admin)));
+      await pgStore.drop();
+      await store().dispose();
+    });
+  } finally {
+    await database.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`)
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });

@@ -106,3 +106,31 @@ export async function benchProjections(sqlite: SqliteStore, db: Connection): Pro
     ),
   };
 }
+
+/** Run directly (`npx tsx bench/projections.ts`): the projection figures alone, on a file of a fresh folder, as JSON. */
+async function main() {
+  const { store } = await import("@act-root/act");
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { open } = await import("../src/driver.js");
+  const { SqliteStore } = await import("../src/index.js");
+  const dir = mkdtempSync(join(tmpdir(), "act-sqlite-projections-"));
+  const filename = join(dir, "app.db");
+  const sqlite = new SqliteStore({ filename });
+  store(sqlite);
+  const db = open(filename);
+  try {
+    console.log(JSON.stringify(await benchProjections(sqlite, db)));
+  } finally {
+    db.close();
+    await store().dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`)
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });

@@ -15,7 +15,10 @@
  * - a 10-event stream loaded, and loaded as it was at version 5 (time travel);
  * - `app.stats()` and `app.blocked()`;
  * - the reaction handling rate with the whole log as backlog, next to the
- *   rate on an empty log (1,000 events over 100 streams);
+ *   rate on an empty log (1,000 events over 100 streams), and the rate of a
+ *   new app (a process started with that backlog, which correlated none of
+ *   it) handling the next 500 reactions (the median of three such apps in
+ *   turn) with the events its drains read per reaction;
  * - one drain cycle with one busy stream while every other reaction stream
  *   is idle (caught up);
  * - bytes per event on disk (or in memory for the in-memory store).
@@ -72,6 +75,8 @@ export type GrowthRow = {
   statsMs: number;
   blockedMs: number;
   handledPerSecond: number;
+  restartedPerSecond: number;
+  restartedReadPerHandled: number;
   drainOneBusyMs: number;
   bytesPerEvent: number;
 };
@@ -94,28 +99,70 @@ async function timed(runs: number, step: () => Promise<unknown>): Promise<number
 const BUSY = 1_000;
 const IDLE = 9_000;
 
+/** Events per bulk append of the fill. */
+const FILL_PAGE = 10_000;
+
 /**
  * Fills the log with `events` Incremented events: one on each of up to
  * 9,000 streams whose reactions will be idle, then the rest over 1,000
- * streams, interleaved in commits of up to 100 events.
+ * streams in turn, one event each, so every busy stream's events are spread
+ * over the whole log (as where many streams commit at once). Appended in
+ * bulk through the store's transfer port (a million commits would take the
+ * run's time), with ids that follow the store's last one.
  */
 async function fill(log: Store, events: number): Promise<{ idle: number }> {
   const idle = Math.min(IDLE, Math.floor(events / 2));
-  for (let i = 0; i < idle; i++)
-    await log.commit({ stream: `i-${i}`, messages: [{ name: "Incremented", data: { by: 1 } }], meta });
   const perStream = Math.max(1, Math.floor((events - idle) / BUSY));
-  const chunk = Math.min(100, perStream);
-  for (let done = 0; done < perStream; done += chunk)
-    for (let s = 0; s < BUSY; s++)
-      await log.commit({
-        stream: `c-${s}`,
-        messages: Array.from({ length: Math.min(chunk, perStream - done) }, () => ({
-          name: "Incremented",
-          data: { by: 1 },
-        })),
-        meta,
-      });
+  const total = idle + perStream * BUSY;
+  // One commit first: its id is where the appended ids continue.
+  await log.commit({ stream: "i-0", messages: [{ name: "Incremented", data: { by: 1 } }], meta });
+  let last = await lastId(log);
+  const created = new Date();
+  const at = (n: number) =>
+    n < idle
+      ? { stream: `i-${n}`, version: 0 }
+      : { stream: `c-${(n - idle) % BUSY}`, version: Math.floor((n - idle) / BUSY) };
+  for (let n = 1; n < total; n += FILL_PAGE) {
+    const page = Array.from({ length: Math.min(FILL_PAGE, total - n) }, (_, i) => ({
+      id: last + 1 + i,
+      ...at(n + i),
+      name: "Incremented",
+      data: { by: 1 },
+      meta,
+      created,
+    }));
+    await log.transfer!.append(page, last);
+    last += page.length;
+  }
   return { idle };
+}
+
+/**
+ * Counts the events `log` returns to queries until `stop()`: what the
+ * drains read per reaction they ran, a figure the machine's load does not
+ * move.
+ */
+function countReads(log: Store): { stop(): number } {
+  let read = 0;
+  // The store's own query, with a callback that counts what it is given.
+  type Query = (callback: (event: unknown) => unknown, query?: unknown) => Promise<unknown>;
+  const counted = log as unknown as { query: Query };
+  const query = counted.query;
+  counted.query = (callback, q) =>
+    query.call(
+      log,
+      (event) => {
+        read++;
+        return callback(event);
+      },
+      q
+    );
+  return {
+    stop() {
+      counted.query = query;
+      return read;
+    },
+  };
 }
 
 /** The id of the last event in the log. */
@@ -181,11 +228,30 @@ export async function measure(target: GrowthTarget, events: number): Promise<Gro
   });
   const commitsPerSecond = commits / (commitTimes.reduce((a, b) => a + b, 0) / 1000);
 
-  // Reactions with the whole log as backlog: the first 500 handled.
+  // Reactions with the whole log as backlog: the first 500 handled (fewer on
+  // a small log, so the four windows below fit in the busy streams' events).
+  const window = Math.min(500, Math.floor((events - idle) / 4));
   handled = 0;
   const start = performance.now();
-  while (handled < Math.min(500, events)) await app.drain();
+  while (handled < window) await app.drain();
   const handledPerSecond = handled / ((performance.now() - start) / 1000);
+  // The same backlog drained by a process that starts now: its drains know
+  // no event's routes from correlation and read the log for them. Three
+  // such processes in turn, 500 reactions each; the median rate, and the
+  // events they read per reaction in all.
+  const reads = countReads(log);
+  const rates: number[] = [];
+  let restartedHandled = 0;
+  for (let run = 0; run < 3; run++) {
+    const restarted = ledgerApp();
+    handled = 0;
+    const again = performance.now();
+    while (handled < window) await restarted.drain();
+    rates.push(handled / ((performance.now() - again) / 1000));
+    restartedHandled += handled;
+  }
+  const restartedPerSecond = median(rates);
+  const restartedReadPerHandled = reads.stop() / restartedHandled;
 
   // Every reaction stream caught up (moved to the end of the log), then one busy.
   const all = (await log.reactions()).map((r) => r.stream);
@@ -207,6 +273,8 @@ export async function measure(target: GrowthTarget, events: number): Promise<Gro
     statsMs: round(statsMs),
     blockedMs: round(blockedMs),
     handledPerSecond: round(handledPerSecond, 0),
+    restartedPerSecond: round(restartedPerSecond, 0),
+    restartedReadPerHandled: round(restartedReadPerHandled, 1),
     drainOneBusyMs: round(median(drainTimes)),
     bytesPerEvent: round(bytesPerEvent, 0),
   };
@@ -255,6 +323,8 @@ export async function growth(target: GrowthTarget): Promise<GrowthRow[]> {
     ["statsMs", "stats() ms"],
     ["blockedMs", "blocked() ms"],
     ["handledPerSecond", "handled/s, backlog = log"],
+    ["restartedPerSecond", "handled/s, same backlog, new process"],
+    ["restartedReadPerHandled", "events read per reaction, new process"],
     ["drainOneBusyMs", "drain, 1 busy + idle ms"],
     ["bytesPerEvent", "bytes/event"],
   ];

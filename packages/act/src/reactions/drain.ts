@@ -4,8 +4,9 @@ import { project } from "../projections/project.js";
 import { Keeper, MAX_TIMER } from "./lease-keeper.js";
 import { logger } from "../core/ports.js";
 import { ownedNames } from "../builders/reaction-names.js";
-import { type Batch, type Job, readBatches } from "./read-batches.js";
+import { type Batch, type Job, type Known, readBatches, type Scanned } from "./read-batches.js";
 import { RouteIndex } from "./route-index.js";
+import { BACKLOG_EVENTS, Pace, reachedBefore, Scans } from "./read-ahead.js";
 import type { build_tracer } from "../instrumentation/tracer.js";
 import type { Committed, Schemas } from "../types/action.js";
 import type { Store } from "../types/ports.js";
@@ -34,12 +35,6 @@ export const STREAM_LIMIT = 10;
 export const EVENT_LIMIT = 10;
 /** How long a stream with a backlog goes on past the event limit, by default, in ms. */
 export const BACKLOG_MILLIS = 100;
-/**
- * Events a stream with a backlog reads per drain at most: a page of the log,
- * so a shared read of the log serves a backlog whole instead of ten events
- * of it.
- */
-const BACKLOG_EVENTS = 1_000;
 /** How many of the latest reactions the latency figures cover. */
 const LATENCY_SAMPLES = 1_024;
 
@@ -87,6 +82,8 @@ export class Drainer<E extends Schemas> {
   private readonly keepers = new Map<string, Keeper>();
   /** Events per transaction each projection stream has learned to take (see `BatchSizes`). */
   private readonly batchSizes = new BatchSizes(BACKLOG_EVENTS);
+  /** Events a stream with a backlog reads per drain, learned from the drains before. */
+  private readonly pace = new Pace();
   /** The names this app's reactions answer to: it leases only streams whose every reaction is among them. */
   private readonly owned: string[];
   /** Which events react into which stream, from this app's correlation passes (see `Act.correlate`). */
@@ -97,6 +94,10 @@ export class Drainer<E extends Schemas> {
    * events react into (see `RouteIndex.vouches`).
    */
   readonly backfill = new RouteIndex();
+  /** Which events react into which stream, from this drainer's own shared reads of the log. */
+  private readonly scans = new Scans();
+  /** The streams of the app's projections. */
+  private readonly projections = new Set<string>();
   /** The event each reaction name (and each name it had before) reacts to. */
   private readonly eventOf = new Map<string, string>();
 
@@ -119,7 +120,10 @@ export class Drainer<E extends Schemas> {
     this.owned = ownedNames(events);
     for (const [event, { reactions }] of Object.entries(events))
       for (const [key, reaction] of reactions)
-        for (const name of [key, ...(reaction.aliases ?? [])]) this.eventOf.set(`${event}/${name}`, event);
+        for (const name of [key, ...(reaction.aliases ?? [])]) {
+          this.eventOf.set(`${event}/${name}`, event);
+          if (reaction.projection) this.projections.add(reaction.projection.stream);
+        }
   }
 
   /** Streams this drainer is still working on (a handler outlived the drain that started it). */
@@ -180,12 +184,17 @@ export class Drainer<E extends Schemas> {
       );
       if (!leased.length) return none;
       this.tracer.leased(leased);
-      const known = (lease: Lease) =>
-        this.routes.ids(log, lease.stream, lease.at, lease.head!) ??
-        // A stream only a backfill's events react into (as the lease's reactions say).
-        (lease.reactions?.length && this.backfill.vouches(lease.reactions.map((name) => this.eventOf.get(name)))
-          ? this.backfill.ids(log, lease.stream, lease.at, lease.head!)
-          : undefined);
+      const known = (lease: Lease): Known | undefined => {
+        const ids =
+          this.routes.ids(log, lease.stream, lease.at, lease.head!) ??
+          // A stream only a backfill's events react into (as the lease's reactions say).
+          (lease.reactions?.length && this.backfill.vouches(lease.reactions.map((name) => this.eventOf.get(name)))
+            ? this.backfill.ids(log, lease.stream, lease.at, lease.head!)
+            : undefined);
+        // Else what this drainer's earlier shared reads found, as far as they went.
+        return ids ? { ids, to: lease.head! } : this.scans.covered(log, lease.stream, lease.at);
+      };
+      const scanned = (page: Scanned) => this.scans.add(log, page);
       // The events taken from the route index, so those no batch reached (a
       // time allowance ran out first) are put back for the next drain.
       const taken = new Map<number, Committed<Schemas, string>>();
@@ -198,11 +207,18 @@ export class Drainer<E extends Schemas> {
       };
       // With a time allowance for backlogs, a stream reads more than it must
       // handle: its handlers stop at `eventLimit` once the allowance is spent.
-      const readLimit = backlogMillis > 0 ? Math.max(eventLimit, BACKLOG_EVENTS) : eventLimit;
-      const batches = await readBatches(this.events, leased, readLimit, log, known, kept).catch(async (error) => {
-        await this.release(log, leased);
-        throw error;
-      });
+      // A projection's batch grows on its own (see `BatchSizes`): it reads a
+      // page, whatever the reactions' pace.
+      const readLimit = (lease: Lease) =>
+        backlogMillis > 0
+          ? Math.max(eventLimit, this.projections.has(lease.stream) ? BACKLOG_EVENTS : this.pace.events)
+          : eventLimit;
+      const batches = await readBatches(this.events, leased, readLimit, log, known, kept, scanned, eventLimit).catch(
+        async (error) => {
+          await this.release(log, leased);
+          throw error;
+        }
+      );
       const fetched: Fetch<E> = batches.map(({ lease, events }) => ({
         stream: lease.stream,
         source: lease.source,
@@ -216,6 +232,13 @@ export class Drainer<E extends Schemas> {
         batches.map((batch) => this.settle(log, batch, budget, leaseMillis, leasedAt, stopped))
       );
       if (taken.size) this.putBack(log, batches, taken, stopped);
+      if (backlogMillis > 0)
+        this.pace.learn(
+          batches.flatMap(({ lease, events }) =>
+            stopped.has(lease.stream) ? [reachedBefore(events, stopped.get(lease.stream)!)] : []
+          ),
+          eventLimit
+        );
       const acked = settled.flatMap((s) => s.acked);
       const blocked = settled.flatMap((s) => s.blocked);
       this.report(acked, blocked);

@@ -29,6 +29,21 @@ function waiting(lease: Lease, jobs: Job[] | undefined): Job[] | undefined {
   return left.length ? left : undefined;
 }
 
+/**
+ * Events known to react into a stream, by id: those in `(watermark, to]`,
+ * where `to` is as far as the knowledge goes (the stream's head, or less:
+ * the log past `to` is still to be read for it).
+ */
+export type Known = { ids: number[]; to: number };
+
+/**
+ * A page of a shared read: every event with a reaction in `(after, last]`
+ * was routed, and `routes` lists per target stream the ids reacting into
+ * it (ascending). `lagging` when the page started at a lagging stream's
+ * position (the lowest work there is).
+ */
+export type Scanned = { after: number; last: number; routes: Map<string, number[]>; lagging: boolean };
+
 /** Events per read of the whole log, shared by every leased stream without a source. */
 const PAGE = 1_000;
 /** Reads of the whole log per drain at most, so one drain stays short on a long log. */
@@ -49,16 +64,26 @@ const MAX_PAGES = 10;
  * read of exactly those ids serves them all, so a drain reads the events it
  * handles and not the other streams' events between them. Of those ids,
  * the events `kept` still holds from correlation's read are not read again:
- * when it holds them all, the drain reads nothing.
+ * when it holds them all, the drain reads nothing. Ids known only up to a
+ * point short of the head (`Known.to`) serve the stream that far; the
+ * shared reads continue it from there when that is less than `enough`
+ * events.
+ *
+ * Each page of the shared reads is told to `scanned`, so the caller can
+ * remember which streams its events react into: the next drain's streams
+ * then take those events by id instead of reading the same pages again.
  */
 export async function readBatches<E extends Schemas>(
   events: EventRegister<E, any>,
   leased: Lease[],
-  eventLimit: number,
+  eventLimit: number | ((lease: Lease) => number),
   log: Store,
-  known: (lease: Lease) => number[] | undefined = () => undefined,
-  kept: (ids: number[]) => ReadonlyMap<number, Committed<Schemas, string>> = () => new Map()
+  known: (lease: Lease) => Known | undefined = () => undefined,
+  kept: (ids: number[]) => ReadonlyMap<number, Committed<Schemas, string>> = () => new Map(),
+  scanned: (page: Scanned) => void = () => {},
+  enough?: number
 ): Promise<Batch<E>[]> {
+  const limitOf = (lease: Lease) => (typeof eventLimit === "number" ? eventLimit : eventLimit(lease));
   const batches = new Map<string, Batch<E>>(
     leased.map((lease) => [lease.stream, { lease, events: [], jobs: [], end: lease.at }])
   );
@@ -87,11 +112,11 @@ export async function readBatches<E extends Schemas>(
     batch: Batch<E>,
     id: number,
     routed: Job[] | undefined,
-    count: { events: number; closed: boolean }
+    count: { events: number; closed: boolean; after: number }
   ) => {
-    if (id <= batch.lease.at || count.closed) return;
+    if (id <= count.after || count.closed) return;
     const jobs = waiting(batch.lease, routed);
-    if (jobs && count.events >= eventLimit) {
+    if (jobs && count.events >= limitOf(batch.lease)) {
       count.closed = true;
       return;
     }
@@ -115,11 +140,11 @@ export async function readBatches<E extends Schemas>(
       .filter((lease) => lease.source !== undefined)
       .map(async (lease) => {
         const batch = batches.get(lease.stream)!;
-        const count = { events: 0, closed: false };
+        const count = { events: 0, closed: false, after: lease.at };
         await log.query<E>((event) => route(batch, event.id, resolve(event).get(lease.stream), count), {
           stream: lease.source,
           after: lease.at,
-          limit: eventLimit,
+          limit: limitOf(lease),
           names,
           ...upTo(head(lease)),
         });
@@ -128,17 +153,20 @@ export async function readBatches<E extends Schemas>(
 
   // Streams without a source whose events are known by id: their next
   // `eventLimit` ids, read together. A batch ends at its last id when the
-  // stream has more, otherwise at its head (nothing else up to there).
-  const exact = new Map<string, number[]>();
+  // stream has more, otherwise where the knowledge ends (nothing else up to
+  // there): at its head, or short of it, where the shared reads go on.
+  const exact = new Map<string, Known>();
   for (const lease of pending) {
     if (lease.source !== undefined || lease.head === undefined) continue;
     const ids = known(lease);
     if (ids) exact.set(lease.stream, ids);
   }
+  /** Where the shared reads start for a stream: past what it took by id. */
+  const start = new Map<string, number>();
   if (exact.size) {
     const takers = new Map<number, string[]>();
-    for (const [stream, ids] of exact)
-      for (const id of ids.slice(0, eventLimit)) {
+    for (const [stream, { ids }] of exact)
+      for (const id of ids.slice(0, limitOf(batches.get(stream)!.lease))) {
         const streams = takers.get(id);
         if (streams) streams.push(stream);
         else takers.set(id, [stream]);
@@ -161,9 +189,18 @@ export async function readBatches<E extends Schemas>(
         }
       }
     }
-    for (const [stream, ids] of exact) {
+    for (const [stream, { ids, to }] of exact) {
       const batch = batches.get(stream)!;
-      batch.end = ids.length > eventLimit ? ids[eventLimit - 1] : batch.lease.head!;
+      const limit = limitOf(batch.lease);
+      if (ids.length > limit) batch.end = ids[limit - 1];
+      else if (to >= batch.lease.head!) batch.end = batch.lease.head!;
+      else {
+        // Enough for this drain's share, the stream waits for the next
+        // drain to read on: pages read now would be read ahead of the
+        // handlers, for every stream at once.
+        batch.end = to;
+        if (ids.length < (enough ?? limit)) start.set(stream, to);
+      }
     }
   }
 
@@ -173,12 +210,25 @@ export async function readBatches<E extends Schemas>(
   // passes. A stream is done when its batch is full (its end then covers the
   // rest of the page it filled up in), the reads passed its head, or the log
   // ends.
-  const open = pending.filter((lease) => lease.source === undefined && !exact.has(lease.stream));
-  const counts = new Map(open.map((lease) => [lease.stream, { events: 0, closed: false }]));
-  const cursor = new Map(open.map((lease) => [lease.stream, lease.at]));
+  const open = pending.filter(
+    (lease) => lease.source === undefined && (!exact.has(lease.stream) || start.has(lease.stream))
+  );
+  const counts = new Map(
+    open.map((lease) => [
+      lease.stream,
+      {
+        events: batches.get(lease.stream)!.events.length,
+        closed: false,
+        after: start.get(lease.stream) ?? lease.at,
+      },
+    ])
+  );
+  const cursor = new Map(open.map((lease) => [lease.stream, counts.get(lease.stream)!.after]));
   for (let pages = 0; open.length && pages < MAX_PAGES; pages++) {
     const from = Math.min(...open.map((lease) => cursor.get(lease.stream)!));
     const to = Math.max(...open.map(head));
+    const lagging = open.some((lease) => lease.lagging && cursor.get(lease.stream) === from);
+    const targets = new Map<string, number[]>();
     let last = from;
     let read = 0;
     await log.query<E>(
@@ -186,17 +236,23 @@ export async function readBatches<E extends Schemas>(
         last = event.id;
         read++;
         const byTarget = resolve(event);
+        for (const target of byTarget.keys()) {
+          const ids = targets.get(target);
+          if (ids) ids.push(event.id);
+          else targets.set(target, [event.id]);
+        }
         for (const lease of open)
           route(batches.get(lease.stream)!, event.id, byTarget.get(lease.stream), counts.get(lease.stream)!);
       },
       { after: from, limit: PAGE, names, ...upTo(to) }
     );
+    if (read) scanned({ after: from, last, routes: targets, lagging });
     if (read < PAGE) break; // the end of the log, or past every head
     for (let i = open.length - 1; i >= 0; i--) {
       const stream = open[i].stream;
       cursor.set(stream, Math.max(cursor.get(stream)!, last));
       const count = counts.get(stream)!;
-      if (count.closed || count.events >= eventLimit || last >= head(open[i])) open.splice(i, 1);
+      if (count.closed || count.events >= limitOf(open[i]) || last >= head(open[i])) open.splice(i, 1);
     }
   }
   return [...batches.values()];

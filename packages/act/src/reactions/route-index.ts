@@ -161,6 +161,24 @@ export class RouteIndex {
   }
 
   /**
+   * The ids of the events in `(at, to]` that react into `stream`, where `to`
+   * is the end of the range the index covers, whether or not it reaches the
+   * stream's head: a drain takes these by id and reads the log only past
+   * `to`. `undefined` when the index does not cover the stream at `at` (a
+   * watermark before its range or at its end, another store).
+   */
+  covered(log: Store, stream: string, at: number): { ids: number[]; to: number } | undefined {
+    if (at >= this.to) return undefined;
+    const range = this.range(log, stream, at, this.to);
+    return range && { ids: range.ids.slice(0, range.end), to: this.to };
+  }
+
+  /** Whether a pass over the events after `after` of `log` continues the range the index covers (leaves no gap). */
+  continues(log: Store, after: number): boolean {
+    return log === this.log && after <= this.to;
+  }
+
+  /**
    * How many events in `(at, head]` react into `stream`, as {@link RouteIndex.ids}
    * would list them, without copying them (`stats()` asks for every stream
    * with work, whose backlogs may be long).

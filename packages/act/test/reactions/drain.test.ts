@@ -471,6 +471,26 @@ describe("a stream with a backlog", () => {
     expect([...handled.values()]).toEqual([100, 100, 100, 100]);
   });
 
+  it("reads about twice what a stream handled within the last allowance, not a page of its backlog, in the next drain", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      // 30 ms a handler: the 100 ms allowance is spent before eventLimit (10).
+      const { app, handled } = ledger(() => vi.setSystemTime(Date.now() + 30));
+      await deposit(app, 100);
+      const first = await app.drain({ eventLimit: 10, backlogMillis: 100 });
+      expect(first.fetched[0].events).toHaveLength(100);
+      expect(handled).toHaveLength(10);
+      const second = await app.drain({ eventLimit: 10, backlogMillis: 100 });
+      expect(second.fetched[0].events.map((event) => event.id)).toEqual(
+        first.fetched[0].events.slice(10, 30).map((event) => event.id)
+      );
+      expect(handled).toHaveLength(20);
+      expect(new Set(handled).size).toBe(20);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("enlarges a projection's batch only between drains, from what the last one took", async () => {
     const applied: number[] = [];
     const Totals = projection("Totals")
@@ -500,5 +520,48 @@ describe("a stream with a backlog", () => {
     expect(applied).toHaveLength(10);
     await app.drain({ eventLimit: 10, backlogMillis: 0 });
     expect(applied).toHaveLength(20);
+  });
+});
+
+describe("a process that starts with a backlog it did not correlate", () => {
+  /** The app of each process: one reaction per deposit, on an audit stream of its account (no source). */
+  const audit = (handled: Map<string, number[]>) =>
+    act()
+      .with(Account)
+      .on("Deposited")
+      .do(async (event, stream) => {
+        handled.set(stream, [...(handled.get(stream) ?? []), event.data.amount]);
+      })
+      .to((event) => ({ target: `audit-${event.stream}` }))
+      .build();
+
+  it("reads each page of the log once, and the streams it leases later take their events from those pages by id", async () => {
+    const before = new Map<string, number[]>();
+    // 1,000 deposits over 50 accounts in turn: each stream's events are spread over the whole log.
+    const first = audit(before);
+    for (let i = 0; i < 1_000; i++) await first.do("deposit", { stream: `acc-${i % 50}`, actor }, { amount: i });
+    await first.correlate({ after: -1, limit: 10_000 });
+    const handled = new Map<string, number[]>();
+    const restarted = audit(handled);
+    const shared: number[] = [];
+    const log = store();
+    const query = log.query.bind(log);
+    const spy = vi.spyOn(log, "query").mockImplementation((callback, q) =>
+      query((event) => {
+        // A read of the log for the reactions' events, not of given ids or of a stream.
+        if (q?.names && !q.ids && !q.stream) shared.push(event.id);
+        callback(event as never);
+      }, q)
+    );
+    try {
+      for (let drains = 0; drains < 100; drains++) if (!(await restarted.drain()).acked.length) break;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(handled.size).toBe(50);
+    for (let account = 0; account < 50; account++)
+      expect(handled.get(`audit-acc-${account}`)).toEqual(Array.from({ length: 20 }, (_, i) => account + 50 * i));
+    expect(shared.length).toBeGreaterThan(0);
+    expect(new Set(shared).size).toBe(shared.length);
   });
 });

@@ -203,6 +203,9 @@ describe("RouteIndex", () => {
               const ids = index.ids(store, step.stream, Math.min(step.at, head), head);
               // stats() counts what a drain would read.
               expect(count).toBe(ids?.length);
+              // As far as the index goes, whether or not that reaches the head.
+              const covered = index.covered(store, step.stream, Math.min(step.at, head));
+              if (covered) expect(covered.ids).toEqual(truth(log, step.stream, Math.min(step.at, head), covered.to));
               if (ids === undefined) continue;
               answered++;
               expect(ids).toEqual(truth(log, step.stream, Math.min(step.at, head), head));

@@ -1,0 +1,51 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { act, state, store } from "../../src/index.js";
+import { correlate } from "../../src/reactions/correlate.js";
+import { readBatches } from "../../src/reactions/read-batches.js";
+import { actor, freshStore } from "../fixtures.js";
+
+beforeEach(async () => {
+  await freshStore();
+});
+
+const Account = state("Account", z.object({ n: z.number() }))
+  .init(() => ({ n: 0 }))
+  .emits({ Deposited: z.object({ amount: z.number() }) })
+  .patch({ Deposited: (_, s) => ({ n: s.n + 1 }) })
+  .on("deposit", z.object({ amount: z.number() }))
+  .emit(({ amount }) => ["Deposited", { amount }])
+  .build();
+
+describe("readBatches", () => {
+  it("reads each leased stream up to its own limit, from the shared reads and by id alike", async () => {
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async () => {})
+      .to((event) => ({ target: `audit-${event.stream}` }))
+      .build();
+    for (let i = 0; i < 40; i++) await app.do("deposit", { stream: `acc-${i % 2}`, actor }, { amount: i });
+    const { leased } = await correlate(store(), app.registry.events, "test", { after: -1, limit: 100 });
+    const limits: Record<string, number> = { "audit-acc-0": 3, "audit-acc-1": 7 };
+    const limit = (lease: { stream: string }) => limits[lease.stream];
+    const shared = await readBatches(app.registry.events, leased, limit, store());
+    expect(shared.map((batch) => [batch.lease.stream, batch.events.length])).toEqual([
+      ["audit-acc-0", 3],
+      ["audit-acc-1", 7],
+    ]);
+    // Known by id: every deposit's id, by account.
+    const ids = new Map<string, number[]>();
+    for (const batch of shared) ids.set(batch.lease.stream, []);
+    await store().query((event) => ids.get(`audit-${event.stream}`)?.push(event.id), { names: ["Deposited"] });
+    const exact = await readBatches(app.registry.events, leased, limit, store(), (lease) => ({
+      ids: ids.get(lease.stream)!,
+      to: lease.head!,
+    }));
+    expect(exact.map((batch) => batch.events.map((event) => event.id))).toEqual([
+      ids.get("audit-acc-0")!.slice(0, 3),
+      ids.get("audit-acc-1")!.slice(0, 7),
+    ]);
+    expect(exact.map((batch) => batch.end)).toEqual([ids.get("audit-acc-0")![2], ids.get("audit-acc-1")![6]]);
+  });
+});
