@@ -25,6 +25,17 @@ export const Counter = state("Counter", z.object({ count: z.number(), tags: z.ar
   .emit(() => ["Reset", {}])
   .build();
 
+/** An account whose deposits and postings the reaction tests route to other streams. */
+export const Account = state("Account", z.object({ n: z.number() }))
+  .init(() => ({ n: 0 }))
+  .emits({ Deposited: z.object({ amount: z.number() }), Posted: z.object({ amount: z.number() }) })
+  .patch({ Deposited: (_, s) => ({ n: s.n + 1 }), Posted: (_, s) => ({ n: s.n + 1 }) })
+  .on("deposit", z.object({ amount: z.number() }))
+  .emit(({ amount }) => ["Deposited", { amount }])
+  .on("post", z.object({ amount: z.number() }))
+  .emit(({ amount }) => ["Posted", { amount }])
+  .build();
+
 /**
  * A fresh in-memory store for the next test, as a new process would have:
  * disposes the previous one (NODE_ENV=test: no exit) and passes a new one to

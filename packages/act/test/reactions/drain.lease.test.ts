@@ -3,19 +3,11 @@ import { z } from "zod";
 import { act, type InMemoryStore, projection, state } from "../../src/index.js";
 import { logger } from "../../src/core/ports.js";
 import type { Lease } from "../../src/types/reaction.js";
-import { actor, freshStore } from "../fixtures.js";
+import { Account, actor, freshStore } from "../fixtures.js";
 
 // What a drain does with its leases while handlers run, driven by fake
 // timers so every step is deterministic: renewals, a lease lost or run out,
 // a batch that outlives its drain, what is recorded and reported afterwards.
-
-const Account = state("Account", z.object({ n: z.number() }))
-  .init(() => ({ n: 0 }))
-  .emits({ Deposited: z.object({ amount: z.number() }) })
-  .patch({ Deposited: (_, s) => ({ n: s.n + 1 }) })
-  .on("deposit", z.object({ amount: z.number() }))
-  .emit(({ amount }) => ["Deposited", { amount }])
-  .build();
 
 let memory: InMemoryStore;
 /** The store's own `lease`, for spies that change only renewals. */

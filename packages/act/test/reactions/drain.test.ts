@@ -1,24 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
-import { act, type Committed, projection, type Schemas, sleep, state, store } from "../../src/index.js";
+import { act, type Committed, projection, type Schemas, sleep, store } from "../../src/index.js";
 import { correlate } from "../../src/reactions/correlate.js";
 import { backoff } from "../../src/reactions/drain.js";
 import { KEPT_EVENTS_LIMIT, RouteIndex } from "../../src/reactions/route-index.js";
-import { actor, freshStore } from "../fixtures.js";
+import { Account, actor, freshStore } from "../fixtures.js";
 
 beforeEach(async () => {
   await freshStore();
 });
-
-const Account = state("Account", z.object({ n: z.number() }))
-  .init(() => ({ n: 0 }))
-  .emits({ Deposited: z.object({ amount: z.number() }), Posted: z.object({ amount: z.number() }) })
-  .patch({ Deposited: (_, s) => ({ n: s.n + 1 }), Posted: (_, s) => ({ n: s.n + 1 }) })
-  .on("deposit", z.object({ amount: z.number() }))
-  .emit(({ amount }) => ["Deposited", { amount }])
-  .on("post", z.object({ amount: z.number() }))
-  .emit(({ amount }) => ["Posted", { amount }])
-  .build();
 
 describe("drain with the default options", () => {
   it("routes one read of the log to every target stream: cycles grow with the events, not with targets × log", async () => {

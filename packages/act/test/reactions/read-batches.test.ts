@@ -1,21 +1,12 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { act, state, store } from "../../src/index.js";
+import { act, store } from "../../src/index.js";
 import { correlate } from "../../src/reactions/correlate.js";
 import { readBatches } from "../../src/reactions/read-batches.js";
-import { actor, freshStore } from "../fixtures.js";
+import { Account, actor, freshStore } from "../fixtures.js";
 
 beforeEach(async () => {
   await freshStore();
 });
-
-const Account = state("Account", z.object({ n: z.number() }))
-  .init(() => ({ n: 0 }))
-  .emits({ Deposited: z.object({ amount: z.number() }) })
-  .patch({ Deposited: (_, s) => ({ n: s.n + 1 }) })
-  .on("deposit", z.object({ amount: z.number() }))
-  .emit(({ amount }) => ["Deposited", { amount }])
-  .build();
 
 describe("readBatches", () => {
   it("reads each leased stream up to its own limit, from the shared reads and by id alike", async () => {
