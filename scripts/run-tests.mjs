@@ -28,14 +28,16 @@ import { fileURLToPath } from "node:url";
 /**
  * The suites, in the order they are preferred when several could start: the
  * ones on the longest path to the end first. `cpu` is how many cores a suite
- * keeps busy on average — the summary at the end of a run prints each
- * suite's CPU time beside its duration, which is where these come from: the
- * site build about one and a half (the bundler's threads beside Docusaurus),
- * a vitest run or a compiler one core (1); the browser tests one (they wait
- * on page loads and idle periods: 220 s of CPU in 455 s with two browsers);
- * and the suites that mostly wait — the PostgreSQL tests (one file at a
- * time, waiting on the server and on lease timers), `npm install`, `npm
- * pack` — half of one (0.5). `after` names the steps a suite needs.
+ * may keep busy — the summary at the end of a run prints each suite's CPU
+ * time beside its duration, which is what these are checked against. The
+ * site build and the browser tests are the longest path, so they are given
+ * more room than they use on average: the build one and a half (0.7 cores
+ * on average in a clean-clone run, its bundler's threads at times more),
+ * the browser tests one (0.5 on average: they wait on page loads and idle
+ * periods). A vitest run or a compiler takes one core (1); the suites that
+ * mostly wait — the PostgreSQL tests (one file at a time, waiting on the
+ * server and on lease timers; 0.25), `npm install`, `npm pack` — half of
+ * one (0.5). `after` names the steps a suite needs.
  *
  * @type {{ name: string, script: string, after: string[], cpu: number }[]}
  */
