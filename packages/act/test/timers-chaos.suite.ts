@@ -1,8 +1,8 @@
 /**
  * Timers through kills, for every store that keeps timers in a file or a
  * server: a thousand timers come due within a second while the one process
- * firing them is killed with SIGKILL several times, at seeded moments, and
- * started again. Each timer's action is committed exactly once — its event
+ * firing them is killed with SIGKILL several times, each time once it has
+ * fired something and a seeded moment later, and started again. Each timer's action is committed exactly once — its event
  * appears once per timer — and none is lost: every timer ends fired. A kill
  * between a commit and the recording of its outcome leaves the timer
  * claimed; once the claim runs out the next process runs it again, and the
@@ -85,14 +85,21 @@ export function timersChaosSuite(target: TimersChaosTarget): void {
     let child = await start();
     // How many timers were still pending at each kill: the kills must land while timers fire.
     const pendingAtKills: number[] = [];
+    const pending = async () => (await log.timers.count(new Date())).pending;
     for (let kill = 0; kill < KILLS; kill++) {
-      await sleep(100 + Math.floor(random() * 300));
+      // Each kill lands after the process has fired at least one timer, then a
+      // seeded moment later: a fixed delay after the start killed a process
+      // that a busy machine had not yet let fire anything, which tested nothing.
+      const before = await pending();
+      const patience = Date.now() + 30_000;
+      while ((await pending()) >= before && Date.now() < patience) await sleep(20);
+      await sleep(Math.floor(random() * 50));
       await endWorker(child, "SIGKILL");
-      pendingAtKills.push((await log.timers.count(new Date())).pending);
+      pendingAtKills.push(await pending());
       child = await start();
     }
     const deadline = Date.now() + 60_000;
-    while ((await log.timers.count(new Date())).pending > 0 && Date.now() < deadline) await sleep(100);
+    while ((await pending()) > 0 && Date.now() < deadline) await sleep(100);
     await endWorker(child, "SIGTERM");
 
     const fired = new Map<number, number>();
@@ -118,7 +125,7 @@ export function timersChaosSuite(target: TimersChaosTarget): void {
         lateness,
       })
     );
-    expect(pendingAtKills.filter((pending) => pending > 0 && pending < TIMERS).length).toBeGreaterThanOrEqual(3);
+    expect(pendingAtKills.filter((left) => left > 0 && left < TIMERS).length).toBeGreaterThanOrEqual(3);
     expect(timers.filter((t) => t.status !== "fired").map((t) => `${t.id} ${t.status}`)).toEqual([]);
     expect(fired.size).toBe(TIMERS);
     expect([...fired].filter(([, times]) => times !== 1)).toEqual([]);
