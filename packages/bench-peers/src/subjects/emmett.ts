@@ -37,6 +37,22 @@ export async function subject(target: Target, version: string): Promise<Subject>
     await postgres().schema.dangerous.truncate({ resetSequences: true, truncateProjections: true });
   }
   let processors = 0;
+  /**
+   * The ledger reaction, the same in memory and on PostgreSQL: each
+   * `Incremented` posts to `ledger-<stream>` on `store`, counted by `onPosted`.
+   */
+  const ledgerReaction = (store: EventStore, onPosted: () => void) => ({
+    processorId: `ledger-${++processors}`,
+    canHandle: ["Incremented" as const],
+    eachMessage: async (event: (Incremented | Posted) & { metadata: { streamName: string } }) => {
+      if (event.type !== "Incremented") return;
+      await post(store, `ledger-${event.metadata.streamName}`, () => ({
+        type: "Posted",
+        data: { by: event.data.by },
+      }));
+      onPosted();
+    },
+  });
   /** The reaction workload in memory: a store that keeps what it publishes, and the reactor handed that. */
   const memoryReactions = async (sources: string[]) => {
     const published: InMemoryReadEvent<Incremented | Posted>[] = [];
@@ -48,18 +64,7 @@ export async function subject(target: Target, version: string): Promise<Subject>
     eventStore = store;
     for (const stream of sources) await increment(store, stream, () => ({ type: "Incremented", data: { by: 1 } }));
     let posted = 0;
-    const reactor = inMemoryReactor<Incremented | Posted>({
-      processorId: `ledger-${++processors}`,
-      canHandle: ["Incremented"],
-      eachMessage: async (event) => {
-        if (event.type !== "Incremented") return;
-        await post(store, `ledger-${event.metadata.streamName}`, () => ({
-          type: "Posted",
-          data: { by: event.data.by },
-        }));
-        posted++;
-      },
-    });
+    const reactor = inMemoryReactor<Incremented | Posted>(ledgerReaction(store, () => posted++));
     const start = performance.now();
     await reactor.start({});
     // What the source increments published; the postings the reactor makes are published after.
@@ -98,18 +103,7 @@ export async function subject(target: Target, version: string): Promise<Subject>
       let batches = 0;
       // Default pulling options; the consumer stops once it has caught up with the log.
       const consumer = postgres().consumer<Incremented | Posted>({ stopWhen: { noMessagesLeft: true } });
-      consumer.reactor<Incremented | Posted>({
-        processorId: `ledger-${++processors}`,
-        canHandle: ["Incremented"],
-        eachMessage: async (event) => {
-          if (event.type !== "Incremented") return;
-          await post(eventStore, `ledger-${event.metadata.streamName}`, () => ({
-            type: "Posted",
-            data: { by: event.data.by },
-          }));
-          posted++;
-        },
-      });
+      consumer.reactor<Incremented | Posted>(ledgerReaction(eventStore, () => posted++));
       const start = performance.now();
       while (posted < sources.length) {
         batches++;
