@@ -82,8 +82,7 @@ export class Notifier {
       this.#announceAgain = true;
       return;
     }
-    const wait = this.#announcedAt + ANNOUNCE_SPACING_MILLIS - performance.now();
-    this.#announcing = (wait > 0 ? sleep(wait) : Promise.resolve())
+    this.#announcing = this.#spaced()
       .then(() => {
         // Every commit made so far goes into this notification.
         this.#announceAgain = false;
@@ -106,6 +105,19 @@ export class Notifier {
         this.#announcing = undefined;
         if (this.#announceAgain && !this.db.disposed) this.#announce();
       });
+  }
+
+  /**
+   * Waits until {@link ANNOUNCE_SPACING_MILLIS} have passed since the last
+   * notification. A timer may fire up to a millisecond early by this clock
+   * (Node starts it from the event loop's cached time), hence the loop.
+   */
+  async #spaced(): Promise<void> {
+    for (;;) {
+      const wait = this.#announcedAt + ANNOUNCE_SPACING_MILLIS - performance.now();
+      if (wait <= 0) return;
+      await sleep(wait);
+    }
   }
 
   /** A notification: commits of another store (this one's own were told already). */
