@@ -107,18 +107,53 @@ describe("extend", () => {
 });
 
 describe("sleep", () => {
-  it("resolves after the delay", async () => {
-    const start = Date.now();
-    await sleep(20);
-    expect(Date.now() - start).toBeGreaterThanOrEqual(15);
+  /** Whether `promise` has resolved once the fake clock moved `ms` forward. */
+  async function resolvedAfter(promise: Promise<void>, ms: number): Promise<boolean> {
+    let resolved = false;
+    void promise.then(() => {
+      resolved = true;
+    });
+    await vi.advanceTimersByTimeAsync(ms);
+    return resolved;
+  }
+
+  it("resolves after the delay, not before", async () => {
+    vi.useFakeTimers();
+    try {
+      const slept = sleep(20);
+      expect(await resolvedAfter(slept, 19)).toBe(false);
+      expect(await resolvedAfter(slept, 1)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("defaults to SLEEP_MS", async () => {
+    vi.useFakeTimers();
     process.env.SLEEP_MS = "60";
-    const start = Date.now();
-    await sleep();
-    delete process.env.SLEEP_MS;
-    expect(Date.now() - start).toBeGreaterThanOrEqual(50);
+    try {
+      const slept = sleep();
+      expect(await resolvedAfter(slept, 59)).toBe(false);
+      expect(await resolvedAfter(slept, 1)).toBe(true);
+    } finally {
+      delete process.env.SLEEP_MS;
+      vi.useRealTimers();
+    }
+  });
+
+  it("does not wait by default under NODE_ENV=test, and waits 100 ms elsewhere", async () => {
+    vi.useFakeTimers();
+    const env = process.env.NODE_ENV;
+    try {
+      expect(await resolvedAfter(sleep(), 0)).toBe(true);
+      process.env.NODE_ENV = "production";
+      const slept = sleep();
+      expect(await resolvedAfter(slept, 99)).toBe(false);
+      expect(await resolvedAfter(slept, 1)).toBe(true);
+    } finally {
+      process.env.NODE_ENV = env;
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -174,12 +209,5 @@ describe("hardening", () => {
     expect(Object.hasOwn(nested.a as object, "__proto__")).toBe(false);
     expect(Object.getPrototypeOf(nested.a)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
-
-  it("sleep does not wait by default under NODE_ENV=test", async () => {
-    const { sleep } = await import("../../src/index.js");
-    const start = performance.now();
-    await sleep();
-    expect(performance.now() - start).toBeLessThan(50);
   });
 });
