@@ -133,17 +133,31 @@ async function main() {
   const times = [];
   let failed = false;
 
-  const stopAll = () => {
-    for (const child of running.values()) {
-      // Each suite runs in its own process group: stop its servers and browsers too.
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {}
-    }
+  /**
+   * Stops every running suite's process group — its servers and browsers
+   * too — with SIGTERM, and SIGKILLs what is left of a group after ten
+   * seconds: a suite still running would hold its ports into the next run.
+   * Resolves once every group is gone.
+   */
+  const stopAll = async () => {
+    const groups = [...running.values()].map((child) => -child.pid);
+    const signal = (name) =>
+      groups.filter((group) => {
+        try {
+          process.kill(group, name);
+          return true;
+        } catch {
+          return false; // no process left in it
+        }
+      });
+    signal("SIGTERM");
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline && signal(0).length; )
+      await new Promise((r) => setTimeout(r, 200));
+    signal("SIGKILL");
   };
-  for (const signal of ["SIGINT", "SIGTERM"]) {
-    process.on(signal, () => {
-      stopAll();
+  for (const name of ["SIGINT", "SIGTERM"]) {
+    process.on(name, async () => {
+      await stopAll();
       process.exit(1);
     });
   }
@@ -185,10 +199,11 @@ async function main() {
             process.stdout.write(readFileSync(file, "utf8"));
             if (!ok) {
               failed = true;
-              stopAll();
-              console.error(`\nrun-tests: ${name} failed (exit ${code ?? signal}); the other steps were stopped.`);
               process.exitCode = 1;
-              return resolve();
+              return stopAll().then(() => {
+                console.error(`\nrun-tests: ${name} failed (exit ${code ?? signal}); the other steps were stopped.`);
+                resolve();
+              });
             }
             passed.add(name);
             launch();

@@ -1,10 +1,13 @@
 /**
  * The disposable server the tests start lets in only who has its password:
  * other local users and processes reach the port and the socket but cannot
- * log in.
+ * log in; and it does not outlive the process that started it.
  */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type PgServer, startServer } from "../tools/pg-server.js";
 
 let server: PgServer;
@@ -62,4 +65,31 @@ describe("the disposable PostgreSQL server", () => {
       await other.stop();
     }
   }, 60_000);
+
+  it("stops, and its folder is removed, once the process that started it is killed with SIGKILL", async () => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", fileURLToPath(new URL("./fixtures/server-owner.ts", import.meta.url))],
+      { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: ["ignore", "pipe", "pipe"] }
+    );
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    await vi.waitFor(() => expect(out, err).toMatch(/^\d+ \S+\n/), { timeout: 60_000, interval: 100 });
+    const [port, dir] = out.trim().split(" ");
+    const at = { host: "127.0.0.1", port: Number(port), user: "postgres", password: "x" };
+    // Up: it answers (and refuses the wrong password).
+    await expect(login(at)).rejects.toMatchObject({ code: "28P01" });
+    child.kill("SIGKILL");
+    await exited;
+    await vi.waitFor(
+      async () => {
+        await expect(login(at)).rejects.toMatchObject({ code: "ECONNREFUSED" });
+        expect(existsSync(dir!)).toBe(false);
+      },
+      { timeout: 20_000, interval: 200 }
+    );
+  }, 90_000);
 });

@@ -11,7 +11,7 @@
  * PostgreSQL refuses to run as root, so when this process is root the server
  * runs as the `postgres` OS user (created if missing).
  */
-import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -47,6 +47,26 @@ export type PgServer = {
   /** Starts a halted server. */
   start(): Promise<void>;
 };
+
+/**
+ * A detached shell that stops the server and removes its folder once this
+ * process is gone without having done so. `pg_ctl` starts the server in a
+ * session of its own, so a signal to this process's group does not reach it,
+ * and a process ended by a signal or SIGKILL (a test run stopped because
+ * another suite failed) runs no exit handler: without this the server would
+ * keep running, holding its memory and port, after every stopped run.
+ */
+function watchOwner(pgCtl: string, data: string, dir: string): ChildProcess {
+  const [cmd, argv] = command(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);
+  const script =
+    'owner=$1; dir=$2; shift 2; while kill -0 "$owner" 2>/dev/null; do sleep 1; done; "$@" >/dev/null 2>&1; rm -rf -- "$dir"';
+  const child = spawn("sh", ["-c", script, "act-pg-watchdog", String(process.pid), dir, cmd, ...argv], {
+    detached: true,
+    stdio: "ignore",
+  });
+  child.unref();
+  return child;
+}
 
 /** The folder with `initdb`, `pg_ctl` and `postgres`. */
 export function findBinDir(): string {
@@ -183,11 +203,13 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
     throw new Error(`${(error as Error).message}\n${log}`);
   }
   let stopped = false;
+  const watchdog = watchOwner(pgCtl, data, dir);
   // If this process ends without calling stop() (a crash, a forgotten stop),
   // do not leave a server running: stop it synchronously on exit.
   const onExit = () => {
     if (stopped) return;
     stopped = true;
+    watchdog.kill();
     const [cmd, argv] = command(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);
     spawnSync(cmd, argv, { timeout: 30_000 });
     rmSync(dir, { recursive: true, force: true });
@@ -210,6 +232,7 @@ export async function startServer(options: ServerOptions = {}): Promise<PgServer
       if (stopped) return;
       stopped = true;
       process.off("exit", onExit);
+      watchdog.kill();
       try {
         await halt();
       } catch {
