@@ -53,6 +53,18 @@ export class LogSearch {
     return found;
   }
 
+  /** The id of the oldest event (snapshots included), or -1 for an empty log. */
+  private async firstId(): Promise<number> {
+    let first = -1;
+    await this.store.query(
+      (e) => {
+        first = e.id;
+      },
+      { limit: 1, with_snaps: true }
+    );
+    return first;
+  }
+
   /** The id of the newest event (snapshots included), or -1 for an empty log. */
   private async lastId(): Promise<number> {
     let last = -1;
@@ -100,7 +112,10 @@ export class LogSearch {
     }
     const last = await this.lastId();
     const started = Date.now();
-    let cursor = after;
+    // From the oldest event, not from id 0: a store's ids may start anywhere
+    // (PostgreSQL's are transaction ids shifted left), and reading the empty
+    // ranges below the first would spend the budget on nothing.
+    let cursor = Math.max(after, (await this.firstId()) - 1);
     // Ids can be sparse (PostgreSQL's sequence leaves gaps): the range grows
     // or shrinks so that each query takes about STEP_MILLIS.
     let span = this.window;
