@@ -59,6 +59,7 @@ export default defineConfig({
             "scripts/release-notes.test.mjs",
             "scripts/cut-docs-version.test.mjs",
             "scripts/cited-tests.test.mjs",
+            "e2e/server.test.mjs",
           ],
           environment: "node",
           // The Pages-like server's tests make real requests; generous on a busy machine, no timing asserted.

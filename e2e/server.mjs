@@ -4,7 +4,7 @@
 // Usage: node e2e/server.mjs [--port 4317] [--root build] [--base /act-root/] [--snapshot]
 // --snapshot serves a private copy of the root (removed on exit), so a site
 // build started meanwhile cannot change the files under a running test.
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, fstatSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,8 +48,16 @@ for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, stop);
 // Playwright starts this server in a process group of its own, so a test run
 // that is stopped (one step of `npm test` failed, or a SIGKILL) may never
 // pass the signal on; the server would keep its port and make the next run
-// fail to start. It stops when the process that started it is gone.
+// fail to start. It stops when the process that started it is gone: its
+// parent changes, or — started through a shell, which outlives Playwright —
+// the pipe Playwright gave it as standard input is closed.
 const parent = process.ppid;
 setInterval(() => {
   if (process.ppid !== parent) stop();
 }, 1000).unref();
+const input = fstatSync(0);
+// A pipe or a socket pair (what Node's `spawn` gives): a terminal or /dev/null stays open or ends at once.
+if (input.isFIFO() || input.isSocket()) {
+  process.stdin.on("end", stop);
+  process.stdin.resume();
+}
