@@ -50,11 +50,26 @@ export class Keeper {
     return this.controller.signal.aborted;
   }
 
-  /** Whether the lease is still this drainer's, for at least half its length. */
+  /**
+   * Whether the lease is still this drainer's, for at least half its length.
+   * A renewal the store does not answer is not waited for past the lease's
+   * deadline: the lease is lost then, and the batch ends instead of hanging
+   * on a stuck database.
+   */
   async ready(): Promise<boolean> {
     if (this.lost) return false;
     if (this.expires - Date.now() > this.millis / 2) return true;
-    return this.renew();
+    const signal = this.controller.signal;
+    let abort: (() => void) | undefined;
+    const lost = new Promise<false>((resolve) => {
+      abort = () => resolve(false);
+      signal.addEventListener("abort", abort, { once: true });
+    });
+    try {
+      return await Promise.race([this.renew(), lost]);
+    } finally {
+      signal.removeEventListener("abort", abort!);
+    }
   }
 
   stop(): void {

@@ -77,6 +77,20 @@ describe("a lease keeper", () => {
     expect(await keeper.ready()).toBe(false);
   });
 
+  it("is not ready once the deadline passes while the renewal before a handler hangs: the batch ends instead of waiting for the store", async () => {
+    const { store, renewals } = hanging();
+    // Granted 600 ms ago: 400 of 1,000 ms left, so the next handler needs a renewal first.
+    const keeper = keep(store, 1_000, Date.now() - 600);
+    let answer: boolean | undefined;
+    void keeper.ready().then((ready) => (answer = ready));
+    await vi.advanceTimersByTimeAsync(399);
+    expect(renewals).toHaveBeenCalled();
+    expect(answer).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(answer).toBe(false);
+    expect(keeper.lost).toBe(true);
+  });
+
   it("waits out a lease longer than the longest timer in steps, and loses it only at its real deadline", async () => {
     const { store, renewals } = hanging();
     const keeper = keep(store, 30 * DAY);
