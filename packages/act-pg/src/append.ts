@@ -18,7 +18,7 @@ import type pg from "pg";
 import type { Database } from "./database.js";
 import type { DriverError } from "./errors.js";
 import type { IdCheck } from "./lifecycle.js";
-import type { Notifier } from "./notify.js";
+import type { Notifier, Ride } from "./notify.js";
 import { MAX_EVENTS_PER_COMMIT } from "./sql.js";
 
 /** Expired idempotency keys are purged at most this often, and at most this many at a time. */
@@ -56,7 +56,7 @@ export class Appender {
     for (let attempt = 0; ; attempt++) {
       const done = await this.#append(operation, commit, this.db.run.bind(this.db), attempt);
       if (!done) continue;
-      if (done.events.length) this.notifier.committed(done.events);
+      if (done.events.length) this.notifier.committed(done.events, done.ride);
       return done.events;
     }
   }
@@ -75,6 +75,7 @@ export class Appender {
       // A connection that failed mid-transaction is closed rather than reused.
       let broken: Error | undefined;
       let handler = false;
+      let ride: Ride | undefined;
       try {
         await client.query(this.db.begin());
         const run = (what: string, text: string, values: unknown[]) =>
@@ -84,18 +85,21 @@ export class Appender {
             if (error.code === "23505") await client.query(`ROLLBACK; ${this.db.begin()}`);
             throw this.db.failure(what, error);
           });
-        const done = await this.#append(operation, commit, run as never, attempt);
+        const done = await this.#append(operation, commit, run as never, attempt, true);
         if (!done) {
           await client.query("ROLLBACK");
           continue;
         }
         handler = true;
+        ride = done.ride;
         await work(done.events, client);
         handler = false;
         await client.query("COMMIT");
-        if (done.events.length) this.notifier.committed(done.events);
+        if (done.events.length) this.notifier.committed(done.events, done.ride);
         return done.events;
       } catch (error) {
+        // Rolled back (or unknown): what the commit was to announce for earlier commits is announced later.
+        this.notifier.failed(ride);
         await client.query("ROLLBACK").catch((lost: Error) => {
           broken = lost;
         });
@@ -141,14 +145,17 @@ export class Appender {
    * Runs the commit statement once with `run` (the pool, or a transaction's
    * client). Returns the events, or `undefined` when a concurrent commit took
    * the same version and, with nothing to check and fewer than 10 attempts
-   * made, the caller should try again.
+   * made, the caller should try again. `transaction`: `run` is a
+   * transaction's, which a refusal rolls back (with the notification the
+   * statement may carry).
    */
   async #append<E extends Schemas>(
     operation: string,
     { stream, messages, meta, expectedVersion, idempotencyKey, lastId, request }: InlineCommit<E>,
     run: Run,
-    attempt: number
-  ): Promise<{ events: Committed<E, keyof E>[] } | undefined> {
+    attempt: number,
+    transaction = false
+  ): Promise<{ events: Committed<E, keyof E>[]; ride?: Ride } | undefined> {
     const encoded = stringifyJson(
       messages.map(({ name, data }) => ({ name, data })),
       `PostgresStore ${operation}: messages`
@@ -158,18 +165,25 @@ export class Appender {
     const conflict = (lastVersion: number) =>
       new ConcurrencyError(stream, lastVersion, messages as Message<Schemas, string>[], expectedVersion ?? lastVersion);
     let rows: CommitRow[];
+    // The store's notification, when one is due, goes in this statement (see `Notifier`).
+    const ride = this.notifier.ride(messages.map(({ name }) => name));
     try {
+      const { statements } = this.db;
       const values: unknown[] = [stream, encoded, metaText, expectedVersion ?? null, lastId ?? null];
-      ({ rows } =
+      if (idempotencyKey !== undefined)
+        values.push(idempotencyKey, this.db.settings.idempotencyMillis, request ?? null);
+      if (ride) values.push(this.db.names.channel, ride.payload);
+      const text =
         idempotencyKey === undefined
-          ? await run(operation, this.db.statements.commit, values)
-          : await run(operation, this.db.statements.commitKeyed, [
-              ...values,
-              idempotencyKey,
-              this.db.settings.idempotencyMillis,
-              request ?? null,
-            ]));
+          ? ride
+            ? statements.commitAnnouncing
+            : statements.commit
+          : ride
+            ? statements.commitKeyedAnnouncing
+            : statements.commitKeyed;
+      ({ rows } = await run(operation, text, values));
     } catch (error) {
+      this.notifier.failed(ride);
       // 23505: a concurrent commit took the same (stream, version) or key first.
       if ((error as DriverError).code !== "23505") throw error;
       // Without an expected version there is no check to fail: a collision with
@@ -180,17 +194,25 @@ export class Appender {
       throw conflict(last.rows[0].v);
     }
     const last = rows[0].last;
-    if (expectedVersion !== undefined && last !== expectedVersion) throw conflict(last);
-    // Same version, another event: the stream was dropped and written again.
-    if (lastId !== undefined && rows[0].last_id !== lastId) throw conflict(last);
-    // Nothing inserted although the version matched: the key is taken.
-    if (rows[0].id === null && messages.length) throw conflict(last);
+    const refused =
+      (expectedVersion !== undefined && last !== expectedVersion) ||
+      // Same version, another event: the stream was dropped and written again.
+      (lastId !== undefined && rows[0].last_id !== lastId) ||
+      // Nothing inserted although the version matched: the key is taken.
+      (rows[0].id === null && messages.length > 0);
+    if (refused) {
+      // On its own the statement was committed, and its notification sent;
+      // in a transaction the refusal rolls both back.
+      if (transaction) this.notifier.failed(ride);
+      throw conflict(last);
+    }
     if (idempotencyKey !== undefined) this.#purgeExpiredKeys();
     // Every event of a commit has the transaction's time.
     const created = rows[0].created ?? Date.now();
     // The data as the database keeps it (what a read returns), from the text already sent.
     const stored = JSON.parse(encoded) as { data: unknown }[];
     return {
+      ride,
       events: messages.map(({ name }, i) => ({
         id: rows[i].id!,
         stream,

@@ -31,6 +31,8 @@ function statements(n: sql.Names) {
     dropSchema: sql.dropSchema(n),
     commit: sql.commit(n, false),
     commitKeyed: sql.commit(n, true),
+    commitAnnouncing: sql.commit(n, false, true),
+    commitKeyedAnnouncing: sql.commit(n, true, true),
     notify: sql.notify(),
     lastVersion: sql.lastVersion(n),
     recall: sql.recall(n),

@@ -46,10 +46,11 @@ import { SubjectKeys } from "./subject-keys.js";
  *   other tables, hold nothing back; a writer of the events table left open does, and is named in a warning once
  *   it has been open longer than `slowWriterMillis`. A read of one stream always sees every committed event of
  *   that stream.
- * - **Wake-ups**: after a commit the store sends a `NOTIFY` (one at a time, coalescing the commits that finish
- *   meanwhile, and outside the commit's transaction so concurrent commits still share disk flushes), and
- *   `subscribe` listens on a connection of its own, so a running consumer in another process drains at once; its
- *   polling stays the safety net.
+ * - **Wake-ups**: every commit is announced with a `NOTIFY` delivered once it is visible, at most one per 5 ms
+ *   (inside a commit that starts when one is due, or on its own once commits stop; only those commits take
+ *   PostgreSQL's lock on notifying transactions, so concurrent commits still share disk flushes), and `subscribe`
+ *   listens on a connection of its own, so a running consumer in another process drains at once; its polling
+ *   stays the safety net.
  * - **Idempotency keys** live in a table of their own with a primary key on `(stream, key)` claimed in the
  *   commit's statement, so two processes racing with one key commit once. Keys expire after `idempotencyMillis`;
  *   expired ones are deleted in batches, at most once a minute, by a statement of its own after a keyed commit

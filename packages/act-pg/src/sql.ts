@@ -260,8 +260,20 @@ export function dropSchema(n: Names): string {
  *
  * Commits without a key (almost all) use the statement without the keys
  * table, so they neither plan nor lock it.
+ *
+ * With `announcing`, the statement also sends the store's notification:
+ * `pg_notify` on channel `$6` (`$9` when keyed) with payload `$7` (`$10`),
+ * delivered when the commit is visible — or at once, when nothing was
+ * inserted (a wake-up with nothing new is harmless; the payload may announce
+ * earlier commits too). A store uses it for one commit per
+ * announcement spacing (see `notify.ts`), which spares that announcement a
+ * statement and a transaction of its own.
  */
-export function commit(n: Names, keyed: boolean): string {
+export function commit(n: Names, keyed: boolean, announcing = false): string {
+  const channel = keyed ? 9 : 6;
+  const announced = announcing
+    ? ` CROSS JOIN (SELECT pg_notify($${channel}::text, $${channel + 1}::text)) AS announced`
+    : "";
   const claimed = keyed
     ? `, claimed AS (
   INSERT INTO ${n.keys} (stream, key, from_version, to_version, expires, request)
@@ -288,12 +300,14 @@ WITH top AS (
   RETURNING id, version, created
 )
 SELECT last.v AS last, last.id AS last_id, ins.id, ins.version, floor(extract(epoch FROM ins.created) * 1000)::float8 AS created
-FROM last LEFT JOIN ins ON true ORDER BY ins.version`;
+FROM last${announced} LEFT JOIN ins ON true ORDER BY ins.version`;
 }
 
 /**
  * Announces commits to listeners on channel `$1` with payload `$2`, in a transaction of its
- * own. PostgreSQL commits notifying transactions one at a time (it holds a
+ * own: what is still queued once commits stopped (see `notify.ts`; while they
+ * go on, one per spacing carries the notification in its own statement).
+ * PostgreSQL commits notifying transactions one at a time (it holds a
  * database-wide lock from before the commit until after it), so a `NOTIFY`
  * inside every event commit would forbid concurrent commits from sharing a
  * disk flush and cap the store's write rate. This transaction commits
