@@ -51,7 +51,8 @@ const after = (done: Iterable<string>, at: number) => [...done].filter((key) => 
 
 /** Whether `done` records the job's reaction, under its key or a name it had before. */
 const isDone = (done: ReadonlySet<string>, job: Job) =>
-  done.has(doneKey(job)) || (job.reaction.aliases ?? []).some((alias) => done.has(`${job.event.id}:${alias}`));
+  done.size > 0 &&
+  (done.has(doneKey(job)) || (job.reaction.aliases ?? []).some((alias) => done.has(`${job.event.id}:${alias}`)));
 
 /**
  * The delay before retry number `retry` (1-based): exponential from
@@ -439,13 +440,13 @@ export async function handle<E extends Schemas>(
   let retries = lease.retry;
   const guarded = fenced(app, keeper.signal);
   const finish = (job: Job, next: Job | undefined) => {
-    done.add(doneKey(job));
     retries = 0;
-    // The event is handled once its last reaction ran: move past it.
+    // The event is handled once its last reaction ran: move past it (what
+    // `done` held for it and the events before goes).
     if (next?.event.id !== job.event.id) {
       at = job.event.id;
-      done = new Set(after(done, at));
-    }
+      if (done.size) done = new Set(after(done, at));
+    } else done.add(doneKey(job));
   };
   for (let i = 0; i < jobs.length; i++) {
     const job = jobs[i];
@@ -469,7 +470,6 @@ export async function handle<E extends Schemas>(
     if (!(await keeper.ready()))
       return { ack: { ...lease, at, done: [...done], retry: retries }, progress: at > lease.at };
     const { event, reaction } = job;
-    const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
     try {
       const observed = `${event.name}/${job.key}`;
       const attempt = retries + 1;
@@ -482,6 +482,7 @@ export async function handle<E extends Schemas>(
       onHandled(event);
       finish(job, jobs[i + 1]);
     } catch (cause) {
+      const what = `Reaction "${reaction.handler.name || "anonymous"}" to event "${event.name}" #${event.id} on stream "${lease.stream}"`;
       const error = `${what} failed: ${(cause as Error)?.message ?? String(cause)}`;
       logger.error(cause, error);
       const retry = retries + 1;
