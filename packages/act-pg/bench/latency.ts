@@ -53,7 +53,8 @@ async function counting<T>(run: () => Promise<T>) {
   pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
     const config = args[0] as string | { text?: string };
     const text = typeof config === "string" ? config : (config?.text ?? "");
-    if (!text.includes("pg_notify")) counts.statements++;
+    // Announcements sent on their own (a commit may carry one: it counts as the commit it is).
+    if (!text.startsWith("SELECT pg_notify")) counts.statements++;
     if (text.includes("INSERT INTO") && text.includes("json_array_elements")) counts.commits++;
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
