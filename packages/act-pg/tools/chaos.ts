@@ -210,10 +210,16 @@ export async function chaos(options: ChaosOptions): Promise<ChaosFigures> {
   })();
   const operator = (async () => {
     await sleep(millis / 2);
-    // An operator replays one read model while everything else goes on.
-    const reset = await events.reset(["ledger-s-0"]);
-    resets += reset.length;
-    log(`reset ${reset.join(", ") || "nothing (not registered yet)"}`);
+    // An operator replays one read model while everything else goes on: on
+    // a busy machine the workers may not have registered its stream by half
+    // time, so the operator tries again until they have.
+    while (!stopping) {
+      const reset = await events.reset(["ledger-s-0"]);
+      resets += reset.length;
+      log(`reset ${reset.join(", ") || "nothing (not registered yet)"}`);
+      if (reset.length) break;
+      await sleep(100);
+    }
   })();
   // The deploy, rolling: the new release's workers start while the running
   // ones go on handling — and moving watermarks past events the new reaction
