@@ -53,28 +53,16 @@ export class LogSearch {
     return found;
   }
 
-  /** The id of the oldest event (snapshots included), or -1 for an empty log. */
-  private async firstId(): Promise<number> {
-    let first = -1;
+  /** The id of the oldest event, or with `newest` the newest (snapshots included); -1 for an empty log. */
+  private async edgeId(newest: boolean): Promise<number> {
+    let id = -1;
     await this.store.query(
       (e) => {
-        first = e.id;
+        id = e.id;
       },
-      { limit: 1, with_snaps: true }
+      { backward: newest, limit: 1, with_snaps: true }
     );
-    return first;
-  }
-
-  /** The id of the newest event (snapshots included), or -1 for an empty log. */
-  private async lastId(): Promise<number> {
-    let last = -1;
-    await this.store.query(
-      (e) => {
-        last = e.id;
-      },
-      { backward: true, limit: 1, with_snaps: true }
-    );
-    return last;
+    return id;
   }
 
   /**
@@ -110,12 +98,12 @@ export class LogSearch {
       const next = more ? found[found.length - 1].id : keep && read >= this.window ? seen : undefined;
       return { events: found, ...(next !== undefined && { next }), indexed: true };
     }
-    const last = await this.lastId();
+    const last = await this.edgeId(true);
     const started = Date.now();
     // From the oldest event, not from id 0: a store's ids may start anywhere
     // (PostgreSQL's are transaction ids shifted left), and reading the empty
     // ranges below the first would spend the budget on nothing.
-    let cursor = Math.max(after, (await this.firstId()) - 1);
+    let cursor = Math.max(after, (await this.edgeId(false)) - 1);
     // Ids can be sparse (PostgreSQL's sequence leaves gaps): the range grows
     // or shrinks so that each query takes about STEP_MILLIS.
     let span = this.window;
