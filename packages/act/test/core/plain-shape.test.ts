@@ -15,16 +15,19 @@ import { actor } from "../fixtures.js";
 
 const seed = Number(process.env.PLAIN_SEED ?? 2_911_461);
 
-const Ticket = z.object({
-  title: z.string().min(1),
-  priority: z.enum(["low", "high"]),
-  points: z.int().nonnegative(),
-  open: z.boolean(),
-  tags: z.array(z.string()),
-  owner: z.string().nullable(),
-  note: z.string().optional(),
-  nested: z.object({ n: z.number(), any: z.unknown() }),
-});
+/** A new ticket schema (each compiles a matcher of its own, in the mode in force then). */
+const ticket = () =>
+  z.object({
+    title: z.string().min(1),
+    priority: z.enum(["low", "high"]),
+    points: z.int().nonnegative(),
+    open: z.boolean(),
+    tags: z.array(z.string()),
+    owner: z.string().nullable(),
+    note: z.string().optional(),
+    nested: z.object({ n: z.number(), any: z.unknown() }),
+  });
+const Ticket = ticket();
 
 /** A stored event of `data`, as a store hands it out. */
 const event = (data: unknown) =>
@@ -54,9 +57,46 @@ describe("plainMatcher", () => {
     expect(plainMatcher(z.int())!(1.5)).toBe(false);
     expect(plainMatcher(z.email())!("not an address")).toBe(false);
   });
+});
+
+/**
+ * An object matcher is a function generated for its schema, or — where zod
+ * generates no code (`jitless`, or a runtime without `new Function`) — one
+ * closure for every schema. Both must say the same.
+ */
+describe.each([
+  ["generated", false],
+  ["closure (jitless)", true],
+])("an object matcher, %s", (_, jitless) => {
+  /** The matcher of a new schema (a ticket by default), compiled in this mode. */
+  const compiled = (schema: z.ZodType = ticket()) => {
+    z.config({ jitless });
+    try {
+      return plainMatcher(schema)!;
+    } finally {
+      z.config({ jitless: false });
+    }
+  };
+
+  it("is generated only where zod generates code", () => {
+    expect(compiled().name).toBe(jitless ? "" : "matchObject");
+  });
+
+  it("reads keys that are not identifiers as the keys they are", () => {
+    // Keys written into a generated function must stay keys, never code.
+    const code = 'a"]; throw new Error("ran"); ["';
+    // A backslash, a line separator, quotes and what a template literal would read as code.
+    const odd = "b\\c\u2028'`\u0024{x}";
+    const match = compiled(z.object({ [code]: z.number(), [odd]: z.string().optional() }));
+    expect(match({ [code]: 1, [odd]: "s" })).toBe(true);
+    expect(match({ [code]: 1 })).toBe(true);
+    expect(match({ [code]: "1" })).toBe(false);
+    expect(match({ a: 1 })).toBe(false);
+    expect(match({ [code]: 1, [odd]: 2 })).toBe(false);
+  });
 
   it("says no to extra keys, missing fields, wrong types and failed checks", () => {
-    const match = plainMatcher(Ticket)!;
+    const match = compiled();
     const good = {
       title: "t",
       priority: "low",
@@ -82,7 +122,7 @@ describe("plainMatcher", () => {
   });
 
   it("accepts a value only when zod returns it unchanged (property)", () => {
-    const match = plainMatcher(Ticket)!;
+    const match = compiled();
     const json = fc.jsonValue({ maxDepth: 2 });
     // Mostly valid values (so many candidates match), sometimes a near miss, sometimes any JSON.
     const field = <T>(valid: fc.Arbitrary<T>, ...misses: unknown[]) =>
