@@ -2,7 +2,7 @@
  * Appending events: `commit` (one statement on the pool), `commitInline` (the
  * same statement inside a transaction that also runs the inline projections'
  * writes), idempotency keys (`recall`, and the purge of expired ones). The
- * statements are `commit`, `lastVersion`, `recall` and `purgeKeys` in `sql.ts`.
+ * statements are `commit`, `commitChecked`, `lastVersion`, `recall` and `purgeKeys` in `sql.ts`.
  */
 import {
   type Committed,
@@ -25,10 +25,10 @@ import { MAX_EVENTS_PER_COMMIT } from "./sql.js";
 const PURGE_EVERY_MILLIS = 60_000;
 const PURGE_BATCH = 10_000;
 
-/** Row of the commit statement. */
+/** Row of the commit statements (`commitChecked`'s rows have only `id`, `version` and `created`). */
 type CommitRow = {
-  last: number;
-  last_id: number | null;
+  last?: number;
+  last_id?: number | null;
   id: number | null;
   version: number | null;
   /** Epoch milliseconds, as the reads return it: cheaper to turn into a `Date` than timestamp text. */
@@ -167,14 +167,24 @@ export class Appender {
     let rows: CommitRow[];
     // The store's notification, when one is due, goes in this statement (see `Notifier`).
     const ride = this.notifier.ride(messages.map(({ name }) => name));
+    // A caller that says where the stream ends (an app's action always does)
+    // gets the statement that does not read the stream's last event first.
+    const checked =
+      idempotencyKey === undefined &&
+      messages.length > 0 &&
+      expectedVersion !== undefined &&
+      (expectedVersion === -1 ? lastId === undefined : lastId !== undefined);
     try {
       const { statements } = this.db;
       const values: unknown[] = [stream, encoded, metaText, expectedVersion ?? null, lastId ?? null];
       if (idempotencyKey !== undefined)
         values.push(idempotencyKey, this.db.settings.idempotencyMillis, request ?? null);
       if (ride) values.push(this.db.names.channel, ride.payload);
-      const text =
-        idempotencyKey === undefined
+      const text = checked
+        ? ride
+          ? statements.commitCheckedAnnouncing
+          : statements.commitChecked
+        : idempotencyKey === undefined
           ? ride
             ? statements.commitAnnouncing
             : statements.commit
@@ -190,16 +200,22 @@ export class Appender {
       // a concurrent commit just means "try again on top of it".
       if (expectedVersion === undefined && idempotencyKey === undefined && lastId === undefined && attempt < 10)
         return undefined;
-      const last: pg.QueryResult<{ v: number }> = await run(operation, this.db.statements.lastVersion, [stream]);
-      throw conflict(last.rows[0].v);
+      throw conflict(await this.#lastVersion(operation, stream, run));
     }
-    const last = rows[0].last;
+    if (checked && !rows.length) {
+      // Refused without inserting: the statement may not have sent its
+      // notification, so what it was to announce is announced later.
+      this.notifier.failed(ride);
+      throw conflict(await this.#lastVersion(operation, stream, run));
+    }
+    const last = checked ? expectedVersion! : rows[0].last!;
     const refused =
-      (expectedVersion !== undefined && last !== expectedVersion) ||
-      // Same version, another event: the stream was dropped and written again.
-      (lastId !== undefined && rows[0].last_id !== lastId) ||
-      // Nothing inserted although the version matched: the key is taken.
-      (rows[0].id === null && messages.length > 0);
+      !checked &&
+      ((expectedVersion !== undefined && last !== expectedVersion) ||
+        // Same version, another event: the stream was dropped and written again.
+        (lastId !== undefined && rows[0].last_id !== lastId) ||
+        // Nothing inserted although the version matched: the key is taken.
+        (rows[0].id === null && messages.length > 0));
     if (refused) {
       // On its own the statement was committed, and its notification sent;
       // in a transaction the refusal rolls both back.
@@ -223,6 +239,12 @@ export class Appender {
         meta: JSON.parse(metaText),
       })) as Committed<E, keyof E>[],
     };
+  }
+
+  /** The stream's last version, for the error of a refused commit (read with the commit's `run`). */
+  async #lastVersion(operation: string, stream: string, run: Run): Promise<number> {
+    const { rows } = await run(operation, this.db.statements.lastVersion, [stream]);
+    return rows[0].v as number;
   }
 
   /**

@@ -33,6 +33,8 @@ function statements(n: sql.Names) {
     commitKeyed: sql.commit(n, true),
     commitAnnouncing: sql.commit(n, false, true),
     commitKeyedAnnouncing: sql.commit(n, true, true),
+    commitChecked: sql.commitChecked(n),
+    commitCheckedAnnouncing: sql.commitChecked(n, true),
     notify: sql.notify(),
     lastVersion: sql.lastVersion(n),
     recall: sql.recall(n),

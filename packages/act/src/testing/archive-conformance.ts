@@ -139,6 +139,17 @@ export function archiveConformance(store: () => Store, test: TestApi): void {
       expect((await log({ stream: "o-2" })).map((e) => e.version)).toEqual([0, 1]);
       expect((await log({ stream: "o-1", with_snaps: true })).map((e) => e.name)).toEqual([SNAP_EVENT, CLOSE_EVENT]);
       expect(await archived({ stream: "o-1" })).toEqual(selected.filter((e) => e.stream === "o-1"));
+      // Its first events left the log, yet the stream is not empty: a commit for an empty stream is refused.
+      const empty = await store()
+        .commit({
+          stream: "o-1",
+          messages: [{ name: "Added", data: { price: 1 } }],
+          meta: { correlation: "c-1", causation: {} },
+          expectedVersion: -1,
+        })
+        .catch((e) => e);
+      expect(empty).toBeInstanceOf(ConcurrencyError);
+      expect(empty).toMatchObject({ stream: "o-1", lastVersion: 4, expectedVersion: -1 });
 
       const fresh = app().app;
       for (const [i, s] of ["o-1", "o-2", "o-3"].entries())

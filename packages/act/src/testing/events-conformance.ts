@@ -93,6 +93,45 @@ export function eventsConformance(store: () => Store, test: TestApi): void {
       expect((await all({ stream: "a" })).map((e) => e.version)).toEqual([0, 1]);
     });
 
+    it("checks a commit that names the stream's last version and event id, as an app's action does", async () => {
+      const [a, b] = await store().commit({ stream: "k", messages: [msg("A"), msg("B")], meta: meta() });
+      // Where the stream was before it moved on: refused, with where it is now.
+      for (const stale of [
+        { expectedVersion: 0, lastId: a.id },
+        { expectedVersion: -1 },
+        { expectedVersion: 1, lastId: a.id },
+        { expectedVersion: 2, lastId: b.id },
+      ]) {
+        const error = await store()
+          .commit({ stream: "k", messages: [msg("X")], meta: meta(), ...stale })
+          .catch((e) => e);
+        expect(error).toBeInstanceOf(ConcurrencyError);
+        expect(error).toMatchObject({ stream: "k", lastVersion: 1, expectedVersion: stale.expectedVersion });
+      }
+      // Where it is: every message in, at the versions after it, with one commit time.
+      const next = await store().commit({
+        stream: "k",
+        messages: [msg("C"), msg("D")],
+        meta: meta(),
+        expectedVersion: 1,
+        lastId: b.id,
+      });
+      expect(next.map((e) => e.version)).toEqual([2, 3]);
+      expect(next[1].id).toBeGreaterThan(next[0].id);
+      expect(next[0].created).toEqual(next[1].created);
+      expect(next).toEqual((await all({ stream: "k" })).slice(2));
+      // Two commits from the same place: exactly one wins.
+      const results = await Promise.allSettled(
+        ["E", "F"].map((name) =>
+          store().commit({ stream: "k", messages: [msg(name)], meta: meta(), expectedVersion: 3, lastId: next[1].id })
+        )
+      );
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      const [lost] = results.filter((r) => r.status === "rejected") as PromiseRejectedResult[];
+      expect(lost.reason).toBeInstanceOf(ConcurrencyError);
+      expect((await all({ stream: "k" })).map((e) => e.version)).toEqual([0, 1, 2, 3, 4]);
+    });
+
     it("round-trips data and causation metadata as JSON: a date comes back as its ISO string, a date-like string as itself", async () => {
       const when = new Date("2025-01-02T03:04:05.678Z");
       const causation: EventMeta = {
