@@ -224,7 +224,13 @@ export async function readBatches<E extends Schemas>(
     ])
   );
   const cursor = new Map(open.map((lease) => [lease.stream, counts.get(lease.stream)!.after]));
-  for (let pages = 0; open.length && pages < MAX_PAGES; pages++) {
+  // Only streams polled as leading left to read for (the lagging ones had
+  // their events by id): one page. Where no earlier read of this process
+  // covers the log, the leading streams are the ones at its frontier, and
+  // each drain would push them ten pages further ahead of every other
+  // stream's work.
+  const pages = open.every((lease) => lease.lagging === false) ? 1 : MAX_PAGES;
+  for (let page = 0; open.length && page < pages; page++) {
     const from = Math.min(...open.map((lease) => cursor.get(lease.stream)!));
     const to = Math.max(...open.map(head));
     const lagging = open.some((lease) => lease.lagging && cursor.get(lease.stream) === from);

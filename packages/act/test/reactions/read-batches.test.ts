@@ -39,4 +39,38 @@ describe("readBatches", () => {
     ]);
     expect(exact.map((batch) => batch.end)).toEqual([ids.get("audit-acc-0")![2], ids.get("audit-acc-1")![6]]);
   });
+
+  it("reads one page of the log for streams polled as leading, up to ten while a lagging one needs it", async () => {
+    const app = act()
+      .with(Account)
+      .on("Deposited")
+      .do(async () => {})
+      .to((event) => ({ target: `audit-${event.stream}` }))
+      .build();
+    // 3,000 deposits over 100 accounts in turn: an account's events are one in a hundred of the log.
+    for (let i = 0; i < 3_000; i++) await app.do("deposit", { stream: `acc-${i % 100}`, actor }, { amount: 1 });
+    const { leased } = await correlate(store(), app.registry.events, "test", { after: -1, limit: 10_000 });
+    const lease = leased.find((l) => l.stream === "audit-acc-0")!;
+    const read = async (lagging: boolean | undefined) => {
+      let events = 0;
+      const log = store();
+      const counted = Object.create(log, {
+        query: {
+          value: (callback: (event: never) => void, query: never) =>
+            log.query((event) => {
+              events++;
+              callback(event as never);
+            }, query),
+        },
+      });
+      const [batch] = await readBatches(app.registry.events, [{ ...lease, lagging }], 25, counted);
+      return { handled: batch.events.length, events };
+    };
+    // Leading only: one page of 1,000 events, the account's 10 in it.
+    expect(await read(false)).toEqual({ handled: 10, events: 1_000 });
+    // Lagging (or polled without saying): the pages its 25 events take — the
+    // third ends at the stream's last event, the 2,901st of the log.
+    expect(await read(true)).toEqual({ handled: 25, events: 2_901 });
+    expect(await read(undefined)).toEqual({ handled: 25, events: 2_901 });
+  });
 });
