@@ -8,14 +8,18 @@ beforeEach(async () => {
   await freshStore();
 });
 
+/** An app whose reaction to each deposit targets `audit-<account>` (a resolver that names no source). */
+const auditApp = () =>
+  act()
+    .with(Account)
+    .on("Deposited")
+    .do(async () => {})
+    .to((event) => ({ target: `audit-${event.stream}` }))
+    .build();
+
 describe("readBatches", () => {
   it("reads each leased stream up to its own limit, from the shared reads and by id alike", async () => {
-    const app = act()
-      .with(Account)
-      .on("Deposited")
-      .do(async () => {})
-      .to((event) => ({ target: `audit-${event.stream}` }))
-      .build();
+    const app = auditApp();
     for (let i = 0; i < 40; i++) await app.do("deposit", { stream: `acc-${i % 2}`, actor }, { amount: i });
     const { leased } = await correlate(store(), app.registry.events, "test", { after: -1, limit: 100 });
     const limits: Record<string, number> = { "audit-acc-0": 3, "audit-acc-1": 7 };
@@ -41,12 +45,7 @@ describe("readBatches", () => {
   });
 
   it("reads one page of the log for streams polled as leading, up to ten while a lagging one needs it", async () => {
-    const app = act()
-      .with(Account)
-      .on("Deposited")
-      .do(async () => {})
-      .to((event) => ({ target: `audit-${event.stream}` }))
-      .build();
+    const app = auditApp();
     // 3,000 deposits over 100 accounts in turn: an account's events are one in a hundred of the log.
     for (let i = 0; i < 3_000; i++) await app.do("deposit", { stream: `acc-${i % 100}`, actor }, { amount: 1 });
     const { leased } = await correlate(store(), app.registry.events, "test", { after: -1, limit: 10_000 });
