@@ -200,7 +200,8 @@ function objectMatcher(def: Def): Matcher | undefined {
  * — `undefined`, and the closure is used.
  */
 function generatedObjectMatcher(fields: Field[]): Matcher | undefined {
-  if (z.core.globalConfig.jitless || !z.core.util.allowsEval.value) return undefined;
+  // Asked the way zod asks itself; a zod without the probe gets the closure.
+  if (z.core.globalConfig?.jitless || z.core.util?.allowsEval?.value !== true) return undefined;
   const lines = fields.map(({ key, optional }, i) => {
     // JSON text of the key is a valid JavaScript string literal for it.
     const read = `item = value[${JSON.stringify(key)}];`;
