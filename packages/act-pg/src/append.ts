@@ -9,7 +9,6 @@ import {
   ConcurrencyError,
   type InlineCommit,
   type KeyedVersions,
-  logger,
   type Message,
   type Schemas,
 } from "@act-root/act";
@@ -261,13 +260,11 @@ export class Appender {
     if (this.#purging || now - this.#purgedAt < PURGE_EVERY_MILLIS) return;
     this.#purgedAt = now;
     this.#purging = this.db
-      .run("purge of expired idempotency keys", this.db.statements.purgeKeys, [PURGE_BATCH])
-      .then(
-        () => undefined,
-        (error) => {
-          if (!this.db.disposed)
-            logger.warn(error, "act-pg: could not purge expired idempotency keys; trying again later");
-        }
+      .background(
+        "purge of expired idempotency keys",
+        this.db.statements.purgeKeys,
+        [PURGE_BATCH],
+        "act-pg: could not purge expired idempotency keys; trying again later"
       )
       .finally(() => {
         this.#purging = undefined;

@@ -156,6 +156,20 @@ export class Database {
     return tenant === undefined ? mode : `${mode}; SELECT set_config('act.tenant', '${tenant}', true)`;
   }
 
+  /**
+   * Runs a statement nobody waits for (an announcement, a purge): it never
+   * rejects; a failure is logged with `warning`, unless the store was
+   * disposed meanwhile, which is failure enough.
+   */
+  background(operation: string, text: string, values: unknown[], warning: string): Promise<void> {
+    return this.run(operation, text, values).then(
+      () => undefined,
+      (error) => {
+        if (!this.disposed) logger.warn(error, warning);
+      }
+    );
+  }
+
   /** Runs a statement, prepared once per connection under a name derived from its text. */
   async run<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[] = [], rowMode?: "array") {
     this.checkOpen(operation);

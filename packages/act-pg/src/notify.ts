@@ -165,13 +165,11 @@ export class Notifier {
     this.#unannounced.clear();
     this.#announcedAt = performance.now();
     this.#sending = this.db
-      .run("notify", this.db.statements.notify, [this.db.names.channel, announcement(this.#instance, names)])
-      .then(
-        () => undefined,
-        (error) => {
-          if (!this.db.disposed)
-            logger.warn(error, "act-pg: could not notify other processes of a commit; their polling finds it");
-        }
+      .background(
+        "notify",
+        this.db.statements.notify,
+        [this.db.names.channel, announcement(this.#instance, names)],
+        "act-pg: could not notify other processes of a commit; their polling finds it"
       )
       .finally(() => {
         this.#sending = undefined;

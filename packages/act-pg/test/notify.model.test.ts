@@ -37,7 +37,7 @@ async function run(program: Step[], sendTakes: number) {
     disposed: false,
     names: { channel: "channel" },
     statements: { notify: "SELECT pg_notify" },
-    run: (_operation: string, _text: string, values: unknown[]) => {
+    background: (_operation: string, _text: string, values: unknown[]) => {
       const sentAt = performance.now();
       sent.push(sentAt);
       own++;
