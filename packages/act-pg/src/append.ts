@@ -2,7 +2,8 @@
  * Appending events: `commit` (one statement on the pool), `commitInline` (the
  * same statement inside a transaction that also runs the inline projections'
  * writes), idempotency keys (`recall`, and the purge of expired ones). The
- * statements are `commit`, `commitChecked`, `lastVersion`, `recall` and `purgeKeys` in `sql.ts`.
+ * statements are `commit`, `commitChecked`, `lastVersion`, `recall` and `purgeKeys` in `sql.ts`
+ * (`Database.statements.commit` holds each commit statement by what it checks).
  */
 import {
   type Committed,
@@ -179,17 +180,8 @@ export class Appender {
       if (idempotencyKey !== undefined)
         values.push(idempotencyKey, this.db.settings.idempotencyMillis, request ?? null);
       if (ride) values.push(this.db.names.channel, ride.payload);
-      const text = checked
-        ? ride
-          ? statements.commitCheckedAnnouncing
-          : statements.commitChecked
-        : idempotencyKey === undefined
-          ? ride
-            ? statements.commitAnnouncing
-            : statements.commit
-          : ride
-            ? statements.commitKeyedAnnouncing
-            : statements.commitKeyed;
+      const kind = checked ? "checked" : idempotencyKey === undefined ? "plain" : "keyed";
+      const text = statements.commit[kind][ride ? "announcing" : "quiet"];
       ({ rows } = await run(operation, text, values));
     } catch (error) {
       this.notifier.failed(ride);
@@ -207,9 +199,10 @@ export class Appender {
       this.notifier.failed(ride);
       throw conflict(await this.#lastVersion(operation, stream, run));
     }
-    const last = checked ? expectedVersion! : rows[0].last!;
+    // The other statements return the stream's end, checked here.
+    const last = rows[0].last;
     const refused =
-      !checked &&
+      last !== undefined &&
       ((expectedVersion !== undefined && last !== expectedVersion) ||
         // Same version, another event: the stream was dropped and written again.
         (lastId !== undefined && rows[0].last_id !== lastId) ||

@@ -29,12 +29,12 @@ function statements(n: sql.Names) {
     seed: sql.seed(n) + keys.seedSubjectKeys(n) + archive.seedArchive(n),
     drop: archive.dropArchive(n) + keys.dropSubjectKeys(n) + sql.drop(n),
     dropSchema: sql.dropSchema(n),
-    commit: sql.commit(n, false),
-    commitKeyed: sql.commit(n, true),
-    commitAnnouncing: sql.commit(n, false, true),
-    commitKeyedAnnouncing: sql.commit(n, true, true),
-    commitChecked: sql.commitChecked(n),
-    commitCheckedAnnouncing: sql.commitChecked(n, true),
+    // The commit statements by what the commit checks, each without and with the store's notification.
+    commit: {
+      plain: { quiet: sql.commit(n, false), announcing: sql.commit(n, false, true) },
+      keyed: { quiet: sql.commit(n, true), announcing: sql.commit(n, true, true) },
+      checked: { quiet: sql.commitChecked(n), announcing: sql.commitChecked(n, true) },
+    },
     notify: sql.notify(),
     lastVersion: sql.lastVersion(n),
     recall: sql.recall(n),

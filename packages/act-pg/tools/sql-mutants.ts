@@ -163,6 +163,18 @@ const MUTANTS: Mutant[] = [
     to: "WHERE ($5::bigint IS NULL OR last.id = $5::bigint)${keyed",
     breaks: "a commit on a stale version inserts its events",
   },
+  {
+    file: "sql.ts",
+    from: "ELSE EXISTS (SELECT 1 FROM ${n.events} WHERE stream = $1 AND version = $4::integer AND id = $5::bigint) END",
+    to: "ELSE $5::bigint IS NOT NULL END",
+    breaks: "an app's commit on a stream rewritten to the same version inserts its events",
+  },
+  {
+    file: "sql.ts",
+    from: "WHEN $4::integer = -1 THEN NOT EXISTS (SELECT 1 FROM ${n.events} WHERE stream = $1)",
+    to: "WHEN $4::integer = -1 THEN true",
+    breaks: "a commit for an empty stream goes into one whose first events were archived",
+  },
 ];
 
 /** The tests of the statements: the shared conformance suite and the store's own. */
