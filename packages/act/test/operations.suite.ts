@@ -111,8 +111,12 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
           .to(target)
           .build();
         await old.do("place", { stream: "s1", actor }, { sku: "a" });
-        const draining = old.drain({ leaseMillis: 300 });
-        while (!runs.length) await sleep(5);
+        // A lease no loaded machine can eat before the handler starts: with a
+        // short one, a drain whose lease lapsed before its first handler ends
+        // without running it, and the wait below would have nothing to see.
+        const draining = old.drain({ leaseMillis: 10_000 });
+        for (let i = 0; i < 2_000 && !runs.length; i++) await sleep(5);
+        expect(runs).toEqual(["old audit a"]);
         await next.correlate(); // the new release registers "welcome" on the stream meanwhile
         release();
         expect((await draining).acked).toEqual([]); // not the stream's progress: welcome has not run
@@ -582,7 +586,16 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
     });
 
     describe("fenced handlers", () => {
-      /** One slow reaction on stream "one" that waits for its lease's abort (or 3 s), then tries an action. */
+      /**
+       * The drains' lease. Long enough that a machine running other suites
+       * beside this one still starts the handler on it (no handler starts on a
+       * lease less than half left, and one whose deadline passed is lost);
+       * short enough that a renewal comes due (every third of it) and the
+       * deadline passes within a test's time.
+       */
+      const LEASE = 2_000;
+
+      /** One slow reaction on stream "one" that waits for its lease's abort (or 10 s), then tries an action. */
       function fencedApp(seen: { reason?: string; refused?: string; token?: number }) {
         return act()
           .with(Shop)
@@ -590,7 +603,7 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
           .do(async function slow(e, _stream, app, { signal, token }) {
             seen.token = token;
             await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, 3_000);
+              const timer = setTimeout(resolve, 10_000);
               signal.addEventListener("abort", () => {
                 clearTimeout(timer);
                 resolve();
@@ -606,8 +619,9 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
       }
 
       /** Waits (bounded) until the handler has tried its action, so a handler never aborted fails the test instead of hanging it. */
-      async function tried(seen: { refused?: string }): Promise<void> {
-        for (let i = 0; i < 500 && !seen.refused; i++) await sleep(10);
+      async function tried(seen: { refused?: string; token?: number }): Promise<void> {
+        for (let i = 0; i < 1_500 && !seen.refused; i++) await sleep(10);
+        expect(seen.token, "the handler never started").toBeTypeOf("number");
       }
 
       async function notes(): Promise<number> {
@@ -628,14 +642,13 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
           return lease(leases, millis);
         };
         try {
-          await app.drain({ leaseMillis: 150 });
+          await app.drain({ leaseMillis: LEASE });
           await tried(seen);
         } finally {
           log.lease = lease;
         }
         expect(seen.reason).toMatch(/could not be renewed.*: pool busy/);
         expect(seen.refused).toBe(seen.reason);
-        expect(typeof seen.token).toBe("number");
         expect(await notes()).toBe(0);
       });
 
@@ -652,7 +665,7 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
             ? new Promise<Lease[]>(() => {})
             : lease(leases, millis);
         try {
-          await app.drain({ leaseMillis: 150 });
+          await app.drain({ leaseMillis: LEASE });
           await tried(seen);
         } finally {
           log.lease = lease;
@@ -665,8 +678,9 @@ export function operationsSuite(name: string, fresh: () => Promise<Store>): void
         const seen: { reason?: string; refused?: string; token?: number } = {};
         const app = fencedApp(seen);
         await app.do("place", { stream: "s", actor }, { sku: "a" });
-        const draining = app.drain({ leaseMillis: 2_000 });
-        while (seen.token === undefined) await sleep(5);
+        // A lease that neither lapses nor needs a renewal before the reset: the abort can only be the reset's.
+        const draining = app.drain({ leaseMillis: 60_000 });
+        for (let i = 0; i < 2_000 && seen.token === undefined; i++) await sleep(5);
         await app.reset("one");
         await draining;
         await tried(seen);
