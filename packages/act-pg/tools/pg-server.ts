@@ -63,6 +63,10 @@ function watchOwner(pgCtl: string, data: string, dir: string): ChildProcess {
   const child = spawn("sh", ["-c", script, "act-pg-watchdog", String(process.pid), dir, cmd, ...argv], {
     detached: true,
     stdio: "ignore",
+    // Not the test run's folder: whoever stops a run by the processes that
+    // work in its folder must not take the watchdog with it, or the server
+    // it guards outlives the run.
+    cwd: "/",
   });
   child.unref();
   return child;
