@@ -392,22 +392,23 @@ export class Drainer<E extends Schemas> {
 type Budget = { events: number; until: number; allowance: number };
 
 /** What `handle` needs of a lease: whether a handler may start, and what the handlers get to know of it. */
-type Held = { ready(): Promise<boolean>; readonly signal: AbortSignal; readonly token: number };
+type Held = Pick<Keeper, "ready" | "fresh" | "signal" | "reason" | "token">;
 
 /**
  * The app as a handler sees it: actions are refused once the lease is lost,
  * so a handler that goes on after the abort commits nothing more.
  */
-function fenced(app: Dispatcher<Schemas>, signal: AbortSignal): Dispatcher<Schemas> {
+function fenced(app: Dispatcher<Schemas>, lease: Pick<Held, "reason">): Dispatcher<Schemas> {
   // Forwarded as given: `do` tells its call shapes apart by the arguments passed.
   const act = app.do as (...args: unknown[]) => ReturnType<Dispatcher<Schemas>["do"]>;
   return {
     do: (...args: unknown[]) => {
-      if (signal.aborted) return Promise.reject(signal.reason);
+      const lost = lease.reason;
+      if (lost) return Promise.reject(lost);
       return act.apply(app, args);
     },
-    schedule: (timer) => (signal.aborted ? Promise.reject(signal.reason) : app.schedule(timer)),
-    cancel: (...ids) => (signal.aborted ? Promise.reject(signal.reason) : app.cancel(...ids)),
+    schedule: (timer) => (lease.reason ? Promise.reject(lease.reason) : app.schedule(timer)),
+    cancel: (...ids) => (lease.reason ? Promise.reject(lease.reason) : app.cancel(...ids)),
   } as Dispatcher<Schemas>;
 }
 
@@ -438,7 +439,7 @@ export async function handle<E extends Schemas>(
   let done = new Set(lease.done ?? []);
   // Failed attempts of the first reaction not done yet (the one a retry resumes at).
   let retries = lease.retry;
-  const guarded = fenced(app, keeper.signal);
+  const guarded = fenced(app, keeper);
   const finish = (job: Job, next: Job | undefined) => {
     retries = 0;
     // The event is handled once its last reaction ran: move past it (what
@@ -467,14 +468,21 @@ export async function handle<E extends Schemas>(
     // Never start a handler on a lease that may not be ours. What ran so far is
     // still offered to the store, which records it only if the lease's token
     // is still current (no reset, unblock or other drainer since).
-    if (!(await keeper.ready()))
+    if (!keeper.fresh && !(await keeper.ready()))
       return { ack: { ...lease, at, done: [...done], retry: retries }, progress: at > lease.at };
     const { event, reaction } = job;
     try {
       const observed = `${event.name}/${job.key}`;
       const attempt = retries + 1;
       const info = { reaction: observed, event, stream: lease.stream, attempt, options: reaction.options, store };
-      const context = { signal: keeper.signal, token: keeper.token, attempt };
+      // The signal is made only for a handler that reads it.
+      const context = {
+        get signal() {
+          return keeper.signal;
+        },
+        token: keeper.token,
+        attempt,
+      };
       await around("reaction", info, async () => {
         if (job.invalid) throw job.invalid;
         return reaction.handler(event as never, lease.stream, guarded, context);

@@ -19,7 +19,10 @@ export const MAX_TIMER = 2 ** 31 - 1;
  * on until the deadline would run the same event in two places.
  */
 export class Keeper {
-  private readonly controller = new AbortController();
+  /** Made when `signal` is first read: most handlers never read it, and one costs microseconds per lease. */
+  private controller?: AbortController;
+  /** Why the lease was lost, once it was. */
+  private loss?: Error;
   private expires: number;
   private readonly timer: ReturnType<typeof setInterval>;
   private deadline?: ReturnType<typeof setTimeout>;
@@ -38,7 +41,16 @@ export class Keeper {
 
   /** Aborts when the lease may no longer be this drainer's. */
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.loss) this.controller.abort(this.loss);
+    }
     return this.controller.signal;
+  }
+
+  /** Why the lease may no longer be this drainer's (what `signal` aborts with), once that is so. */
+  get reason(): Error | undefined {
+    return this.loss;
   }
 
   /** The lease's generation, for handlers that pass it on to systems that can refuse an older one. */
@@ -47,7 +59,12 @@ export class Keeper {
   }
 
   get lost(): boolean {
-    return this.controller.signal.aborted;
+    return this.loss !== undefined;
+  }
+
+  /** Whether a handler may start without asking the store: still held, with more than half of it left. */
+  get fresh(): boolean {
+    return this.loss === undefined && this.expires - Date.now() > this.millis / 2;
   }
 
   /**
@@ -58,8 +75,8 @@ export class Keeper {
    */
   async ready(): Promise<boolean> {
     if (this.lost) return false;
-    if (this.expires - Date.now() > this.millis / 2) return true;
-    const signal = this.controller.signal;
+    if (this.fresh) return true;
+    const signal = this.signal;
     let abort: (() => void) | undefined;
     const lost = new Promise<false>((resolve) => {
       abort = () => resolve(false);
@@ -90,7 +107,9 @@ export class Keeper {
    */
   private lose(reason: string): void {
     this.stop();
-    this.controller.abort(new Error(reason));
+    if (this.loss) return;
+    this.loss = new Error(reason);
+    this.controller?.abort(this.loss);
   }
 
   /**

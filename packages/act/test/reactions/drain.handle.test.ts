@@ -33,8 +33,14 @@ const job = (id: number, key: string, handler: Handler, more: Partial<ReactionOp
 
 const lease = (more: Partial<Lease> = {}): Lease => ({ stream: "t", by: "me", at: 0, retry: 0, token: 7, ...more });
 
-/** A lease kept for the whole batch. */
-const held = (ready = () => Promise.resolve(true)) => ({ ready, signal: new AbortController().signal, token: 7 });
+/** A lease kept for the whole batch; never fresh, so `ready` is asked before each handler. */
+const held = (ready = () => Promise.resolve(true)) => ({
+  ready,
+  fresh: false,
+  reason: undefined,
+  signal: new AbortController().signal,
+  token: 7,
+});
 
 const app = { do: () => Promise.resolve([]) } as never;
 

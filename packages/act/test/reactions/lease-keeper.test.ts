@@ -59,11 +59,25 @@ describe("a lease keeper", () => {
   it("is ready without asking the store while more than half the lease is left, and renews first at exactly half", async () => {
     const { store, renewals } = granting();
     // Granted 499 ms ago: 501 of 1,000 ms left.
-    expect(await keep(store, 1_000, Date.now() - 499).ready()).toBe(true);
+    const young = keep(store, 1_000, Date.now() - 499);
+    expect(young.fresh).toBe(true);
+    expect(await young.ready()).toBe(true);
     expect(renewals).not.toHaveBeenCalled();
     // Granted 500 ms ago: exactly half left — renewed before a handler starts.
-    expect(await keep(store, 1_000, Date.now() - 500).ready()).toBe(true);
+    const half = keep(store, 1_000, Date.now() - 500);
+    expect(half.fresh).toBe(false);
+    expect(await half.ready()).toBe(true);
     expect(renewals).toHaveBeenCalledTimes(1);
+    expect(half.fresh).toBe(true);
+  });
+
+  it("gives a signal first asked for after the loss already aborted, with the loss's reason", async () => {
+    const keeper = keep(hanging().store, 1_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(keeper.fresh).toBe(false);
+    expect(keeper.reason?.message).toContain("passed its deadline without a renewal");
+    expect(keeper.signal.aborted).toBe(true);
+    expect(keeper.signal.reason).toBe(keeper.reason);
   });
 
   it("counts the lease lost at its deadline, to the millisecond, when no renewal comes back (a hung database or a paused process)", async () => {

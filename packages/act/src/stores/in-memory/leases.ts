@@ -12,6 +12,33 @@ import type { BlockedLease, Lease, Poll } from "../../types/reaction.js";
 import type { Database, Watermark } from "./database.js";
 
 /** The reaction-stream operations of one store. */
+/**
+ * `lease` with `over` written over it, key by key. A spread followed by keys
+ * its source lacks (`{ ...lease, token }`) takes a slow path in V8 on
+ * Node 20 that cost microseconds per lease — a tenth of an in-memory drain.
+ * Every key of `Lease` is listed (the type says so), so one added to it later
+ * is not dropped here.
+ */
+function copy(lease: Lease, over: Pick<Lease, "retry" | "done"> & Partial<Lease>): Lease {
+  const granted: { [K in keyof Required<Lease>]: Lease[K] } = {
+    stream: lease.stream,
+    source: lease.source,
+    by: lease.by,
+    at: over.at ?? lease.at,
+    retry: over.retry,
+    lagging: lease.lagging,
+    done: over.done,
+    delay: lease.delay,
+    head: over.head ?? lease.head,
+    error: lease.error,
+    token: over.token ?? lease.token,
+    reactions: over.reactions ?? lease.reactions,
+    joining: lease.joining,
+    ahead: over.ahead ?? lease.ahead,
+  };
+  return granted;
+}
+
 export class Leases {
   constructor(private readonly db: Database) {}
 
@@ -73,7 +100,7 @@ export class Leases {
         for (const reaction of lease.reactions ?? []) w.reactions.add(reaction);
         // Reactions from different sources share this stream: it must read them all.
         if (w.source !== undefined && w.source !== lease.source) w.source = undefined;
-        granted.push({ ...lease, retry: w.retry, done: [...w.done] });
+        granted.push(copy(lease, { retry: w.retry, done: [...w.done] }));
         continue;
       }
       // A watermark past the polled one means another drainer handled those events.
@@ -88,16 +115,17 @@ export class Leases {
       }
       w.by = lease.by;
       w.until = now + millis;
-      granted.push({
-        ...lease,
-        at: w.at,
-        token: w.token,
-        retry: w.retry,
-        done: [...w.done],
-        head: w.head,
-        ahead: { ...w.ahead },
-        reactions: [...w.reactions],
-      });
+      granted.push(
+        copy(lease, {
+          at: w.at,
+          token: w.token,
+          retry: w.retry,
+          done: [...w.done],
+          head: w.head,
+          ahead: { ...w.ahead },
+          reactions: [...w.reactions],
+        })
+      );
     }
     return granted;
   }
