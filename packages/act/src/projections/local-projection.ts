@@ -1,4 +1,4 @@
-import { backoff } from "../reactions/drain.js";
+import { backoff } from "../reactions/handle.js";
 import { decode } from "../committing/load.js";
 import { around } from "../instrumentation/instrumentation.js";
 import { logger } from "../core/ports.js";

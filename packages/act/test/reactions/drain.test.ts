@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { act, type Committed, projection, type Schemas, sleep, store } from "../../src/index.js";
 import { correlate } from "../../src/reactions/correlate.js";
-import { backoff } from "../../src/reactions/drain.js";
+import { backoff } from "../../src/reactions/handle.js";
 import { KEPT_EVENTS_LIMIT, RouteIndex } from "../../src/reactions/route-index.js";
 import { Account, actor, freshStore } from "../fixtures.js";
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { handle } from "../../src/reactions/drain.js";
+import { handle } from "../../src/reactions/handle.js";
 import { logger } from "../../src/core/ports.js";
 import type { Job } from "../../src/reactions/read-batches.js";
 import type { Committed, Schemas } from "../../src/types/action.js";
