@@ -11,7 +11,7 @@ import type { Batch, Job } from "./read-batches.js";
 import type { Committed, Schemas } from "../types/action.js";
 import type { Dispatcher } from "../types/app.js";
 import type { Store } from "../types/ports.js";
-import type { BlockedLease, Lease, ReactionOptions } from "../types/reaction.js";
+import type { BlockedLease, Lease, ReactionContext, ReactionOptions } from "../types/reaction.js";
 
 /**
  * How a batch ended: what to acknowledge or block, whether its watermark
@@ -56,6 +56,28 @@ export type Budget = { events: number; until: number; allowance: number };
 
 /** What `handle` needs of a lease: whether a handler may start, and what the handlers get to know of it. */
 type Held = Pick<Keeper, "ready" | "fresh" | "signal" | "reason" | "token">;
+
+/**
+ * What a handler is told of its run. The signal is asked of the keeper only
+ * when the handler reads it: most never do, and the keeper makes it on
+ * demand. A class, since an object literal with a getter is built on a slow
+ * path in V8.
+ */
+class Context implements ReactionContext {
+  readonly #keeper: Held;
+  readonly token: number;
+  readonly attempt: number;
+
+  constructor(keeper: Held, attempt: number) {
+    this.#keeper = keeper;
+    this.token = keeper.token;
+    this.attempt = attempt;
+  }
+
+  get signal(): AbortSignal {
+    return this.#keeper.signal;
+  }
+}
 
 /**
  * The app as a handler sees it: actions are refused once the lease is lost,
@@ -138,14 +160,7 @@ export async function handle<E extends Schemas>(
       const observed = `${event.name}/${job.key}`;
       const attempt = retries + 1;
       const info = { reaction: observed, event, stream: lease.stream, attempt, options: reaction.options, store };
-      // The signal is made only for a handler that reads it.
-      const context = {
-        get signal() {
-          return keeper.signal;
-        },
-        token: keeper.token,
-        attempt,
-      };
+      const context = new Context(keeper, attempt);
       await around("reaction", info, async () => {
         if (job.invalid) throw job.invalid;
         return reaction.handler(event as never, lease.stream, guarded, context);
