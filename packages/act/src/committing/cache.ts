@@ -2,9 +2,12 @@ import type { Schema, Schemas, Snapshot } from "../types/action.js";
 import type { Store } from "../types/ports.js";
 
 /**
- * The latest snapshot of recently used streams, so an action reads only the
+ * The latest snapshot of the streams most recently acted on, so an action reads only the
  * events committed since (usually none) instead of rebuilding the stream.
- * Least recently used entries go first; a different store empties it.
+ * The entries stored longest ago go first: an action that used an entry
+ * stores the snapshot it ends at, so the streams being acted on stay; a hit
+ * does not move its entry (that would be a second delete and insert per
+ * action). A different store empties it.
  */
 export class SnapshotCache {
   private entries = new Map<string, Snapshot<Schema, Schemas>>();
@@ -18,12 +21,7 @@ export class SnapshotCache {
       this.entries.clear();
       this.owner = store;
     }
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+    return this.entries.get(key);
   }
 
   set(key: string, snapshot: Snapshot<Schema, Schemas>): void {

@@ -148,7 +148,7 @@ export type ActionRequest<S extends Schema, E extends Schemas, A extends Schemas
   skipValidation?: boolean;
   /** The payload is already parsed (a run again): not parsed twice, while the emitted data still is. */
   parsed?: boolean;
-  /** Latest snapshots of recently used streams. */
+  /** Latest snapshots of the streams most recently acted on. */
   cache: SnapshotCache;
   /** May a cached snapshot stand in for reading the stream (default true)? */
   optimistic?: boolean;

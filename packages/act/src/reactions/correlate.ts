@@ -49,7 +49,16 @@ export function route(events: EventRegister<any, any>, stored: Committed<Schemas
     try {
       const resolved = reaction.resolver(event as never);
       if (resolved === undefined) continue;
-      routed.push({ event, key, name, reaction, ...resolved, invalid: undecodable });
+      // Written out: a spread of the resolver's answer would copy whatever else it holds.
+      routed.push({
+        event,
+        key,
+        name,
+        reaction,
+        target: resolved.target,
+        source: resolved.source,
+        invalid: undecodable,
+      });
     } catch (error) {
       const message = `the resolver of reaction "${name}" threw on event #${stored.id}: ${(error as Error)?.message ?? String(error)}`;
       routed.push({
@@ -99,7 +108,12 @@ export async function correlate<E extends Schemas>(
 }> {
   const targets = new Map<
     string,
-    Lease & { reactions: string[]; joining: Array<{ names: readonly string[]; at: number }> }
+    Lease & {
+      source: string | undefined;
+      head: number;
+      reactions: string[];
+      joining: Array<{ names: readonly string[]; at: number }>;
+    }
   >();
   const routes = new Map<string, number[]>();
   const found: Committed<Schemas, string>[] = [];
@@ -121,28 +135,34 @@ export async function correlate<E extends Schemas>(
       // Several reactions of one event may go to the same stream: its id once.
       else if (ids[ids.length - 1] !== stored.id) ids.push(stored.id);
       if (only && !only(name, stored.id)) continue;
-      const known = targets.get(target);
       // Where each reaction's events into the stream start: one joining a
       // stream whose watermark is already past that point takes it back there.
-      const joining = {
+      const joining = () => ({
         names: [name, ...(reaction.aliases ?? []).map((alias) => `${String(stored.name)}/${alias}`)],
         at: stored.id - 1,
-      };
-      if (known && !known.reactions.includes(name)) {
-        known.reactions.push(name);
-        known.joining.push(joining);
-      }
-      targets.set(target, {
-        stream: target,
-        // Reactions from different sources share this stream: it must read them all.
-        source: known && known.source !== source ? undefined : source,
-        by,
-        at: known?.at ?? stored.id - 1,
-        retry: 0,
-        head: stored.id,
-        reactions: known?.reactions ?? [name],
-        joining: known?.joining ?? [joining],
       });
+      const known = targets.get(target);
+      if (!known) {
+        targets.set(target, {
+          stream: target,
+          source,
+          by,
+          at: stored.id - 1,
+          retry: 0,
+          head: stored.id,
+          reactions: [name],
+          joining: [joining()],
+        });
+        continue;
+      }
+      // Updated in place: a registration per event would be an object per event read.
+      if (!known.reactions.includes(name)) {
+        known.reactions.push(name);
+        known.joining.push(joining());
+      }
+      // Reactions from different sources share this stream: it must read them all.
+      if (known.source !== source) known.source = undefined;
+      known.head = stored.id;
     }
   }, query);
   const leased = targets.size ? await log.lease([...targets.values()], 0) : [];

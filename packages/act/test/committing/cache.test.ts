@@ -10,7 +10,7 @@ beforeEach(async () => {
 describe("SnapshotCache", () => {
   const snap = (n: number) => ({ state: { n }, patches: 0, snaps: 0 });
 
-  it("keeps the most recently used entries up to its size", () => {
+  it("keeps the most recently stored entries up to its size", () => {
     const owner = new InMemoryStore();
     const cache = new SnapshotCache(2);
     cache.set("a", snap(1));
@@ -18,10 +18,14 @@ describe("SnapshotCache", () => {
     cache.get(owner, "a"); // first get binds the store and clears
     cache.set("a", snap(1));
     cache.set("b", snap(2));
-    cache.get(owner, "a"); // a is now the most recent
+    cache.set("a", snap(4)); // an action on a stores where it ends: a is now the most recent
     cache.set("c", snap(3)); // evicts b
     expect(cache.get(owner, "b")).toBeUndefined();
-    expect(cache.get(owner, "a")?.state).toEqual({ n: 1 });
+    expect(cache.get(owner, "a")?.state).toEqual({ n: 4 });
+    expect(cache.get(owner, "c")?.state).toEqual({ n: 3 });
+    cache.get(owner, "a"); // a read alone does not keep a
+    cache.set("d", snap(5)); // evicts a, stored before c
+    expect(cache.get(owner, "a")).toBeUndefined();
     expect(cache.get(owner, "c")?.state).toEqual({ n: 3 });
   });
 
