@@ -80,6 +80,16 @@ function characters(text: string): number {
 }
 
 /**
+ * Whether `text` has no lone surrogate: the engine's own check where it has
+ * one (Node 20 and every current runtime; about half the time of the
+ * pattern, and names are checked on every commit), else the pattern.
+ */
+const wellFormed: (text: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
+    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (text) => !LONE_SURROGATE.test(text);
+
+/**
  * The name rules of {@link nameSchema}, checked directly. Lengths count
  * characters, as zod does: a name of UTF-16 units past the limit may still
  * fit when some are pairs (an emoji is one character, two units).
@@ -89,7 +99,7 @@ const isName = (value: unknown) =>
   value.length >= 1 &&
   (value.length <= MAX_STREAM_LENGTH || characters(value) <= MAX_STREAM_LENGTH) &&
   !value.includes("\u0000") &&
-  !LONE_SURROGATE.test(value);
+  wellFormed(value);
 
 /**
  * Schema of a stream name: a non-empty, well-formed string (no NUL character,
