@@ -149,19 +149,19 @@ export function fold<S extends Schema, E extends Schemas>(
 type Handler<S extends Schema, E extends Schemas> = (event: Committed<E, keyof E>, state: S) => Readonly<Patch<S>>;
 
 /**
- * Whether every own value of `changes` is a primitive or a removal (nothing
- * that can hold an object). Walked with `for…in`, which allocates nothing
- * (`Object.keys` makes an array per event); a key it meets that is not the
- * object's own (an enumerable one on its prototype) is a "no", and the
- * caller takes `patch`, which reads own keys only.
+ * The own keys of `changes` when every value under them is a primitive or a
+ * removal (nothing that can hold an object), else `undefined`. An array of
+ * keys walked twice (here and by the caller's writes) is faster per event
+ * than two `for…in` walks with an own-key check each, the array
+ * notwithstanding (a 5,000-event load, 30 November).
  */
-function primitives(changes: Record<string, unknown>): boolean {
-  for (const key in changes) {
-    if (!Object.hasOwn(changes, key)) return false;
-    const value = changes[key];
-    if (value !== null && (typeof value === "object" || typeof value === "function")) return false;
+function primitives(changes: Record<string, unknown>): string[] | undefined {
+  const keys = Object.keys(changes);
+  for (let i = 0; i < keys.length; i++) {
+    const value = changes[keys[i]];
+    if (value !== null && (typeof value === "object" || typeof value === "function")) return undefined;
   }
-  return true;
+  return keys;
 }
 
 /**
@@ -257,11 +257,12 @@ class Folding<S extends Schema, E extends Schemas> {
       );
     }
     const partial = changes as Record<string, unknown>;
-    if (this.#owned && typeof partial === "object" && partial !== null && primitives(partial)) {
-      // What `patch` does with primitives and removals, on the working copy
-      // (every key is the partial's own: `primitives` said so).
+    const keys = this.#owned && typeof partial === "object" && partial !== null ? primitives(partial) : undefined;
+    if (keys) {
+      // What `patch` does with primitives and removals, on the working copy.
       const state = this.#state as Record<string, unknown>;
-      for (const key in partial) {
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
         if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
         const value = partial[key];
         if (value === undefined || value === null) delete state[key];
