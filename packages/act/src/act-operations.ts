@@ -22,7 +22,8 @@ import type { Lifecycle } from "./types/lifecycle.js";
 import type { Forgotten } from "./types/personal.js";
 import type { Store } from "./types/ports.js";
 import type { ReactionStats, ReactionStream } from "./types/reaction-streams.js";
-import type { ConsumerOptions, CorrelationOptions, Drain, DrainOptions, Lease, Registry } from "./types/reaction.js";
+import type { ConsumerOptions, CorrelationOptions, Drain, DrainOptions, Registry } from "./types/reaction.js";
+import type { Lease } from "./types/lease.js";
 import type { Clock, TimerRequest } from "./types/timers.js";
 
 /**

@@ -1,6 +1,6 @@
 import { logger } from "../core/ports.js";
 import type { LogLevel } from "../core/environment.js";
-import type { BlockedLease, Lease } from "../types/reaction.js";
+import type { BlockedLease, Lease } from "../types/lease.js";
 
 type Traced = {
   /** After a drain fetched events per stream. */

@@ -13,7 +13,7 @@ import type { ArchiveStore } from "../types/archive.js";
 import type { SubjectKeyStore } from "../types/personal.js";
 import type { Commit, InlineCommit, KeyedVersions, Store } from "../types/ports.js";
 import type { PollRequest, ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
-import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
+import type { BlockedLease, Lease, Poll } from "../types/lease.js";
 import type { AesKey } from "./aes-gcm.js";
 import { bound, companion, freshKey, importKey, isSealed, seal } from "./cipher.js";
 import { openEvents, type PersonalRegister } from "./opening.js";

@@ -3,7 +3,8 @@ import { logger } from "../core/ports.js";
 import type { Projection } from "../builders/projection.js";
 import type { Committed, Schemas } from "../types/action.js";
 import type { Store } from "../types/ports.js";
-import type { BlockedLease, Lease, ReactionOptions } from "../types/reaction.js";
+import type { ReactionOptions } from "../types/reaction.js";
+import type { BlockedLease, Lease } from "../types/lease.js";
 
 /** One projection batch: the lease, its events in log order (each with why it cannot be decoded, if so), and where the watermark ends. */
 export type ProjectionBatch = {

@@ -2,7 +2,8 @@ import { decode } from "../committing/load.js";
 import { KEPT_EVENTS_LIMIT } from "./route-index.js";
 import type { Committed, Schemas } from "../types/action.js";
 import type { Store } from "../types/ports.js";
-import type { EventRegister, Lease, Reaction } from "../types/reaction.js";
+import type { EventRegister, Reaction } from "../types/reaction.js";
+import type { Lease } from "../types/lease.js";
 import type { Query } from "../core/schemas.js";
 
 /** One reaction an event asks for: where it runs and, when it cannot run, why. */

@@ -4,7 +4,8 @@ import type { RouteIndex } from "./route-index.js";
 import type { Query } from "../core/schemas.js";
 import type { Schemas } from "../types/action.js";
 import type { Store } from "../types/ports.js";
-import type { EventRegister, Lease } from "../types/reaction.js";
+import type { EventRegister } from "../types/reaction.js";
+import type { Lease } from "../types/lease.js";
 
 /** Query fields that leave events out of a pass: such a pass moves no position. */
 const NARROWING = [

@@ -11,7 +11,8 @@ import type { build_tracer } from "../instrumentation/tracer.js";
 import type { Committed, Schemas } from "../types/action.js";
 import type { Store } from "../types/ports.js";
 import type { Dispatcher } from "../types/app.js";
-import type { BlockedLease, Drain, DrainOptions, EventRegister, Fetch, Lease } from "../types/reaction.js";
+import type { Drain, DrainOptions, EventRegister, Fetch } from "../types/reaction.js";
+import type { BlockedLease, Lease } from "../types/lease.js";
 
 /** Streams one drain handles at most, by default. */
 export const STREAM_LIMIT = 10;

@@ -11,7 +11,8 @@ import type { Batch, Job } from "./read-batches.js";
 import type { Committed, Schemas } from "../types/action.js";
 import type { Dispatcher } from "../types/app.js";
 import type { Store } from "../types/ports.js";
-import type { BlockedLease, Lease, ReactionContext, ReactionOptions } from "../types/reaction.js";
+import type { ReactionContext, ReactionOptions } from "../types/reaction.js";
+import type { BlockedLease, Lease } from "../types/lease.js";
 
 /**
  * How a batch ended: what to acknowledge or block, whether its watermark

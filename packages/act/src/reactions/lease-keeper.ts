@@ -1,6 +1,6 @@
 import { logger } from "../core/ports.js";
 import type { Store } from "../types/ports.js";
-import type { Lease } from "../types/reaction.js";
+import type { Lease } from "../types/lease.js";
 
 /** The longest delay a timer takes (about 24.8 days); longer leases are renewed and waited for in steps of this. */
 export const MAX_TIMER = 2 ** 31 - 1;

@@ -1,7 +1,8 @@
 import { route as routes } from "./correlate.js";
 import type { Committed, CommittedOf, Schemas } from "../types/action.js";
 import type { Store } from "../types/ports.js";
-import type { EventRegister, Lease, Reaction } from "../types/reaction.js";
+import type { EventRegister, Reaction } from "../types/reaction.js";
+import type { Lease } from "../types/lease.js";
 
 /** One reaction to run: the event, the reaction registered on it, and its key in the register. */
 export type Job = {

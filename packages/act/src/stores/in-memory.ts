@@ -3,7 +3,7 @@ import type { Query } from "../core/schemas.js";
 import type { Committed, Schemas } from "../types/action.js";
 import type { Commit, InlineCommit, KeyedVersions, Store } from "../types/ports.js";
 import type { PollRequest, ReactionFilter, ReactionStream } from "../types/reaction-streams.js";
-import type { BlockedLease, Lease, Poll } from "../types/reaction.js";
+import type { BlockedLease, Lease, Poll } from "../types/lease.js";
 import { Appender } from "./in-memory/append.js";
 import { Archive } from "./in-memory/archive.js";
 import { Database } from "./in-memory/database.js";

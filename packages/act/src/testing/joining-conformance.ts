@@ -1,5 +1,5 @@
 import type { Store } from "../types/ports.js";
-import type { Lease } from "../types/reaction.js";
+import type { Lease } from "../types/lease.js";
 import type { TestApi } from "./test-api.js";
 
 /** A registration (0 ms lease) of `stream` for `reactions`, each joining at `at` unless given. */

@@ -1,7 +1,7 @@
 import { ConcurrencyError } from "../core/errors.js";
 import type { Committed, Schemas } from "../types/action.js";
 import type { Store } from "../types/ports.js";
-import type { Lease } from "../types/reaction.js";
+import type { Lease } from "../types/lease.js";
 import type { ReadModelProbe } from "./read-model-probe.js";
 import type { TestApi } from "./test-api.js";
 

@@ -1,6 +1,6 @@
 import type { EventMeta } from "../core/schemas.js";
 import type { Store } from "../types/ports.js";
-import type { Lease } from "../types/reaction.js";
+import type { Lease } from "../types/lease.js";
 import type { TestApi } from "./test-api.js";
 
 const meta = (correlation = "c-1"): EventMeta => ({ correlation, causation: {} });

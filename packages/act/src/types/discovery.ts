@@ -1,4 +1,4 @@
-import type { Lease } from "./reaction.js";
+import type { Lease } from "./lease.js";
 
 /**
  * What one pass of discovery (`app.correlate`) did: the reaction streams it

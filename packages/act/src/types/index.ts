@@ -5,6 +5,7 @@ export * from "./archive.js";
 export * from "./config.js";
 export * from "./discovery.js";
 export * from "./instrumentation.js";
+export * from "./lease.js";
 export * from "./lifecycle.js";
 export * from "./personal.js";
 export * from "./ports.js";

@@ -1,5 +1,5 @@
 import type { Schemas, Snapshot } from "./action.js";
-import type { BlockedLease, Lease } from "./reaction.js";
+import type { BlockedLease, Lease } from "./lease.js";
 
 /**
  * The lifecycle events an {@link Act} app emits, each with the payload its

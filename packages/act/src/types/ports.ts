@@ -1,5 +1,5 @@
 import type { Committed, Message, Schemas } from "./action.js";
-import type { BlockedLease, Lease, Poll } from "./reaction.js";
+import type { BlockedLease, Lease, Poll } from "./lease.js";
 import type { EventMeta, Query } from "../core/schemas.js";
 import type { TimerChanges, TimerStore } from "./timers.js";
 import type { StoreTransfer } from "./transfer.js";

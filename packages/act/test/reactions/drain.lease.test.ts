@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { act, type InMemoryStore, projection, state } from "../../src/index.js";
 import { logger } from "../../src/core/ports.js";
-import type { Lease } from "../../src/types/reaction.js";
+import type { Lease } from "../../src/types/lease.js";
 import { Account, actor, freshStore } from "../fixtures.js";
 
 // What a drain does with its leases while handlers run, driven by fake

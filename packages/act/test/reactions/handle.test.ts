@@ -3,7 +3,8 @@ import { handle } from "../../src/reactions/handle.js";
 import { logger } from "../../src/core/ports.js";
 import type { Job } from "../../src/reactions/read-batches.js";
 import type { Committed, Schemas } from "../../src/types/action.js";
-import type { Lease, ReactionHandler, ReactionOptions } from "../../src/types/reaction.js";
+import type { Lease } from "../../src/types/lease.js";
+import type { ReactionHandler, ReactionOptions } from "../../src/types/reaction.js";
 
 // `handle` runs one leased stream's batch: which reactions run, what the
 // acknowledgement or block then records (watermark, the reactions already

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { logger } from "../../src/core/ports.js";
 import { Keeper } from "../../src/reactions/lease-keeper.js";
 import type { Store } from "../../src/types/ports.js";
-import type { Lease } from "../../src/types/reaction.js";
+import type { Lease } from "../../src/types/lease.js";
 
 const lease: Lease = { stream: "s-1", by: "drainer-1", at: 4, retry: 0, token: 7 };
 const DAY = 24 * 60 * 60 * 1000;

@@ -8,7 +8,7 @@
 import { ValidationError } from "../../core/errors.js";
 import { checkDiscovery } from "../../core/inputs.js";
 import type { PollRequest, ReactionFilter, ReactionStream } from "../../types/reaction-streams.js";
-import type { BlockedLease, Lease, Poll } from "../../types/reaction.js";
+import type { BlockedLease, Lease, Poll } from "../../types/lease.js";
 import type { Database, Watermark } from "./database.js";
 
 /** The reaction-stream operations of one store. */

@@ -3,7 +3,7 @@
  * read model lives in the process's memory, like the store), then
  * acknowledges the lease (`ack` in `leases.ts`).
  */
-import type { Lease } from "../../types/reaction.js";
+import type { Lease } from "../../types/lease.js";
 import type { Leases } from "./leases.js";
 
 /** Runs `work` when `lease` is still the caller's, then acknowledges it; returns whether it was. */
