@@ -2,9 +2,9 @@ import type { Schema, Schemas, Snapshot } from "../types/action.js";
 import type { Store } from "../types/ports.js";
 
 /**
- * The latest snapshot of the streams most recently acted on, so an action reads only the
- * events committed since (usually none) instead of rebuilding the stream.
- * The entries stored longest ago go first: an action that used an entry
+ * The latest snapshot of the streams most recently acted on, so an action
+ * reads only the events committed since (usually none) instead of
+ * rebuilding the stream. The entries stored longest ago go first: an action that used an entry
  * stores the snapshot it ends at, so the streams being acted on stay; a hit
  * does not move its entry (that would be a second delete and insert per
  * action). A different store empties it.

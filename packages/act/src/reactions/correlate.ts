@@ -77,6 +77,18 @@ export function route(events: EventRegister<any, any>, stored: Committed<Schemas
 }
 
 /**
+ * Where a reaction's events into a stream start, under its name and the
+ * names it had before: a reaction that joins a stream whose watermark is
+ * already past that point takes it back there.
+ */
+function joining(name: string, reaction: Reaction<Schemas, string>, event: PropertyKey, id: number) {
+  return {
+    names: [name, ...(reaction.aliases ?? []).map((alias) => `${String(event)}/${alias}`)],
+    at: id - 1,
+  };
+}
+
+/**
  * Runs the reaction resolvers over the events of `log` matching `query` and registers
  * every target stream they name (a lease of 0 ms only registers), with the
  * names of the reactions that target it. A new stream's watermark starts
@@ -136,12 +148,6 @@ export async function correlate<E extends Schemas>(
       // Several reactions of one event may go to the same stream: its id once.
       else if (ids[ids.length - 1] !== stored.id) ids.push(stored.id);
       if (only && !only(name, stored.id)) continue;
-      // Where each reaction's events into the stream start: one joining a
-      // stream whose watermark is already past that point takes it back there.
-      const joining = () => ({
-        names: [name, ...(reaction.aliases ?? []).map((alias) => `${String(stored.name)}/${alias}`)],
-        at: stored.id - 1,
-      });
       const known = targets.get(target);
       if (!known) {
         targets.set(target, {
@@ -152,14 +158,14 @@ export async function correlate<E extends Schemas>(
           retry: 0,
           head: stored.id,
           reactions: [name],
-          joining: [joining()],
+          joining: [joining(name, reaction, stored.name, stored.id)],
         });
         continue;
       }
       // Updated in place: a registration per event would be an object per event read.
       if (!known.reactions.includes(name)) {
         known.reactions.push(name);
-        known.joining.push(joining());
+        known.joining.push(joining(name, reaction, stored.name, stored.id));
       }
       // Reactions from different sources share this stream: it must read them all.
       if (known.source !== source) known.source = undefined;
