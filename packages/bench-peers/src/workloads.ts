@@ -188,11 +188,11 @@ const REACTION_TIMED_RUNS = 10;
 /**
  * The reaction workload on 1,000 source events over 100 streams. With
  * `warmups`, the same workload first runs that many times untimed (or until
- * {@link REACTION_WARMUP_MILLIS} pass), the store emptied after each, then `timed` times timed: the figure is then the rate
- * of a running reaction processor, as the action figures are taken after a
- * warm-up (`warm`), not a fresh process's first pass through code the JIT
- * has not compiled yet (for Act in memory, about a fifth of the steady
- * rate). A library that cannot run the workload again on an emptied store
+ * {@link REACTION_WARMUP_MILLIS} pass), the store emptied after each, then
+ * `timed` times timed: the figure is then the rate of a running reaction
+ * processor, as the action figures are taken after a warm-up (`warm`), not a
+ * fresh process's first pass through code the JIT has not compiled yet (for
+ * Act in memory, about a seventh of the steady rate). A library that cannot run the workload again on an emptied store
  * says why in `coldReactions`, and its figure is one first run.
  */
 async function reactionFigure(subject: Subject, warmups = 0, timed = 1): Promise<Figure> {

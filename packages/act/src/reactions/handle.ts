@@ -84,17 +84,17 @@ class Context implements ReactionContext {
  * The app as a handler sees it: actions are refused once the lease is lost,
  * so a handler that goes on after the abort commits nothing more.
  */
-function fenced(app: Dispatcher<Schemas>, lease: Pick<Held, "reason">): Dispatcher<Schemas> {
+function fenced(app: Dispatcher<Schemas>, held: Pick<Held, "reason">): Dispatcher<Schemas> {
   // Forwarded as given: `do` tells its call shapes apart by the arguments passed.
   const act = app.do as (...args: unknown[]) => ReturnType<Dispatcher<Schemas>["do"]>;
   return {
     do: (...args: unknown[]) => {
-      const lost = lease.reason;
+      const lost = held.reason;
       if (lost) return Promise.reject(lost);
       return act.apply(app, args);
     },
-    schedule: (timer) => (lease.reason ? Promise.reject(lease.reason) : app.schedule(timer)),
-    cancel: (...ids) => (lease.reason ? Promise.reject(lease.reason) : app.cancel(...ids)),
+    schedule: (timer) => (held.reason ? Promise.reject(held.reason) : app.schedule(timer)),
+    cancel: (...ids) => (held.reason ? Promise.reject(held.reason) : app.cancel(...ids)),
   } as Dispatcher<Schemas>;
 }
 
