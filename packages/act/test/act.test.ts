@@ -340,6 +340,22 @@ describe("resolvers and correlation", () => {
     ]);
   });
 
+  it("registers a stream that reactions from two source streams target without a source, so its drain reads both", async () => {
+    const seen: string[] = [];
+    const app = act()
+      .with(Note)
+      .on("Written")
+      .do(async (e) => void seen.push(`${e.stream}:${e.data.text}`))
+      .to((e) => ({ target: "digest", source: e.stream }))
+      .build();
+    await app.do("write", { stream: "n1", actor }, { text: "x" });
+    await app.do("write", { stream: "n2", actor }, { text: "y" });
+    const { leased } = await app.correlate();
+    expect(leased.map((l) => [l.stream, l.source])).toEqual([["digest", undefined]]);
+    await settle(app);
+    expect(seen).toEqual(["n1:x", "n2:y"]);
+  });
+
   it("startCorrelations registers streams on a timer until stopped", async () => {
     const app = act()
       .with(Note)
