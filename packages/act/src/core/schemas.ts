@@ -62,10 +62,7 @@ const nameSchema = (what: string) => {
     .min(1, `${what} must not be empty`)
     .max(MAX_STREAM_LENGTH, `${what} must be at most ${MAX_STREAM_LENGTH} characters`)
     .refine((name) => !name.includes("\u0000"), `${what} must not contain a NUL character`)
-    .refine(
-      (name) => !LONE_SURROGATE.test(name),
-      `${what} must be a well-formed string (it has a lone UTF-16 surrogate)`
-    );
+    .refine(wellFormed, `${what} must be a well-formed string (it has a lone UTF-16 surrogate)`);
   // The same rules without zod, for the names checked on every action and
   // commit; zod still parses a name that fails them, for the message.
   nativeMatcher(schema, isName);
