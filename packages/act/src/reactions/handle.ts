@@ -59,24 +59,20 @@ export type Budget = { events: number; until: number; allowance: number };
 type Held = Pick<Keeper, "ready" | "fresh" | "signal" | "reason" | "token">;
 
 /**
- * What a handler is told of its run. The signal is asked of the keeper only
- * when the handler reads it: most never do, and the keeper makes it on
- * demand. A class, since an object literal with a getter is built on a slow
- * path in V8.
+ * What a handler is told of its run: plain own properties, so a copy of it
+ * (`{ ...context, extra }`, as a wrapper around handlers makes) keeps them
+ * all. The keeper makes its signal for the first handler of a lease and
+ * hands the same one to the rest.
  */
 class Context implements ReactionContext {
-  readonly #keeper: Held;
+  readonly signal: AbortSignal;
   readonly token: number;
   readonly attempt: number;
 
   constructor(keeper: Held, attempt: number) {
-    this.#keeper = keeper;
+    this.signal = keeper.signal;
     this.token = keeper.token;
     this.attempt = attempt;
-  }
-
-  get signal(): AbortSignal {
-    return this.#keeper.signal;
   }
 }
 

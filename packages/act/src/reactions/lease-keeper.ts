@@ -19,7 +19,7 @@ export const MAX_TIMER = 2 ** 31 - 1;
  * on until the deadline would run the same event in two places.
  */
 export class Keeper {
-  /** Made when `signal` is first read: most handlers never read it, and one costs microseconds per lease. */
+  /** Made when `signal` is first read, when a handler first runs on the lease: a lease whose handlers never start makes none. */
   private controller?: AbortController;
   /** Why the lease was lost, once it was. */
   private loss?: Error;

@@ -46,12 +46,7 @@ export type ReactionPayload<E extends Schemas, K extends keyof E> = Committed<E,
  * ```
  */
 export type ReactionContext = {
-  /**
-   * Aborts when the lease may no longer be this handler's (refused or failed
-   * renewal, deadline passed). Made when first read, so a handler that never
-   * reads it costs nothing: read it as `context.signal` or destructure it — a
-   * spread copy of the context (`{ ...context }`) leaves it out.
-   */
+  /** Aborts when the lease may no longer be this handler's (refused or failed renewal, deadline passed). */
   readonly signal: AbortSignal;
   /** The lease's generation: a later lease of the stream, a reset or an unblock carries a higher one. */
   readonly token: number;

@@ -4,7 +4,7 @@ import { logger } from "../../src/core/ports.js";
 import type { Job } from "../../src/reactions/read-batches.js";
 import type { Committed, Schemas } from "../../src/types/action.js";
 import type { Lease } from "../../src/types/lease.js";
-import type { ReactionHandler, ReactionOptions } from "../../src/types/reaction.js";
+import type { ReactionContext, ReactionHandler, ReactionOptions } from "../../src/types/reaction.js";
 
 // `handle` runs one leased stream's batch: which reactions run, what the
 // acknowledgement or block then records (watermark, the reactions already
@@ -224,6 +224,17 @@ describe("what a handler is given", () => {
       void seen.push({ stream, attempt: context.attempt, token: context.token, signal: context.signal });
     await handle({ lease: lease({ retry: 1 }), events: [], jobs: [job(1, "a", handler)], end: 1 }, app, keeper);
     expect(seen).toEqual([{ stream: "t", attempt: 2, token: 7, signal: keeper.signal }]);
+  });
+
+  it("gives a context that a wrapper can copy with a spread and keep its signal, token and attempt", async () => {
+    const keeper = held();
+    const copies: ReactionContext[] = [];
+    // A wrapper adding a field of its own, as handler middleware does.
+    const inner = async (context: ReactionContext & { wrapped: boolean }) => void copies.push(context);
+    const handler: Handler = (_event, _stream, _app, context) => inner({ ...context, wrapped: true });
+    await handle({ lease: lease(), events: [], jobs: [job(1, "a", handler)], end: 1 }, app, keeper);
+    expect(copies).toEqual([{ signal: keeper.signal, token: 7, attempt: 1, wrapped: true }]);
+    expect(copies[0].signal).toBeInstanceOf(AbortSignal);
   });
 
   it("refuses the handler's actions once the lease is lost, with the loss as the reason, without reaching the app", async () => {
