@@ -69,7 +69,7 @@ test("search: typing 'snapshot' lists the state-management page; the Snapshot ty
 
   // Words of the type's description find its page; the keyboard walks down to it and Enter opens it.
   // Entered at once: typed key by key, each prefix starts a search of its own, and on a loaded
-  // machine an earlier one's results arrived after the walk began and reordered the list under it.
+  // machine an earlier one's results can land after the walk began and reorder the list under it.
   await box.fill("folded state");
   await expect(options.filter({ hasText: "Type Alias: Snapshot" }).first()).toBeVisible({ timeout: 15_000 });
   await walkTo(page, box, "Type Alias: Snapshot");
