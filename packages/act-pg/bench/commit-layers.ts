@@ -32,13 +32,12 @@
  * Slices alternate between the rows (in reverse order every other slice),
  * so load from other processes hits them alike; figures are per operation.
  */
-import { act, store } from "@act-root/act";
+import { act, type Store } from "@act-root/act";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { PostgresStore } from "../src/index.js";
 import { commitChecked, names } from "../src/sql.js";
 import { Counter } from "../test/fixtures/states.js";
-import { type PgServer, startServer } from "../tools/pg-server.js";
+import { benchDatabase, emptyStore } from "./database.js";
 
 const TABLE = "bench_layers";
 const STREAMS = 200;
@@ -85,21 +84,15 @@ class Streams {
 
 async function main() {
   const slices = Number(process.argv[2] ?? 10);
-  let server: PgServer | undefined;
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    process.stderr.write("starting a disposable PostgreSQL (durable settings)…\n");
-    server = await startServer({ durable: true });
-    url = server.url;
-  }
-  const pgStore = new PostgresStore({ connectionString: url, table: TABLE, max: 10 });
-  store(pgStore);
+  const database = await benchDatabase();
+  const { url } = database;
   const client = new pg.Client({ connectionString: url });
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const piped = new pg.Client({ connectionString: url, pipeline: true } as pg.ClientConfig);
+  let log: Store | undefined;
   try {
-    await pgStore.drop();
-    await pgStore.seed();
+    const adapter = await emptyStore(url, TABLE);
+    log = adapter;
     await client.connect();
     await piped.connect();
     await client.query(
@@ -113,27 +106,29 @@ async function main() {
       causation: { action: { name: "increment", stream: "s", actor: { id: "bench", name: "Bench" } } },
     });
     const messages = JSON.stringify([{ name: "Incremented", data: { by: 1 } }]);
-    /** The `i`th commit of a row: its stream, and the checked statement for where the stream ends. */
-    const commitQuery = (streams: Streams, i: number) => {
-      const stream = streams.stream(i);
-      const { version, id } = streams.last(stream);
-      return { stream, query: { name: "checked", text: checked, values: [stream, messages, meta, version, id] } };
-    };
-    /** A row of commits, each the checked statement alone, sent with `run`. */
-    const commitOn = (run: (query: pg.QueryConfig) => Promise<pg.QueryResult>, prefix: string) => {
+    /**
+     * A row of commits on streams of its own: `send` is given the `i`th
+     * commit's checked statement (for where its stream ends) and an upsert
+     * for the same stream, sends what the row times, and returns the
+     * commit's result.
+     */
+    const row = (prefix: string, send: (commit: pg.QueryConfig, upsert: pg.QueryConfig) => Promise<pg.QueryResult>) => {
       const streams = new Streams(prefix);
       return async (i: number) => {
-        const { stream, query } = commitQuery(streams, i);
-        const { rows } = await run(query);
+        const stream = streams.stream(i);
+        const { version, id } = streams.last(stream);
+        const { rows } = await send(
+          { name: "checked", text: checked, values: [stream, messages, meta, version, id] },
+          {
+            name: "upsert",
+            text: `INSERT INTO ${TABLE}_totals AS t (stream, total) VALUES ($1, 1)
+                   ON CONFLICT (stream) DO UPDATE SET total = t.total + 1`,
+            values: [stream],
+          }
+        );
         streams.committed(stream, rows[0]);
       };
     };
-    const upsert = (stream: string) => ({
-      name: "upsert",
-      text: `INSERT INTO ${TABLE}_totals AS t (stream, total) VALUES ($1, 1)
-             ON CONFLICT (stream) DO UPDATE SET total = t.total + 1`,
-      values: [stream],
-    });
 
     const storeStreams = new Streams("store");
     const app = act().with(Counter).build();
@@ -144,14 +139,14 @@ async function main() {
           label: "floor: bare INSERT, dedicated client",
           run: (i) => client.query({ name: "bare", text: `INSERT INTO ${TABLE}_bare (v) VALUES ($1)`, values: [i] }),
         },
-        { label: "checked commit statement, dedicated client", run: commitOn((q) => client.query(q), "client") },
-        { label: "the same through a pg.Pool", run: commitOn((q) => pool.query(q), "pool") },
+        { label: "checked commit statement, dedicated client", run: row("client", (commit) => client.query(commit)) },
+        { label: "the same through a pg.Pool", run: row("pool", (commit) => pool.query(commit)) },
         {
           label: "PostgresStore.commit",
           run: async (i) => {
             const stream = storeStreams.stream(i);
             const { version, id } = storeStreams.last(stream);
-            const [event] = await pgStore.commit({
+            const [event] = await adapter.commit({
               stream,
               messages: [{ name: "Incremented", data: { by: 1 } }],
               meta: JSON.parse(meta),
@@ -169,61 +164,42 @@ async function main() {
       slices
     );
 
-    const flights: Record<number, Streams> = {
-      4: new Streams("f4"),
-      3: new Streams("f3"),
-      2: new Streams("f2"),
-      1: new Streams("f1"),
-    };
     const inline = await time(
       [
-        { label: "the commit alone (1 flight)", run: commitOn((q) => piped.query(q), "alone") },
+        { label: "the commit alone (1 flight)", run: row("alone", (commit) => piped.query(commit)) },
         {
           label: "4 flights: one statement at a time",
-          run: async (i) => {
-            const { stream, query } = commitQuery(flights[4], i);
+          run: row("f4", async (commit, upsert) => {
             await piped.query("BEGIN");
-            const { rows } = await piped.query(query);
-            await piped.query(upsert(stream));
+            const committed = await piped.query(commit);
+            await piped.query(upsert);
             await piped.query("COMMIT");
-            flights[4].committed(stream, rows[0]);
-          },
+            return committed;
+          }),
         },
         {
           label: "3 flights: BEGIN with the commit",
-          run: async (i) => {
-            const { stream, query } = commitQuery(flights[3], i);
-            const begun = piped.query("BEGIN");
-            const { rows } = await piped.query(query);
-            await begun;
-            await piped.query(upsert(stream));
+          run: row("f3", async (commit, upsert) => {
+            const [, committed] = await Promise.all([piped.query("BEGIN"), piped.query(commit)]);
+            await piped.query(upsert);
             await piped.query("COMMIT");
-            flights[3].committed(stream, rows[0]);
-          },
+            return committed;
+          }),
         },
         {
           label: "2 flights: the upsert with COMMIT",
-          run: async (i) => {
-            const { stream, query } = commitQuery(flights[2], i);
-            const begun = piped.query("BEGIN");
-            const { rows } = await piped.query(query);
-            const upserted = piped.query(upsert(stream));
-            await Promise.all([begun, upserted, piped.query("COMMIT")]);
-            flights[2].committed(stream, rows[0]);
-          },
+          run: row("f2", async (commit, upsert) => {
+            const [, committed] = await Promise.all([piped.query("BEGIN"), piped.query(commit)]);
+            await Promise.all([piped.query(upsert), piped.query("COMMIT")]);
+            return committed;
+          }),
         },
         {
           label: "1 flight: all four at once",
-          run: async (i) => {
-            const { stream, query } = commitQuery(flights[1], i);
-            const [, { rows }] = await Promise.all([
-              piped.query("BEGIN"),
-              piped.query(query),
-              piped.query(upsert(stream)),
-              piped.query("COMMIT"),
-            ]);
-            flights[1].committed(stream, rows[0]);
-          },
+          run: row("f1", async (commit, upsert) => {
+            const sent = [piped.query("BEGIN"), piped.query(commit), piped.query(upsert), piped.query("COMMIT")];
+            return (await Promise.all(sent))[1];
+          }),
         },
       ],
       slices
@@ -244,9 +220,9 @@ async function main() {
   } finally {
     await client.query(`DROP TABLE IF EXISTS ${TABLE}_bare, ${TABLE}_totals`).catch(() => {});
     await Promise.allSettled([client.end(), piped.end(), pool.end()]);
-    await pgStore.drop().catch(() => {});
-    await pgStore.dispose().catch(() => {});
-    await server?.stop();
+    await log?.drop().catch(() => {});
+    await log?.dispose().catch(() => {});
+    await database.stop();
   }
 }
 
