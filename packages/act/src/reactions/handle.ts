@@ -61,8 +61,7 @@ type Held = Pick<Keeper, "ready" | "fresh" | "signal" | "reason" | "token">;
 /**
  * What a handler is told of its run: plain own properties, so a copy of it
  * (`{ ...context, extra }`, as a wrapper around handlers makes) keeps them
- * all. The keeper makes its signal for the first handler of a lease and
- * hands the same one to the rest.
+ * all. Every handler run on a lease gets the keeper's one signal.
  */
 class Context implements ReactionContext {
   readonly signal: AbortSignal;

@@ -19,10 +19,8 @@ export const MAX_TIMER = 2 ** 31 - 1;
  * on until the deadline would run the same event in two places.
  */
 export class Keeper {
-  /** Made when `signal` is first read, when a handler first runs on the lease: a lease whose handlers never start makes none. */
-  private controller?: AbortController;
-  /** Why the lease was lost, once it was. */
-  private loss?: Error;
+  /** Aborted, with the reason, once the lease is lost: the one record of the loss. */
+  private readonly controller = new AbortController();
   private expires: number;
   private readonly timer: ReturnType<typeof setInterval>;
   private deadline?: ReturnType<typeof setTimeout>;
@@ -41,16 +39,12 @@ export class Keeper {
 
   /** Aborts when the lease may no longer be this drainer's. */
   get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.loss) this.controller.abort(this.loss);
-    }
     return this.controller.signal;
   }
 
   /** Why the lease may no longer be this drainer's (what `signal` aborts with), once that is so. */
   get reason(): Error | undefined {
-    return this.loss;
+    return this.lost ? (this.controller.signal.reason as Error) : undefined;
   }
 
   /** The lease's generation, for handlers that pass it on to systems that can refuse an older one. */
@@ -59,12 +53,12 @@ export class Keeper {
   }
 
   get lost(): boolean {
-    return this.loss !== undefined;
+    return this.controller.signal.aborted;
   }
 
   /** Whether a handler may start without asking the store: still held, with more than half of it left. */
   get fresh(): boolean {
-    return this.loss === undefined && this.expires - Date.now() > this.millis / 2;
+    return !this.lost && this.expires - Date.now() > this.millis / 2;
   }
 
   /**
@@ -107,9 +101,7 @@ export class Keeper {
    */
   private lose(reason: string): void {
     this.stop();
-    if (this.loss) return;
-    this.loss = new Error(reason);
-    this.controller?.abort(this.loss);
+    this.controller.abort(new Error(reason));
   }
 
   /**
