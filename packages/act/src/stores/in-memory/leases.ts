@@ -19,7 +19,11 @@ import type { Database, Watermark } from "./database.js";
  * Every key of `Lease` is listed (the type says so), so one added to it later
  * is not dropped here.
  */
-function copy(lease: Lease, over: Pick<Lease, "retry" | "done"> & Partial<Lease>): Lease {
+function copy(
+  lease: Lease,
+  // Only the keys a grant replaces: any other given here would be silently ignored.
+  over: Pick<Lease, "retry" | "done"> & Partial<Pick<Lease, "at" | "head" | "token" | "reactions" | "ahead">>
+): Lease {
   const granted: { [K in keyof Required<Lease>]: Lease[K] } = {
     stream: lease.stream,
     source: lease.source,
