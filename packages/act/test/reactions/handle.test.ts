@@ -45,9 +45,16 @@ const held = (ready = () => Promise.resolve(true)) => ({
 
 const app = { do: () => Promise.resolve([]) } as never;
 
-/** Handles `jobs`, read up to `end`, on `lease` (by default `lease()`) kept by `held(ready)`. */
-const run = (jobs: Job[], end: number, more: { lease?: Lease; ready?: () => Promise<boolean> } = {}) =>
-  handle({ lease: more.lease ?? lease(), events: [], jobs, end }, app, held(more.ready));
+/**
+ * Handles `jobs`, read up to `end`, on `lease` (by default `lease()`) kept by
+ * `keeper` (by default `held(ready)`), for `target` (by default `app`).
+ */
+const run = (
+  jobs: Job[],
+  end: number,
+  more: { lease?: Lease; ready?: () => Promise<boolean>; keeper?: ReturnType<typeof held>; target?: never } = {}
+) =>
+  handle({ lease: more.lease ?? lease(), events: [], jobs, end }, more.target ?? app, more.keeper ?? held(more.ready));
 
 const ok =
   (runs: string[], name: string): Handler =>
@@ -207,11 +214,9 @@ describe("what a handler is given", () => {
   it("starts handlers on a fresh lease without asking whether it is ready", async () => {
     const runs: string[] = [];
     const ready = vi.fn(() => Promise.resolve(false));
-    const outcome = await handle(
-      { lease: lease(), events: [], jobs: [job(1, "a", ok(runs, "a")), job(2, "a", ok(runs, "a"))], end: 2 },
-      app,
-      { ...held(ready), fresh: true }
-    );
+    const outcome = await run([job(1, "a", ok(runs, "a")), job(2, "a", ok(runs, "a"))], 2, {
+      keeper: { ...held(ready), fresh: true },
+    });
     expect(ready).not.toHaveBeenCalled();
     expect(runs).toEqual(["1:a", "2:a"]);
     expect(outcome).toMatchObject({ ack: { at: 2 }, progress: true });
@@ -222,7 +227,7 @@ describe("what a handler is given", () => {
     const seen: unknown[] = [];
     const handler: Handler = async (_event, stream, _app, context) =>
       void seen.push({ stream, attempt: context.attempt, token: context.token, signal: context.signal });
-    await handle({ lease: lease({ retry: 1 }), events: [], jobs: [job(1, "a", handler)], end: 1 }, app, keeper);
+    await run([job(1, "a", handler)], 1, { lease: lease({ retry: 1 }), keeper });
     expect(seen).toEqual([{ stream: "t", attempt: 2, token: 7, signal: keeper.signal }]);
   });
 
@@ -232,7 +237,7 @@ describe("what a handler is given", () => {
     // A wrapper adding a field of its own, as handler middleware does.
     const inner = async (context: ReactionContext & { wrapped: boolean }) => void copies.push(context);
     const handler: Handler = (_event, _stream, _app, context) => inner({ ...context, wrapped: true });
-    await handle({ lease: lease(), events: [], jobs: [job(1, "a", handler)], end: 1 }, app, keeper);
+    await run([job(1, "a", handler)], 1, { keeper });
     expect(copies).toEqual([{ signal: keeper.signal, token: 7, attempt: 1, wrapped: true }]);
     expect(copies[0].signal).toBeInstanceOf(AbortSignal);
   });
@@ -248,7 +253,7 @@ describe("what a handler is given", () => {
       keeper.reason = lost;
       refused = await app.do("second" as never, {} as never, {} as never).catch((error: unknown) => error);
     };
-    await handle({ lease: lease(), events: [], jobs: [job(1, "a", handler)], end: 1 }, target, keeper);
+    await run([job(1, "a", handler)], 1, { keeper, target });
     expect(reached).toEqual(["first"]);
     expect(refused).toBe(lost);
   });
