@@ -192,8 +192,9 @@ const REACTION_TIMED_RUNS = 10;
  * `timed` times timed: the figure is then the rate of a running reaction
  * processor, as the action figures are taken after a warm-up (`warm`), not a
  * fresh process's first pass through code the JIT has not compiled yet (for
- * Act in memory, about a seventh of the steady rate). A library that cannot run the workload again on an emptied store
- * says why in `coldReactions`, and its figure is one first run.
+ * Act in memory, about a seventh of the steady rate). A library that cannot
+ * run the workload again on an emptied store says why in `coldReactions`, and
+ * its figure is one first run.
  */
 async function reactionFigure(subject: Subject, warmups = 0, timed = 1): Promise<Figure> {
   const again = !subject.coldReactions;
